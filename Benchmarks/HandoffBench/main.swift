@@ -1,0 +1,164 @@
+// handoff-bench: the engine's own benchmarks.
+//
+//   handoff-bench phold --lps N --events E --seed S
+//   handoff-bench phold-memory --lps N --events E --seed S
+//   handoff-bench memory
+import Foundation
+
+let usage = """
+    USAGE: handoff-bench <command> [options]
+
+    Benchmarks of the HandoffSim engine. Build in release mode:
+      swift run -c release handoff-bench phold --lps 1000 --events 5000000 --seed 42
+
+    COMMANDS:
+      phold          PHOLD through the kernel's public API; prints one line:
+                     phold lps=N events=E seconds=X events_per_s=Y checksum=Z
+      phold-memory   PHOLD, then the process's peak resident memory; one line:
+                     phold-memory lps=N events=E peak_rss_bytes=M queue_capacity=C
+      memory         runs phold-memory in child processes at several sizes and
+                     reports peak memory against pending and processed events
+
+    OPTIONS (phold, phold-memory):
+      --lps N        logical processes, i.e. pending events (default 1000)
+      --events E     events to handle (default 5000000)
+      --seed S       random seed (default 42)
+
+    OPTIONS (memory):
+      --events E     events per run at the largest size (default 10000000)
+
+      -h, --help     show this help
+    """
+
+/// A command-line usage error: message to stderr, exit 64 (EX_USAGE).
+struct UsageError: Error, CustomStringConvertible {
+    let description: String
+}
+
+struct Options {
+    var lps = 1000
+    var events: UInt64 = 5_000_000
+    var seed: UInt64 = 42
+
+    init(_ arguments: ArraySlice<String>, allowed: Set<String>) throws {
+        var remaining = arguments
+        while let flag = remaining.popFirst() {
+            guard allowed.contains(flag) else {
+                throw UsageError(description: "unknown option '\(flag)'; expected one of \(allowed.sorted().joined(separator: ", "))")
+            }
+            guard let value = remaining.popFirst() else {
+                throw UsageError(description: "option '\(flag)' needs a value")
+            }
+            switch flag {
+            case "--lps":
+                guard let number = Int(value), number > 0, number <= Int(UInt32.max) else {
+                    throw UsageError(description: "--lps expects a whole number from 1 to \(UInt32.max), got '\(value)'")
+                }
+                lps = number
+            case "--events":
+                guard let number = UInt64(value) else {
+                    throw UsageError(description: "--events expects a whole number ≥ 0, got '\(value)'")
+                }
+                events = number
+            default:
+                guard let number = UInt64(value) else {
+                    throw UsageError(description: "--seed expects a whole number from 0 to \(UInt64.max), got '\(value)'")
+                }
+                seed = number
+            }
+        }
+    }
+}
+
+func fixed(_ value: Double, digits: Int) -> String {
+    String(format: "%.\(digits)f", value)
+}
+
+func runPHOLD(_ arguments: ArraySlice<String>) throws {
+    let options = try Options(arguments, allowed: ["--lps", "--events", "--seed"])
+    let result = try PHOLD.run(processes: options.lps, events: options.events, seed: options.seed)
+    print(
+        "phold lps=\(result.processes) events=\(result.events) seconds=\(fixed(result.seconds, digits: 3))"
+            + " events_per_s=\(fixed(result.eventsPerSecond, digits: 0)) checksum=\(result.checksum)")
+}
+
+func runPHOLDMemory(_ arguments: ArraySlice<String>) throws {
+    let options = try Options(arguments, allowed: ["--lps", "--events", "--seed"])
+    let result = try PHOLD.run(processes: options.lps, events: options.events, seed: options.seed)
+    let peak = ProcessStatistics.peakResidentBytes().map(String.init) ?? "unavailable"
+    print(
+        "phold-memory lps=\(result.processes) events=\(result.events) peak_rss_bytes=\(peak)"
+            + " queue_capacity=\(result.queueCapacity)")
+}
+
+/// Runs `phold-memory` in a fresh child process (peak memory is per process).
+func childPeak(lps: Int, events: UInt64) throws -> UInt64 {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: ProcessInfo.processInfo.arguments[0]).standardizedFileURL
+    if let path = Bundle.main.executablePath { process.executableURL = URL(fileURLWithPath: path) }
+    process.arguments = ["phold-memory", "--lps", String(lps), "--events", String(events)]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    try process.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    let line = String(decoding: data, as: UTF8.self)
+    guard process.terminationStatus == 0,
+        let field = line.split(separator: " ").first(where: { $0.hasPrefix("peak_rss_bytes=") }),
+        let bytes = UInt64(field.dropFirst("peak_rss_bytes=".count))
+    else {
+        throw UsageError(description: "child run failed: \(line)")
+    }
+    return bytes
+}
+
+func runMemory(_ arguments: ArraySlice<String>) throws {
+    var events: UInt64 = 10_000_000
+    if !arguments.isEmpty {
+        guard arguments.count == 2, arguments.first == "--events", let value = UInt64(arguments.last ?? "") else {
+            throw UsageError(description: "memory accepts only '--events E'")
+        }
+        events = value
+    }
+    func mebibytes(_ bytes: UInt64) -> String { fixed(Double(bytes) / 1_048_576, digits: 1) + " MiB" }
+    print("peak resident memory of PHOLD (each row a fresh process)")
+    print("pending events  events handled  peak RSS")
+    let small = try childPeak(lps: 1_000, events: events / 10)
+    let smallLong = try childPeak(lps: 1_000, events: events)
+    let large = try childPeak(lps: 1_000_000, events: events / 10)
+    let largeLong = try childPeak(lps: 1_000_000, events: events)
+    for (lps, handled, peak) in [
+        (1_000, events / 10, small), (1_000, events, smallLong),
+        (1_000_000, events / 10, large), (1_000_000, events, largeLong),
+    ] {
+        print(
+            String(lps).padding(toLength: 16, withPad: " ", startingAt: 0)
+                + String(handled).padding(toLength: 17, withPad: " ", startingAt: 0) + mebibytes(peak))
+    }
+    let perPending = Double(Int64(large) - Int64(small)) / Double(1_000_000 - 1_000)
+    let growth = Double(Int64(largeLong) - Int64(large)) / Double(large)
+    print("bytes per pending event (slope from 1e3 to 1e6 pending): \(fixed(perPending, digits: 1))")
+    print("growth with 10x events handled at 1e6 pending: \(fixed(growth * 100, digits: 2)) %")
+}
+
+let arguments = CommandLine.arguments.dropFirst()
+do {
+    switch arguments.first {
+    case "phold": try runPHOLD(arguments.dropFirst())
+    case "phold-memory": try runPHOLDMemory(arguments.dropFirst())
+    case "memory": try runMemory(arguments.dropFirst())
+    case "-h", "--help", "help": print(usage)
+    case nil:
+        FileHandle.standardError.write(Data("error: missing command\n\n\(usage)\n".utf8))
+        exit(64)
+    case let command?:
+        FileHandle.standardError.write(Data("error: unknown command '\(command)'; expected phold, phold-memory or memory\n".utf8))
+        exit(64)
+    }
+} catch let error as UsageError {
+    FileHandle.standardError.write(Data("error: \(error.description)\n".utf8))
+    exit(64)
+} catch {
+    FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+    exit(70)
+}

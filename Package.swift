@@ -1,0 +1,57 @@
+// swift-tools-version:6.0
+//
+// HandoffSim: a deterministic discrete-event simulator of Apple Handoff.
+//
+// Layering (dependencies point down only; see ../shared/DESIGN.md):
+//   SimKernel   simulated time, event queue, run loop, random streams,
+//               distributions, latency histograms. Knows nothing of Handoff.
+//   handoff-sim the command-line tool (thin: parse, call the library, render).
+//   handoff-bench (Benchmarks/) the engine's benchmarks, e.g. PHOLD.
+//
+// Build-time define:
+//   SIMKERNEL_INVARIANTS  turns on the event heap's full invariant check after
+//                         every mutation. It is on in debug builds (and so in
+//                         `swift test`) and off in release builds, where it
+//                         would make every operation O(n).
+import PackageDescription
+
+let invariantChecks: [SwiftSetting] = [
+    .define("SIMKERNEL_INVARIANTS", .when(configuration: .debug)),
+]
+
+let package = Package(
+    name: "HandoffSim",
+    platforms: [.macOS(.v13), .iOS(.v16)],
+    products: [
+        .library(name: "SimKernel", targets: ["SimKernel"]),
+        .executable(name: "handoff-sim", targets: ["handoff-sim"]),
+        .executable(name: "handoff-bench", targets: ["HandoffBench"]),
+    ],
+    targets: [
+        .target(
+            name: "SimKernel",
+            swiftSettings: invariantChecks,
+            // The standard library's rounding and square root call into libm,
+            // which Linux does not link by default.
+            linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux, .android]))]
+        ),
+        .executableTarget(
+            name: "handoff-sim",
+            dependencies: ["SimKernel"]
+        ),
+        .executableTarget(
+            name: "HandoffBench",
+            dependencies: ["SimKernel"],
+            path: "Benchmarks/HandoffBench"
+        ),
+        .testTarget(
+            name: "SimKernelTests",
+            dependencies: ["SimKernel"]
+        ),
+        .testTarget(
+            name: "HandoffSimCLITests",
+            dependencies: ["handoff-sim", "HandoffBench"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,95 @@
+/// The elementary functions the distributions need, computed with IEEE 754
+/// basic operations only.
+///
+/// `log` and `exp` from the platform's C library (glibc on Linux, Apple's
+/// libm on macOS) are not required to round identically, and a last-bit
+/// difference in a sampled delay can reorder events. These implementations
+/// use only `+ − × ÷`, exact scaling by powers of two and bit manipulation,
+/// which IEEE 754 defines exactly, so every platform computes the same bits.
+/// They follow the classic argument-reduction and minimax-polynomial scheme
+/// (as in fdlibm) and are accurate to within one unit in the last place.
+///
+/// This is the single place to change if a different portable
+/// implementation is ever wanted.
+public enum PortableMath {
+    // ln 2 split in two so that k·ln2Hi is exact for |k| < 2¹¹.
+    @usableFromInline static let ln2Hi = 6.931_471_803_691_238_164_90e-01
+    @usableFromInline static let ln2Lo = 1.908_214_929_270_587_700_02e-10
+    @usableFromInline static let log2e = 1.442_695_040_888_963_387_00e+00
+
+    // Minimax coefficients of log(1+f) in s = f/(2+f).
+    @usableFromInline static let lg1 = 6.666_666_666_666_735_130e-01
+    @usableFromInline static let lg2 = 3.999_999_999_940_941_908e-01
+    @usableFromInline static let lg3 = 2.857_142_874_366_239_149e-01
+    @usableFromInline static let lg4 = 2.222_219_843_214_978_396e-01
+    @usableFromInline static let lg5 = 1.818_357_216_161_805_012e-01
+    @usableFromInline static let lg6 = 1.531_383_769_920_937_332e-01
+    @usableFromInline static let lg7 = 1.479_819_860_511_658_591e-01
+
+    // Minimax coefficients of r·(e^r+1)/(e^r−1) on [−ln2/2, ln2/2].
+    @usableFromInline static let p1 = 1.666_666_666_666_660_190_37e-01
+    @usableFromInline static let p2 = -2.777_777_777_701_559_338_42e-03
+    @usableFromInline static let p3 = 6.613_756_321_437_934_361_17e-05
+    @usableFromInline static let p4 = -1.653_390_220_546_525_153_90e-06
+    @usableFromInline static let p5 = 4.138_136_797_057_238_460_39e-08
+
+    /// The natural logarithm of `x`.
+    ///
+    /// `log(0) = −∞`, `log(+∞) = +∞`, and `log(x) = NaN` for negative `x` or NaN.
+    ///
+    /// - Complexity: O(1), a dozen multiplications.
+    @inlinable
+    public static func log(_ x: Double) -> Double {
+        if x.isNaN || x < 0 { return .nan }
+        if x == 0 { return -.infinity }
+        if x == .infinity { return .infinity }
+        var value = x
+        var exponent = 0
+        if value.isSubnormal {
+            value *= 0x1.0p54
+            exponent = -54
+        }
+        // value = 2^e · m with m in [1, 2); then fold m into (√2/2, √2].
+        let bits = value.bitPattern
+        exponent += Int((bits >> 52) & 0x7FF) - 1023
+        var mantissa = Double(bitPattern: (bits & 0x000F_FFFF_FFFF_FFFF) | 0x3FF0_0000_0000_0000)
+        if mantissa > 1.414_213_562_373_095_1 {
+            mantissa *= 0.5
+            exponent += 1
+        }
+        let f = mantissa - 1  // exact (Sterbenz)
+        let k = Double(exponent)
+        let s = f / (2 + f)
+        let z = s * s
+        let w = z * z
+        let evenTerms = w * (lg2 + w * (lg4 + w * lg6))
+        let oddTerms = z * (lg1 + w * (lg3 + w * (lg5 + w * lg7)))
+        let r = oddTerms + evenTerms
+        let halfSquare = 0.5 * f * f
+        return k * ln2Hi - ((halfSquare - (s * (halfSquare + r) + k * ln2Lo)) - f)
+    }
+
+    /// e raised to the power `x`.
+    ///
+    /// Overflows to `+∞` above about 709.78 and underflows to 0 below about
+    /// −745.13; `exp(NaN) = NaN`.
+    ///
+    /// - Complexity: O(1), a dozen multiplications.
+    @inlinable
+    public static func exp(_ x: Double) -> Double {
+        if x.isNaN { return x }
+        if x > 709.782_712_893_383_973_096 { return .infinity }
+        if x < -745.133_219_101_941_108_42 { return 0 }
+        if abs(x) < 0x1.0p-28 { return 1 + x }
+        // x = k·ln2 + r with |r| ≤ ln2/2.
+        let k = Int((x * log2e + (x < 0 ? -0.5 : 0.5)).rounded(.towardZero))
+        let kd = Double(k)
+        let hi = x - kd * ln2Hi
+        let lo = kd * ln2Lo
+        let r = hi - lo
+        let t = r * r
+        let c = r - t * (p1 + t * (p2 + t * (p3 + t * (p4 + t * p5))))
+        let y = 1 - ((lo - (r * c) / (2 - c)) - hi)
+        return Double(sign: .plus, exponent: k, significand: y)
+    }
+}

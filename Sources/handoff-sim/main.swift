@@ -1,0 +1,67 @@
+// handoff-sim: the command-line tool. Kept thin: parse, call the library,
+// render, exit. Exit codes follow swift-argument-parser and sysexits(3):
+// 0 success and help, 64 (EX_USAGE) bad command-line usage.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The tool's version, printed by `--version` and, later, recorded in every
+/// report so that results from different versions are never mixed.
+let toolVersion = "0.1.0"
+
+let help = """
+    OVERVIEW: A deterministic discrete-event simulator of Apple Handoff.
+
+    HandoffSim models devices, proximity, iCloud accounts, lossy links and
+    stream bandwidth, runs scenario files through the NSUserActivity state
+    machine, and reports handoff latency against payload size. The same
+    scenario and seed always give the same result.
+
+    USAGE: handoff-sim <command> [options]
+
+    OPTIONS:
+      -h, --help      Show this help.
+      --version       Show the version.
+
+    COMMANDS:
+      No commands yet: this release provides the simulation kernel
+      (library SimKernel) and its benchmark (handoff-bench). The scenario
+      runner (`handoff-sim run <dir>`) is next.
+
+    See README.md for the roadmap.
+    """
+
+func writeError(_ message: String) {
+    var text = message
+    if !text.hasSuffix("\n") { text += "\n" }
+    // Write to file descriptor 2 directly: the C `stderr` global is not
+    // concurrency-safe in Swift 6.
+    var bytes = Array(text.utf8)[...]
+    while !bytes.isEmpty {
+        let written = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+        if written <= 0 { return }
+        bytes = bytes.dropFirst(written)
+    }
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+switch arguments.first {
+case "-h", "--help", "help":
+    print(help)
+case "--version":
+    print(toolVersion)
+case nil:
+    writeError("error: missing command\n\n\(help)")
+    exit(64)
+case let word?:
+    if word.hasPrefix("-") {
+        writeError("error: unknown option '\(word)'\nUsage: handoff-sim <command> [options]; see 'handoff-sim --help'")
+    } else {
+        writeError("error: unknown command '\(word)'\nUsage: handoff-sim <command> [options]; see 'handoff-sim --help'")
+    }
+    exit(64)
+}

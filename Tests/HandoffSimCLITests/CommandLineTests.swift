@@ -1,0 +1,71 @@
+import Testing
+
+@Suite("handoff-sim and handoff-bench on the command line")
+struct CommandLineTests {
+    @Test("--version prints the version and exits 0")
+    func versionFlag() throws {
+        let run = try ProductRunner.run("handoff-sim", ["--version"])
+        #expect(run.status == 0)
+        #expect(run.standardOutput == "0.1.0\n")
+        #expect(run.standardError.isEmpty)
+    }
+
+    @Test("--help describes the tool and exits 0", arguments: ["--help", "-h", "help"])
+    func helpFlag(flag: String) throws {
+        let run = try ProductRunner.run("handoff-sim", [flag])
+        #expect(run.status == 0)
+        #expect(run.standardOutput.contains("USAGE: handoff-sim <command> [options]"))
+        #expect(run.standardOutput.contains("--version"))
+    }
+
+    @Test("an unknown command is a usage error: exit 64, message on stderr")
+    func unknownCommand() throws {
+        let run = try ProductRunner.run("handoff-sim", ["frobnicate"])
+        #expect(run.status == 64)
+        #expect(run.standardOutput.isEmpty)
+        #expect(run.standardError.hasPrefix("error: unknown command 'frobnicate'"))
+    }
+
+    @Test("no command at all is a usage error")
+    func missingCommand() throws {
+        let run = try ProductRunner.run("handoff-sim", [])
+        #expect(run.status == 64)
+        #expect(run.standardError.hasPrefix("error: missing command"))
+    }
+
+    @Test("handoff-bench phold prints exactly one line in the documented format")
+    func pholdLine() throws {
+        let run = try ProductRunner.run("handoff-bench", ["phold", "--lps", "50", "--events", "20000", "--seed", "7"])
+        #expect(run.status == 0)
+        let lines = run.standardOutput.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == 2 && lines[1].isEmpty)
+        let fields = lines[0].split(separator: " ").map(String.init)
+        #expect(fields.first == "phold")
+        #expect(fields.dropFirst().map { String($0.prefix(while: { $0 != "=" })) }
+            == ["lps", "events", "seconds", "events_per_s", "checksum"])
+        #expect(fields.contains("lps=50"))
+        #expect(fields.contains("events=20000"))
+    }
+
+    @Test("handoff-bench phold gives the same checksum for the same seed, another for another seed")
+    func pholdChecksumIsReproducible() throws {
+        func checksum(seed: Int) throws -> String? {
+            let run = try ProductRunner.run(
+                "handoff-bench", ["phold", "--lps", "100", "--events", "30000", "--seed", String(seed)])
+            return run.standardOutput.split(separator: " ").first { $0.hasPrefix("checksum=") }.map(String.init)
+        }
+        let first = try checksum(seed: 11)
+        #expect(first != nil)
+        #expect(try checksum(seed: 11) == first)
+        #expect(try checksum(seed: 12) != first)
+    }
+
+    @Test("handoff-bench rejects bad options with exit 64", arguments: [
+        ["phold", "--lps", "zero"], ["phold", "--bogus", "1"], ["phold", "--lps"], ["nope"],
+    ])
+    func benchUsageErrors(arguments: [String]) throws {
+        let run = try ProductRunner.run("handoff-bench", arguments)
+        #expect(run.status == 64)
+        #expect(run.standardError.hasPrefix("error: "))
+    }
+}
