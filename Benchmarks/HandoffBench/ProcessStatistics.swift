@@ -11,15 +11,18 @@ enum ProcessStatistics {
     /// The peak resident set size of this process, in bytes, or `nil` where
     /// the platform does not report it.
     static func peakResidentBytes() -> UInt64? {
-        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
         var usage = rusage()
-        #if canImport(Darwin)
-        guard getrusage(RUSAGE_SELF, &usage) == 0 else { return nil }
-        return UInt64(usage.ru_maxrss)  // bytes on Darwin
-        #else
+        #if canImport(Glibc)
+        // glibc imports RUSAGE_SELF as an enum case; ru_maxrss is in KiB.
         guard getrusage(RUSAGE_SELF.rawValue, &usage) == 0 else { return nil }
-        return UInt64(usage.ru_maxrss) * 1024  // kibibytes on Linux
-        #endif
+        return UInt64(usage.ru_maxrss) * 1024
+        #elseif canImport(Musl)
+        guard getrusage(RUSAGE_SELF, &usage) == 0 else { return nil }
+        return UInt64(usage.ru_maxrss) * 1024
+        #elseif canImport(Darwin)
+        // Darwin reports ru_maxrss in bytes.
+        guard getrusage(RUSAGE_SELF, &usage) == 0 else { return nil }
+        return UInt64(usage.ru_maxrss)
         #else
         return nil
         #endif
