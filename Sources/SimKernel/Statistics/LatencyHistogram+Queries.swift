@@ -17,6 +17,9 @@ extension LatencyHistogram {
         precondition(percentile >= 0 && percentile <= 100, "percentile must be in 0...100, got \(percentile)")
         guard count > 0 else { return nil }
         let rank = Self.rank(percentile: percentile, count: count)
+        // Rank 1 is the minimum itself, known exactly (its bucket's highest
+        // value can lie above it).
+        if rank == 1 { return minimum }
         var seen: UInt64 = 0
         for (offset, bucketCount) in counts.enumerated() where bucketCount > 0 {
             seen &+= bucketCount
@@ -32,11 +35,14 @@ extension LatencyHistogram {
     /// The 1-based rank of `percentile` among `count` sorted values.
     ///
     /// ⌈p/100 · n⌉, computed so that products that are whole in exact
-    /// arithmetic (95 % of 1000) are not pushed up by binary rounding.
+    /// arithmetic (95 % of 1000) are not pushed up by binary rounding. The
+    /// tolerance is a few units in the last place, the size of that rounding,
+    /// so a real fraction of a rank (50.00000001 % of 10⁸) still rounds up.
     public static func rank(percentile: Double, count: UInt64) -> UInt64 {
         let exact = percentile / 100 * Double(count)
         let nearest = exact.rounded()
-        let rank = Swift.abs(exact - nearest) <= 1e-9 * Swift.max(1, exact) ? nearest : exact.rounded(.up)
+        let tolerance = 8 * Double.ulpOfOne * Swift.max(1, exact)
+        let rank = Swift.abs(exact - nearest) <= tolerance ? nearest : exact.rounded(.up)
         return Swift.min(Swift.max(UInt64(rank), 1), count)
     }
 

@@ -127,12 +127,13 @@ public struct LatencyHistogram: Sendable {
         sumHigh &+= high &+ (carry ? 1 : 0)
     }
 
-    /// Grows the counts so that `bucketIndex` is covered.
+    /// Grows the counts so that `bucketIndex` is covered (nothing to do when
+    /// it already is, as when ``merge(_:)`` meets an overlapping range).
     mutating func widen(toInclude bucketIndex: Int) {
         if bucketIndex < firstIndex {
             counts.insert(contentsOf: repeatElement(0, count: firstIndex - bucketIndex), at: 0)
             firstIndex = bucketIndex
-        } else {
+        } else if bucketIndex >= firstIndex + counts.count {
             counts.append(contentsOf: repeatElement(0, count: bucketIndex - (firstIndex + counts.count) + 1))
         }
     }
