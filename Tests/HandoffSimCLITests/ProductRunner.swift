@@ -9,21 +9,34 @@ struct ProductRun {
 }
 
 enum ProductRunner {
-    /// The directory holding the built products: the test binary's own
-    /// directory on Linux, a few levels up inside the `.xctest` bundle on macOS.
-    static func productsDirectory() throws -> URL {
+    /// The directory holding the built products.
+    ///
+    /// Tried in order: the test binary's own directory and its parents (Linux,
+    /// where `swift test` runs the test binary directly); the directory of
+    /// the loaded `.xctest` bundle (macOS, where a helper process loads the
+    /// bundle); and `.build/debug` under the package root.
+    static func productsDirectory(filePath: String = #filePath) throws -> URL {
+        var candidates: [URL] = []
         var directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
             .deletingLastPathComponent()
         for _ in 0..<5 {
-            if FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent("handoff-sim").path) {
-                return directory
-            }
+            candidates.append(directory)
             directory.deleteLastPathComponent()
         }
-        struct NotFound: Error, CustomStringConvertible {
-            let description = "handoff-sim was not found next to the test binary"
+        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+            candidates.append(bundle.bundleURL.deletingLastPathComponent())
         }
-        throw NotFound()
+        let packageRoot = URL(fileURLWithPath: filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        candidates.append(packageRoot.appendingPathComponent(".build/debug"))
+        for candidate in candidates
+        where FileManager.default.isExecutableFile(atPath: candidate.appendingPathComponent("handoff-sim").path) {
+            return candidate
+        }
+        struct NotFound: Error, CustomStringConvertible {
+            let description: String
+        }
+        throw NotFound(description: "handoff-sim was not found; looked in \(candidates.map(\.path))")
     }
 
     static func run(_ product: String, _ arguments: [String]) throws -> ProductRun {
