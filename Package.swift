@@ -5,6 +5,8 @@
 // Layering (dependencies point down only; see ../shared/DESIGN.md):
 //   SimKernel   simulated time, event queue, run loop, random streams,
 //               distributions, latency histograms. Knows nothing of Handoff.
+//   HandoffWorld devices' physical world: positions and mobility (radios,
+//               links and transfer to follow). Knows nothing of activities.
 //   handoff-sim the command-line tool (thin: parse, call the library, render).
 //   handoff-bench (Benchmarks/) the engine's benchmarks, e.g. PHOLD.
 //
@@ -24,6 +26,7 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
         .library(name: "SimKernel", targets: ["SimKernel"]),
+        .library(name: "HandoffWorld", targets: ["HandoffWorld"]),
         .executable(name: "handoff-sim", targets: ["handoff-sim"]),
         .executable(name: "handoff-bench", targets: ["HandoffBench"]),
     ],
@@ -34,6 +37,10 @@ let package = Package(
             // The standard library's rounding and square root call into libm,
             // which Linux does not link by default.
             linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux, .android]))]
+        ),
+        .target(
+            name: "HandoffWorld",
+            dependencies: ["SimKernel"]
         ),
         .executableTarget(
             name: "handoff-sim",
@@ -47,6 +54,10 @@ let package = Package(
         .testTarget(
             name: "SimKernelTests",
             dependencies: ["SimKernel"]
+        ),
+        .testTarget(
+            name: "HandoffWorldTests",
+            dependencies: ["HandoffWorld", "SimKernel"]
         ),
         .testTarget(
             name: "HandoffSimCLITests",
