@@ -108,4 +108,13 @@ struct MobilityTests {
                 horizon: .zero + .seconds(10), stream: RandomStreamKey(seed: 1))
         }
     }
+
+    @Test("a random walk over an area too large for simulated time is an error, not a crash")
+    func rejectsHugeArea() {
+        #expect(throws: MobilityError.legTooLong(leg: 1)) {
+            try RandomWalk(
+                start: .origin, area: (.origin, Position(x: 1e300, y: 1e300)), speeds: 1...1,
+                horizon: .zero + .seconds(10), stream: RandomStreamKey(seed: 3))
+        }
+    }
 }

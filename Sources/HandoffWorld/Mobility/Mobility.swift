@@ -86,6 +86,22 @@ public struct WaypointPath: Sendable, Hashable {
         let to: Position
         let departure: Int64
         let arrival: Int64
+
+        /// The leg from `from` to `to` at `speed` m/s, departing at
+        /// `departure` ns; its duration is rounded to the nearest nanosecond.
+        ///
+        /// - Returns: `nil` when the arrival (or the end of `pause` after it)
+        ///   lies beyond the longest simulated time.
+        static func walk(
+            from: Position, to: Position, speed: Double, departure: Int64, pause: Int64
+        ) -> (leg: Leg, next: Int64)? {
+            let nanoseconds = (from.distance(to: to) / speed * 1e9).rounded()
+            guard nanoseconds < 9.2e18 else { return nil }
+            let (arrival, overflow) = departure.addingReportingOverflow(Int64(nanoseconds))
+            let (next, overflowAfterPause) = arrival.addingReportingOverflow(pause)
+            guard !overflow, !overflowAfterPause else { return nil }
+            return (Leg(from: from, to: to, departure: departure, arrival: arrival), next)
+        }
     }
 
     /// Where the device is before it sets off.
@@ -112,13 +128,11 @@ public struct WaypointPath: Sendable, Hashable {
                 throw .invalidSpeed(leg: number, speed: waypoint.speed)
             }
             guard waypoint.pause >= .zero else { throw .negativePause(leg: number) }
-            let seconds = from.distance(to: waypoint.position) / waypoint.speed
-            let nanoseconds = (seconds * 1e9).rounded()
-            guard nanoseconds < 9.2e18 else { throw .legTooLong(leg: number) }
-            let (arrival, overflow) = clock.addingReportingOverflow(Int64(nanoseconds))
-            let (next, overflow2) = arrival.addingReportingOverflow(waypoint.pause.nanoseconds)
-            guard !overflow, !overflow2 else { throw .legTooLong(leg: number) }
-            legs.append(Leg(from: from, to: waypoint.position, departure: clock, arrival: arrival))
+            guard let (leg, next) = Leg.walk(
+                from: from, to: waypoint.position, speed: waypoint.speed, departure: clock,
+                pause: waypoint.pause.nanoseconds)
+            else { throw .legTooLong(leg: number) }
+            legs.append(leg)
             from = waypoint.position
             clock = next
         }
@@ -210,12 +224,13 @@ public struct RandomWalk: Sendable, Hashable {
                 y: minY + (maxY - minY) * generator.unitInterval())
             let speed = speeds.lowerBound + (speeds.upperBound - speeds.lowerBound) * generator.unitInterval()
             let pause = generator.uniform(in: pauses.lowerBound.nanoseconds...pauses.upperBound.nanoseconds)
-            let nanoseconds = Int64((from.distance(to: target) / speed * 1e9).rounded())
-            let arrival = clock + nanoseconds
-            legs.append(WaypointPath.Leg(from: from, to: target, departure: clock, arrival: arrival))
+            guard let (leg, next) = WaypointPath.Leg.walk(
+                from: from, to: target, speed: speed, departure: clock, pause: pause)
+            else { throw .legTooLong(leg: legs.count + 1) }
+            legs.append(leg)
             from = target
             // A zero-length leg with no pause would not advance the clock.
-            clock = max(arrival + pause, clock + 1)
+            clock = max(next, clock + 1)
         }
         path = WaypointPath(start: start, legs: legs)
     }

@@ -110,7 +110,7 @@ public struct LatencyHistogram: Sendable {
         if counts.isEmpty {
             counts = [0]
             firstIndex = bucketIndex
-        } else if bucketIndex < firstIndex || bucketIndex >= firstIndex + counts.count {
+        } else {
             widen(toInclude: bucketIndex)
         }
         counts[bucketIndex - firstIndex] &+= times
