@@ -5,8 +5,10 @@
 // Layering (dependencies point down only; see ../shared/DESIGN.md):
 //   SimKernel   simulated time, event queue, run loop, random streams,
 //               distributions, latency histograms. Knows nothing of Handoff.
-//   HandoffWorld devices' physical world: positions and mobility (radios,
-//               links and transfer to follow). Knows nothing of activities.
+//   HandoffWorld the physical world: devices, accounts and pair trust,
+//               mobility, radios and advertising, lossy links, reliable
+//               transfer, streams, named profiles. Knows nothing of
+//               activities, apps, files or output.
 //   handoff-sim the command-line tool (thin: parse, call the library, render).
 //   handoff-bench (Benchmarks/) the engine's benchmarks, e.g. PHOLD.
 //
@@ -48,7 +50,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "HandoffBench",
-            dependencies: ["SimKernel"],
+            dependencies: ["SimKernel", "HandoffWorld"],
             path: "Benchmarks/HandoffBench"
         ),
         .testTarget(

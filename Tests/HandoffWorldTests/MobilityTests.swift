@@ -94,15 +94,15 @@ struct MobilityTests {
 
     @Test("bad paths are rejected with a message naming the waypoint")
     func rejectsBadPaths() {
-        #expect(throws: MobilityError.invalidSpeed(leg: 2, speed: 0)) {
+        #expect(throws: WorldError.invalidSpeed(leg: 2, speed: 0)) {
             try WaypointPath(start: .origin, waypoints: [.init(Position(x: 1, y: 0), speed: 1), .init(.origin, speed: 0)])
         }
-        #expect(MobilityError.invalidSpeed(leg: 2, speed: 0).description
+        #expect(WorldError.invalidSpeed(leg: 2, speed: 0).description
             == "waypoint 2: speed 0.0 m/s; expected a finite speed > 0")
-        #expect(throws: MobilityError.invalidPosition(leg: 1)) {
+        #expect(throws: WorldError.invalidPosition(leg: 1)) {
             try WaypointPath(start: .origin, waypoints: [.init(Position(x: .nan, y: 0), speed: 1)])
         }
-        #expect(throws: MobilityError.self) {
+        #expect(throws: WorldError.self) {
             try RandomWalk(
                 start: Position(x: 50, y: 0), area: (.origin, Position(x: 10, y: 10)), speeds: 1...2,
                 horizon: .zero + .seconds(10), stream: RandomStreamKey(seed: 1))
@@ -111,7 +111,7 @@ struct MobilityTests {
 
     @Test("a random walk over an area too large for simulated time is an error, not a crash")
     func rejectsHugeArea() {
-        #expect(throws: MobilityError.legTooLong(leg: 1)) {
+        #expect(throws: WorldError.legTooLong(leg: 1)) {
             try RandomWalk(
                 start: .origin, area: (.origin, Position(x: 1e300, y: 1e300)), speeds: 1...1,
                 horizon: .zero + .seconds(10), stream: RandomStreamKey(seed: 3))

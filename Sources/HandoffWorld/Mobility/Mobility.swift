@@ -25,35 +25,6 @@ public enum Mobility: Sendable {
     }
 }
 
-/// Errors in describing how a device moves.
-public enum MobilityError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// A speed was zero, negative or not finite.
-    case invalidSpeed(leg: Int, speed: Double)
-    /// A coordinate was not finite.
-    case invalidPosition(leg: Int)
-    /// A leg would take longer than simulated time can represent.
-    case legTooLong(leg: Int)
-    /// A random walk's area is empty or not finite.
-    case invalidArea(String)
-    /// A pause was negative.
-    case negativePause(leg: Int)
-
-    public var description: String {
-        switch self {
-        case let .invalidSpeed(leg, speed):
-            return "waypoint \(leg): speed \(speed) m/s; expected a finite speed > 0"
-        case let .invalidPosition(leg):
-            return "waypoint \(leg): coordinates must be finite numbers of metres"
-        case let .legTooLong(leg):
-            return "waypoint \(leg): the leg takes longer than the longest simulated time"
-        case let .invalidArea(problem):
-            return "random walk: \(problem)"
-        case let .negativePause(leg):
-            return "waypoint \(leg): the pause must not be negative"
-        }
-    }
-}
-
 /// A path through waypoints: the device starts at `start`, waits until
 /// `departure`, then walks to each waypoint in a straight line at that
 /// waypoint's speed, optionally pausing on arrival, and stays at the last one.
@@ -110,10 +81,10 @@ public struct WaypointPath: Sendable, Hashable {
 
     /// Creates a path.
     ///
-    /// - Throws: ``MobilityError`` for a non-finite coordinate, a speed that
+    /// - Throws: ``WorldError`` for a non-finite coordinate, a speed that
     ///   is not a finite positive number, a negative pause, or a leg too long
     ///   for simulated time.
-    public init(start: Position, departure: SimInstant = .zero, waypoints: [Waypoint]) throws(MobilityError) {
+    public init(start: Position, departure: SimInstant = .zero, waypoints: [Waypoint]) throws(WorldError) {
         guard start.x.isFinite, start.y.isFinite else { throw .invalidPosition(leg: 0) }
         self.start = start
         var legs: [Leg] = []
@@ -192,13 +163,13 @@ public struct RandomWalk: Sendable, Hashable {
     ///   - pauses: the pause on arrival, drawn uniformly in whole nanoseconds.
     ///   - horizon: the walk is drawn until its legs cover this instant.
     ///   - stream: the named random stream the walk draws from.
-    /// - Throws: ``MobilityError`` when the area is degenerate or not finite,
+    /// - Throws: ``WorldError`` when the area is degenerate or not finite,
     ///   the start lies outside it, or a speed is not finite and positive.
     public init(
         start: Position, area: (Position, Position), speeds: ClosedRange<Double>,
         pauses: ClosedRange<SimDuration> = SimDuration.zero...SimDuration.zero,
         horizon: SimInstant, stream: RandomStreamKey
-    ) throws(MobilityError) {
+    ) throws(WorldError) {
         let minX = min(area.0.x, area.1.x)
         let maxX = max(area.0.x, area.1.x)
         let minY = min(area.0.y, area.1.y)

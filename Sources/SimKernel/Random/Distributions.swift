@@ -101,9 +101,10 @@ public struct NormalDistribution: Distribution, Hashable {
         mean + standardDeviation * Self.standardSample(using: &generator)
     }
 
-    /// One standard normal variate.
+    /// One standard normal variate (mean 0, standard deviation 1), drawn by
+    /// the same polar method as ``sample(using:)``.
     @inlinable
-    static func standardSample(using generator: inout Xoshiro256StarStar) -> Double {
+    public static func standardSample(using generator: inout Xoshiro256StarStar) -> Double {
         while true {
             let u = 2 * generator.unitInterval() - 1
             let v = 2 * generator.unitInterval() - 1

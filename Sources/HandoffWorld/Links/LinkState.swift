@@ -1,0 +1,147 @@
+import SimKernel
+
+/// Counters of one link direction since the world began.
+public struct LinkStatistics: Hashable, Sendable {
+    /// Packets handed to the link (each counted once, however many
+    /// fragments it needed).
+    public var packetsOffered = 0
+    /// Fragments put on the wire (admitted to the queue).
+    public var fragmentsSent = 0
+    /// Fragments dropped because the queue was full.
+    public var fragmentsDroppedByQueue = 0
+    /// Fragments lost on the wire by the loss model.
+    public var fragmentsLost = 0
+    /// Packets not sent, or lost on arrival, because the link was down.
+    public var packetsLostToOutage = 0
+    /// Packets that arrived intact.
+    public var packetsDelivered = 0
+    /// The total time fragments waited in the queue before their first bit
+    /// went on the wire, in nanoseconds.
+    public var totalQueueingNanoseconds: Int64 = 0
+    /// Fragments sent while a Gilbert-Elliott chain was in its bad state.
+    public var fragmentsSentInBadState = 0
+    /// How many times a Gilbert-Elliott chain entered its bad state
+    /// (counting a start in it).
+    public var badStateVisits = 0
+    /// The most fragments ever waiting at once.
+    public var peakQueueLength = 0
+
+    /// The mean time a fragment waited in the queue, in seconds.
+    public var meanQueueingSeconds: Double {
+        fragmentsSent == 0 ? 0 : Double(totalQueueingNanoseconds) / 1e9 / Double(fragmentsSent)
+    }
+}
+
+/// One direction of a link: its parameters, its queue, its loss state and
+/// its counters.
+///
+/// The FIFO queue is resolved when a packet is offered: with a fixed rate,
+/// each fragment's start time is known at once (the later of now and the end
+/// of the fragment before it), so a packet costs one event per hop however
+/// long it queues. The queue length at any instant is the number of
+/// admitted fragments that have not yet started, kept in a ring of start
+/// times.
+struct LinkState: Sendable {
+    var parameters: LinkParameters
+    /// The instant the wire is free again, in nanoseconds.
+    var busyUntil: Int64 = 0
+    /// Start times of fragments that were waiting when last checked.
+    var waitingStarts: RingBuffer<Int64>
+    var lossGenerator: Xoshiro256StarStar
+    var jitterGenerator: Xoshiro256StarStar
+    var inBadState = false
+    var statistics = LinkStatistics()
+
+    init(parameters: LinkParameters, stream: RandomStreamKey) {
+        self.parameters = parameters
+        waitingStarts = RingBuffer(capacity: min(max(parameters.queueLimit, 1), 1024))
+        lossGenerator = stream.generator("loss")
+        jitterGenerator = stream.generator("jitter")
+        if case let .gilbertElliott(model) = parameters.loss {
+            // Start from the stationary distribution, so no warm-up is needed.
+            inBadState = lossGenerator.unitInterval() < model.stationaryBadProbability
+            if inBadState { statistics.badStateVisits = 1 }
+        }
+    }
+
+    /// Whether the link's own outage windows leave it up at `time`.
+    func isOutsideOutages(at time: Int64) -> Bool {
+        let outages = parameters.outages
+        if outages.isEmpty { return true }
+        let instant = SimInstant(nanosecondsSinceStart: time)
+        for window in outages where window.contains(instant) { return false }
+        return true
+    }
+
+    /// Offers a packet of `payloadBytes` at `now`.
+    ///
+    /// - Parameter distance: the distance between the two ends, used only by
+    ///   the distance loss model.
+    /// - Returns: the arrival time in nanoseconds, or `nil` if a fragment was
+    ///   dropped or lost.
+    mutating func offer(payloadBytes: Int, now: Int64, distance: Double) -> Int64? {
+        statistics.packetsOffered += 1
+        while let start = waitingStarts.first, start <= now { waitingStarts.removeFirst() }
+        let perPacket = parameters.mtu - parameters.headerBytes
+        let fragments = payloadBytes <= 0 ? 1 : (payloadBytes + perPacket - 1) / perPacket
+        var remaining = payloadBytes
+        var intact = true
+        for _ in 0..<fragments {
+            let fragmentPayload = min(max(remaining, 0), perPacket)
+            remaining -= fragmentPayload
+            if waitingStarts.count >= parameters.queueLimit, busyUntil > now {
+                statistics.fragmentsDroppedByQueue += 1
+                intact = false
+                continue
+            }
+            let start = max(now, busyUntil)
+            if start > now {
+                waitingStarts.append(start)
+                if waitingStarts.count > statistics.peakQueueLength { statistics.peakQueueLength = waitingStarts.count }
+            }
+            statistics.totalQueueingNanoseconds += start - now
+            statistics.fragmentsSent += 1
+            if let bandwidth = parameters.bandwidth {
+                busyUntil = start + bandwidth.serialisationNanoseconds(bytes: fragmentPayload + parameters.headerBytes)
+            } else {
+                busyUntil = start
+            }
+            if isLost(distance: distance) {
+                statistics.fragmentsLost += 1
+                intact = false
+            }
+        }
+        guard intact else { return nil }
+        var arrival = busyUntil + parameters.latency.nanoseconds
+        let jitter = parameters.jitter.nanoseconds
+        if jitter > 0 { arrival += jitterGenerator.uniform(in: 0...jitter) }
+        return arrival
+    }
+
+    /// Draws whether the fragment being sent is lost, stepping the
+    /// Gilbert-Elliott chain after it.
+    private mutating func isLost(distance: Double) -> Bool {
+        switch parameters.loss {
+        case .none:
+            return false
+        case let .bernoulli(probability):
+            return probability > 0 && lossGenerator.unitInterval() < probability
+        case let .gilbertElliott(model):
+            let lost: Bool
+            if inBadState {
+                statistics.fragmentsSentInBadState += 1
+                lost = lossGenerator.unitInterval() < model.lossInBad
+                if lossGenerator.unitInterval() < model.badToGood { inBadState = false }
+            } else {
+                lost = lossGenerator.unitInterval() < model.lossInGood
+                if lossGenerator.unitInterval() < model.goodToBad {
+                    inBadState = true
+                    statistics.badStateVisits += 1
+                }
+            }
+            return lost
+        case let .distance(radio):
+            return !radio.isReceived(atDistance: distance, using: &lossGenerator)
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import SimKernel
+
+/// One device's advertising state.
+struct Advertiser: Sendable {
+    var active = false
+    var payload: UInt64 = 0
+    var generation: UInt32 = 0
+    var generator: Xoshiro256StarStar
+    var sent = 0
+
+    init(stream generator: Xoshiro256StarStar) { self.generator = generator }
+}
+
+extension World {
+    /// Starts (or restarts with a new payload) `device`'s Bluetooth LE
+    /// advertising at `now`.
+    ///
+    /// Advertising events follow every ``AdvertisingParameters/interval``
+    /// plus a fresh random delay, the first one after a random delay only.
+    /// At each event, while the device's Bluetooth is on, every other device
+    /// with Bluetooth on that is scanning at that instant receives the
+    /// advertisement with the probability the radio model gives for their
+    /// distance; each reception adds
+    /// ``WorldNotification/advertisementReceived(from:to:payload:)``.
+    public mutating func startAdvertising(_ device: DeviceID, payload: UInt64, at now: SimInstant) {
+        advertisers[device.index].active = true
+        advertisers[device.index].payload = payload
+        advertisers[device.index].generation &+= 1
+        let delay = randomAdvertisingDelay(device.index)
+        schedule(
+            .advertisement(device: UInt32(device.index), generation: advertisers[device.index].generation),
+            at: now.nanosecondsSinceStart + delay)
+    }
+
+    /// Stops `device`'s advertising; an event already due does nothing.
+    public mutating func stopAdvertising(_ device: DeviceID) {
+        advertisers[device.index].active = false
+        advertisers[device.index].generation &+= 1
+    }
+
+    /// Whether `device` is advertising (whatever its Bluetooth switch says).
+    public func isAdvertising(_ device: DeviceID) -> Bool { advertisers[device.index].active }
+
+    /// Advertising events `device` has sent with Bluetooth on.
+    public func advertisementsSent(by device: DeviceID) -> Int { advertisers[device.index].sent }
+
+    /// Whether `device` is listening for advertisements at `instant`:
+    /// Bluetooth on and inside one of its scan windows.
+    public func isScanning(_ device: DeviceID, at instant: SimInstant) -> Bool {
+        settings[device.index].bluetoothEnabled
+            && configuration.scanning.isScanning(at: instant, phase: scanPhases[device.index])
+    }
+
+    /// The phase of `device`'s scan schedule.
+    public func scanPhase(of device: DeviceID) -> SimDuration { scanPhases[device.index] }
+
+    mutating func randomAdvertisingDelay(_ device: Int) -> Int64 {
+        let maximum = configuration.advertising.maximumRandomDelay.nanoseconds
+        return maximum > 0 ? advertisers[device].generator.uniform(in: 0...maximum) : 0
+    }
+
+    mutating func advertise(from device: Int, generation: UInt32, now: Int64) {
+        guard advertisers[device].active, advertisers[device].generation == generation else { return }
+        let instant = SimInstant(nanosecondsSinceStart: now)
+        if settings[device].bluetoothEnabled {
+            advertisers[device].sent += 1
+            let count = descriptions.count
+            let radio = configuration.bluetoothRadio
+            for receiver in 0..<count where receiver != device && isScanning(DeviceID(receiver), at: instant) {
+                let pair = device * count + receiver
+                if receptionGenerators[pair] == nil {
+                    receptionGenerators[pair] = stream.child("advertisement").child(descriptions[device].name)
+                        .child(descriptions[receiver].name).generator()
+                }
+                let distance = distance(between: DeviceID(device), and: DeviceID(receiver), at: instant)
+                guard var generator = receptionGenerators[pair] else { continue }
+                let received = radio.isReceived(atDistance: distance, using: &generator)
+                receptionGenerators[pair] = generator
+                if received {
+                    notify(.advertisementReceived(
+                        from: DeviceID(device), to: DeviceID(receiver), payload: advertisers[device].payload))
+                }
+            }
+        }
+        let next = now + configuration.advertising.interval.nanoseconds + randomAdvertisingDelay(device)
+        schedule(.advertisement(device: UInt32(device), generation: generation), at: next)
+    }
+}

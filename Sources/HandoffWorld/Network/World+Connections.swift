@@ -1,0 +1,158 @@
+import SimKernel
+
+/// Counters of one connection, per direction.
+public struct ConnectionStatistics: Hashable, Sendable {
+    /// What the initiator sent.
+    public var fromInitiator: TransferStatistics
+    /// What the responder sent.
+    public var fromResponder: TransferStatistics
+    /// Transmissions of connection-setup requests (handshake and key
+    /// exchange), retransmissions included.
+    public var setupRequestsSent: Int
+}
+
+/// Where a connection is in its life.
+public enum ConnectionPhase: Hashable, Sendable {
+    /// Setting up (handshake or key exchange).
+    case settingUp
+    /// Carrying data.
+    case established
+    /// Failed; see ``WorldNotification/connectionFailed(_:_:)``.
+    case failed(ConnectionFailure)
+    /// Closed by its owner.
+    case closed
+}
+
+extension World {
+    /// Opens a reliable connection from `initiator` to `responder` over a
+    /// path of `kind`, starting its handshake at `now`.
+    ///
+    /// Setup is a handshake round trip, plus a key-exchange round when the
+    /// pair has not exchanged keys under their current account
+    /// (``isTrusted(_:_:)``). When it completes, ``notifications`` gets
+    /// ``WorldNotification/connectionEstablished(_:)``; if it cannot
+    /// complete within the retry limit,
+    /// ``WorldNotification/connectionFailed(_:_:)``.
+    ///
+    /// - Parameter parameters: transport settings for this connection (for
+    ///   example a stream's window); the world's configuration otherwise.
+    /// - Precondition: the two devices differ.
+    public mutating func openConnection(
+        from initiator: DeviceID, to responder: DeviceID, over kind: PathKind,
+        parameters: TransportParameters? = nil, at now: SimInstant
+    ) -> ConnectionID {
+        precondition(initiator != responder, "a connection needs two different devices")
+        let transport = parameters ?? configuration.transport
+        var segmentSize = Int.max
+        for (from, to) in [(initiator, responder), (responder, initiator)] {
+            for hop in 0..<hopCount(kind) {
+                let parameters = self.parameters(of: LinkID(linkIndex(kind, from: from, to: to, hop: hop)))
+                segmentSize = min(segmentSize, parameters.payloadPerPacket)
+            }
+        }
+        if let chosen = transport.segmentSize { segmentSize = chosen }
+        let id = ConnectionID(connections.count)
+        connections.append(ConnectionState(
+            id: id, initiator: initiator, responder: responder, path: kind, parameters: transport,
+            segmentSize: segmentSize, needsKeyExchange: !isTrusted(initiator, responder)))
+        connections[id.index].start(now: now.nanosecondsSinceStart, into: &actions)
+        performActions(of: id.index, now: now.nanosecondsSinceStart)
+        return id
+    }
+
+    /// Sends a message of `bytes` from `side` of `connection`.
+    ///
+    /// Messages are delivered whole and in order; before the connection is
+    /// established they wait. `tag` comes back in the delivery and
+    /// acknowledgement notifications.
+    public mutating func send(
+        bytes: Int, tag: UInt64, on connection: ConnectionID, from side: ConnectionSide, at now: SimInstant
+    ) {
+        connections[connection.index].enqueue(
+            from: side, bytes: max(bytes, 0), tag: tag, replyBytes: -1, now: now.nanosecondsSinceStart,
+            into: &actions)
+        performActions(of: connection.index, now: now.nanosecondsSinceStart)
+    }
+
+    /// Starts one request/response round of a continuation stream: `side`
+    /// sends `requestBytes`, and the other side answers with
+    /// `responseBytes` the moment the whole request has arrived.
+    ///
+    /// The round ends with ``WorldNotification/messageDelivered(_:to:tag:bytes:)``
+    /// for the response at `side` (same `tag`). A round takes at least one
+    /// round-trip time plus both messages' serialisation.
+    public mutating func request(
+        bytes requestBytes: Int, responseBytes: Int, tag: UInt64, on connection: ConnectionID,
+        from side: ConnectionSide, at now: SimInstant
+    ) {
+        connections[connection.index].enqueue(
+            from: side, bytes: max(requestBytes, 0), tag: tag, replyBytes: max(responseBytes, 0),
+            now: now.nanosecondsSinceStart, into: &actions)
+        performActions(of: connection.index, now: now.nanosecondsSinceStart)
+    }
+
+    /// Closes `connection`: nothing more is sent, and packets still on their
+    /// way are discarded on arrival.
+    public mutating func close(_ connection: ConnectionID) {
+        connections[connection.index].close()
+    }
+
+    /// Where `connection` is in its life.
+    public func phase(of connection: ConnectionID) -> ConnectionPhase {
+        switch connections[connection.index].phase {
+        case .handshake, .keyExchange: return .settingUp
+        case .established: return .established
+        case let .failed(failure): return .failed(failure)
+        case .closed: return .closed
+        }
+    }
+
+    /// Whether `connection` began with a key exchange.
+    public func neededKeyExchange(_ connection: ConnectionID) -> Bool {
+        connections[connection.index].needsKeyExchange
+    }
+
+    /// The payload bytes per segment `connection` uses.
+    public func segmentSize(of connection: ConnectionID) -> Int { connections[connection.index].segmentSize }
+
+    /// `connection`'s counters.
+    public func statistics(of connection: ConnectionID) -> ConnectionStatistics {
+        let state = connections[connection.index]
+        return ConnectionStatistics(
+            fromInitiator: state.halves[0].statistics, fromResponder: state.halves[1].statistics,
+            setupRequestsSent: state.setupRequestsSent)
+    }
+
+    /// The bytes `side` of `connection` has in flight now.
+    public func bytesInFlight(on connection: ConnectionID, from side: ConnectionSide) -> Int {
+        connections[connection.index].halves[Int(side.rawValue)].bytesInFlight
+    }
+
+    /// Carries out what the connection asked for.
+    mutating func performActions(of connection: Int, now: Int64) {
+        var index = 0
+        while index < actions.count {
+            switch actions[index] {
+            case let .transmit(side, kind, sequence, word, payloadBytes):
+                let packet = Packet(
+                    connection: UInt32(connection), sequence: sequence, word: word, hop: 0, side: side, kind: kind)
+                let (from, to) = endpoints(of: connection, sender: side)
+                transmit(
+                    packet, payloadBytes: payloadBytes,
+                    onLink: linkIndex(connections[connection].path, from: from, to: to, hop: 0), now: now)
+            case let .armTimer(side, time, generation):
+                schedule(.retransmissionTimer(connection: UInt32(connection), side: side, generation: generation), at: time)
+            case .recordTrust:
+                let a = connections[connection].initiator
+                let b = connections[connection].responder
+                if let account = accounts[a.index].current, accounts[b.index].current == account {
+                    trust.record(a, b, account: account)
+                }
+            case let .notify(notification):
+                notify(notification)
+            }
+            index += 1
+        }
+        actions.removeAll(keepingCapacity: true)
+    }
+}

@@ -1,0 +1,268 @@
+import SimKernel
+
+/// Two groups of nodes that cannot reach each other during a window.
+struct Partition: Sendable {
+    /// Group membership by node index (devices, then the cloud): 1 or 2,
+    /// or 0 for neither group.
+    let group: [UInt8]
+    let window: TimeWindow
+}
+
+extension World {
+    // MARK: Link table
+
+    /// The index of the cloud among nodes.
+    var cloudNode: Int { descriptions.count }
+
+    /// The link of `kind`.
+    public func link(_ kind: LinkKind) -> LinkID {
+        let count = descriptions.count
+        switch kind {
+        case let .uplink(device): return LinkID(2 * device.index)
+        case let .downlink(device): return LinkID(2 * device.index + 1)
+        case let .wifiPeerToPeer(from, to): return LinkID(2 * count + 2 * (from.index * count + to.index))
+        case let .bluetooth(from, to): return LinkID(2 * count + 2 * (from.index * count + to.index) + 1)
+        }
+    }
+
+    /// What link `id` connects.
+    public func kind(of id: LinkID) -> LinkKind {
+        let count = descriptions.count
+        if id.index < 2 * count {
+            let device = DeviceID(id.index / 2)
+            return id.index % 2 == 0 ? .uplink(device) : .downlink(device)
+        }
+        let pair = (id.index - 2 * count) / 2
+        let from = DeviceID(pair / count)
+        let to = DeviceID(pair % count)
+        return (id.index - 2 * count) % 2 == 0 ? .wifiPeerToPeer(from: from, to: to) : .bluetooth(from: from, to: to)
+    }
+
+    /// The parameters link `id` runs with.
+    public func parameters(of id: LinkID) -> LinkParameters {
+        if let state = links[id.index] { return state.parameters }
+        return defaultParameters(of: kind(of: id))
+    }
+
+    /// Replaces link `id`'s parameters; packets already on their way are
+    /// not affected.
+    ///
+    /// - Throws: ``WorldError/invalidParameter(name:value:expected:)`` for an
+    ///   invalid value.
+    public mutating func setParameters(_ parameters: LinkParameters, of id: LinkID) throws(WorldError) {
+        try parameters.validate()
+        ensureLink(id.index)
+        links[id.index]?.parameters = parameters
+    }
+
+    /// Link `id`'s counters.
+    public func statistics(of id: LinkID) -> LinkStatistics {
+        links[id.index]?.statistics ?? LinkStatistics()
+    }
+
+    func defaultParameters(of kind: LinkKind) -> LinkParameters {
+        switch kind {
+        case let .uplink(device): return descriptions[device.index].internet.uplink
+        case let .downlink(device): return descriptions[device.index].internet.downlink
+        case .wifiPeerToPeer: return configuration.wifiPeerToPeer
+        case .bluetooth: return configuration.bluetooth
+        }
+    }
+
+    /// Creates the state of link `index` on first use, with a random stream
+    /// named after its endpoints (so adding a device leaves other links'
+    /// draws unchanged).
+    mutating func ensureLink(_ index: Int) {
+        guard links[index] == nil else { return }
+        let kind = kind(of: LinkID(index))
+        let linkStream: RandomStreamKey
+        switch kind {
+        case let .uplink(device):
+            linkStream = stream.child("link").child("uplink").child(descriptions[device.index].name)
+        case let .downlink(device):
+            linkStream = stream.child("link").child("downlink").child(descriptions[device.index].name)
+        case let .wifiPeerToPeer(from, to):
+            linkStream = stream.child("link").child("wifi").child(descriptions[from.index].name)
+                .child(descriptions[to.index].name)
+        case let .bluetooth(from, to):
+            linkStream = stream.child("link").child("bluetooth").child(descriptions[from.index].name)
+                .child(descriptions[to.index].name)
+        }
+        links[index] = LinkState(parameters: defaultParameters(of: kind), stream: linkStream)
+    }
+
+    // MARK: Reachability
+
+    /// Cuts every link between a node of `groupA` and a node of `groupB`,
+    /// both ways, during `window`. Packets on such a link are not sent, and
+    /// packets that would arrive during the window are lost.
+    ///
+    /// Partitions add to each other and to each link's own outages.
+    public mutating func partition(_ groupA: [NetworkNode], from groupB: [NetworkNode], during window: TimeWindow) {
+        var group = Array(repeating: UInt8(0), count: descriptions.count + 1)
+        for node in groupA { group[nodeIndex(node)] = 1 }
+        for node in groupB { group[nodeIndex(node)] = 2 }
+        partitions.append(Partition(group: group, window: window))
+    }
+
+    func nodeIndex(_ node: NetworkNode) -> Int {
+        switch node {
+        case let .device(id): return id.index
+        case .cloud: return cloudNode
+        }
+    }
+
+    /// Whether link `id` carries packets at `instant`: its radios are on
+    /// (or its device has internet access), no outage window and no
+    /// partition covers the instant.
+    public func isUp(_ id: LinkID, at instant: SimInstant) -> Bool {
+        isUp(linkIndex: id.index, at: instant.nanosecondsSinceStart)
+    }
+
+    func isUp(linkIndex index: Int, at time: Int64) -> Bool {
+        let count = descriptions.count
+        let from: Int
+        let to: Int
+        if index < 2 * count {
+            let device = index / 2
+            let access = descriptions[device].internetAccess
+            if access == .none || (access == .wifi && !settings[device].wifiEnabled) { return false }
+            from = index % 2 == 0 ? device : count
+            to = index % 2 == 0 ? count : device
+        } else {
+            let pair = (index - 2 * count) / 2
+            from = pair / count
+            to = pair % count
+            if (index - 2 * count) % 2 == 0 {
+                if !settings[from].wifiEnabled || !settings[to].wifiEnabled { return false }
+            } else if !settings[from].bluetoothEnabled || !settings[to].bluetoothEnabled {
+                return false
+            }
+        }
+        if let state = links[index], !state.isOutsideOutages(at: time) { return false }
+        if !partitions.isEmpty {
+            let instant = SimInstant(nanosecondsSinceStart: time)
+            for partition in partitions where partition.window.contains(instant) {
+                let a = partition.group[from]
+                let b = partition.group[to]
+                if a != 0, b != 0, a != b { return false }
+            }
+        }
+        return true
+    }
+
+    /// Whether a path of `kind` from `a` to `b` is up at `instant` in both
+    /// directions (every link of it, each way).
+    public func isPathAvailable(_ kind: PathKind, between a: DeviceID, and b: DeviceID, at instant: SimInstant) -> Bool {
+        let time = instant.nanosecondsSinceStart
+        for (from, to) in [(a, b), (b, a)] {
+            for hop in 0..<hopCount(kind) where !isUp(linkIndex: linkIndex(kind, from: from, to: to, hop: hop), at: time) {
+                return false
+            }
+        }
+        return true
+    }
+
+    // MARK: Paths
+
+    func hopCount(_ kind: PathKind) -> Int { kind == .cloudRelay ? 2 : 1 }
+
+    func linkIndex(_ kind: PathKind, from: DeviceID, to: DeviceID, hop: Int) -> Int {
+        switch kind {
+        case .wifiPeerToPeer: return link(.wifiPeerToPeer(from: from, to: to)).index
+        case .bluetooth: return link(.bluetooth(from: from, to: to)).index
+        case .cloudRelay: return hop == 0 ? 2 * from.index : 2 * to.index + 1
+        }
+    }
+
+    /// The distance a link's packets cross, for the distance loss model;
+    /// 0 for internet links, which do not use it.
+    func linkDistance(_ index: Int, at time: Int64) -> Double {
+        let count = descriptions.count
+        guard index >= 2 * count else { return 0 }
+        let pair = (index - 2 * count) / 2
+        return distance(between: DeviceID(pair / count), and: DeviceID(pair % count), at: SimInstant(nanosecondsSinceStart: time))
+    }
+
+    // MARK: Sending
+
+    /// Offers `packet` to the link of its hop at `now`, scheduling its
+    /// arrival unless it is dropped, lost or the link is down.
+    mutating func transmit(_ packet: Packet, payloadBytes: Int, onLink index: Int, now: Int64) {
+        ensureLink(index)
+        guard isUp(linkIndex: index, at: now) else {
+            links[index]?.statistics.packetsLostToOutage += 1
+            return
+        }
+        var distance = 0.0
+        if case .distance = links[index]?.parameters.loss { distance = linkDistance(index, at: now) }
+        if let arrival = links[index]?.offer(payloadBytes: payloadBytes, now: now, distance: distance) {
+            schedule(.packetArrival(packet), at: arrival)
+        }
+    }
+
+    /// Sends a datagram of `bytes` payload bytes straight onto link `id`,
+    /// outside any connection: no acknowledgement, no retransmission.
+    ///
+    /// When it arrives, ``notifications`` gets
+    /// ``WorldNotification/datagramDelivered(_:tag:bytes:)``. Useful for
+    /// measuring a link on its own.
+    public mutating func sendDatagram(on id: LinkID, bytes: Int, tag: UInt32, at now: SimInstant) {
+        let packet = Packet(
+            connection: UInt32(id.index), sequence: tag, word: UInt32(clamping: max(bytes, 0)), hop: 0,
+            side: .initiator, kind: .datagram)
+        transmit(packet, payloadBytes: max(bytes, 0), onLink: id.index, now: now.nanosecondsSinceStart)
+    }
+
+    /// A packet reached the end of its hop.
+    mutating func packetArrived(_ packet: Packet, now: Int64) {
+        if packet.kind == .datagram {
+            let index = Int(packet.connection)
+            guard isUp(linkIndex: index, at: now) else {
+                links[index]?.statistics.packetsLostToOutage += 1
+                return
+            }
+            links[index]?.statistics.packetsDelivered += 1
+            notify(.datagramDelivered(LinkID(index), tag: packet.sequence, bytes: Int(packet.word)))
+            return
+        }
+        let connectionIndex = Int(packet.connection)
+        let (from, to) = endpoints(of: connectionIndex, sender: packet.side)
+        let path = connections[connectionIndex].path
+        let index = linkIndex(path, from: from, to: to, hop: Int(packet.hop))
+        guard isUp(linkIndex: index, at: now) else {
+            links[index]?.statistics.packetsLostToOutage += 1
+            return
+        }
+        links[index]?.statistics.packetsDelivered += 1
+        let nextHop = Int(packet.hop) + 1
+        if nextHop < hopCount(path) {
+            let forwarded = Packet(
+                connection: packet.connection, sequence: packet.sequence, word: packet.word, hop: UInt8(nextHop),
+                side: packet.side, kind: packet.kind)
+            transmit(
+                forwarded, payloadBytes: payloadBytes(of: packet, connection: connectionIndex),
+                onLink: linkIndex(path, from: from, to: to, hop: nextHop), now: now)
+            return
+        }
+        connections[connectionIndex].receive(
+            at: packet.side.peer, kind: packet.kind, sequence: packet.sequence, word: packet.word, now: now,
+            into: &actions)
+        performActions(of: connectionIndex, now: now)
+    }
+
+    func endpoints(of connection: Int, sender: ConnectionSide) -> (DeviceID, DeviceID) {
+        let initiator = connections[connection].initiator
+        let responder = connections[connection].responder
+        return sender == .initiator ? (initiator, responder) : (responder, initiator)
+    }
+
+    func payloadBytes(of packet: Packet, connection: Int) -> Int {
+        switch packet.kind {
+        case .data, .datagram: return Int(packet.word)
+        case .acknowledgement: return 0
+        case .handshake, .handshakeReply: return connections[connection].parameters.handshakeBytes
+        case .keyRequest, .keyReply: return connections[connection].parameters.keyExchangeBytes
+        }
+    }
+}

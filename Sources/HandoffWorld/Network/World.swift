@@ -1,0 +1,216 @@
+import SimKernel
+
+/// The physical world of one simulation run: devices and their settings,
+/// accounts and pair trust, where devices are, their radios, the links
+/// between them and to the cloud, and the connections over those links.
+///
+/// The world is a plain value driven by its owner. It never touches a
+/// scheduler itself: every operation that needs a future event leaves it in
+/// ``pendingEvents``, and ``schedulePendingEvents(into:)`` moves those into
+/// the owner's scheduler (wrapped in the owner's event type). When a world
+/// event comes due, the owner passes it back to ``handle(_:at:)``. What the
+/// layer above must hear about (a message delivered, a connection failed,
+/// an advertisement received) collects in ``notifications``.
+///
+/// ```swift
+/// var world = try World(devices: [phone, mac], stream: RandomStreamKey(seed: 7).child("trial", 0))
+/// let connection = world.openConnection(from: mac, to: phone, over: .wifiPeerToPeer, at: .zero)
+/// world.send(bytes: 3072, tag: 1, on: connection, from: .responder, at: .zero)
+/// world.schedulePendingEvents(into: &scheduler)
+/// ```
+///
+/// Not guaranteed: a world is not thread-safe; run one world per trial.
+/// Everything it does is deterministic given its devices, configuration,
+/// random stream and the calls made on it.
+public struct World: Sendable {
+    /// The configuration the world was made with.
+    public let configuration: WorldConfiguration
+
+    var descriptions: [DeviceDescription]
+    var settings: [DeviceSettings]
+    var accounts: [AccountHistory]
+    var trust: PairTrust
+    let stream: RandomStreamKey
+
+    /// Link states by index; created on first use.
+    var links: [LinkState?]
+    var connections: [ConnectionState] = []
+    var partitions: [Partition] = []
+    var advertisers: [Advertiser]
+    /// The phase of each device's scan schedule.
+    let scanPhases: [SimDuration]
+    /// Generators for advertisement reception, per ordered device pair;
+    /// created on first use.
+    var receptionGenerators: [Xoshiro256StarStar?]
+
+    /// Actions produced by the connection being handled; reused.
+    var actions: [ConnectionAction] = []
+
+    /// Events waiting to be moved into the owner's scheduler.
+    @usableFromInline var pendingEvents: [ScheduledWorldEvent] = []
+
+    /// What happened that the layer above needs to know, in the order it
+    /// happened. The owner reads and then clears it
+    /// (``removeAllNotifications()``).
+    public private(set) var notifications: [WorldNotification] = []
+
+    /// Creates a world at time zero.
+    ///
+    /// - Parameters:
+    ///   - devices: the devices, in the order their ``DeviceID``s number
+    ///     them; names must be unique.
+    ///   - configuration: links, radios and transport; defaults otherwise.
+    ///   - stream: the random stream this world draws from; every link,
+    ///     radio and device derives its own named stream from it.
+    /// - Throws: ``WorldError`` for a duplicate device name or an invalid
+    ///   parameter anywhere in the configuration or the devices' profiles.
+    public init(
+        devices: [DeviceDescription], configuration: WorldConfiguration = WorldConfiguration(),
+        stream: RandomStreamKey
+    ) throws(WorldError) {
+        try configuration.validate()
+        var names = Set<String>()
+        for device in devices {
+            guard names.insert(device.name).inserted else { throw .duplicateDeviceName(device.name) }
+            try device.internet.uplink.validate()
+            try device.internet.downlink.validate()
+        }
+        self.configuration = configuration
+        self.stream = stream
+        descriptions = devices
+        settings = devices.map(\.settings)
+        accounts = devices.map { AccountHistory(initial: $0.account) }
+        trust = PairTrust(deviceCount: devices.count)
+        let count = devices.count
+        links = Array(repeating: nil, count: 2 * count + 2 * count * count)
+        advertisers = devices.map { Advertiser(stream: stream.child("device").child($0.name).generator("advertising")) }
+        let scanInterval = configuration.scanning.interval.nanoseconds
+        scanPhases = devices.map { device in
+            var generator = stream.child("device").child(device.name).generator("scan")
+            return .nanoseconds(Int64(generator.uniform(below: UInt64(scanInterval))))
+        }
+        receptionGenerators = Array(repeating: nil, count: count * count)
+    }
+
+    // MARK: Devices
+
+    /// The number of devices.
+    public var deviceCount: Int { descriptions.count }
+
+    /// Every device, in order.
+    public var devices: [DeviceID] { (0..<descriptions.count).map(DeviceID.init) }
+
+    /// The device named `name`, if there is one.
+    public func device(named name: String) -> DeviceID? {
+        descriptions.firstIndex { $0.name == name }.map(DeviceID.init)
+    }
+
+    /// How `device` was described (its settings and account at the start).
+    public func description(of device: DeviceID) -> DeviceDescription { descriptions[device.index] }
+
+    /// The device's current settings.
+    public func settings(of device: DeviceID) -> DeviceSettings { settings[device.index] }
+
+    /// Changes the device's settings from now on.
+    ///
+    /// Switching a radio off takes effect at once: packets on its links are
+    /// lost from now (including those already on their way), and a device
+    /// with Bluetooth off neither advertises nor scans.
+    public mutating func setSettings(_ newSettings: DeviceSettings, of device: DeviceID) {
+        settings[device.index] = newSettings
+    }
+
+    /// Where `device` is at `instant`.
+    public func position(of device: DeviceID, at instant: SimInstant) -> Position {
+        descriptions[device.index].mobility.position(at: instant)
+    }
+
+    /// The distance between two devices at `instant`, in metres.
+    public func distance(between a: DeviceID, and b: DeviceID, at instant: SimInstant) -> Double {
+        position(of: a, at: instant).distance(to: position(of: b, at: instant))
+    }
+
+    // MARK: Accounts
+
+    /// The account signed in on `device` now.
+    public func account(of device: DeviceID) -> AccountID? { accounts[device.index].current }
+
+    /// The account that was signed in on `device` at `instant`.
+    public func account(of device: DeviceID, at instant: SimInstant) -> AccountID? {
+        accounts[device.index].account(at: instant)
+    }
+
+    /// Every account change of `device`, from time zero.
+    public func accountHistory(of device: DeviceID) -> AccountHistory { accounts[device.index] }
+
+    /// Signs `device` in to `account` (or out, for `nil`) at `instant`.
+    ///
+    /// - Precondition: `instant` is not before the device's last change.
+    public mutating func setAccount(_ account: AccountID?, of device: DeviceID, at instant: SimInstant) {
+        accounts[device.index].record(account, at: instant)
+    }
+
+    /// Whether `a` and `b` can skip the key exchange: both are signed in to
+    /// the same account, and they exchanged keys under it before.
+    public func isTrusted(_ a: DeviceID, _ b: DeviceID) -> Bool {
+        guard let account = accounts[a.index].current, accounts[b.index].current == account else { return false }
+        return trust.account(a, b) == account
+    }
+
+    // MARK: Notifications and events
+
+    /// Clears ``notifications`` (keeping its storage).
+    public mutating func removeAllNotifications() {
+        notifications.removeAll(keepingCapacity: true)
+    }
+
+    /// Moves the world's pending events into `scheduler`, wrapped in the
+    /// scheduler's event type.
+    ///
+    /// Call it after every call that may schedule (handling an event,
+    /// opening a connection, sending, advertising).
+    ///
+    /// - Complexity: O(k log n) for k pending events; no allocation once the
+    ///   buffers have reached their peak size.
+    @inlinable
+    public mutating func schedulePendingEvents<Event: WorldEventRepresentable>(into scheduler: inout Scheduler<Event>) {
+        if pendingEvents.isEmpty { return }
+        for index in pendingEvents.indices {
+            let item = pendingEvents[index]
+            scheduler.schedule(Event.world(item.event), at: item.time)
+        }
+        pendingEvents.removeAll(keepingCapacity: true)
+    }
+
+    /// Handles a due world event, then moves any new events into
+    /// `scheduler`.
+    @inlinable
+    public mutating func handle<Event: WorldEventRepresentable>(_ event: WorldEvent, scheduler: inout Scheduler<Event>) {
+        handle(event, at: scheduler.now)
+        schedulePendingEvents(into: &scheduler)
+    }
+
+    /// Handles a world event that is due at `now`.
+    public mutating func handle(_ event: WorldEvent, at now: SimInstant) {
+        switch event {
+        case let .packetArrival(packet):
+            packetArrived(packet, now: now.nanosecondsSinceStart)
+        case let .retransmissionTimer(connection, side, generation):
+            let index = Int(connection)
+            connections[index].timerFired(
+                side: side, generation: generation, now: now.nanosecondsSinceStart, into: &actions)
+            performActions(of: index, now: now.nanosecondsSinceStart)
+        case let .advertisement(device, generation):
+            advertise(from: Int(device), generation: generation, now: now.nanosecondsSinceStart)
+        }
+    }
+
+    @inline(__always)
+    mutating func schedule(_ event: WorldEvent, at time: Int64) {
+        pendingEvents.append(ScheduledWorldEvent(time: SimInstant(nanosecondsSinceStart: time), event: event))
+    }
+
+    mutating func notify(_ notification: WorldNotification) {
+        notifications.append(notification)
+    }
+}

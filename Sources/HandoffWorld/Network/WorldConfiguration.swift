@@ -1,0 +1,64 @@
+import SimKernel
+
+/// Everything about a world that is not about one device: the peer links,
+/// the radios, advertising and scanning, and the transport.
+///
+/// Every default is documented, with its source, in the README's defaults
+/// table; every one can be overridden.
+public struct WorldConfiguration: Hashable, Sendable {
+    /// Each direction of a Wi-Fi peer-to-peer link.
+    public var wifiPeerToPeer: LinkParameters
+    /// Each direction of a Bluetooth LE link.
+    public var bluetooth: LinkParameters
+    /// The radio model advertisements are received through.
+    public var bluetoothRadio: RadioPropagation
+    /// How devices advertise.
+    public var advertising: AdvertisingParameters
+    /// How devices scan.
+    public var scanning: ScanParameters
+    /// Connection setup, retransmission and flow control.
+    public var transport: TransportParameters
+
+    /// Creates a configuration; omitted parts take their defaults.
+    public init(
+        wifiPeerToPeer: LinkParameters = .wifiPeerToPeer, bluetooth: LinkParameters = .bluetoothLowEnergy,
+        bluetoothRadio: RadioPropagation = .bluetoothLowEnergy,
+        advertising: AdvertisingParameters = WorldConfiguration.defaultAdvertising,
+        scanning: ScanParameters = WorldConfiguration.defaultScanning,
+        transport: TransportParameters = TransportParameters()
+    ) {
+        self.wifiPeerToPeer = wifiPeerToPeer
+        self.bluetooth = bluetooth
+        self.bluetoothRadio = bluetoothRadio
+        self.advertising = advertising
+        self.scanning = scanning
+        self.transport = transport
+    }
+
+    /// Advertising every 152.5 ms (the first of Apple's recommended longer
+    /// intervals, QA1931) plus the specification's 0–10 ms random delay.
+    public static let defaultAdvertising: AdvertisingParameters = {
+        guard let parameters = try? AdvertisingParameters(interval: .microseconds(152_500)) else {
+            preconditionFailure("the default advertising parameters are valid")
+        }
+        return parameters
+    }()
+
+    /// Scanning 30 ms out of every 300 ms (a 10% duty cycle; an assumption
+    /// for a background system scan).
+    public static let defaultScanning: ScanParameters = {
+        guard let parameters = try? ScanParameters(window: .milliseconds(30), interval: .milliseconds(300)) else {
+            preconditionFailure("the default scan parameters are valid")
+        }
+        return parameters
+    }()
+
+    /// Checks every part.
+    ///
+    /// - Throws: ``WorldError`` naming the part and the value.
+    public func validate() throws(WorldError) {
+        try wifiPeerToPeer.validate()
+        try bluetooth.validate()
+        try transport.validate()
+    }
+}

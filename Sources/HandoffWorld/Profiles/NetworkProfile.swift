@@ -1,0 +1,124 @@
+import SimKernel
+
+/// The two directions of a device's internet link, under a name.
+///
+/// The built-in profiles carry Network Link Conditioner's names. Where
+/// Apple's tool publishes numbers (Very Bad Network, Edge, 3G, 100% Loss)
+/// they are used as published; the others are documented assumptions. The
+/// README's defaults table gives the source of every number.
+///
+/// ```swift
+/// var profile = try NetworkProfile.named("3G")
+/// profile.downlink.loss = .bernoulli(0.02)   // an override
+/// ```
+public struct NetworkProfile: Hashable, Sendable, CustomStringConvertible {
+    /// The profile's name, e.g. `"Edge"`.
+    public var name: String
+    /// Cloud → device.
+    public var downlink: LinkParameters
+    /// Device → cloud.
+    public var uplink: LinkParameters
+
+    /// Creates a profile.
+    public init(name: String, downlink: LinkParameters, uplink: LinkParameters) {
+        self.name = name
+        self.downlink = downlink
+        self.uplink = uplink
+    }
+
+    public var description: String { name }
+
+    /// Both directions with the same packet sizes, and dummynet's default
+    /// queue of 50 packets (Network Link Conditioner is built on dummynet).
+    private static func internet(
+        _ name: String, down: Bandwidth?, up: Bandwidth?, downDelay: Int64, upDelay: Int64, loss: Double = 0
+    ) -> NetworkProfile {
+        let lossModel: LossModel = loss > 0 ? .bernoulli(loss) : .none
+        return NetworkProfile(
+            name: name,
+            downlink: LinkParameters(latency: .milliseconds(downDelay), bandwidth: down, loss: lossModel),
+            uplink: LinkParameters(latency: .milliseconds(upDelay), bandwidth: up, loss: lossModel))
+    }
+
+    /// NLC "Wi-Fi": 40 Mbit/s down, 33 Mbit/s up, 1 ms each way.
+    public static let wifi = internet(
+        "WiFi", down: .megabitsPerSecond(40), up: .megabitsPerSecond(33), downDelay: 1, upDelay: 1)
+    /// NLC "LTE": 50 Mbit/s down, 10 Mbit/s up, 50 ms down, 65 ms up
+    /// (an assumption: the preset's numbers are not published by Apple).
+    public static let lte = internet(
+        "LTE", down: .megabitsPerSecond(50), up: .megabitsPerSecond(10), downDelay: 50, upDelay: 65)
+    /// NLC "DSL": 2 Mbit/s down, 256 kbit/s up, 5 ms each way.
+    public static let dsl = internet(
+        "DSL", down: .megabitsPerSecond(2), up: .kilobitsPerSecond(256), downDelay: 5, upDelay: 5)
+    /// NLC "3G": 780 kbit/s down, 330 kbit/s up, 100 ms each way.
+    public static let threeG = internet(
+        "3G", down: .kilobitsPerSecond(780), up: .kilobitsPerSecond(330), downDelay: 100, upDelay: 100)
+    /// NLC "Edge": 240 kbit/s down, 200 kbit/s up, 400 ms down, 440 ms up.
+    public static let edge = internet(
+        "Edge", down: .kilobitsPerSecond(240), up: .kilobitsPerSecond(200), downDelay: 400, upDelay: 440)
+    /// NLC "Very Bad Network": 1 Mbit/s, 10% loss and 500 ms each way.
+    public static let veryBadNetwork = internet(
+        "Very Bad Network", down: .megabitsPerSecond(1), up: .megabitsPerSecond(1), downDelay: 500, upDelay: 500,
+        loss: 0.10)
+    /// NLC "100% Loss": every packet lost both ways.
+    public static let hundredPercentLoss = internet(
+        "100% Loss", down: nil, up: nil, downDelay: 0, upDelay: 0, loss: 1)
+
+    /// Every built-in internet profile, in the order of the README table.
+    public static let builtIn: [NetworkProfile] = [
+        .wifi, .lte, .dsl, .threeG, .edge, .veryBadNetwork, .hundredPercentLoss,
+    ]
+
+    /// The built-in profile called `name` (exact match).
+    ///
+    /// - Throws: ``WorldError/unknownProfile(name:known:)`` listing every
+    ///   built-in name.
+    public static func named(_ name: String) throws(WorldError) -> NetworkProfile {
+        guard let profile = builtIn.first(where: { $0.name == name }) else {
+            throw .unknownProfile(name: name, known: builtIn.map(\.name))
+        }
+        return profile
+    }
+}
+
+extension LinkParameters {
+    /// Wi-Fi peer-to-peer (AWDL) between two devices, one direction: an
+    /// assumption of 100 Mbit/s and 5 ms, lossy by distance through
+    /// ``RadioPropagation/wifi``.
+    public static let wifiPeerToPeer = LinkParameters(
+        latency: .milliseconds(5), bandwidth: .megabitsPerSecond(100), loss: .distance(.wifi))
+
+    /// A Bluetooth LE connection between two devices, one direction:
+    /// 300 kbit/s of application throughput (as measured on iPhones),
+    /// 15 ms (half of a 30 ms connection interval), 185-byte ATT MTU with
+    /// 7 bytes of ATT and L2CAP header, lossy by distance through
+    /// ``RadioPropagation/bluetoothLowEnergy``.
+    public static let bluetoothLowEnergy = LinkParameters(
+        latency: .milliseconds(15), bandwidth: .kilobitsPerSecond(300), loss: .distance(.bluetoothLowEnergy),
+        mtu: 185, headerBytes: 7)
+}
+
+extension RadioPropagation {
+    /// Bluetooth LE indoors: −59 dBm at 1 m (iBeacon's calibrated power at
+    /// 0 dBm transmit power), exponent 3.0 and 6 dB shadowing (mid-range of
+    /// indoor measurements), −90 dBm sensitivity. The threshold distance
+    /// is about 10.8 m, matching Apple's ~10 m Continuity range.
+    public static let bluetoothLowEnergy = RadioPropagation(
+        checkedReferencePower: -59, pathLossExponent: 3.0, shadowing: 6, threshold: -90)
+
+    /// Wi-Fi (5 GHz) indoors: −31 dBm at 1 m (15 dBm transmit power less
+    /// 46 dB free-space loss at 1 m), exponent 3.0, 6 dB shadowing, −82 dBm
+    /// sensitivity (802.11's minimum for the lowest 20 MHz rate). The
+    /// threshold distance is about 50 m.
+    public static let wifi = RadioPropagation(
+        checkedReferencePower: -31, pathLossExponent: 3.0, shadowing: 6, threshold: -82)
+
+    /// For the built-in constants, whose values are known to be valid.
+    private init(checkedReferencePower: Double, pathLossExponent: Double, shadowing: Double, threshold: Double) {
+        referencePower = checkedReferencePower
+        referenceDistance = 1
+        self.pathLossExponent = pathLossExponent
+        shadowingStandardDeviation = shadowing
+        receptionThreshold = threshold
+    }
+}

@@ -1,0 +1,71 @@
+import SimKernel
+
+/// How a device advertises over Bluetooth LE: one advertising event every
+/// `interval`, each delayed by a fresh random `advDelay` drawn uniformly
+/// from 0 to `maximumRandomDelay` (Bluetooth Core Specification, Vol 6,
+/// Part B, §4.4.2.2.1), so that two advertisers never stay in lock-step.
+public struct AdvertisingParameters: Hashable, Sendable {
+    /// The fixed part of the time between advertising events.
+    public var interval: SimDuration
+    /// The largest random delay added to each event (10 ms in the
+    /// specification).
+    public var maximumRandomDelay: SimDuration
+
+    /// Creates advertising parameters.
+    ///
+    /// - Throws: ``WorldError/invalidParameter(name:value:expected:)`` for an
+    ///   interval that is not positive or a negative delay.
+    public init(interval: SimDuration, maximumRandomDelay: SimDuration = .milliseconds(10)) throws(WorldError) {
+        guard interval > .zero else {
+            throw .invalidParameter(name: "advertisingInterval", value: "\(interval)", expected: "a duration > 0")
+        }
+        guard maximumRandomDelay >= .zero else {
+            throw .invalidParameter(name: "advertisingDelay", value: "\(maximumRandomDelay)", expected: "a duration ≥ 0")
+        }
+        self.interval = interval
+        self.maximumRandomDelay = maximumRandomDelay
+    }
+}
+
+/// How a device scans for advertisements: it listens for `window` out of
+/// every `interval`. A window equal to the interval scans continuously.
+///
+/// Each device's scan schedule starts at its own phase, drawn once from its
+/// named random stream, so receivers do not listen in lock-step.
+public struct ScanParameters: Hashable, Sendable {
+    /// How long each scan lasts.
+    public var window: SimDuration
+    /// The time from the start of one scan to the start of the next.
+    public var interval: SimDuration
+
+    /// Creates scan parameters.
+    ///
+    /// - Throws: ``WorldError/invalidParameter(name:value:expected:)`` unless
+    ///   0 < window ≤ interval.
+    public init(window: SimDuration, interval: SimDuration) throws(WorldError) {
+        guard interval > .zero else {
+            throw .invalidParameter(name: "scanInterval", value: "\(interval)", expected: "a duration > 0")
+        }
+        guard window > .zero, window <= interval else {
+            throw .invalidParameter(
+                name: "scanWindow", value: "\(window)", expected: "a duration > 0 and at most the scan interval (\(interval))")
+        }
+        self.window = window
+        self.interval = interval
+    }
+
+    /// The fraction of time spent scanning.
+    public var dutyCycle: Double { Double(window.nanoseconds) / Double(interval.nanoseconds) }
+
+    /// Whether a receiver whose scan schedule starts at `phase` is listening
+    /// at `instant`.
+    ///
+    /// Scans occupy [phase + k·interval, phase + k·interval + window) for
+    /// every integer k.
+    public func isScanning(at instant: SimInstant, phase: SimDuration) -> Bool {
+        let interval = self.interval.nanoseconds
+        var offset = (instant.nanosecondsSinceStart &- phase.nanoseconds) % interval
+        if offset < 0 { offset += interval }
+        return offset < window.nanoseconds
+    }
+}

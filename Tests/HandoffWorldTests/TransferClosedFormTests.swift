@@ -1,0 +1,61 @@
+import HandoffWorld
+import SimKernel
+import Testing
+
+@Suite("Reliable transfer against closed forms")
+struct TransferClosedFormTests {
+    static func twoDevices(link: LinkParameters, transport: TransportParameters = TransportParameters()) throws -> World {
+        let devices = [
+            DeviceDescription(name: "mac", kind: .mac, osVersion: OSVersion(14, 4), account: "alice"),
+            DeviceDescription(
+                name: "iphone", kind: .iPhone, osVersion: OSVersion(17, 4), account: "alice",
+                mobility: .stationary(Position(x: 2, y: 0))),
+        ]
+        let configuration = WorldConfiguration(wifiPeerToPeer: link, transport: transport)
+        return try World(devices: devices, configuration: configuration, stream: RandomStreamKey(seed: 1))
+    }
+
+    @Test("loss-free transfer time is setup + serialisation of every fragment with headers + propagation, exactly",
+          arguments: [0, 1, 1459, 1460, 1461, 3072, 20_000, 60_000])
+    func lossFreeTransferTimeIsExact(bytes: Int) throws {
+        var link = LinkParameters(latency: .milliseconds(5), bandwidth: try Bandwidth(bitsPerSecond: 7_000_000))
+        link.queueLimit = 1000
+        let transport = TransportParameters(keyExchangeBytes: 1500)
+        let world = try Self.twoDevices(link: link, transport: transport)
+        var simulation = Simulation(model: WorldSimulation(world: world))
+        let mac = DeviceID(0)
+        let phone = DeviceID(1)
+        let connection = simulation.model.world.openConnection(from: mac, to: phone, over: .wifiPeerToPeer, at: .zero)
+        simulation.model.world.send(bytes: bytes, tag: 9, on: connection, from: .initiator, at: .zero)
+        simulation.model.world.schedulePendingEvents(into: &simulation.scheduler)
+        simulation.run()
+
+        // ser(b) = ⌈b · 8 · 10⁹ / rate⌉ ns per packet; every packet carries 40 B of header.
+        func serialisation(_ bytes: Int) -> Int64 { Int64((bytes * 8 * 1_000_000_000 + 6_999_999) / 7_000_000) }
+        let latency: Int64 = 5_000_000
+        let header = 40
+        let payloadPerPacket = 1460
+        // Handshake: request and reply, each one header-only packet.
+        let handshake = 2 * (serialisation(header) + latency)
+        // Key exchange (first contact): one round of 1500 B each way, 2 fragments each.
+        let keyMessage = serialisation(payloadPerPacket + header) + serialisation(40 + header)
+        let keyExchange = 2 * (keyMessage + latency)
+        // Data: ⌈S / 1460⌉ segments back to back, then one propagation delay.
+        var data: Int64 = 0
+        var remaining = bytes
+        repeat {
+            let segment = min(remaining, payloadPerPacket)
+            data += serialisation(segment + header)
+            remaining -= segment
+        } while remaining > 0
+        let expected = handshake + keyExchange + data + latency
+
+        let delivered = simulation.model.log.first {
+            if case .messageDelivered(_, .responder, 9, bytes) = $0.notification { return true }
+            return false
+        }
+        #expect(delivered?.instant.nanosecondsSinceStart == expected)
+        #expect(simulation.model.world.statistics(of: connection).fromInitiator.retransmissions == 0)
+        #expect(simulation.model.world.isTrusted(mac, phone))
+    }
+}
