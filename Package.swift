@@ -46,7 +46,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "handoff-sim",
-            dependencies: ["SimKernel"]
+            dependencies: ["SimKernel", "HandoffWorld"]
         ),
         .executableTarget(
             name: "HandoffBench",

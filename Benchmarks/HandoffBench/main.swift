@@ -3,6 +3,8 @@
 //   handoff-bench phold --lps N --events E --seed S
 //   handoff-bench phold-memory --lps N --events E --seed S
 //   handoff-bench memory
+//   handoff-bench transfer --bytes B --loss P --seed S
+//   handoff-bench transfer-check
 import Foundation
 
 let usage = """
@@ -18,6 +20,12 @@ let usage = """
                      phold-memory lps=N events=E peak_rss_bytes=M queue_capacity=C
       memory         runs phold-memory in child processes at several sizes and
                      reports peak memory against pending and processed events
+      transfer       one reliable transfer over a lossy Wi-Fi peer-to-peer link
+                     (100 Mbit/s, 5 ms, Bernoulli loss both ways); one line:
+                     transfer bytes=B loss=P seconds=X events=N events_per_s=Y sim_time=T
+      transfer-check runs phold (1,000 processes) and transfers of 1, 4 and 16 MB
+                     at 0% and 1% loss in one process; prints each line, the
+                     transfer/phold events-per-second ratios and events per byte
 
     OPTIONS (phold, phold-memory):
       --lps N        logical processes, i.e. pending events (default 1000)
@@ -26,6 +34,11 @@ let usage = """
 
     OPTIONS (memory):
       --events E     events per run at the largest size (default 10000000)
+
+    OPTIONS (transfer):
+      --bytes B      payload bytes (default 10000000)
+      --loss P       loss probability per packet, 0 ≤ P < 1 (default 0)
+      --seed S       random seed (default 42)
 
       -h, --help     show this help
     """
@@ -141,18 +154,86 @@ func runMemory(_ arguments: ArraySlice<String>) throws {
     print("growth with 10x events handled at 1e6 pending: \(fixed(growth * 100, digits: 2)) %")
 }
 
+struct TransferOptions {
+    var bytes = 10_000_000
+    var loss = 0.0
+    var seed: UInt64 = 42
+
+    init(_ arguments: ArraySlice<String>) throws {
+        var remaining = arguments
+        while let flag = remaining.popFirst() {
+            guard ["--bytes", "--loss", "--seed"].contains(flag) else {
+                throw UsageError(description: "unknown option '\(flag)'; expected one of --bytes, --loss, --seed")
+            }
+            guard let value = remaining.popFirst() else {
+                throw UsageError(description: "option '\(flag)' needs a value")
+            }
+            switch flag {
+            case "--bytes":
+                guard let number = Int(value), number >= 0, number <= 1 << 40 else {
+                    throw UsageError(description: "--bytes expects a whole number from 0 to \(1 << 40), got '\(value)'")
+                }
+                bytes = number
+            case "--loss":
+                guard let number = Double(value), number.isFinite, number >= 0, number < 1 else {
+                    throw UsageError(description: "--loss expects a probability from 0 up to (not including) 1, got '\(value)'")
+                }
+                loss = number
+            default:
+                guard let number = UInt64(value) else {
+                    throw UsageError(description: "--seed expects a whole number from 0 to \(UInt64.max), got '\(value)'")
+                }
+                seed = number
+            }
+        }
+    }
+}
+
+func transferLine(_ result: TransferResult) -> String {
+    let simulatedSeconds = Double(result.simulatedTime.nanosecondsSinceStart) / 1e9
+    return "transfer bytes=\(result.bytes) loss=\(result.loss) seconds=\(fixed(result.seconds, digits: 3))"
+        + " events=\(result.events) events_per_s=\(fixed(result.eventsPerSecond, digits: 0))"
+        + " sim_time=\(fixed(simulatedSeconds, digits: 6))s"
+}
+
+func runTransfer(_ arguments: ArraySlice<String>) throws {
+    let options = try TransferOptions(arguments)
+    print(transferLine(try TransferBenchmark.run(bytes: options.bytes, loss: options.loss, seed: options.seed)))
+}
+
+/// Issue 3's speed target, measured in one process: transfer events/s
+/// against PHOLD at 1,000 processes, and events growing linearly with bytes.
+func runTransferCheck(_ arguments: ArraySlice<String>) throws {
+    guard arguments.isEmpty else { throw UsageError(description: "transfer-check takes no options") }
+    let phold = try PHOLD.run(processes: 1_000, events: 5_000_000, seed: 42)
+    print(
+        "phold lps=\(phold.processes) events=\(phold.events) seconds=\(fixed(phold.seconds, digits: 3))"
+            + " events_per_s=\(fixed(phold.eventsPerSecond, digits: 0)) checksum=\(phold.checksum)")
+    for loss in [0.0, 0.01] {
+        var perByte: [String] = []
+        for bytes in [1_000_000, 4_000_000, 16_000_000] {
+            let result = try TransferBenchmark.run(bytes: bytes, loss: loss, seed: 42)
+            print(transferLine(result) + " ratio_to_phold=\(fixed(result.eventsPerSecond / phold.eventsPerSecond, digits: 2))")
+            perByte.append(fixed(Double(result.events) / Double(bytes) * 1_000, digits: 3))
+        }
+        print("loss=\(loss) events per 1000 bytes at 1, 4, 16 MB: \(perByte.joined(separator: ", "))")
+    }
+}
+
 let arguments = CommandLine.arguments.dropFirst()
 do {
     switch arguments.first {
     case "phold": try runPHOLD(arguments.dropFirst())
     case "phold-memory": try runPHOLDMemory(arguments.dropFirst())
     case "memory": try runMemory(arguments.dropFirst())
+    case "transfer": try runTransfer(arguments.dropFirst())
+    case "transfer-check": try runTransferCheck(arguments.dropFirst())
     case "-h", "--help", "help": print(usage)
     case nil:
         FileHandle.standardError.write(Data("error: missing command\n\n\(usage)\n".utf8))
         exit(64)
     case let command?:
-        FileHandle.standardError.write(Data("error: unknown command '\(command)'; expected phold, phold-memory or memory\n".utf8))
+        FileHandle.standardError.write(Data("error: unknown command '\(command)'; expected phold, phold-memory, memory, transfer or transfer-check\n".utf8))
         exit(64)
     }
 } catch let error as UsageError {

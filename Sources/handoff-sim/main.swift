@@ -8,6 +8,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import HandoffWorld
 
 /// The tool's version, printed by `--version` and, later, recorded in every
 /// report so that results from different versions are never mixed.
@@ -28,9 +29,11 @@ let help = """
       --version       Show the version.
 
     COMMANDS:
-      No commands yet: this release provides the simulation kernel
-      (library SimKernel) and its benchmark (handoff-bench). The scenario
-      runner (`handoff-sim run <dir>`) is next.
+      defaults        Print every calibrated default of the world model with
+                      its source, as a Markdown table (the README's table).
+
+    The scenario runner (`handoff-sim run <dir>`) arrives with the scenario
+    layer.
 
     See README.md for the roadmap.
     """
@@ -48,8 +51,38 @@ func writeError(_ message: String) {
     }
 }
 
+let defaultsHelp = """
+    OVERVIEW: Print every calibrated default of the world model with its
+    source or reasoning, as a Markdown table.
+
+    USAGE: handoff-sim defaults
+
+    Rows marked "assumption" are not published figures. Every default can be
+    overridden (see README.md).
+    """
+
+/// The defaults table as Markdown, one row per default.
+func defaultsTable() -> String {
+    var lines = ["| setting | default | source |", "|---|---|---|"]
+    for row in CalibratedDefaults.table {
+        let source = row.isAssumption && !row.source.hasPrefix("assumption") ? "assumption; " + row.source : row.source
+        lines.append("| \(row.setting) | \(row.value) | \(source) |")
+    }
+    return lines.joined(separator: "\n")
+}
+
 let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first {
+case "defaults":
+    switch Array(arguments.dropFirst()) {
+    case []:
+        print(defaultsTable())
+    case ["-h"], ["--help"]:
+        print(defaultsHelp)
+    case let extra:
+        writeError("error: unexpected argument '\(extra[0])'\nUsage: handoff-sim defaults; see 'handoff-sim defaults --help'")
+        exit(64)
+    }
 case "-h", "--help", "help":
     print(help)
 case "--version":

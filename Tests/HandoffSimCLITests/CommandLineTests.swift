@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @Suite("handoff-sim and handoff-bench on the command line")
@@ -60,8 +61,63 @@ struct CommandLineTests {
         #expect(try checksum(seed: 12) != first)
     }
 
+    @Test("handoff-sim defaults prints the README's defaults table, row for row")
+    func defaultsTableMatchesReadme() throws {
+        let run = try ProductRunner.run("handoff-sim", ["defaults"])
+        #expect(run.status == 0)
+        let rows = run.standardOutput.split(separator: "\n").map(String.init)
+        #expect(rows.count > 15)
+        #expect(rows.first == "| setting | default | source |")
+        let readme = try String(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent("README.md"),
+            encoding: .utf8)
+        let readmeLines = Set(readme.split(separator: "\n").map(String.init))
+        for row in rows {
+            #expect(readmeLines.contains(row), "README.md lacks the row: \(row)")
+        }
+    }
+
+    @Test("handoff-sim defaults rejects extra arguments with exit 64")
+    func defaultsUsageError() throws {
+        let run = try ProductRunner.run("handoff-sim", ["defaults", "--json"])
+        #expect(run.status == 64)
+        #expect(run.standardError.hasPrefix("error: unexpected argument '--json'"))
+    }
+
+    @Test("handoff-bench transfer prints one line in the documented format, events linear in bytes")
+    func transferLine() throws {
+        func fields(bytes: Int) throws -> [String: String] {
+            let run = try ProductRunner.run(
+                "handoff-bench", ["transfer", "--bytes", String(bytes), "--loss", "0.01", "--seed", "3"])
+            #expect(run.status == 0)
+            let lines = run.standardOutput.split(separator: "\n").map(String.init)
+            #expect(lines.count == 1)
+            let parts = (lines.first ?? "").split(separator: " ").map(String.init)
+            #expect(parts.first == "transfer")
+            #expect(parts.dropFirst().map { String($0.prefix(while: { $0 != "=" })) }
+                == ["bytes", "loss", "seconds", "events", "events_per_s", "sim_time"])
+            var result: [String: String] = [:]
+            for part in parts.dropFirst() {
+                let pair = part.split(separator: "=", maxSplits: 1).map(String.init)
+                if pair.count == 2 { result[pair[0]] = pair[1] }
+            }
+            return result
+        }
+        let small = try fields(bytes: 200_000)
+        let large = try fields(bytes: 800_000)
+        #expect(small["bytes"] == "200000")
+        #expect(small["loss"] == "0.01")
+        let smallEvents = try #require(small["events"].flatMap(Double.init))
+        let largeEvents = try #require(large["events"].flatMap(Double.init))
+        // About two events (data arrival, acknowledgement arrival) per segment.
+        #expect(abs(largeEvents / smallEvents - 4) < 0.1)
+        #expect(try fields(bytes: 200_000)["events"] == small["events"])
+    }
+
     @Test("handoff-bench rejects bad options with exit 64", arguments: [
         ["phold", "--lps", "zero"], ["phold", "--bogus", "1"], ["phold", "--lps"], ["nope"],
+        ["transfer", "--loss", "1"], ["transfer", "--bytes", "-5"], ["transfer", "--seed"],
     ])
     func benchUsageErrors(arguments: [String]) throws {
         let run = try ProductRunner.run("handoff-bench", arguments)

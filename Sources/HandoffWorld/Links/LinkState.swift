@@ -52,25 +52,35 @@ struct LinkState: Sendable {
     var inBadState = false
     var statistics = LinkStatistics()
 
+    /// A link in use, drawing from its own named stream.
     init(parameters: LinkParameters, stream: RandomStreamKey) {
+        self.init(
+            parameters: parameters, lossGenerator: stream.generator("loss"), jitterGenerator: stream.generator("jitter"))
+    }
+
+    /// A placeholder for a link not used yet (it allocates nothing).
+    static let unused = LinkState(
+        parameters: LinkParameters(latency: .zero), lossGenerator: Xoshiro256StarStar(seed: 0),
+        jitterGenerator: Xoshiro256StarStar(seed: 0))
+
+    private init(parameters: LinkParameters, lossGenerator: Xoshiro256StarStar, jitterGenerator: Xoshiro256StarStar) {
         self.parameters = parameters
-        waitingStarts = RingBuffer(capacity: min(max(parameters.queueLimit, 1), 1024))
-        lossGenerator = stream.generator("loss")
-        jitterGenerator = stream.generator("jitter")
+        waitingStarts = RingBuffer(filler: 0)
+        self.lossGenerator = lossGenerator
+        self.jitterGenerator = jitterGenerator
+        setParameters(parameters)
+    }
+
+    /// Replaces the parameters; the queue and the counters carry on.
+    mutating func setParameters(_ parameters: LinkParameters) {
+        self.parameters = parameters
         if case let .gilbertElliott(model) = parameters.loss {
             // Start from the stationary distribution, so no warm-up is needed.
             inBadState = lossGenerator.unitInterval() < model.stationaryBadProbability
-            if inBadState { statistics.badStateVisits = 1 }
+            if inBadState { statistics.badStateVisits += 1 }
+        } else {
+            inBadState = false
         }
-    }
-
-    /// Whether the link's own outage windows leave it up at `time`.
-    func isOutsideOutages(at time: Int64) -> Bool {
-        let outages = parameters.outages
-        if outages.isEmpty { return true }
-        let instant = SimInstant(nanosecondsSinceStart: time)
-        for window in outages where window.contains(instant) { return false }
-        return true
     }
 
     /// Offers a packet of `payloadBytes` at `now`.

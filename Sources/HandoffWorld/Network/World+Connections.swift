@@ -55,6 +55,7 @@ extension World {
         connections.append(ConnectionState(
             id: id, initiator: initiator, responder: responder, path: kind, parameters: transport,
             segmentSize: segmentSize, needsKeyExchange: !isTrusted(initiator, responder)))
+        routes.append(Route(initiator: initiator, responder: responder, path: kind))
         connections[id.index].start(now: now.nanosecondsSinceStart, into: &actions)
         performActions(of: id.index, now: now.nanosecondsSinceStart)
         return id
@@ -119,13 +120,13 @@ extension World {
     public func statistics(of connection: ConnectionID) -> ConnectionStatistics {
         let state = connections[connection.index]
         return ConnectionStatistics(
-            fromInitiator: state.halves[0].statistics, fromResponder: state.halves[1].statistics,
+            fromInitiator: state.initiatorHalf.statistics, fromResponder: state.responderHalf.statistics,
             setupRequestsSent: state.setupRequestsSent)
     }
 
     /// The bytes `side` of `connection` has in flight now.
     public func bytesInFlight(on connection: ConnectionID, from side: ConnectionSide) -> Int {
-        connections[connection.index].halves[Int(side.rawValue)].bytesInFlight
+        connections[connection.index].half(side).bytesInFlight
     }
 
     /// Carries out what the connection asked for.
@@ -139,12 +140,12 @@ extension World {
                 let (from, to) = endpoints(of: connection, sender: side)
                 transmit(
                     packet, payloadBytes: payloadBytes,
-                    onLink: linkIndex(connections[connection].path, from: from, to: to, hop: 0), now: now)
+                    onLink: linkIndex(routes[connection].path, from: from, to: to, hop: 0), now: now)
             case let .armTimer(side, time, generation):
                 schedule(.retransmissionTimer(connection: UInt32(connection), side: side, generation: generation), at: time)
             case .recordTrust:
-                let a = connections[connection].initiator
-                let b = connections[connection].responder
+                let a = routes[connection].initiator
+                let b = routes[connection].responder
                 if let account = accounts[a.index].current, accounts[b.index].current == account {
                     trust.record(a, b, account: account)
                 }
@@ -153,6 +154,6 @@ extension World {
             }
             index += 1
         }
-        actions.removeAll(keepingCapacity: true)
+        actions.removeAll()
     }
 }

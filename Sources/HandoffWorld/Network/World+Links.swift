@@ -1,5 +1,32 @@
 import SimKernel
 
+/// What the packet path needs to know about a link, as plain values.
+struct LinkFlags: Sendable {
+    var usesDistance = false
+    var hasOutages = false
+
+    init(_ parameters: LinkParameters) {
+        if case .distance = parameters.loss { usesDistance = true }
+        hasOutages = !parameters.outages.isEmpty
+    }
+}
+
+extension [TimeWindow] {
+    /// Whether any window contains the instant `time` (in nanoseconds).
+    func anyContains(_ time: Int64) -> Bool {
+        let instant = SimInstant(nanosecondsSinceStart: time)
+        for window in self where window.contains(instant) { return true }
+        return false
+    }
+}
+
+/// A connection's endpoints and path.
+struct Route: Sendable {
+    let initiator: DeviceID
+    let responder: DeviceID
+    let path: PathKind
+}
+
 /// Two groups of nodes that cannot reach each other during a window.
 struct Partition: Sendable {
     /// Group membership by node index (devices, then the cloud): 1 or 2,
@@ -40,8 +67,7 @@ extension World {
 
     /// The parameters link `id` runs with.
     public func parameters(of id: LinkID) -> LinkParameters {
-        if let state = links[id.index] { return state.parameters }
-        return defaultParameters(of: kind(of: id))
+        linkInUse[id.index] ? links[id.index].parameters : defaultParameters(of: kind(of: id))
     }
 
     /// Replaces link `id`'s parameters; packets already on their way are
@@ -52,12 +78,14 @@ extension World {
     public mutating func setParameters(_ parameters: LinkParameters, of id: LinkID) throws(WorldError) {
         try parameters.validate()
         ensureLink(id.index)
-        links[id.index]?.parameters = parameters
+        links[id.index].setParameters(parameters)
+        linkFlags[id.index] = LinkFlags(parameters)
+        linkOutages[id.index] = parameters.outages
     }
 
     /// Link `id`'s counters.
     public func statistics(of id: LinkID) -> LinkStatistics {
-        links[id.index]?.statistics ?? LinkStatistics()
+        links[id.index].statistics
     }
 
     func defaultParameters(of kind: LinkKind) -> LinkParameters {
@@ -73,7 +101,8 @@ extension World {
     /// named after its endpoints (so adding a device leaves other links'
     /// draws unchanged).
     mutating func ensureLink(_ index: Int) {
-        guard links[index] == nil else { return }
+        if linkInUse[index] { return }
+        linkInUse[index] = true
         let kind = kind(of: LinkID(index))
         let linkStream: RandomStreamKey
         switch kind {
@@ -119,13 +148,14 @@ extension World {
         isUp(linkIndex: id.index, at: instant.nanosecondsSinceStart)
     }
 
+    @inline(__always)
     func isUp(linkIndex index: Int, at time: Int64) -> Bool {
         let count = descriptions.count
         let from: Int
         let to: Int
         if index < 2 * count {
             let device = index / 2
-            let access = descriptions[device].internetAccess
+            let access = internetAccess[device]
             if access == .none || (access == .wifi && !settings[device].wifiEnabled) { return false }
             from = index % 2 == 0 ? device : count
             to = index % 2 == 0 ? count : device
@@ -139,7 +169,7 @@ extension World {
                 return false
             }
         }
-        if let state = links[index], !state.isOutsideOutages(at: time) { return false }
+        if linkFlags[index].hasOutages, linkOutages[index].anyContains(time) { return false }
         if !partitions.isEmpty {
             let instant = SimInstant(nanosecondsSinceStart: time)
             for partition in partitions where partition.window.contains(instant) {
@@ -165,8 +195,10 @@ extension World {
 
     // MARK: Paths
 
+    @inline(__always)
     func hopCount(_ kind: PathKind) -> Int { kind == .cloudRelay ? 2 : 1 }
 
+    @inline(__always)
     func linkIndex(_ kind: PathKind, from: DeviceID, to: DeviceID, hop: Int) -> Int {
         switch kind {
         case .wifiPeerToPeer: return link(.wifiPeerToPeer(from: from, to: to)).index
@@ -177,11 +209,13 @@ extension World {
 
     /// The distance a link's packets cross, for the distance loss model;
     /// 0 for internet links, which do not use it.
+    @inline(__always)
     func linkDistance(_ index: Int, at time: Int64) -> Double {
-        let count = descriptions.count
+        let count = mobilities.count
         guard index >= 2 * count else { return 0 }
         let pair = (index - 2 * count) / 2
-        return distance(between: DeviceID(pair / count), and: DeviceID(pair % count), at: SimInstant(nanosecondsSinceStart: time))
+        let instant = SimInstant(nanosecondsSinceStart: time)
+        return mobilities[pair / count].position(at: instant).distance(to: mobilities[pair % count].position(at: instant))
     }
 
     // MARK: Sending
@@ -191,12 +225,11 @@ extension World {
     mutating func transmit(_ packet: Packet, payloadBytes: Int, onLink index: Int, now: Int64) {
         ensureLink(index)
         guard isUp(linkIndex: index, at: now) else {
-            links[index]?.statistics.packetsLostToOutage += 1
+            links[index].statistics.packetsLostToOutage += 1
             return
         }
-        var distance = 0.0
-        if case .distance = links[index]?.parameters.loss { distance = linkDistance(index, at: now) }
-        if let arrival = links[index]?.offer(payloadBytes: payloadBytes, now: now, distance: distance) {
+        let distance = linkFlags[index].usesDistance ? linkDistance(index, at: now) : 0
+        if let arrival = links[index].offer(payloadBytes: payloadBytes, now: now, distance: distance) {
             schedule(.packetArrival(packet), at: arrival)
         }
     }
@@ -219,22 +252,22 @@ extension World {
         if packet.kind == .datagram {
             let index = Int(packet.connection)
             guard isUp(linkIndex: index, at: now) else {
-                links[index]?.statistics.packetsLostToOutage += 1
+                links[index].statistics.packetsLostToOutage += 1
                 return
             }
-            links[index]?.statistics.packetsDelivered += 1
+            links[index].statistics.packetsDelivered += 1
             notify(.datagramDelivered(LinkID(index), tag: packet.sequence, bytes: Int(packet.word)))
             return
         }
         let connectionIndex = Int(packet.connection)
         let (from, to) = endpoints(of: connectionIndex, sender: packet.side)
-        let path = connections[connectionIndex].path
+        let path = routes[connectionIndex].path
         let index = linkIndex(path, from: from, to: to, hop: Int(packet.hop))
         guard isUp(linkIndex: index, at: now) else {
-            links[index]?.statistics.packetsLostToOutage += 1
+            links[index].statistics.packetsLostToOutage += 1
             return
         }
-        links[index]?.statistics.packetsDelivered += 1
+        links[index].statistics.packetsDelivered += 1
         let nextHop = Int(packet.hop) + 1
         if nextHop < hopCount(path) {
             let forwarded = Packet(
@@ -251,12 +284,14 @@ extension World {
         performActions(of: connectionIndex, now: now)
     }
 
+    @inline(__always)
     func endpoints(of connection: Int, sender: ConnectionSide) -> (DeviceID, DeviceID) {
-        let initiator = connections[connection].initiator
-        let responder = connections[connection].responder
+        let initiator = routes[connection].initiator
+        let responder = routes[connection].responder
         return sender == .initiator ? (initiator, responder) : (responder, initiator)
     }
 
+    @inline(__always)
     func payloadBytes(of packet: Packet, connection: Int) -> Int {
         switch packet.kind {
         case .data, .datagram: return Int(packet.word)

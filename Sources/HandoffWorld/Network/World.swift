@@ -28,13 +28,29 @@ public struct World: Sendable {
 
     var descriptions: [DeviceDescription]
     var settings: [DeviceSettings]
+    /// Each device's internet access, kept apart from the descriptions so
+    /// the packet path reads plain values only.
+    let internetAccess: [InternetAccess]
     var accounts: [AccountHistory]
     var trust: PairTrust
     let stream: RandomStreamKey
 
-    /// Link states by index; created on first use.
-    var links: [LinkState?]
+    /// Link states by index; a link's state is made on first use.
+    var links: [LinkState]
+    /// Whether each link's state has been made.
+    var linkInUse: [Bool]
+    /// Per link: whether its loss depends on distance, whether it has
+    /// outage windows. Plain values, read on every packet.
+    var linkFlags: [LinkFlags]
+    /// Per link: its outage windows.
+    var linkOutages: [[TimeWindow]]
+    /// Each device's mobility, kept apart from the descriptions for the
+    /// packet path.
+    let mobilities: [Mobility]
     var connections: [ConnectionState] = []
+    /// Each connection's endpoints and path, kept apart from its state so
+    /// the packet path reads plain values only.
+    var routes: [Route] = []
     var partitions: [Partition] = []
     var advertisers: [Advertiser]
     /// The phase of each device's scan schedule.
@@ -44,10 +60,10 @@ public struct World: Sendable {
     var receptionGenerators: [Xoshiro256StarStar?]
 
     /// Actions produced by the connection being handled; reused.
-    var actions: [ConnectionAction] = []
+    var actions = ReusableBuffer<ConnectionAction>()
 
     /// Events waiting to be moved into the owner's scheduler.
-    @usableFromInline var pendingEvents: [ScheduledWorldEvent] = []
+    @usableFromInline var pendingEvents = ReusableBuffer<ScheduledWorldEvent>()
 
     /// What happened that the layer above needs to know, in the order it
     /// happened. The owner reads and then clears it
@@ -82,7 +98,13 @@ public struct World: Sendable {
         accounts = devices.map { AccountHistory(initial: $0.account) }
         trust = PairTrust(deviceCount: devices.count)
         let count = devices.count
-        links = Array(repeating: nil, count: 2 * count + 2 * count * count)
+        links = Array(repeating: LinkState.unused, count: 2 * count + 2 * count * count)
+        linkInUse = Array(repeating: false, count: links.count)
+        internetAccess = devices.map(\.internetAccess)
+        mobilities = devices.map(\.mobility)
+        linkFlags = []
+        linkOutages = []
+
         advertisers = devices.map { Advertiser(stream: stream.child("device").child($0.name).generator("advertising")) }
         let scanInterval = configuration.scanning.interval.nanoseconds
         scanPhases = devices.map { device in
@@ -90,6 +112,13 @@ public struct World: Sendable {
             return .nanoseconds(Int64(generator.uniform(below: UInt64(scanInterval))))
         }
         receptionGenerators = Array(repeating: nil, count: count * count)
+        linkFlags.reserveCapacity(links.count)
+        linkOutages.reserveCapacity(links.count)
+        for index in 0..<links.count {
+            let parameters = defaultParameters(of: kind(of: LinkID(index)))
+            linkFlags.append(LinkFlags(parameters))
+            linkOutages.append(parameters.outages)
+        }
     }
 
     // MARK: Devices
@@ -122,7 +151,7 @@ public struct World: Sendable {
 
     /// Where `device` is at `instant`.
     public func position(of device: DeviceID, at instant: SimInstant) -> Position {
-        descriptions[device.index].mobility.position(at: instant)
+        mobilities[device.index].position(at: instant)
     }
 
     /// The distance between two devices at `instant`, in metres.
@@ -175,11 +204,11 @@ public struct World: Sendable {
     @inlinable
     public mutating func schedulePendingEvents<Event: WorldEventRepresentable>(into scheduler: inout Scheduler<Event>) {
         if pendingEvents.isEmpty { return }
-        for index in pendingEvents.indices {
+        for index in 0..<pendingEvents.count {
             let item = pendingEvents[index]
             scheduler.schedule(Event.world(item.event), at: item.time)
         }
-        pendingEvents.removeAll(keepingCapacity: true)
+        pendingEvents.removeAll()
     }
 
     /// Handles a due world event, then moves any new events into

@@ -60,6 +60,12 @@ public struct ScheduledWorldEvent: Sendable {
     public let time: SimInstant
     /// The event.
     public let event: WorldEvent
+
+    @usableFromInline
+    init(time: SimInstant, event: WorldEvent) {
+        self.time = time
+        self.event = event
+    }
 }
 
 /// Something the world tells the layer above.

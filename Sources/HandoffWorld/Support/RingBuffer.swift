@@ -1,13 +1,16 @@
-/// A first-in first-out buffer over one contiguous allocation that grows
-/// geometrically and never shrinks, so pushing and popping allocate nothing
-/// once it has reached its peak size.
-struct RingBuffer<Element> {
-    private var storage: [Element?]
+/// A first-in first-out buffer of plain values over one contiguous
+/// allocation that grows geometrically and never shrinks, so pushing and
+/// popping allocate nothing once it has reached its peak size. An empty
+/// buffer allocates nothing at all.
+struct RingBuffer<Element: BitwiseCopyable>: Sendable where Element: Sendable {
+    private var storage: [Element] = []
+    private let filler: Element
     private var head = 0
     private(set) var count = 0
 
-    init(capacity: Int = 0) {
-        storage = Array(repeating: nil, count: Swift.max(capacity, 1))
+    /// An empty buffer; `filler` fills unused slots.
+    init(filler: Element) {
+        self.filler = filler
     }
 
     var isEmpty: Bool { count == 0 }
@@ -26,28 +29,18 @@ struct RingBuffer<Element> {
         count += 1
     }
 
-    /// Removes and returns the oldest element.
+    /// Removes the oldest element.
     ///
     /// - Complexity: O(1).
-    @discardableResult
-    mutating func removeFirst() -> Element? {
-        guard count > 0 else { return nil }
-        let element = storage[head]
-        storage[head] = nil
+    mutating func removeFirst() {
+        guard count > 0 else { return }
         head += 1
         if head == storage.count { head = 0 }
         count -= 1
-        return element
-    }
-
-    /// Removes every element, keeping the allocation.
-    mutating func removeAll() {
-        while count > 0 { removeFirst() }
-        head = 0
     }
 
     private mutating func grow() {
-        var larger: [Element?] = Array(repeating: nil, count: storage.count * 2)
+        var larger = Array(repeating: filler, count: Swift.max(16, storage.count * 2))
         for offset in 0..<count {
             var index = head + offset
             if index >= storage.count { index -= storage.count }
@@ -57,4 +50,3 @@ struct RingBuffer<Element> {
         head = 0
     }
 }
-extension RingBuffer: Sendable where Element: Sendable {}

@@ -1,0 +1,144 @@
+import SimKernel
+
+/// One default of the world model: what it is, its value, and where the
+/// value comes from.
+public struct CalibratedDefault: Hashable, Sendable {
+    /// What the default sets, e.g. `"Edge downlink"`.
+    public let setting: String
+    /// Its value in words, computed from the constant the model uses.
+    public let value: String
+    /// Its source, or the reasoning behind an assumption.
+    public let source: String
+    /// Whether the value is an assumption rather than a published number.
+    public let isAssumption: Bool
+}
+
+/// Every default of the world model with its source, in one table.
+///
+/// The values are read from the constants the model runs with, so the
+/// table cannot drift from the code; the README shows the same table and a
+/// test checks that it matches.
+public enum CalibratedDefaults {
+    /// The table, in the order the README shows it.
+    public static var table: [CalibratedDefault] {
+        var rows: [CalibratedDefault] = []
+        let nlc = "Network Link Conditioner preset (published figures, as listed by NSHipster and WebRTC's emulate.py)"
+        let nlcAssumed = "assumption: the usual Network Link Conditioner preset figures; Apple does not document them"
+        let profileSources: [(NetworkProfile, String, Bool)] = [
+            (.wifi, nlcAssumed, true),
+            (.lte, nlcAssumed, true),
+            (.dsl, nlcAssumed, true),
+            (.threeG, nlc, false),
+            (.edge, nlc, false),
+            (.veryBadNetwork, nlc, false),
+            (.hundredPercentLoss, nlc, false),
+        ]
+        for (profile, source, assumed) in profileSources {
+            rows.append(CalibratedDefault(
+                setting: "internet profile \"\(profile.name)\"", value: describe(profile), source: source,
+                isAssumption: assumed))
+        }
+        let internet = NetworkProfile.wifi.downlink
+        rows.append(CalibratedDefault(
+            setting: "internet links: MTU, header, queue",
+            value: "\(internet.mtu) B, \(internet.headerBytes) B (IPv4 + TCP), \(internet.queueLimit) packets",
+            source: "Ethernet MTU; RFC 791/793 minimum headers; dummynet's default queue of 50 slots "
+                + "(Network Link Conditioner is built on dummynet)",
+            isAssumption: true))
+        let wifi = LinkParameters.wifiPeerToPeer
+        rows.append(CalibratedDefault(
+            setting: "Wi-Fi peer-to-peer link (AWDL), each way", value: describe(wifi),
+            source: "assumption: Apple publishes no AWDL figures; 100 Mbit/s and 5 ms are conservative for "
+                + "802.11ac between nearby devices (Stute et al., MobiCom 2018, describe the protocol)",
+            isAssumption: true))
+        let ble = LinkParameters.bluetoothLowEnergy
+        rows.append(CalibratedDefault(
+            setting: "Bluetooth LE link, each way", value: describe(ble),
+            source: "300 kbit/s: application throughput measured on iPhones (Apple Developer Forums); 15 ms: half "
+                + "of a 30 ms connection interval (Accessory Design Guidelines: 15 ms minimum); MTU: the 185-byte "
+                + "ATT MTU iOS negotiates, less 3 B ATT and 4 B L2CAP headers",
+            isAssumption: true))
+        rows.append(CalibratedDefault(
+            setting: "Bluetooth LE radio", value: describe(RadioPropagation.bluetoothLowEnergy),
+            source: "−59 dBm at 1 m: iBeacon calibrated power at 0 dBm; exponent 3.0 and σ 6 dB: indoor values "
+                + "(Rappaport's table, exponent 1.8–3.0 indoors, σ 3–14 dB); −90 dBm: typical receiver "
+                + "sensitivity; the threshold distance matches Apple's ~10 m Continuity range",
+            isAssumption: true))
+        rows.append(CalibratedDefault(
+            setting: "Wi-Fi radio (5 GHz)", value: describe(RadioPropagation.wifi),
+            source: "15 dBm transmit power less 46 dB free-space loss at 1 m; −82 dBm: 802.11's minimum "
+                + "sensitivity for the lowest 20 MHz rate; exponent and σ as for Bluetooth",
+            isAssumption: true))
+        let advertising = WorldConfiguration.defaultAdvertising
+        rows.append(CalibratedDefault(
+            setting: "advertising interval",
+            value: "\(advertising.interval) + 0–\(advertising.maximumRandomDelay) random delay",
+            source: "152.5 ms: the first of Apple's recommended longer intervals (Technical Q&A QA1931); "
+                + "0–10 ms advDelay: Bluetooth Core Specification Vol 6 Part B §4.4.2.2.1",
+            isAssumption: true))
+        let scanning = WorldConfiguration.defaultScanning
+        rows.append(CalibratedDefault(
+            setting: "scanning", value: "\(scanning.window) every \(scanning.interval)",
+            source: "assumption: a 10% duty-cycle background system scan; Apple does not publish its scan "
+                + "parameters",
+            isAssumption: true))
+        let transport = TransportParameters()
+        rows.append(CalibratedDefault(
+            setting: "retransmission timeout",
+            value: "initial \(transport.initialRetransmissionTimeout), minimum "
+                + "\(transport.minimumRetransmissionTimeout), maximum \(transport.maximumRetransmissionTimeout)",
+            source: "RFC 6298 (initial 1 s, maximum at least 60 s); minimum 200 ms as in Linux (RFC 6298's 1 s "
+                + "minimum is widely lowered)",
+            isAssumption: false))
+        rows.append(CalibratedDefault(
+            setting: "retry limit", value: "\(transport.retryLimit) timeouts in a row",
+            source: "assumption: with backoff, about a minute without progress before the connection fails",
+            isAssumption: true))
+        rows.append(CalibratedDefault(
+            setting: "loss detection", value: "RACK, reorder window ¼ of the minimum RTT",
+            source: "RFC 8985", isAssumption: false))
+        rows.append(CalibratedDefault(
+            setting: "connection setup",
+            value: "1 round trip (\(transport.handshakeBytes) B payload); first contact adds "
+                + "\(transport.keyExchangeRounds) key-exchange round of \(transport.keyExchangeBytes) B each way",
+            source: "assumption: Apple does not document Handoff's pairing exchange; 1 KiB stands for a "
+                + "certificate-sized message",
+            isAssumption: true))
+        rows.append(CalibratedDefault(
+            setting: "flow-control window", value: "\(transport.window / 1024) KiB each way",
+            source: "assumption: TCP's largest window without window scaling (RFC 7323)", isAssumption: true))
+        return rows
+    }
+
+    static func describe(_ profile: NetworkProfile) -> String {
+        let down = profile.downlink
+        let up = profile.uplink
+        func rate(_ bandwidth: Bandwidth?) -> String { bandwidth.map(\.description) ?? "unlimited" }
+        var text = "\(rate(down.bandwidth)) down, \(rate(up.bandwidth)) up"
+        text += down.latency == up.latency
+            ? ", \(down.latency) each way" : ", \(down.latency) down, \(up.latency) up"
+        if case let .bernoulli(loss) = down.loss { text += ", \(percent(loss)) loss each way" }
+        return text
+    }
+
+    static func describe(_ link: LinkParameters) -> String {
+        var text = "\(link.bandwidth.map(\.description) ?? "unlimited"), \(link.latency)"
+        text += ", MTU \(link.mtu) B with \(link.headerBytes) B header"
+        if case .distance = link.loss { text += ", loss by distance" }
+        return text
+    }
+
+    static func describe(_ radio: RadioPropagation) -> String {
+        let range = (radio.thresholdDistance * 10).rounded() / 10
+        return "\(number(radio.referencePower)) dBm at \(number(radio.referenceDistance)) m, exponent "
+            + "\(number(radio.pathLossExponent)), shadowing σ \(number(radio.shadowingStandardDeviation)) dB, "
+            + "threshold \(number(radio.receptionThreshold)) dBm (50% range \(number(range)) m)"
+    }
+
+    static func percent(_ fraction: Double) -> String { number(fraction * 100) + "%" }
+
+    /// A number without a trailing `.0`.
+    static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+    }
+}
