@@ -282,6 +282,9 @@ struct ConnectionState: Sendable {
                     segmentSize: segmentSize, id: id, into: &actions)
             }
             if queuedReply { trySend(side, now: now, into: &actions) }
+            let cumulative = side == .initiator ? initiatorReceiver.cumulative : responderReceiver.cumulative
+            actions.append(.transmit(
+                side: side, kind: .acknowledgement, sequence: sequence, word: cumulative, payloadBytes: 0))
         case .acknowledgement:
             if side == .initiator {
                 initiatorHalf.receiveAcknowledgement(

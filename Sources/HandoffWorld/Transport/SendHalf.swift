@@ -250,8 +250,10 @@ extension SendHalf {
 }
 
 extension ReceiveHalf {
-    /// Records the arrival of data segment `sequence` from `sender`, hands
-    /// every message now complete to the layer above, and acknowledges.
+    /// Records the arrival of data segment `sequence` from `sender` and
+    /// hands every message now complete to the layer above. The caller
+    /// acknowledges the segment (after sending any reply, so that a
+    /// response does not wait behind the acknowledgement on the wire).
     ///
     /// - Returns: messages delivered that ask for an automatic reply are
     ///   queued on `replier` (this side's own send half); `true` if any was.
@@ -280,7 +282,6 @@ extension ReceiveHalf {
                 }
             }
         }
-        actions.append(.transmit(side: side, kind: .acknowledgement, sequence: sequence, word: cumulative, payloadBytes: 0))
         return queuedReply
     }
 }
