@@ -33,7 +33,7 @@ enum TransferBenchmark {
         let world = try World(
             devices: devices, configuration: WorldConfiguration(wifiPeerToPeer: link, transport: transport),
             stream: RandomStreamKey(seed: seed).child("transfer"))
-        var simulation = Simulation(model: WorldSimulation(world: world, keepsLog: false), expectedPendingEvents: 256)
+        var simulation = Simulation(model: WorldSimulation(world: world), expectedPendingEvents: 256)
         let connection = simulation.model.world.openConnection(
             from: DeviceID(0), to: DeviceID(1), over: .wifiPeerToPeer, at: .zero)
         simulation.model.world.send(bytes: bytes, tag: 1, on: connection, from: .initiator, at: .zero)
@@ -51,8 +51,13 @@ enum TransferBenchmark {
                 description: "the transfer did not complete (\(simulation.model.world.phase(of: connection))); "
                     + "try a lower --loss")
         }
+        // The log holds only the connection's few notifications.
+        let delivered = simulation.model.log.first {
+            if case .messageDelivered = $0.notification { return true }
+            return false
+        }
         return TransferResult(
             bytes: bytes, loss: loss, seconds: seconds, events: simulation.handledEventCount,
-            simulatedTime: simulation.now, retransmissions: statistics.retransmissions)
+            simulatedTime: delivered?.instant ?? simulation.now, retransmissions: statistics.retransmissions)
     }
 }
