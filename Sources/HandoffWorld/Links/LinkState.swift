@@ -51,6 +51,10 @@ struct LinkState: Sendable {
     var jitterGenerator: Xoshiro256StarStar
     var inBadState = false
     var statistics = LinkStatistics()
+    /// The last packet size serialised and its time: packets of one flow
+    /// are mostly the same size, and the exact division is not cheap.
+    var lastSerialisedBytes = -1
+    var lastSerialisationNanoseconds: Int64 = 0
 
     /// A link in use, drawing from its own named stream.
     init(parameters: LinkParameters, stream: RandomStreamKey) {
@@ -74,6 +78,7 @@ struct LinkState: Sendable {
     /// Replaces the parameters; the queue and the counters carry on.
     mutating func setParameters(_ parameters: LinkParameters) {
         self.parameters = parameters
+        lastSerialisedBytes = -1
         if case let .gilbertElliott(model) = parameters.loss {
             // Start from the stationary distribution, so no warm-up is needed.
             inBadState = lossGenerator.unitInterval() < model.stationaryBadProbability
@@ -93,13 +98,17 @@ struct LinkState: Sendable {
         statistics.packetsOffered += 1
         while let start = waitingStarts.first, start <= now { waitingStarts.removeFirst() }
         let perPacket = parameters.mtu - parameters.headerBytes
-        let fragments = payloadBytes <= 0 ? 1 : (payloadBytes + perPacket - 1) / perPacket
+        let header = parameters.headerBytes
+        let queueLimit = parameters.queueLimit
+        let loss = parameters.loss
+        // Most packets fit in one fragment; skip the division for them.
+        let fragments = payloadBytes <= perPacket ? 1 : (payloadBytes + perPacket - 1) / perPacket
         var remaining = payloadBytes
         var intact = true
         for _ in 0..<fragments {
             let fragmentPayload = min(max(remaining, 0), perPacket)
             remaining -= fragmentPayload
-            if waitingStarts.count >= parameters.queueLimit, busyUntil > now {
+            if waitingStarts.count >= queueLimit, busyUntil > now {
                 statistics.fragmentsDroppedByQueue += 1
                 intact = false
                 continue
@@ -112,11 +121,16 @@ struct LinkState: Sendable {
             statistics.totalQueueingNanoseconds += start - now
             statistics.fragmentsSent += 1
             if let bandwidth = parameters.bandwidth {
-                busyUntil = start + bandwidth.serialisationNanoseconds(bytes: fragmentPayload + parameters.headerBytes)
+                let bytes = fragmentPayload + header
+                if bytes != lastSerialisedBytes {
+                    lastSerialisedBytes = bytes
+                    lastSerialisationNanoseconds = bandwidth.serialisationNanoseconds(bytes: bytes)
+                }
+                busyUntil = start + lastSerialisationNanoseconds
             } else {
                 busyUntil = start
             }
-            if isLost(distance: distance) {
+            if isLost(loss, distance: distance) {
                 statistics.fragmentsLost += 1
                 intact = false
             }
@@ -130,8 +144,9 @@ struct LinkState: Sendable {
 
     /// Draws whether the fragment being sent is lost, stepping the
     /// Gilbert-Elliott chain after it.
-    private mutating func isLost(distance: Double) -> Bool {
-        switch parameters.loss {
+    @inline(__always)
+    private mutating func isLost(_ loss: LossModel, distance: Double) -> Bool {
+        switch loss {
         case .none:
             return false
         case let .bernoulli(probability):

@@ -20,6 +20,16 @@ extension [TimeWindow] {
     }
 }
 
+/// A link's two ends as node indices (devices, then the cloud), its medium,
+/// and for an internet link its device: plain values for the packet path.
+struct LinkEnds: Sendable {
+    enum Medium: UInt8, Sendable { case internet, wifi, bluetooth }
+    let from: Int32
+    let to: Int32
+    let device: Int32
+    let medium: Medium
+}
+
 /// A connection's endpoints and path.
 struct Route: Sendable {
     let initiator: DeviceID
@@ -150,24 +160,18 @@ extension World {
 
     @inline(__always)
     func isUp(linkIndex index: Int, at time: Int64) -> Bool {
-        let count = descriptions.count
-        let from: Int
-        let to: Int
-        if index < 2 * count {
-            let device = index / 2
+        let ends = linkEnds[index]
+        let from = Int(ends.from)
+        let to = Int(ends.to)
+        switch ends.medium {
+        case .internet:
+            let device = Int(ends.device)
             let access = internetAccess[device]
             if access == .none || (access == .wifi && !settings[device].wifiEnabled) { return false }
-            from = index % 2 == 0 ? device : count
-            to = index % 2 == 0 ? count : device
-        } else {
-            let pair = (index - 2 * count) / 2
-            from = pair / count
-            to = pair % count
-            if (index - 2 * count) % 2 == 0 {
-                if !settings[from].wifiEnabled || !settings[to].wifiEnabled { return false }
-            } else if !settings[from].bluetoothEnabled || !settings[to].bluetoothEnabled {
-                return false
-            }
+        case .wifi:
+            if !settings[from].wifiEnabled || !settings[to].wifiEnabled { return false }
+        case .bluetooth:
+            if !settings[from].bluetoothEnabled || !settings[to].bluetoothEnabled { return false }
         }
         if linkFlags[index].hasOutages, linkOutages[index].anyContains(time) { return false }
         if !partitions.isEmpty {
@@ -211,11 +215,10 @@ extension World {
     /// 0 for internet links, which do not use it.
     @inline(__always)
     func linkDistance(_ index: Int, at time: Int64) -> Double {
-        let count = mobilities.count
-        guard index >= 2 * count else { return 0 }
-        let pair = (index - 2 * count) / 2
+        let ends = linkEnds[index]
+        guard ends.medium != .internet else { return 0 }
         let instant = SimInstant(nanosecondsSinceStart: time)
-        return mobilities[pair / count].position(at: instant).distance(to: mobilities[pair % count].position(at: instant))
+        return mobilities[Int(ends.from)].position(at: instant).distance(to: mobilities[Int(ends.to)].position(at: instant))
     }
 
     // MARK: Sending
@@ -225,6 +228,7 @@ extension World {
     mutating func transmit(_ packet: Packet, payloadBytes: Int, onLink index: Int, now: Int64) {
         ensureLink(index)
         guard isUp(linkIndex: index, at: now) else {
+            links[index].statistics.packetsOffered += 1
             links[index].statistics.packetsLostToOutage += 1
             return
         }

@@ -44,6 +44,8 @@ public struct World: Sendable {
     var linkFlags: [LinkFlags]
     /// Per link: its outage windows.
     var linkOutages: [[TimeWindow]]
+    /// Per link: its ends and medium.
+    var linkEnds: [LinkEnds]
     /// Each device's mobility, kept apart from the descriptions for the
     /// packet path.
     let mobilities: [Mobility]
@@ -104,6 +106,7 @@ public struct World: Sendable {
         mobilities = devices.map(\.mobility)
         linkFlags = []
         linkOutages = []
+        linkEnds = []
 
         advertisers = devices.map { Advertiser(stream: stream.child("device").child($0.name).generator("advertising")) }
         let scanInterval = configuration.scanning.interval.nanoseconds
@@ -114,10 +117,22 @@ public struct World: Sendable {
         receptionGenerators = Array(repeating: nil, count: count * count)
         linkFlags.reserveCapacity(links.count)
         linkOutages.reserveCapacity(links.count)
+        linkEnds.reserveCapacity(links.count)
         for index in 0..<links.count {
-            let parameters = defaultParameters(of: kind(of: LinkID(index)))
+            let kind = kind(of: LinkID(index))
+            let parameters = defaultParameters(of: kind)
             linkFlags.append(LinkFlags(parameters))
             linkOutages.append(parameters.outages)
+            switch kind {
+            case let .uplink(device):
+                linkEnds.append(LinkEnds(from: Int32(device.index), to: Int32(count), device: Int32(device.index), medium: .internet))
+            case let .downlink(device):
+                linkEnds.append(LinkEnds(from: Int32(count), to: Int32(device.index), device: Int32(device.index), medium: .internet))
+            case let .wifiPeerToPeer(from, to):
+                linkEnds.append(LinkEnds(from: Int32(from.index), to: Int32(to.index), device: -1, medium: .wifi))
+            case let .bluetooth(from, to):
+                linkEnds.append(LinkEnds(from: Int32(from.index), to: Int32(to.index), device: -1, medium: .bluetooth))
+            }
         }
     }
 

@@ -9,6 +9,12 @@ struct SegmentRecord: Sendable {
     var state: State = .unsent
 }
 
+/// When a segment was sent again.
+struct Retransmission: Sendable {
+    let sequence: UInt32
+    let sentAt: Int64
+}
+
 /// A message as its sender tracks it: the segments it occupies.
 struct MessageRecord: Sendable {
     var tag: UInt64
@@ -34,7 +40,12 @@ struct SendHalf: Sendable {
     /// Segments in flight (empty segments count here but not in bytes).
     var segmentsInFlight = 0
     var lostCount = 0
-    var retransmittedInFlight = 0
+    /// RACK's place among first transmissions: no segment below it is an
+    /// in-flight first transmission (a segment never becomes one again).
+    var rackCursor: UInt32 = 0
+    /// Retransmissions in the order they were sent, for RACK: a segment
+    /// sent again is out of sequence order, so it is checked from here.
+    var retransmissions = RingBuffer<Retransmission>(filler: Retransmission(sequence: 0, sentAt: 0))
     /// The latest send time of any acknowledged segment (RACK).
     var latestDeliveredSendTime: Int64 = -1
     var estimator: RoundTripEstimator
@@ -113,7 +124,7 @@ extension SendHalf {
             if bytesInFlight > 0, bytesInFlight + bytes > window { return }
             if segments[slot].state == .lost {
                 lostCount -= 1
-                retransmittedInFlight += 1
+                retransmissions.append(Retransmission(sequence: sequence, sentAt: now))
                 statistics.retransmissions += 1
             } else {
                 nextUnsent &+= 1
@@ -209,7 +220,6 @@ extension SendHalf {
         case .inFlight:
             bytesInFlight -= Int(segments[slot].bytes)
             segmentsInFlight -= 1
-            if segments[slot].transmissions > 1 { retransmittedInFlight -= 1 }
         case .lost:
             lostCount -= 1
         case .unsent, .acknowledged:
@@ -220,22 +230,38 @@ extension SendHalf {
 
     /// RACK: marks lost every in-flight segment sent more than the reorder
     /// window before the latest-sent segment known to have arrived.
+    ///
+    /// First transmissions go out in sequence order, so they are checked
+    /// from the oldest until one is recent enough; retransmissions are
+    /// checked in the order they were sent. Amortised O(1) per
+    /// acknowledgement when nothing is lost.
     private mutating func detectLosses() {
         guard latestDeliveredSendTime >= 0 else { return }
         let threshold = latestDeliveredSendTime - estimator.reorderWindow
-        var sequence = cumulativeAcknowledged
+        var sequence = rackCursor &- cumulativeAcknowledged < 1 << 31 ? rackCursor : cumulativeAcknowledged
         while sequence != nextUnsent {
             let slot = Int(sequence &- segmentBase)
-            if segments[slot].state == .inFlight {
-                if segments[slot].lastSent < threshold {
-                    markLost(slot: slot)
-                } else if retransmittedInFlight == 0 {
-                    // First transmissions go out in sequence order, so no
-                    // later segment was sent earlier than this one.
-                    return
-                }
+            if segments[slot].state == .inFlight, segments[slot].transmissions == 1 {
+                guard segments[slot].lastSent < threshold else { break }
+                markLost(slot: slot)
             }
             sequence &+= 1
+        }
+        rackCursor = sequence
+        while let oldest = retransmissions.first {
+            // Entries for segments since acknowledged, or sent yet again, are stale.
+            if oldest.sequence &- cumulativeAcknowledged >= 1 << 31 {
+                retransmissions.removeFirst()
+                continue
+            }
+            let slot = Int(oldest.sequence &- segmentBase)
+            if segments[slot].state != .inFlight || segments[slot].lastSent != oldest.sentAt {
+                retransmissions.removeFirst()
+                continue
+            }
+            guard oldest.sentAt < threshold else { return }
+            markLost(slot: slot)
+            retransmissions.removeFirst()
         }
     }
 
@@ -243,7 +269,6 @@ extension SendHalf {
         guard segments[slot].state == .inFlight else { return }
         bytesInFlight -= Int(segments[slot].bytes)
         segmentsInFlight -= 1
-        if segments[slot].transmissions > 1 { retransmittedInFlight -= 1 }
         segments[slot].state = .lost
         lostCount += 1
     }
