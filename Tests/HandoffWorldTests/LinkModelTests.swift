@@ -60,8 +60,8 @@ private func fragmentPayloads(bytes: Int, mtu: Int, header: Int) -> [Int] {
 }
 
 /// A model that sends datagrams onto one link from its own `.send` events,
-/// either at a fixed spacing or as a Poisson process, and counts (and
-/// optionally timestamps) their deliveries.
+/// either at a fixed spacing or as a Poisson process, and counts their
+/// deliveries.
 ///
 /// Keeping only the next send and the datagrams in flight pending keeps the
 /// event queue small, which matters in debug builds, where the kernel checks
@@ -88,23 +88,14 @@ private struct DatagramSource: SimulationModel {
     var spacing: Spacing
     private(set) var sent = 0
     private(set) var delivered = 0
-    /// Send and arrival instants by tag, when `recordsTimes` is set.
-    private(set) var sendTimes: [Int64] = []
-    private(set) var arrivalTimes: [Int64] = []
 
-    init(
-        world: World, link: LinkID, bytes: Int, count: Int, batch: Int, spacing: Spacing, recordsTimes: Bool = false
-    ) {
+    init(world: World, link: LinkID, bytes: Int, count: Int, batch: Int, spacing: Spacing) {
         self.world = world
         self.link = link
         self.bytes = bytes
         self.count = count
         self.batch = batch
         self.spacing = spacing
-        if recordsTimes {
-            sendTimes = Array(repeating: -1, count: count)
-            arrivalTimes = Array(repeating: -1, count: count)
-        }
     }
 
     mutating func handle(_ event: Event, scheduler: inout Scheduler<Event>) {
@@ -112,14 +103,12 @@ private struct DatagramSource: SimulationModel {
         case let .world(worldEvent):
             world.handle(worldEvent, scheduler: &scheduler)
             for notification in world.notifications {
-                guard case let .datagramDelivered(id, tag, _) = notification, id == link else { continue }
+                guard case let .datagramDelivered(id, _, _) = notification, id == link else { continue }
                 delivered += 1
-                if !arrivalTimes.isEmpty { arrivalTimes[Int(tag)] = scheduler.now.nanosecondsSinceStart }
             }
             world.removeAllNotifications()
         case .send:
             for _ in 0..<min(batch, count - sent) {
-                if !sendTimes.isEmpty { sendTimes[sent] = scheduler.now.nanosecondsSinceStart }
                 world.sendDatagram(on: link, bytes: bytes, tag: UInt32(sent), at: scheduler.now)
                 sent += 1
             }
@@ -143,11 +132,9 @@ private struct DatagramSource: SimulationModel {
     /// Runs `count` sends, `batch` at a time, from time zero until every datagram has arrived
     /// or been lost.
     static func run(
-        world: World, link: LinkID, bytes: Int, count: Int, batch: Int = 1, spacing: Spacing, recordsTimes: Bool = false
+        world: World, link: LinkID, bytes: Int, count: Int, batch: Int = 1, spacing: Spacing
     ) -> DatagramSource {
-        let source = DatagramSource(
-            world: world, link: link, bytes: bytes, count: count, batch: batch, spacing: spacing,
-            recordsTimes: recordsTimes)
+        let source = DatagramSource(world: world, link: link, bytes: bytes, count: count, batch: batch, spacing: spacing)
         var simulation = Simulation(model: source)
         simulation.scheduler.schedule(.send, at: .zero)
         simulation.run()
@@ -187,10 +174,7 @@ struct LinkModelTests {
           arguments: [(0.1, 1), (0.3, 1), (0.1, 3)])
     func bernoulliLossDeliversOneMinusP(probability: Double, fragments: Int) throws {
         let link = LinkParameters(latency: .microseconds(500), loss: .bernoulli(probability))
-        // Seed 1 puts p = 0.3 at 3.2 standard errors, a 1-in-600 draw (a
-        // Bernoulli(0.3) link checked at 10⁶ packets under seeds 1–8 stays
-        // within 2.2), so this test uses seed 2.
-        let world = try makeWorld(wifi: link, seed: 2)
+        let world = try makeWorld(wifi: link, seed: 1)
         let id = world.link(.wifiPeerToPeer(from: DeviceID(0), to: DeviceID(1)))
         // k fragments: k − 1 full ones of 1460 B and a last one of 100 B.
         let bytes = (fragments - 1) * link.payloadPerPacket + 100
