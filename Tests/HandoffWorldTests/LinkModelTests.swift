@@ -37,28 +37,6 @@ private func makeWorld(
         stream: RandomStreamKey(seed: seed))
 }
 
-/// ⌈bytes · 8 · 10⁹ / rate⌉ nanoseconds, computed here independently of
-/// ``Bandwidth`` (exact in Int64 for the sizes and rates used below).
-private func serialisation(bytes: Int, bitsPerSecond: Int64) -> Int64 {
-    let bitNanoseconds = Int64(bytes) * 8 * 1_000_000_000
-    return (bitNanoseconds + bitsPerSecond - 1) / bitsPerSecond
-}
-
-/// The payload sizes of the fragments of a `bytes`-byte packet, computed
-/// independently of ``LinkParameters``: full fragments, then the rest; an
-/// empty packet is one empty fragment.
-private func fragmentPayloads(bytes: Int, mtu: Int, header: Int) -> [Int] {
-    let perFragment = mtu - header
-    var payloads: [Int] = []
-    var remaining = bytes
-    repeat {
-        let payload = min(remaining, perFragment)
-        payloads.append(payload)
-        remaining -= payload
-    } while remaining > 0
-    return payloads
-}
-
 /// A model that sends datagrams onto one link from its own `.send` events,
 /// either at a fixed spacing or as a Poisson process, and counts their
 /// deliveries.
@@ -292,12 +270,12 @@ struct LinkModelTests {
 
         // Independent computation: ⌈S / (mtu − header)⌉ fragments (at least one),
         // each carrying 40 B of header, each rounded up to a whole nanosecond.
-        let payloads = fragmentPayloads(bytes: payloadBytes, mtu: 1500, header: 40)
-        let perDatagram = payloads.reduce(Int64(0)) { $0 + serialisation(bytes: $1 + 40, bitsPerSecond: rate) }
+        let payloads = pieceSizes(payloadBytes, piece: 1500 - 40)
+        let perDatagram = payloads.reduce(Int64(0)) { $0 + independentSerialisation(bytes: $1 + 40, bitsPerSecond: rate) }
         #expect(link.fragmentCount(payloadBytes: payloadBytes) == payloads.count)
         #expect(link.serialisationNanoseconds(payloadBytes: payloadBytes) == perDatagram)
         for bytes in [1, 40, 100, 1500, 1_000_000] {
-            #expect(link.bandwidth?.serialisationNanoseconds(bytes: bytes) == serialisation(bytes: bytes, bitsPerSecond: rate))
+            #expect(link.bandwidth?.serialisationNanoseconds(bytes: bytes) == independentSerialisation(bytes: bytes, bitsPerSecond: rate))
         }
 
         let arrived = deliveries(in: simulation, on: id)
@@ -312,7 +290,7 @@ struct LinkModelTests {
         for _ in 0..<n {
             for payload in payloads {
                 expectedQueueing += wireFreeAt
-                wireFreeAt += serialisation(bytes: payload + 40, bitsPerSecond: rate)
+                wireFreeAt += independentSerialisation(bytes: payload + 40, bitsPerSecond: rate)
             }
         }
         let statistics = simulation.model.world.statistics(of: id)
@@ -341,7 +319,7 @@ struct LinkModelTests {
         #expect(statistics.fragmentsDroppedByQueue == burst - admitted)
         #expect(statistics.fragmentsSent == admitted)
         #expect(statistics.peakQueueLength == admitted - 1)
-        let service = serialisation(bytes: 140, bitsPerSecond: rate)
+        let service = independentSerialisation(bytes: 140, bitsPerSecond: rate)
         #expect(arrived.map(\.at) == (1...admitted).map { Int64($0) * service + 2_000_000 })
     }
 
@@ -369,7 +347,7 @@ struct LinkModelTests {
         #expect(statistics.packetsDelivered == 3)
         let arrived = deliveries(in: simulation, on: id)
         #expect(arrived.map(\.tag) == [0, 1, 3])
-        let service = serialisation(bytes: 140, bitsPerSecond: rate)
+        let service = independentSerialisation(bytes: 140, bitsPerSecond: rate)
         #expect(arrived.last?.at == 1_000_000_000 + service + 2_000_000)
     }
 
@@ -392,7 +370,7 @@ struct LinkModelTests {
         let arrived = deliveries(in: simulation, on: id)
         #expect(arrived.count == n)
         // Without jitter datagram i would arrive at base_i = (i + 1) · ser(1000 B) + latency.
-        let service = serialisation(bytes: 1000, bitsPerSecond: rate)
+        let service = independentSerialisation(bytes: 1000, bitsPerSecond: rate)
         var extras: [Int64] = Array(repeating: -1, count: n)
         for (tag, at) in arrived { extras[Int(tag)] = at - (Int64(tag) + 1) * service - latency }
         #expect(extras.allSatisfy { (0...jitter).contains($0) }, "every extra delay in [0, J]")
@@ -612,42 +590,30 @@ struct LinkModelTests {
 
     // MARK: Invalid parameters
 
-    struct InvalidCase: Sendable, CustomTestStringConvertible {
-        let setting: String
-        let make: @Sendable () throws -> Void
-        var testDescription: String { setting }
-    }
-
-    static let invalidLinkCases: [InvalidCase] = [
-        InvalidCase(setting: "bandwidth") { _ = try Bandwidth(bitsPerSecond: 0) },
-        InvalidCase(setting: "gilbertElliott.goodToBad") { _ = try GilbertElliott(goodToBad: 1.5, badToGood: 0.1) },
-        InvalidCase(setting: "gilbertElliott.lossInBad") { _ = try GilbertElliott(goodToBad: 0.1, badToGood: 0.1, lossInBad: .nan) },
-        InvalidCase(setting: "gilbertElliott") { _ = try GilbertElliott(goodToBad: 0, badToGood: 0) },
-        InvalidCase(setting: "window") { _ = try TimeWindow(from: milliseconds(5), until: milliseconds(5)) },
-        InvalidCase(setting: "latency") { try LinkParameters(latency: .nanoseconds(-1)).validate() },
-        InvalidCase(setting: "jitter") { try LinkParameters(latency: .zero, jitter: .nanoseconds(-1)).validate() },
-        InvalidCase(setting: "queueLimit") { try LinkParameters(latency: .zero, queueLimit: -1).validate() },
-        InvalidCase(setting: "headerBytes") { try LinkParameters(latency: .zero, headerBytes: -1).validate() },
-        InvalidCase(setting: "mtu") { try LinkParameters(latency: .zero, mtu: 40, headerBytes: 40).validate() },
-        InvalidCase(setting: "loss") { try LinkParameters(latency: .zero, loss: .bernoulli(1.5)).validate() },
-        InvalidCase(setting: "loss") {
+    static let invalidLinkCases: [InvalidParameterCase] = [
+        InvalidParameterCase(setting: "bandwidth") { _ = try Bandwidth(bitsPerSecond: 0) },
+        InvalidParameterCase(setting: "gilbertElliott.goodToBad") { _ = try GilbertElliott(goodToBad: 1.5, badToGood: 0.1) },
+        InvalidParameterCase(setting: "gilbertElliott.lossInBad") { _ = try GilbertElliott(goodToBad: 0.1, badToGood: 0.1, lossInBad: .nan) },
+        InvalidParameterCase(setting: "gilbertElliott") { _ = try GilbertElliott(goodToBad: 0, badToGood: 0) },
+        InvalidParameterCase(setting: "window") { _ = try TimeWindow(from: milliseconds(5), until: milliseconds(5)) },
+        InvalidParameterCase(setting: "latency") { try LinkParameters(latency: .nanoseconds(-1)).validate() },
+        InvalidParameterCase(setting: "jitter") { try LinkParameters(latency: .zero, jitter: .nanoseconds(-1)).validate() },
+        InvalidParameterCase(setting: "queueLimit") { try LinkParameters(latency: .zero, queueLimit: -1).validate() },
+        InvalidParameterCase(setting: "headerBytes") { try LinkParameters(latency: .zero, headerBytes: -1).validate() },
+        InvalidParameterCase(setting: "mtu") { try LinkParameters(latency: .zero, mtu: 40, headerBytes: 40).validate() },
+        InvalidParameterCase(setting: "loss") { try LinkParameters(latency: .zero, loss: .bernoulli(1.5)).validate() },
+        InvalidParameterCase(setting: "loss") {
             var world = try makeWorld(wifi: LinkParameters(latency: .zero), seed: 25)
             try world.setParameters(
                 LinkParameters(latency: .zero, loss: .bernoulli(-0.1)), of: world.link(.wifiPeerToPeer(from: DeviceID(0), to: DeviceID(1))))
         },
-        InvalidCase(setting: "mtu") {
+        InvalidParameterCase(setting: "mtu") {
             _ = try makeWorld(wifi: LinkParameters(latency: .zero, mtu: 10, headerBytes: 40), seed: 26)
         },
     ]
 
     @Test("Invalid link settings throw invalidParameter naming the setting", arguments: invalidLinkCases)
-    func invalidLinkSettingsAreNamed(_ invalid: InvalidCase) {
-        let error = #expect(throws: WorldError.self) { try invalid.make() }
-        guard case let .invalidParameter(name, _, _)? = error else {
-            Issue.record("expected invalidParameter, got \(String(describing: error))")
-            return
-        }
-        #expect(name == invalid.setting)
-        #expect(error?.description.hasPrefix("\(invalid.setting): ") == true, "\(String(describing: error))")
+    func invalidLinkSettingsAreNamed(_ invalid: InvalidParameterCase) {
+        expectInvalidParameter(invalid)
     }
 }

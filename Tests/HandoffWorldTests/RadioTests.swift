@@ -410,36 +410,30 @@ struct RadioTests {
 
     // MARK: Invalid parameters
 
-    struct InvalidCase: Sendable, CustomTestStringConvertible {
-        let setting: String
-        let make: @Sendable () throws -> Void
-        var testDescription: String { setting }
-    }
-
-    static let invalidCases: [InvalidCase] = [
-        InvalidCase(setting: "scanInterval") { _ = try ScanParameters(window: .milliseconds(1), interval: .zero) },
-        InvalidCase(setting: "scanWindow") { _ = try ScanParameters(window: .zero, interval: .milliseconds(100)) },
-        InvalidCase(setting: "scanWindow") { _ = try ScanParameters(window: .milliseconds(101), interval: .milliseconds(100)) },
-        InvalidCase(setting: "scanWindow") { _ = try ScanParameters(window: .milliseconds(-5), interval: .milliseconds(100)) },
-        InvalidCase(setting: "advertisingInterval") { _ = try AdvertisingParameters(interval: .zero) },
-        InvalidCase(setting: "advertisingInterval") { _ = try AdvertisingParameters(interval: .milliseconds(-20)) },
-        InvalidCase(setting: "advertisingDelay") {
+    static let invalidCases: [InvalidParameterCase] = [
+        InvalidParameterCase(setting: "scanInterval") { _ = try ScanParameters(window: .milliseconds(1), interval: .zero) },
+        InvalidParameterCase(setting: "scanWindow") { _ = try ScanParameters(window: .zero, interval: .milliseconds(100)) },
+        InvalidParameterCase(setting: "scanWindow") { _ = try ScanParameters(window: .milliseconds(101), interval: .milliseconds(100)) },
+        InvalidParameterCase(setting: "scanWindow") { _ = try ScanParameters(window: .milliseconds(-5), interval: .milliseconds(100)) },
+        InvalidParameterCase(setting: "advertisingInterval") { _ = try AdvertisingParameters(interval: .zero) },
+        InvalidParameterCase(setting: "advertisingInterval") { _ = try AdvertisingParameters(interval: .milliseconds(-20)) },
+        InvalidParameterCase(setting: "advertisingDelay") {
             _ = try AdvertisingParameters(interval: .milliseconds(20), maximumRandomDelay: .nanoseconds(-1))
         },
-        InvalidCase(setting: "referencePower") {
+        InvalidParameterCase(setting: "referencePower") {
             _ = try RadioPropagation(referencePower: .nan, pathLossExponent: 3, shadowingStandardDeviation: 6, receptionThreshold: -90)
         },
-        InvalidCase(setting: "referenceDistance") {
+        InvalidParameterCase(setting: "referenceDistance") {
             _ = try RadioPropagation(
                 referencePower: -59, referenceDistance: 0, pathLossExponent: 3, shadowingStandardDeviation: 6, receptionThreshold: -90)
         },
-        InvalidCase(setting: "pathLossExponent") {
+        InvalidParameterCase(setting: "pathLossExponent") {
             _ = try RadioPropagation(referencePower: -59, pathLossExponent: 0, shadowingStandardDeviation: 6, receptionThreshold: -90)
         },
-        InvalidCase(setting: "shadowing") {
+        InvalidParameterCase(setting: "shadowing") {
             _ = try RadioPropagation(referencePower: -59, pathLossExponent: 3, shadowingStandardDeviation: -1, receptionThreshold: -90)
         },
-        InvalidCase(setting: "receptionThreshold") {
+        InvalidParameterCase(setting: "receptionThreshold") {
             _ = try RadioPropagation(
                 referencePower: -59, pathLossExponent: 3, shadowingStandardDeviation: 6, receptionThreshold: -.infinity)
         },
@@ -447,13 +441,7 @@ struct RadioTests {
 
     @Test("Invalid radio, advertising and scan settings throw invalidParameter naming the setting",
           arguments: invalidCases)
-    func invalidSettingsAreNamed(_ invalid: InvalidCase) {
-        let error = #expect(throws: WorldError.self) { try invalid.make() }
-        guard case let .invalidParameter(name, _, _)? = error else {
-            Issue.record("expected invalidParameter, got \(String(describing: error))")
-            return
-        }
-        #expect(name == invalid.setting)
-        #expect(error?.description.hasPrefix("\(invalid.setting): ") == true, "\(String(describing: error))")
+    func invalidSettingsAreNamed(_ invalid: InvalidParameterCase) {
+        expectInvalidParameter(invalid)
     }
 }

@@ -31,7 +31,7 @@ struct TransferClosedFormTests {
         simulation.run()
 
         // ser(b) = ⌈b · 8 · 10⁹ / rate⌉ ns per packet; every packet carries 40 B of header.
-        func serialisation(_ bytes: Int) -> Int64 { Int64((bytes * 8 * 1_000_000_000 + 6_999_999) / 7_000_000) }
+        func serialisation(_ bytes: Int) -> Int64 { independentSerialisation(bytes: bytes, bitsPerSecond: 7_000_000) }
         let latency: Int64 = 5_000_000
         let header = 40
         let payloadPerPacket = 1460
@@ -41,13 +41,7 @@ struct TransferClosedFormTests {
         let keyMessage = serialisation(payloadPerPacket + header) + serialisation(40 + header)
         let keyExchange = 2 * (keyMessage + latency)
         // Data: ⌈S / 1460⌉ segments back to back, then one propagation delay.
-        var data: Int64 = 0
-        var remaining = bytes
-        repeat {
-            let segment = min(remaining, payloadPerPacket)
-            data += serialisation(segment + header)
-            remaining -= segment
-        } while remaining > 0
+        let data = pieceSizes(bytes, piece: payloadPerPacket).reduce(0) { $0 + serialisation($1 + header) }
         let expected = handshake + keyExchange + data + latency
 
         let delivered = simulation.model.log.first {

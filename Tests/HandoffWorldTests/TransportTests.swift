@@ -49,24 +49,6 @@ private struct TransportFixture {
     }
 }
 
-/// ⌈bytes · 8 · 10⁹ / rate⌉: the serialisation delay of one packet, in
-/// nanoseconds, computed independently of the library.
-private func serialisation(_ bytes: Int, bitsPerSecond rate: Int64) -> Int64 {
-    (Int64(bytes) * 8 * 1_000_000_000 + rate - 1) / rate
-}
-
-/// The payload sizes of the segments a message of `bytes` is split into.
-private func segmentSizes(_ bytes: Int, segmentSize: Int = 1460) -> [Int] {
-    var sizes: [Int] = []
-    var remaining = bytes
-    repeat {
-        let size = min(remaining, segmentSize)
-        sizes.append(size)
-        remaining -= size
-    } while remaining > 0
-    return sizes
-}
-
 /// A message delivery read from a notification log.
 private struct Delivery: Equatable {
     let instant: SimInstant
@@ -471,13 +453,13 @@ struct TransportTests {
         // ahead of the acknowledgement of the request's last segment (so the
         // response does not wait behind it).
         func wire(_ bytes: Int) -> Int64 {
-            segmentSizes(bytes).reduce(0) { $0 + serialisation($1 + 40, bitsPerSecond: rate) }
+            pieceSizes(bytes, piece: 1460).reduce(0) { $0 + independentSerialisation(bytes: $1 + 40, bitsPerSecond: rate) }
         }
         let round = wire(requestBytes) + latency + wire(responseBytes) + latency
         // From the second round on, the request is sent at the instant the
         // previous response arrives, behind the acknowledgement of that
         // response's last segment (a bare 40 B header) on the same FIFO link.
-        let acknowledgement = serialisation(40, bitsPerSecond: rate)
+        let acknowledgement = independentSerialisation(bytes: 40, bitsPerSecond: rate)
         let durations = zip(simulation.model.starts, simulation.model.ends).map {
             ($1 - $0).nanoseconds
         }
@@ -547,8 +529,8 @@ struct TransportTests {
 
         // Handshake: a header-only request and reply. Key round: 1024 B + 40 B
         // each way.
-        let handshake = 2 * (serialisation(40, bitsPerSecond: rate) + latency)
-        let keyRound = 2 * (serialisation(1064, bitsPerSecond: rate) + latency)
+        let handshake = 2 * (independentSerialisation(bytes: 40, bitsPerSecond: rate) + latency)
+        let keyRound = 2 * (independentSerialisation(bytes: 1064, bitsPerSecond: rate) + latency)
         let log = simulation.model.log
         let finished = simulation.model.world
         #expect(finished.neededKeyExchange(first))
@@ -672,14 +654,14 @@ struct TransportTests {
         simulation.model.world.schedulePendingEvents(into: &simulation.scheduler)
         simulation.run()
 
-        func up(_ bytes: Int) -> Int64 { serialisation(bytes, bitsPerSecond: relay.uplinkBitsPerSecond) }
-        func down(_ bytes: Int) -> Int64 { serialisation(bytes, bitsPerSecond: relay.downlinkBitsPerSecond) }
+        func up(_ bytes: Int) -> Int64 { independentSerialisation(bytes: bytes, bitsPerSecond: relay.uplinkBitsPerSecond) }
+        func down(_ bytes: Int) -> Int64 { independentSerialisation(bytes: bytes, bitsPerSecond: relay.downlinkBitsPerSecond) }
         // One packet of `bytes` (header included) there and back over idle
         // links, stored and forwarded whole at the cloud.
         func roundTrip(_ bytes: Int) -> Int64 {
             up(bytes) + macUplinkLatency + down(bytes) + phoneDownlinkLatency
-                + serialisation(bytes, bitsPerSecond: phoneUplinkRate) + phoneUplinkLatency
-                + serialisation(bytes, bitsPerSecond: macDownlinkRate) + macDownlinkLatency
+                + independentSerialisation(bytes: bytes, bitsPerSecond: phoneUplinkRate) + phoneUplinkLatency
+                + independentSerialisation(bytes: bytes, bitsPerSecond: macDownlinkRate) + macDownlinkLatency
         }
         let established = roundTrip(40) + roundTrip(1024 + 40)
         // Data: all segments leave at `established` back to back on hop 1
@@ -687,7 +669,7 @@ struct TransportTests {
         // later, and queue FIFO on hop 2. The last one finishes hop 2 at
         // L1 + max_k (U_k + Σ_{j≥k} d_j) (the segment k after which hop 2
         // never idles), then arrives L2 later.
-        let sizes = segmentSizes(relay.bytes).map { $0 + 40 }
+        let sizes = pieceSizes(relay.bytes, piece: 1460).map { $0 + 40 }
         var best: Int64 = 0
         for k in sizes.indices {
             let hop1 = sizes[...k].reduce(0) { $0 + up($1) }
