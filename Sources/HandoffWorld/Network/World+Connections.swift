@@ -55,7 +55,14 @@ extension World {
         connections.append(ConnectionState(
             id: id, initiator: initiator, responder: responder, path: kind, parameters: transport,
             segmentSize: segmentSize, needsKeyExchange: !isTrusted(initiator, responder)))
-        routes.append(Route(initiator: initiator, responder: responder, path: kind))
+        let hops = hopCount(kind)
+        func links(from: DeviceID, to: DeviceID) -> (Int32, Int32) {
+            (Int32(linkIndex(kind, from: from, to: to, hop: 0)),
+             Int32(hops > 1 ? linkIndex(kind, from: from, to: to, hop: 1) : -1))
+        }
+        routes.append(Route(
+            initiator: initiator, responder: responder, path: kind, hops: UInt8(hops),
+            initiatorLinks: links(from: initiator, to: responder), responderLinks: links(from: responder, to: initiator)))
         connections[id.index].start(now: now.nanosecondsSinceStart, into: &actions)
         performActions(of: id.index, now: now.nanosecondsSinceStart)
         return id
@@ -137,10 +144,7 @@ extension World {
             case let .transmit(side, kind, sequence, word, payloadBytes):
                 let packet = Packet(
                     connection: UInt32(connection), sequence: sequence, word: word, hop: 0, side: side, kind: kind)
-                let (from, to) = endpoints(of: connection, sender: side)
-                transmit(
-                    packet, payloadBytes: payloadBytes,
-                    onLink: linkIndex(routes[connection].path, from: from, to: to, hop: 0), now: now)
+                transmit(packet, payloadBytes: payloadBytes, onLink: routes[connection].link(from: side, hop: 0), now: now)
             case let .armTimer(side, time, generation):
                 schedule(.retransmissionTimer(connection: UInt32(connection), side: side, generation: generation), at: time)
             case .recordTrust:

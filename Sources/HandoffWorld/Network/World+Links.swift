@@ -30,11 +30,26 @@ struct LinkEnds: Sendable {
     let medium: Medium
 }
 
-/// A connection's endpoints and path.
+/// A connection's endpoints and path, with the link of each hop in each
+/// direction worked out once.
 struct Route: Sendable {
     let initiator: DeviceID
     let responder: DeviceID
     let path: PathKind
+    /// The number of hops (1, or 2 through the cloud).
+    let hops: UInt8
+    /// Links of the initiator's packets, by hop (the second is unused on a
+    /// one-hop path).
+    let initiatorLinks: (Int32, Int32)
+    /// Links of the responder's packets, by hop.
+    let responderLinks: (Int32, Int32)
+
+    /// The link a packet from `sender` crosses on `hop`.
+    @inline(__always)
+    func link(from sender: ConnectionSide, hop: UInt8) -> Int {
+        let links = sender == .initiator ? initiatorLinks : responderLinks
+        return Int(hop == 0 ? links.0 : links.1)
+    }
 }
 
 /// Two groups of nodes that cannot reach each other during a window.
@@ -225,8 +240,9 @@ extension World {
 
     /// Offers `packet` to the link of its hop at `now`, scheduling its
     /// arrival unless it is dropped, lost or the link is down.
+    @inline(__always)
     mutating func transmit(_ packet: Packet, payloadBytes: Int, onLink index: Int, now: Int64) {
-        ensureLink(index)
+        if !linkInUse[index] { ensureLink(index) }
         guard isUp(linkIndex: index, at: now) else {
             links[index].statistics.packetsOffered += 1
             links[index].statistics.packetsLostToOutage += 1
@@ -264,35 +280,27 @@ extension World {
             return
         }
         let connectionIndex = Int(packet.connection)
-        let (from, to) = endpoints(of: connectionIndex, sender: packet.side)
-        let path = routes[connectionIndex].path
-        let index = linkIndex(path, from: from, to: to, hop: Int(packet.hop))
+        let route = routes[connectionIndex]
+        let index = route.link(from: packet.side, hop: packet.hop)
         guard isUp(linkIndex: index, at: now) else {
             links[index].statistics.packetsLostToOutage += 1
             return
         }
         links[index].statistics.packetsDelivered += 1
-        let nextHop = Int(packet.hop) + 1
-        if nextHop < hopCount(path) {
+        let nextHop = packet.hop + 1
+        if nextHop < route.hops {
             let forwarded = Packet(
-                connection: packet.connection, sequence: packet.sequence, word: packet.word, hop: UInt8(nextHop),
+                connection: packet.connection, sequence: packet.sequence, word: packet.word, hop: nextHop,
                 side: packet.side, kind: packet.kind)
             transmit(
                 forwarded, payloadBytes: payloadBytes(of: packet, connection: connectionIndex),
-                onLink: linkIndex(path, from: from, to: to, hop: nextHop), now: now)
+                onLink: route.link(from: packet.side, hop: nextHop), now: now)
             return
         }
         connections[connectionIndex].receive(
             at: packet.side.peer, kind: packet.kind, sequence: packet.sequence, word: packet.word, now: now,
             into: &actions)
         performActions(of: connectionIndex, now: now)
-    }
-
-    @inline(__always)
-    func endpoints(of connection: Int, sender: ConnectionSide) -> (DeviceID, DeviceID) {
-        let initiator = routes[connection].initiator
-        let responder = routes[connection].responder
-        return sender == .initiator ? (initiator, responder) : (responder, initiator)
     }
 
     @inline(__always)

@@ -10,7 +10,7 @@ struct ReusableBuffer<Element>: Sendable where Element: Sendable {
 
     @inlinable var isEmpty: Bool { count == 0 }
 
-    @inlinable mutating func append(_ element: Element) {
+    @inlinable @inline(__always) mutating func append(_ element: Element) {
         if count < storage.count {
             storage[count] = element
         } else {
