@@ -96,7 +96,12 @@ struct LinkState: Sendable {
     ///   dropped or lost.
     mutating func offer(payloadBytes: Int, now: Int64, distance: Double) -> Int64? {
         statistics.packetsOffered += 1
-        while let start = waitingStarts.first, start <= now { waitingStarts.removeFirst() }
+        if busyUntil <= now {
+            // Every waiting fragment started by `busyUntil`: the queue is empty.
+            waitingStarts.removeAll()
+        } else {
+            while let start = waitingStarts.first, start <= now { waitingStarts.removeFirst() }
+        }
         let perPacket = parameters.mtu - parameters.headerBytes
         let header = parameters.headerBytes
         let queueLimit = parameters.queueLimit

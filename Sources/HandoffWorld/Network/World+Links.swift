@@ -4,10 +4,14 @@ import SimKernel
 struct LinkFlags: Sendable {
     var usesDistance = false
     var hasOutages = false
+    /// Whether the radios at both ends are on (for an internet link: its
+    /// device has internet access), as of the latest settings change.
+    var radiosUp = true
 
-    init(_ parameters: LinkParameters) {
+    init(_ parameters: LinkParameters, radiosUp: Bool) {
         if case .distance = parameters.loss { usesDistance = true }
         hasOutages = !parameters.outages.isEmpty
+        self.radiosUp = radiosUp
     }
 }
 
@@ -104,7 +108,7 @@ extension World {
         try parameters.validate()
         ensureLink(id.index)
         links[id.index].setParameters(parameters)
-        linkFlags[id.index] = LinkFlags(parameters)
+        linkFlags[id.index] = LinkFlags(parameters, radiosUp: linkFlags[id.index].radiosUp)
         linkOutages[id.index] = parameters.outages
     }
 
@@ -175,6 +179,25 @@ extension World {
 
     @inline(__always)
     func isUp(linkIndex index: Int, at time: Int64) -> Bool {
+        let flags = linkFlags[index]
+        if !flags.radiosUp { return false }
+        if flags.hasOutages, linkOutages[index].anyContains(time) { return false }
+        if !partitions.isEmpty {
+            let ends = linkEnds[index]
+            let instant = SimInstant(nanosecondsSinceStart: time)
+            for partition in partitions where partition.window.contains(instant) {
+                let a = partition.group[Int(ends.from)]
+                let b = partition.group[Int(ends.to)]
+                if a != 0, b != 0, a != b { return false }
+            }
+        }
+        return true
+    }
+
+    /// Whether the radios at both ends of link `index` are on under the
+    /// current settings (for an internet link: whether its device has
+    /// internet access).
+    func radiosUp(linkIndex index: Int) -> Bool {
         let ends = linkEnds[index]
         let from = Int(ends.from)
         let to = Int(ends.to)
@@ -182,22 +205,18 @@ extension World {
         case .internet:
             let device = Int(ends.device)
             let access = internetAccess[device]
-            if access == .none || (access == .wifi && !settings[device].wifiEnabled) { return false }
+            return !(access == .none || (access == .wifi && !settings[device].wifiEnabled))
         case .wifi:
-            if !settings[from].wifiEnabled || !settings[to].wifiEnabled { return false }
+            return settings[from].wifiEnabled && settings[to].wifiEnabled
         case .bluetooth:
-            if !settings[from].bluetoothEnabled || !settings[to].bluetoothEnabled { return false }
+            return settings[from].bluetoothEnabled && settings[to].bluetoothEnabled
         }
-        if linkFlags[index].hasOutages, linkOutages[index].anyContains(time) { return false }
-        if !partitions.isEmpty {
-            let instant = SimInstant(nanosecondsSinceStart: time)
-            for partition in partitions where partition.window.contains(instant) {
-                let a = partition.group[from]
-                let b = partition.group[to]
-                if a != 0, b != 0, a != b { return false }
-            }
-        }
-        return true
+    }
+
+    /// Works out every link's ``LinkFlags/radiosUp`` again after a
+    /// settings change.
+    mutating func refreshRadios() {
+        for index in linkFlags.indices { linkFlags[index].radiosUp = radiosUp(linkIndex: index) }
     }
 
     /// Whether a path of `kind` from `a` to `b` is up at `instant` in both

@@ -121,7 +121,7 @@ public struct World: Sendable {
         for index in 0..<links.count {
             let kind = kind(of: LinkID(index))
             let parameters = defaultParameters(of: kind)
-            linkFlags.append(LinkFlags(parameters))
+            linkFlags.append(LinkFlags(parameters, radiosUp: true))
             linkOutages.append(parameters.outages)
             switch kind {
             case let .uplink(device):
@@ -134,6 +134,7 @@ public struct World: Sendable {
                 linkEnds.append(LinkEnds(from: Int32(from.index), to: Int32(to.index), device: -1, medium: .bluetooth))
             }
         }
+        refreshRadios()
     }
 
     // MARK: Devices
@@ -162,6 +163,7 @@ public struct World: Sendable {
     /// with Bluetooth off neither advertises nor scans.
     public mutating func setSettings(_ newSettings: DeviceSettings, of device: DeviceID) {
         settings[device.index] = newSettings
+        refreshRadios()
     }
 
     /// Where `device` is at `instant`.

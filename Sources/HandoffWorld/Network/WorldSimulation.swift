@@ -41,7 +41,7 @@ public struct WorldSimulation: SimulationModel {
 
     public mutating func handle(_ event: WorldEvent, scheduler: inout Scheduler<WorldEvent>) {
         world.handle(event, scheduler: &scheduler)
-        collectNotifications(at: scheduler.now)
+        if !world.notifications.isEmpty { collectNotifications(at: scheduler.now) }
     }
 
     /// Moves the world's notifications into the log, stamped `instant`

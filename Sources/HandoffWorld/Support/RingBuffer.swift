@@ -16,11 +16,14 @@ struct RingBuffer<Element: BitwiseCopyable>: Sendable where Element: Sendable {
     var isEmpty: Bool { count == 0 }
 
     /// The oldest element.
-    var first: Element? { count == 0 ? nil : storage[head] }
+    var first: Element? {
+        @inline(__always) get { count == 0 ? nil : storage[head] }
+    }
 
     /// Appends `element` at the back.
     ///
     /// - Complexity: O(1) amortised.
+    @inline(__always)
     mutating func append(_ element: Element) {
         if count == storage.count { grow() }
         var index = head + count
@@ -32,11 +35,21 @@ struct RingBuffer<Element: BitwiseCopyable>: Sendable where Element: Sendable {
     /// Removes the oldest element.
     ///
     /// - Complexity: O(1).
+    @inline(__always)
     mutating func removeFirst() {
         guard count > 0 else { return }
         head += 1
         if head == storage.count { head = 0 }
         count -= 1
+    }
+
+    /// Removes every element (the storage is kept).
+    ///
+    /// - Complexity: O(1).
+    @inline(__always)
+    mutating func removeAll() {
+        head = 0
+        count = 0
     }
 
     private mutating func grow() {

@@ -50,6 +50,7 @@ struct RoundTripEstimator: Sendable {
     }
 
     /// Takes one RTT sample (never from a retransmitted segment: Karn).
+    @inline(__always)
     mutating func sample(_ rtt: Int64) {
         if smoothed < 0 {
             smoothed = rtt
@@ -82,6 +83,7 @@ struct RetransmissionTimer: Sendable {
     private var generation: UInt32 = 0
 
     /// Sets the deadline, arming an event if none is due at or before it.
+    @inline(__always)
     mutating func set(_ time: Int64, side: ConnectionSide, into actions: inout ReusableBuffer<ConnectionAction>) {
         deadline = time
         if let armedFor, armedFor <= time { return }

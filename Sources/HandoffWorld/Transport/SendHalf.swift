@@ -65,6 +65,7 @@ struct SendHalf: Sendable {
 
     /// Drops records of acknowledged segments and messages once they make up
     /// most of the arrays, so a long-lived stream does not grow without end.
+    @inline(__always)
     mutating func compact() {
         let acknowledgedSegments = Int(cumulativeAcknowledged &- segmentBase)
         if acknowledgedSegments >= 1024, acknowledgedSegments * 2 >= segments.count {
@@ -120,18 +121,18 @@ extension SendHalf {
                 return
             }
             let slot = Int(sequence &- segmentBase)
-            let bytes = Int(segments[slot].bytes)
+            let record = segments[slot]
+            let bytes = Int(record.bytes)
             if bytesInFlight > 0, bytesInFlight + bytes > window { return }
-            if segments[slot].state == .lost {
+            if record.state == .lost {
                 lostCount -= 1
                 retransmissions.append(Retransmission(sequence: sequence, sentAt: now))
                 statistics.retransmissions += 1
             } else {
                 nextUnsent &+= 1
             }
-            segments[slot].state = .inFlight
-            segments[slot].lastSent = now
-            segments[slot].transmissions &+= 1
+            segments[slot] = SegmentRecord(
+                bytes: record.bytes, lastSent: now, transmissions: record.transmissions &+ 1, state: .inFlight)
             bytesInFlight += bytes
             segmentsInFlight += 1
             if bytesInFlight > statistics.peakBytesInFlight { statistics.peakBytesInFlight = bytesInFlight }
@@ -215,6 +216,7 @@ extension SendHalf {
         return true
     }
 
+    @inline(__always)
     private mutating func acknowledge(slot: Int) {
         switch segments[slot].state {
         case .inFlight:
@@ -265,6 +267,7 @@ extension SendHalf {
         }
     }
 
+    @inline(__always)
     private mutating func markLost(slot: Int) {
         guard segments[slot].state == .inFlight else { return }
         bytesInFlight -= Int(segments[slot].bytes)
