@@ -287,6 +287,7 @@ extension World {
     }
 
     /// A packet reached the end of its hop.
+    @inline(__always)
     mutating func packetArrived(_ packet: Packet, now: Int64) {
         if packet.kind == .datagram {
             let index = Int(packet.connection)

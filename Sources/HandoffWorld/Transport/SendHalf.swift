@@ -96,6 +96,9 @@ extension SendHalf {
     mutating func enqueue(bytes: Int, tag: UInt64, replyBytes: Int, segmentSize: Int) {
         let first = segmentEnd
         var remaining = bytes
+        // Grow once for a large message, still geometrically.
+        let needed = segments.count + max(1, (bytes + segmentSize - 1) / segmentSize)
+        if needed > segments.capacity { segments.reserveCapacity(max(needed, 2 * segments.capacity)) }
         repeat {
             let size = min(remaining, segmentSize)
             segments.append(SegmentRecord(bytes: Int32(size)))
@@ -237,6 +240,7 @@ extension SendHalf {
     /// from the oldest until one is recent enough; retransmissions are
     /// checked in the order they were sent. Amortised O(1) per
     /// acknowledgement when nothing is lost.
+    @inline(__always)
     private mutating func detectLosses() {
         guard latestDeliveredSendTime >= 0 else { return }
         let threshold = latestDeliveredSendTime - estimator.reorderWindow
