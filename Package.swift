@@ -9,6 +9,9 @@
 //               mobility, radios and advertising, lossy links, reliable
 //               transfer, streams, named profiles. Knows nothing of
 //               activities, apps, files or output.
+//   Handoff     apps, activities, the activity state machine, the
+//               continuity protocol over the world, the app-facing delegate
+//               protocols and the trace. Knows nothing of files or output.
 //   handoff-sim the command-line tool (thin: parse, call the library, render).
 //   handoff-bench (Benchmarks/) the engine's benchmarks, e.g. PHOLD.
 //
@@ -29,6 +32,7 @@ let package = Package(
     products: [
         .library(name: "SimKernel", targets: ["SimKernel"]),
         .library(name: "HandoffWorld", targets: ["HandoffWorld"]),
+        .library(name: "Handoff", targets: ["Handoff"]),
         .executable(name: "handoff-sim", targets: ["handoff-sim"]),
         .executable(name: "handoff-bench", targets: ["HandoffBench"]),
     ],
@@ -44,13 +48,17 @@ let package = Package(
             name: "HandoffWorld",
             dependencies: ["SimKernel"]
         ),
+        .target(
+            name: "Handoff",
+            dependencies: ["SimKernel", "HandoffWorld"]
+        ),
         .executableTarget(
             name: "handoff-sim",
             dependencies: ["SimKernel", "HandoffWorld"]
         ),
         .executableTarget(
             name: "HandoffBench",
-            dependencies: ["SimKernel", "HandoffWorld"],
+            dependencies: ["SimKernel", "HandoffWorld", "Handoff"],
             path: "Benchmarks/HandoffBench"
         ),
         .testTarget(
@@ -60,6 +68,10 @@ let package = Package(
         .testTarget(
             name: "HandoffWorldTests",
             dependencies: ["HandoffWorld", "SimKernel"]
+        ),
+        .testTarget(
+            name: "HandoffTests",
+            dependencies: ["Handoff", "HandoffWorld", "SimKernel"]
         ),
         .testTarget(
             name: "HandoffSimCLITests",
