@@ -5,6 +5,8 @@
 //   handoff-bench memory
 //   handoff-bench transfer --bytes B --loss P --seed S
 //   handoff-bench transfer-check
+//   handoff-bench handoff --trials N --payload B --seed S
+//   handoff-bench handoff-check
 import Foundation
 
 let usage = """
@@ -28,6 +30,14 @@ let usage = """
                      in one process; prints each ratio of events/s to phold's,
                      the median, and events per 1000 bytes at 1, 4 and 16 MB
 
+      handoff        the MonkeyBrowser handoff (iPhone → iPad, accepted 500 ms
+                     after the offer) repeated; one line:
+                     handoff trials=N payload=B seconds=X trials_per_s=Y events_per_trial=E
+      handoff-check  interleaved rounds of phold (1,000 processes) and handoff
+                     trials at 3 KiB; prints trials/s × events per trial
+                     against phold's events/s, and peak memory at 10^3, 10^4
+                     and 10^5 trials
+
     OPTIONS (phold, phold-memory):
       --lps N        logical processes, i.e. pending events (default 1000)
       --events E     events to handle (default 5000000)
@@ -39,6 +49,11 @@ let usage = """
     OPTIONS (transfer):
       --bytes B      payload bytes (default 10000000)
       --loss P       loss probability per packet, 0 ≤ P < 1 (default 0)
+      --seed S       random seed (default 42)
+
+    OPTIONS (handoff):
+      --trials N     trials (default 10000)
+      --payload B    userInfo bytes (default 3072)
       --seed S       random seed (default 42)
 
       -h, --help     show this help
@@ -245,6 +260,56 @@ func runTransferCheck(_ arguments: ArraySlice<String>) throws {
     }
 }
 
+struct HandoffOptions {
+    var trials = 10_000
+    var payload = 3072
+    var seed: UInt64 = 42
+
+    init(_ arguments: ArraySlice<String>) throws {
+        var remaining = arguments
+        while let flag = remaining.popFirst() {
+            guard ["--trials", "--payload", "--seed"].contains(flag) else {
+                throw UsageError(description: "unknown option '\(flag)'; expected one of --trials, --payload, --seed")
+            }
+            guard let value = remaining.popFirst() else {
+                throw UsageError(description: "option '\(flag)' needs a value")
+            }
+            switch flag {
+            case "--trials":
+                guard let number = Int(value), number > 0, number <= 1 << 40 else {
+                    throw UsageError(description: "--trials expects a whole number from 1 to \(1 << 40), got '\(value)'")
+                }
+                trials = number
+            case "--payload":
+                guard let number = Int(value), number >= 0, number <= 1 << 30 else {
+                    throw UsageError(description: "--payload expects a whole number of bytes from 0 to \(1 << 30), got '\(value)'")
+                }
+                payload = number
+            default:
+                guard let number = UInt64(value) else {
+                    throw UsageError(description: "--seed expects a whole number from 0 to \(UInt64.max), got '\(value)'")
+                }
+                seed = number
+            }
+        }
+    }
+}
+
+func handoffLine(_ result: HandoffTrialsResult) -> String {
+    "handoff trials=\(result.trials) payload=\(result.payload) seconds=\(fixed(result.seconds, digits: 3))"
+        + " trials_per_s=\(fixed(result.trialsPerSecond, digits: 0))"
+        + " events_per_trial=\(fixed(result.eventsPerTrial, digits: 1))"
+}
+
+func runHandoff(_ arguments: ArraySlice<String>) throws {
+    let options = try HandoffOptions(arguments)
+    let result = try HandoffTrials.run(trials: options.trials, payload: options.payload, seed: options.seed)
+    guard result.continued == result.trials else {
+        throw UsageError(description: "only \(result.continued) of \(result.trials) trials continued; try a smaller --payload")
+    }
+    print(handoffLine(result))
+}
+
 let arguments = CommandLine.arguments.dropFirst()
 do {
     switch arguments.first {
@@ -253,12 +318,13 @@ do {
     case "memory": try runMemory(arguments.dropFirst())
     case "transfer": try runTransfer(arguments.dropFirst())
     case "transfer-check": try runTransferCheck(arguments.dropFirst())
+    case "handoff": try runHandoff(arguments.dropFirst())
     case "-h", "--help", "help": print(usage)
     case nil:
         FileHandle.standardError.write(Data("error: missing command\n\n\(usage)\n".utf8))
         exit(64)
     case let command?:
-        FileHandle.standardError.write(Data("error: unknown command '\(command)'; expected phold, phold-memory, memory, transfer or transfer-check\n".utf8))
+        FileHandle.standardError.write(Data("error: unknown command '\(command)'; expected phold, phold-memory, memory, transfer, transfer-check, handoff or handoff-check\n".utf8))
         exit(64)
     }
 } catch let error as UsageError {

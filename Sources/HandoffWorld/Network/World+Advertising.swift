@@ -65,14 +65,21 @@ extension World {
         if settings[device].bluetoothEnabled {
             advertisers[device].sent += 1
             let count = descriptions.count
-            let radio = configuration.bluetoothRadio
-            for receiver in 0..<count where receiver != device && isScanning(DeviceID(receiver), at: instant) {
+            // Read plain values only: calling the world's own non-mutating
+            // methods from here would copy the whole world.
+            let scanning = configuration.scanning
+            for receiver in 0..<count
+            where receiver != device && settings[receiver].bluetoothEnabled
+                && scanning.isScanning(at: instant, phase: scanPhases[receiver])
+            {
                 let pair = device * count + receiver
                 if receptionGenerators[pair] == nil {
                     receptionGenerators[pair] = stream.child("advertisement").child(descriptions[device].name)
                         .child(descriptions[receiver].name).generator()
                 }
-                let distance = distance(between: DeviceID(device), and: DeviceID(receiver), at: instant)
+                let distance = mobilities[device].position(at: instant)
+                    .distance(to: mobilities[receiver].position(at: instant))
+                let radio = configuration.bluetoothRadio
                 guard var generator = receptionGenerators[pair] else { continue }
                 let received = radio.isReceived(atDistance: distance, using: &generator)
                 receptionGenerators[pair] = generator

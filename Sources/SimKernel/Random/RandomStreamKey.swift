@@ -13,33 +13,66 @@
 /// var thinkTime = trial.generator("user")
 /// ```
 ///
-/// Keys are cheap values; deriving one hashes the new component only.
+/// Keys are cheap values; deriving one hashes the new component only. The
+/// path text is put together only when ``path`` is read, so deriving keys
+/// per trial costs one small allocation each, not string building.
+/// Equality and hashing use the seed and the path hash.
 public struct RandomStreamKey: Hashable, Sendable, CustomStringConvertible {
     /// The run's seed.
     public let seed: UInt64
     /// The stable hash of the path so far.
     public let pathHash: UInt64
-    /// The path, for messages and traces.
-    public let path: String
+    /// The last component and its parent's, for ``path``.
+    private let node: PathNode?
+
+    /// One component of a path, linked to its parent.
+    private final class PathNode: Sendable {
+        let parent: PathNode?
+        let name: String
+        init(parent: PathNode?, name: String) {
+            self.parent = parent
+            self.name = name
+        }
+    }
 
     /// The root key of a run: the seed with an empty path.
     public init(seed: UInt64) {
         self.seed = seed
         self.pathHash = StableHash().value
-        self.path = ""
+        self.node = nil
     }
 
-    private init(seed: UInt64, pathHash: UInt64, path: String) {
+    private init(seed: UInt64, pathHash: UInt64, node: PathNode?) {
         self.seed = seed
         self.pathHash = pathHash
-        self.path = path
+        self.node = node
+    }
+
+    /// The path, for messages and traces: components joined by `/`.
+    public var path: String {
+        var names: [String] = []
+        var current = node
+        while let each = current {
+            names.append(each.name)
+            current = each.parent
+        }
+        return names.reversed().joined(separator: "/")
+    }
+
+    public static func == (lhs: RandomStreamKey, rhs: RandomStreamKey) -> Bool {
+        lhs.seed == rhs.seed && lhs.pathHash == rhs.pathHash
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(seed)
+        hasher.combine(pathHash)
     }
 
     /// The key one level down, named `name`.
     public func child(_ name: String) -> RandomStreamKey {
         var hasher = StableHash(continuing: pathHash)
         hasher.combine(component: name)
-        return RandomStreamKey(seed: seed, pathHash: hasher.value, path: path.isEmpty ? name : path + "/" + name)
+        return RandomStreamKey(seed: seed, pathHash: hasher.value, node: PathNode(parent: node, name: name))
     }
 
     /// The key two levels down: `name`, then the decimal `index` (e.g. a

@@ -1,0 +1,532 @@
+import HandoffWorld
+import SimKernel
+
+/// Where an activity would go on a receiver, or the rule that blocks it.
+enum Eligibility: Hashable, Sendable {
+    case eligible(ContinuationTarget)
+    case blocked(NotOfferedReason)
+}
+
+extension HandoffSimulation {
+    // MARK: Discovery and eligibility
+
+    mutating func advertisementReceived(
+        from source: DeviceID, to receiver: DeviceID, payload: UInt64, now: SimInstant,
+        scheduler: inout Scheduler<HandoffEvent>
+    ) {
+        let index = Int(payload & 0xffff_ffff)
+        guard index < activities.count else { return }
+        let id = ActivityID(index)
+        // A late advertisement of an activity no longer advertised.
+        guard currentActivity[source.index] == id,
+            activities[index].advertGeneration == UInt32(truncatingIfNeeded: payload >> 32)
+        else { return }
+        if let existing = attemptIndex[index][receiver.index] {
+            // Already offered, or further along: nothing new. A withdrawn
+            // offer may come back.
+            guard attempts[existing].state == .withdrawn else { return }
+        }
+        let target: ContinuationTarget
+        switch eligibility(of: id, on: receiver, at: now) {
+        case let .blocked(reason):
+            reject(id, on: receiver, because: reason, now: now)
+            return
+        case let .eligible(eligibleTarget):
+            target = eligibleTarget
+        }
+        // With two candidates, the more recently current one is offered.
+        if let other = latestCandidate[receiver.index], other != id,
+            currentActivity[activities[other.index].device.index] == other,
+            activities[other.index].lastBecameCurrent ?? .zero > activities[index].lastBecameCurrent ?? .zero
+        {
+            reject(id, on: receiver, because: .supersededByMoreRecent, now: now)
+            return
+        }
+        latestCandidate[receiver.index] = id
+        if let shown = visibleOffer[receiver.index], attempts[shown].activity != id {
+            apply(.withdraw, to: shown, now: now, detail: "\(activities[index].content.label) is more recent")
+            visibleOffer[receiver.index] = nil
+        }
+        let attempt = attempts.count
+        attempts.append(Attempt(receiver: receiver, activity: id, target: target))
+        attemptIndex[index][receiver.index] = attempt
+        rejections[index][receiver.index] = nil
+        record(now, device: receiver, app: appName(of: attempts[attempt]), activity: id, from: "", event: "discover",
+               to: "discovered", detail: "advertisement from \(deviceName(source))")
+        apply(.offer, to: attempt, now: now, detail: target == .browser ? "in the browser" : "")
+        attempts[attempt].offeredAt = now
+        attempts[attempt].advertisingSince = activities[index].lastBecameCurrent
+        visibleOffer[receiver.index] = attempt
+        scheduleAcceptance(of: attempt, now: now, scheduler: &scheduler)
+    }
+
+    mutating func reject(_ id: ActivityID, on receiver: DeviceID, because reason: NotOfferedReason, now: SimInstant) {
+        guard rejections[id.index][receiver.index] != reason else { return }
+        rejections[id.index][receiver.index] = reason
+        record(now, device: receiver, app: "system", activity: id, event: "not offered", detail: reason.description)
+    }
+
+    /// The eligibility rules, in order: where the activity would go on
+    /// `receiver`, or the first rule that blocks it.
+    ///
+    /// Mutating only so that calling it from the protocol's mutating paths
+    /// does not copy the whole simulation.
+    mutating func eligibility(of id: ActivityID, on receiver: DeviceID, at now: SimInstant) -> Eligibility {
+        let activity = activities[id.index]
+        let source = activity.device
+        let receiverDescription = setup.devices[receiver.index]
+        if receiverDescription.kind.platform == .watchOS { return .blocked(.receiverIsWatch) }
+        let sourceSettings = deviceSettings[source.index]
+        let receiverSettings = deviceSettings[receiver.index]
+        if !sourceSettings.handoffEnabled { return .blocked(.handoffDisabledOnSource) }
+        if !receiverSettings.handoffEnabled { return .blocked(.handoffDisabledOnReceiver) }
+        if !sourceSettings.bluetoothEnabled { return .blocked(.bluetoothOffOnSource) }
+        if !receiverSettings.bluetoothEnabled { return .blocked(.bluetoothOffOnReceiver) }
+        if setup.configuration.fetchPath == .wifiPeerToPeer {
+            if !sourceSettings.wifiEnabled { return .blocked(.wifiOffOnSource) }
+            if !receiverSettings.wifiEnabled { return .blocked(.wifiOffOnReceiver) }
+        }
+        guard let sourceAccount = deviceAccounts[source.index], let receiverAccount = deviceAccounts[receiver.index]
+        else {
+            return .blocked(.notSignedIn)
+        }
+        if sourceAccount != receiverAccount { return .blocked(.differentAccount) }
+        let content = activity.content
+        if !content.isEligibleForHandoff { return .blocked(.notEligibleForHandoff) }
+        if let expiration = content.expirationDate, now >= expiration { return .blocked(.expired) }
+        let platform = receiverDescription.kind.platform
+        if content.activityType == browsingWebActivityType {
+            guard let url = content.webpageURL else { return .blocked(.noSuitableApp) }
+            for app in installed[receiver.index]
+            where setup.apps[app].runs(on: platform)
+                && setup.siteAssociations.allowsBrowsingWebContinuation(to: url, by: setup.apps[app])
+            {
+                return .eligible(.app(app))
+            }
+            return .eligible(.browser)
+        }
+        let team = setup.apps[activity.app].teamID
+        for app in installed[receiver.index]
+        where setup.apps[app].teamID == team && setup.apps[app].runs(on: platform)
+            && setup.apps[app].declares(activityType: content.activityType)
+        {
+            return .eligible(.app(app))
+        }
+        if content.webpageURL != nil { return .eligible(.browser) }
+        return .blocked(.noSuitableApp)
+    }
+
+    // MARK: Accepting and launching
+
+    mutating func scheduleAcceptance(of attempt: Int, now: SimInstant, scheduler: inout Scheduler<HandoffEvent>) {
+        let device = attempts[attempt].receiver
+        let policy = setup.configuration.acceptance[deviceName(device)] ?? setup.configuration.defaultAcceptance
+        switch policy {
+        case .explicit:
+            return
+        case let .after(delay):
+            later(.accept, of: attempt, after: delay, now: now, scheduler: &scheduler)
+        case let .thinkTime(mean, deviation):
+            let seconds: Double
+            if deviation == 0 {
+                seconds = mean
+            } else if let distribution = try? LogNormalDistribution(mean: mean, standardDeviation: deviation) {
+                seconds = distribution.sample(using: &acceptanceGenerators[device.index])
+            } else {
+                seconds = mean
+            }
+            let nanoseconds = min(seconds * 1e9, 1e15).rounded()
+            later(.accept, of: attempt, after: .nanoseconds(Int64(nanoseconds)), now: now, scheduler: &scheduler)
+        }
+    }
+
+    /// The user on `device` picks what is offered there.
+    mutating func accept(on device: Int, now: SimInstant, scheduler: inout Scheduler<HandoffEvent>) {
+        guard let attempt = visibleOffer[device], attempts[attempt].state == .offered else {
+            traceCount += 1
+            if keepsTrace {
+                trace.append(TraceRecord(
+                    time: now, device: setup.devices[device].name, app: "system", activity: "", from: "",
+                    event: "accept", to: "", detail: "nothing is offered"))
+            }
+            return
+        }
+        accept(attempt, now: now, scheduler: &scheduler)
+    }
+
+    mutating func accept(_ attempt: Int, now: SimInstant, scheduler: inout Scheduler<HandoffEvent>) {
+        guard apply(.accept, to: attempt, now: now) else { return }
+        attempts[attempt].acceptedAt = now
+        visibleOffer[attempts[attempt].receiver.index] = nil
+        let launch: SimDuration
+        let detail: String
+        switch attempts[attempt].target {
+        case let .app(app):
+            let isRunning = running[attempts[attempt].receiver.index * setup.apps.count + app]
+            launch = isRunning ? setup.apps[app].warmLaunch : setup.apps[app].coldLaunch
+            detail = isRunning ? "warm launch" : "cold launch"
+        case .browser:
+            launch = setup.configuration.browserLaunch
+            detail = "browser"
+        }
+        apply(.launch, to: attempt, now: now, detail: "\(detail), \(launch)")
+        later(.launched, of: attempt, after: launch, now: now, scheduler: &scheduler)
+    }
+
+    // MARK: Steps
+
+    mutating func run(_ step: ProtocolStep, of attempt: Int, now: SimInstant, scheduler: inout Scheduler<HandoffEvent>) {
+        switch step {
+        case .accept:
+            if attempts[attempt].state == .offered { accept(attempt, now: now, scheduler: &scheduler) }
+        case .launched:
+            launched(attempt, now: now, scheduler: &scheduler)
+        case .startFetch:
+            startFetch(attempt, now: now, scheduler: &scheduler)
+        case .fetchTimeout:
+            if attempts[attempt].state == .fetching {
+                fail(attempt, with: .remoteApplicationTimedOut, now: now, scheduler: &scheduler)
+            }
+        case .sourceSend:
+            sourceSend(attempt, now: now)
+        case .continueReturned:
+            continueReturned(attempt, now: now, scheduler: &scheduler)
+        case let .restore(call):
+            restore(attempt, call: Int(call), now: now)
+        case .streamSend:
+            flushStreamRequests(attempt, now: now)
+        case let .streamRespond(round):
+            streamRespond(attempt, round: Int(round), now: now)
+        }
+    }
+
+    mutating func launched(_ attempt: Int, now: SimInstant, scheduler: inout Scheduler<HandoffEvent>) {
+        let receiver = attempts[attempt].receiver
+        guard case let .app(app) = attempts[attempt].target else {
+            apply(.openInBrowser, to: attempt, now: now,
+                  detail: activities[attempts[attempt].activity.index].content.webpageURL?.description ?? "")
+            attempts[attempt].continuedAt = now
+            return
+        }
+        running[receiver.index * setup.apps.count + app] = true
+        guard apply(.willContinue, to: attempt, now: now) else { return }
+        let type = activities[attempts[attempt].activity.index].content.activityType
+        var context = CallbackContext(now: now, device: deviceName(receiver))
+        let notified = appDelegate(device: receiver, app: app).willContinueUserActivity(withType: type, context: &context)
+        record(now, device: receiver, app: setup.apps[app].bundleID, activity: attempts[attempt].activity,
+               event: "willContinueUserActivity", detail: "returned \(notified)")
+        later(.startFetch, of: attempt, after: context.processingTime, now: now, scheduler: &scheduler)
+    }
+
+    @inline(__always)
+    func appDelegateIndex(device: DeviceID, app: Int) -> Int { device.index * setup.apps.count + app }
+
+    mutating func appDelegate(device: DeviceID, app: Int) -> any HandoffAppDelegate {
+        let index = appDelegateIndex(device: device, app: app)
+        if let delegate = appDelegates[index] { return delegate }
+        let delegate = makeAppDelegate(deviceName(device), setup.apps[app])
+        appDelegates[index] = delegate
+        return delegate
+    }
+
+    mutating func startFetch(_ attempt: Int, now: SimInstant, scheduler: inout Scheduler<HandoffEvent>) {
+        let id = attempts[attempt].activity
+        let receiver = attempts[attempt].receiver
+        guard apply(.fetch, to: attempt, now: now, detail: "over \(setup.configuration.fetchPath)") else { return }
+        guard isSourceAvailable(id, for: receiver) else {
+            fail(attempt, with: .handoffFailed, now: now, scheduler: &scheduler)
+            return
+        }
+        let connection = world.openConnection(
+            from: receiver, to: activities[id.index].device, over: setup.configuration.fetchPath,
+            parameters: setup.configuration.fetchTransport, at: now)
+        own(connection, attempt: attempt, isStream: false)
+        attempts[attempt].connection = connection
+        later(.fetchTimeout, of: attempt, after: setup.configuration.fetchTimeout, now: now, scheduler: &scheduler)
+    }
+
+    mutating func own(_ connection: ConnectionID, attempt: Int, isStream: Bool) {
+        while connectionOwners.count <= connection.index { connectionOwners.append((-1, false)) }
+        connectionOwners[connection.index] = (attempt, isStream)
+    }
+
+    mutating func fail(
+        _ attempt: Int, with error: ContinuationError, now: SimInstant, scheduler: inout Scheduler<HandoffEvent>
+    ) {
+        guard apply(.fail, to: attempt, now: now, detail: error.description) else { return }
+        attempts[attempt].failure = error
+        if let connection = attempts[attempt].connection { world.close(connection) }
+        guard case let .app(app) = attempts[attempt].target else { return }
+        let receiver = attempts[attempt].receiver
+        let type = activities[attempts[attempt].activity.index].content.activityType
+        var context = CallbackContext(now: now, device: deviceName(receiver))
+        appDelegate(device: receiver, app: app).didFailToContinueUserActivity(withType: type, error: error, context: &context)
+        record(now, device: receiver, app: setup.apps[app].bundleID, activity: attempts[attempt].activity,
+               event: "didFailToContinueUserActivity", detail: error.description)
+    }
+
+    // MARK: Connections and messages
+
+    mutating func connectionEstablished(
+        _ connection: ConnectionID, now: SimInstant, scheduler: inout Scheduler<HandoffEvent>
+    ) {
+        guard connection.index < connectionOwners.count else { return }
+        let (attempt, isStream) = connectionOwners[connection.index]
+        guard attempt >= 0 else { return }
+        if !isStream {
+            guard attempts[attempt].state == .fetching else { return }
+            world.send(
+                bytes: setup.configuration.requestBytes, tag: MessageKind.request.tag(), on: connection,
+                from: .initiator, at: now)
+            return
+        }
+        streamsOpened(attempt, now: now, scheduler: &scheduler)
+    }
+
+    mutating func connectionFailed(
+        _ connection: ConnectionID, failure: ConnectionFailure, now: SimInstant, scheduler: inout Scheduler<HandoffEvent>
+    ) {
+        guard connection.index < connectionOwners.count else { return }
+        let (attempt, isStream) = connectionOwners[connection.index]
+        guard attempt >= 0 else { return }
+        if isStream {
+            streamsFailed(attempt, error: .connectionUnavailable, now: now, scheduler: &scheduler)
+            return
+        }
+        attempts[attempt].noticeInFlight = false
+        guard attempts[attempt].state == .fetching else { return }
+        let error: ContinuationError = failure == .setupTimedOut ? .connectionUnavailable : .handoffFailed
+        fail(attempt, with: error, now: now, scheduler: &scheduler)
+    }
+
+    mutating func messageDelivered(
+        on connection: ConnectionID, to side: ConnectionSide, tag: UInt64, bytes: Int, now: SimInstant,
+        scheduler: inout Scheduler<HandoffEvent>
+    ) {
+        guard connection.index < connectionOwners.count, let (kind, argument) = MessageKind.parse(tag) else { return }
+        let attempt = connectionOwners[connection.index].attempt
+        guard attempt >= 0 else { return }
+        switch kind {
+        case .request:
+            serveFetch(for: attempt, now: now, scheduler: &scheduler)
+        case .payload:
+            payloadArrived(attempt, now: now, scheduler: &scheduler)
+        case .error:
+            guard attempts[attempt].state == .fetching else { return }
+            fail(attempt, with: ContinuationError(code: argument), now: now, scheduler: &scheduler)
+        case .continued:
+            continuedNoticeArrived(for: attempt, now: now)
+        case .streamRequest:
+            streamRequestArrived(for: attempt, round: argument, bytes: bytes, now: now, scheduler: &scheduler)
+        case .streamResponse:
+            streamResponseArrived(attempt, round: argument, bytes: bytes, now: now, scheduler: &scheduler)
+        }
+    }
+
+    // MARK: Continuing
+
+    mutating func payloadArrived(_ attempt: Int, now: SimInstant, scheduler: inout Scheduler<HandoffEvent>) {
+        guard attempts[attempt].state == .fetching, case let .app(app) = attempts[attempt].target,
+            let activity = attempts[attempt].delivered
+        else { return }
+        guard apply(.continue, to: attempt, now: now) else { return }
+        attempts[attempt].continuedAt = now
+        let receiver = attempts[attempt].receiver
+        var context = ContinueContext(now: now, device: deviceName(receiver))
+        let handled = appDelegate(device: receiver, app: app).continueUserActivity(activity, context: &context)
+        record(now, device: receiver, app: setup.apps[app].bundleID, activity: attempts[attempt].activity,
+               event: "continueUserActivity", detail: "returned \(handled)")
+        attempts[attempt].restorations = context.restorations.map(\.objects)
+        for (call, restoration) in context.restorations.enumerated() {
+            later(.restore(Int32(call)), of: attempt, after: context.callback.processingTime + restoration.delay,
+                  now: now, scheduler: &scheduler)
+        }
+        if context.requestedStreams {
+            record(now, device: receiver, app: setup.apps[app].bundleID, activity: attempts[attempt].activity,
+                   event: "getContinuationStreams")
+            attempts[attempt].outstandingRequests += 1  // the streams being opened
+        }
+        later(.continueReturned, of: attempt, after: context.callback.processingTime, now: now, scheduler: &scheduler)
+    }
+
+    mutating func continueReturned(_ attempt: Int, now: SimInstant, scheduler: inout Scheduler<HandoffEvent>) {
+        guard let connection = attempts[attempt].connection else { return }
+        world.send(
+            bytes: setup.configuration.noticeBytes, tag: MessageKind.continued.tag(), on: connection, from: .initiator,
+            at: now)
+        attempts[attempt].noticeInFlight = true
+        guard attempts[attempt].outstandingRequests > 0, attempts[attempt].streamConnection == nil else { return }
+        let id = attempts[attempt].activity
+        guard activities[id.index].content.supportsContinuationStreams else {
+            streamsFailed(attempt, error: .handoffFailed, now: now, scheduler: &scheduler)
+            return
+        }
+        let stream = world.openConnection(
+            from: attempts[attempt].receiver, to: activities[id.index].device, over: setup.configuration.fetchPath,
+            parameters: setup.configuration.streamTransport, at: now)
+        own(stream, attempt: attempt, isStream: true)
+        attempts[attempt].streamConnection = stream
+    }
+
+    mutating func restore(_ attempt: Int, call: Int, now: SimInstant) {
+        guard call < attempts[attempt].restorations.count, case let .app(app) = attempts[attempt].target,
+            let activity = attempts[attempt].delivered
+        else { return }
+        let receiver = attempts[attempt].receiver
+        for object in attempts[attempt].restorations[call] {
+            guard apply(.restore, to: attempt, now: now, detail: object) else { return }
+            if attempts[attempt].restoredAt == nil { attempts[attempt].restoredAt = now }
+            var context = CallbackContext(now: now, device: deviceName(receiver))
+            appDelegate(device: receiver, app: app).restoreUserActivityState(activity, object: object, context: &context)
+            record(now, device: receiver, app: setup.apps[app].bundleID, activity: attempts[attempt].activity,
+                   event: "restoreUserActivityState", detail: object)
+        }
+    }
+
+    // MARK: Streams
+
+    mutating func streamsOpened(_ attempt: Int, now: SimInstant, scheduler: inout Scheduler<HandoffEvent>) {
+        attempts[attempt].outstandingRequests -= 1
+        let id = attempts[attempt].activity
+        let receiver = attempts[attempt].receiver
+        var sourceContext = CallbackContext(now: now, device: deviceName(activities[id.index].device))
+        activities[id.index].delegate.userActivity(
+            activities[id.index].content, didReceiveStreamsFrom: deviceName(receiver), context: &sourceContext)
+        record(now, device: activities[id.index].device, app: sourceApp(id), activity: id,
+               event: "didReceiveInputStream", detail: deviceName(receiver))
+        guard case let .app(app) = attempts[attempt].target, let activity = attempts[attempt].delivered else { return }
+        var context = StreamContext(now: now, device: deviceName(receiver))
+        appDelegate(device: receiver, app: app).continuationStreamsOpened(for: activity, context: &context)
+        record(now, device: receiver, app: setup.apps[app].bundleID, activity: id, event: "continuationStreamsOpened")
+        apply(context, of: attempt, now: now, scheduler: &scheduler)
+    }
+
+    mutating func streamsFailed(
+        _ attempt: Int, error: ContinuationError, now: SimInstant, scheduler: inout Scheduler<HandoffEvent>
+    ) {
+        if attempts[attempt].outstandingRequests > 0 { attempts[attempt].outstandingRequests = 0 }
+        guard case let .app(app) = attempts[attempt].target, let activity = attempts[attempt].delivered else { return }
+        let receiver = attempts[attempt].receiver
+        var context = StreamContext(now: now, device: deviceName(receiver))
+        appDelegate(device: receiver, app: app).continuationStreamsFailed(for: activity, error: error, context: &context)
+        record(now, device: receiver, app: setup.apps[app].bundleID, activity: attempts[attempt].activity,
+               event: "continuationStreamsFailed", detail: error.description)
+        apply(context, of: attempt, now: now, scheduler: &scheduler)
+    }
+
+    mutating func streamResponseArrived(
+        _ attempt: Int, round: Int, bytes: Int, now: SimInstant, scheduler: inout Scheduler<HandoffEvent>
+    ) {
+        attempts[attempt].outstandingRequests -= 1
+        guard case let .app(app) = attempts[attempt].target, let activity = attempts[attempt].delivered else { return }
+        let receiver = attempts[attempt].receiver
+        let requestBytes = round < attempts[attempt].requestSizes.count ? attempts[attempt].requestSizes[round] : 0
+        var context = StreamContext(now: now, device: deviceName(receiver))
+        appDelegate(device: receiver, app: app).continuationStreamResponse(
+            StreamResponse(round: round, requestBytes: requestBytes, responseBytes: bytes), for: activity,
+            context: &context)
+        record(now, device: receiver, app: setup.apps[app].bundleID, activity: attempts[attempt].activity,
+               event: "continuationStreamResponse", detail: "round \(round): \(bytes) bytes")
+        apply(context, of: attempt, now: now, scheduler: &scheduler)
+    }
+
+    /// Carries out what a stream callback asked for once its processing
+    /// time has passed.
+    mutating func apply(_ context: StreamContext, of attempt: Int, now: SimInstant, scheduler: inout Scheduler<HandoffEvent>) {
+        let delay = context.callback.processingTime
+        let first = attempts[attempt].restorations.count
+        attempts[attempt].restorations.append(contentsOf: context.restorations.map(\.objects))
+        for (offset, restoration) in context.restorations.enumerated() {
+            later(.restore(Int32(first + offset)), of: attempt, after: delay + restoration.delay, now: now,
+                  scheduler: &scheduler)
+        }
+        attempts[attempt].queuedRequests.append(contentsOf: context.requests)
+        if context.closesStreams { attempts[attempt].closesStreamsWhenIdle = true }
+        if !context.requests.isEmpty || context.closesStreams {
+            later(.streamSend, of: attempt, after: delay, now: now, scheduler: &scheduler)
+        }
+    }
+
+    mutating func flushStreamRequests(_ attempt: Int, now: SimInstant) {
+        guard let connection = attempts[attempt].streamConnection else { return }
+        for bytes in attempts[attempt].queuedRequests {
+            let round = attempts[attempt].requestSizes.count
+            attempts[attempt].requestSizes.append(bytes)
+            attempts[attempt].outstandingRequests += 1
+            world.send(bytes: bytes, tag: MessageKind.streamRequest.tag(round), on: connection, from: .initiator, at: now)
+        }
+        attempts[attempt].queuedRequests.removeAll()
+        if attempts[attempt].closesStreamsWhenIdle, attempts[attempt].outstandingRequests == 0 {
+            world.close(connection)
+        }
+    }
+
+    // MARK: Outcomes
+
+    /// What happened to `activity` on the device named `device`, with its
+    /// latencies; `nil` for an unknown device or activity.
+    public func summary(of activity: ActivityID, on device: String) -> ContinuationSummary? {
+        guard let number = deviceIndex[device], activity.index >= 0, activity.index < activities.count else {
+            return nil
+        }
+        return summary(of: activity, on: DeviceID(number))
+    }
+
+    /// What happened to every activity on every other device, by activity
+    /// then device.
+    public func summaries() -> [ContinuationSummary] {
+        var result: [ContinuationSummary] = []
+        for activity in activities {
+            for device in 0..<setup.devices.count where device != activity.device.index {
+                result.append(summary(of: activity.id, on: DeviceID(device)))
+            }
+        }
+        return result
+    }
+
+    func summary(of id: ActivityID, on device: DeviceID) -> ContinuationSummary {
+        let name = deviceName(device)
+        guard let index = attemptIndex[id.index][device.index] else {
+            let reason: NotOfferedReason
+            if let rejected = rejections[id.index][device.index] {
+                reason = rejected
+            } else if activities[id.index].lastBecameCurrent == nil {
+                reason = .neverCurrent
+            } else if case let .blocked(rule) = blockingRule(of: id, on: device) {
+                reason = rule
+            } else {
+                reason = .outOfRange
+            }
+            return ContinuationSummary(
+                device: name, activity: id, outcome: .notOffered(reason), advertToOffered: nil, acceptToContinue: nil,
+                acceptToRestored: nil)
+        }
+        let attempt = attempts[index]
+        let outcome: ContinuationOutcome
+        switch attempt.state {
+        case .continued, .restored: outcome = .continued
+        case .inBrowser: outcome = .continuedInBrowser
+        case .failed: outcome = .failed(attempt.failure ?? .handoffFailed)
+        case .withdrawn: outcome = .withdrawn
+        case .discovered, .offered: outcome = .notAccepted
+        case .accepted, .launching, .willContinue, .fetching: outcome = .unfinished
+        }
+        return ContinuationSummary(
+            device: name, activity: id, outcome: outcome,
+            advertToOffered: difference(attempt.offeredAt, attempt.advertisingSince),
+            acceptToContinue: difference(attempt.continuedAt, attempt.acceptedAt),
+            acceptToRestored: difference(attempt.restoredAt, attempt.acceptedAt))
+    }
+
+    /// The eligibility verdict at the latest event, for summaries (read
+    /// from outside the run, so the copy costs nothing that matters).
+    func blockingRule(of id: ActivityID, on device: DeviceID) -> Eligibility {
+        var copy = self
+        return copy.eligibility(of: id, on: device, at: clock)
+    }
+
+    func difference(_ later: SimInstant?, _ earlier: SimInstant?) -> SimDuration? {
+        guard let later, let earlier, later >= earlier else { return nil }
+        return later - earlier
+    }
+}

@@ -1,0 +1,264 @@
+import HandoffWorld
+import SimKernel
+
+/// What a message on a Handoff connection is, in the low byte of its tag;
+/// the bytes above carry an error code or a stream round.
+enum MessageKind: UInt64 {
+    /// Receiver → source: send me the activity.
+    case request = 1
+    /// Source → receiver: the activity's data.
+    case payload = 2
+    /// Source → receiver: an error code instead of data.
+    case error = 3
+    /// Receiver → source: the activity was continued.
+    case continued = 4
+    /// Receiver → source over streams: a request of round n.
+    case streamRequest = 5
+    /// Source → receiver over streams: the answer of round n.
+    case streamResponse = 6
+
+    func tag(_ argument: Int = 0) -> UInt64 { rawValue | UInt64(argument) << 8 }
+
+    static func parse(_ tag: UInt64) -> (MessageKind, Int)? {
+        guard let kind = MessageKind(rawValue: tag & 0xff) else { return nil }
+        return (kind, Int(tag >> 8))
+    }
+}
+
+extension HandoffSimulation {
+    // MARK: Actions
+
+    mutating func perform(_ action: HandoffAction, now: SimInstant, scheduler: inout Scheduler<HandoffEvent>) {
+        switch action {
+        case let .becomeCurrent(id):
+            becomeCurrent(id, now: now)
+        case let .resignCurrent(id):
+            guard apply(.resignCurrent, to: id, now: now) else { return }
+            stopAdvertising(id)
+        case let .invalidate(id):
+            invalidate(id, now: now)
+        case let .setNeedsSave(id, value):
+            guard isAlive(id, doing: "setNeedsSave", now: now) else { return }
+            activities[id.index].content.needsSave = value
+            record(now, device: activities[id.index].device, app: sourceApp(id), activity: id,
+                   event: "needsSave = \(value)")
+        case let .addUserInfoEntries(id, entries):
+            guard isAlive(id, doing: "addUserInfoEntries", now: now) else { return }
+            activities[id.index].content.addUserInfoEntries(entries)
+            record(now, device: activities[id.index].device, app: sourceApp(id), activity: id,
+                   event: "addUserInfoEntries", detail: entries.keys.joined(separator: ", "))
+        case let .setEligibleForHandoff(id, value):
+            guard isAlive(id, doing: "isEligibleForHandoff", now: now) else { return }
+            activities[id.index].content.isEligibleForHandoff = value
+            record(now, device: activities[id.index].device, app: sourceApp(id), activity: id,
+                   event: "isEligibleForHandoff = \(value)")
+        case let .accept(name):
+            accept(on: deviceIndex[name] ?? 0, now: now, scheduler: &scheduler)
+        case let .setSettings(name, settings):
+            let device = deviceIndex[name] ?? 0
+            deviceSettings[device] = settings
+            world.setSettings(settings, of: DeviceID(device))
+        case let .setAccount(name, account):
+            let device = deviceIndex[name] ?? 0
+            deviceAccounts[device] = account
+            world.setAccount(account, of: DeviceID(device), at: now)
+        }
+    }
+
+    @inline(__always)
+    func sourceApp(_ id: ActivityID) -> String { setup.apps[activities[id.index].app].bundleID }
+
+    /// Whether the app may still change the activity; after `invalidate`
+    /// nothing is legal, so a change is a violation.
+    mutating func isAlive(_ id: ActivityID, doing change: String, now: SimInstant) -> Bool {
+        let activity = activities[id.index]
+        guard activity.state == .invalidated else { return true }
+        violations.append(Violation(
+            time: now, device: deviceName(activity.device), activity: activity.content.label, machine: "source",
+            state: activity.state.description, event: change))
+        record(now, device: activity.device, app: sourceApp(id), activity: id, from: "invalidated", event: change,
+               detail: "illegal transition")
+        return false
+    }
+
+    mutating func becomeCurrent(_ id: ActivityID, now: SimInstant) {
+        let device = activities[id.index].device
+        if let previous = currentActivity[device.index], previous != id {
+            apply(.superseded, to: previous, now: now, detail: "\(activities[id.index].content.label) became current")
+        }
+        guard apply(.becomeCurrent, to: id, now: now) else { return }
+        currentActivity[device.index] = id
+        activities[id.index].lastBecameCurrent = now
+        activities[id.index].advertGeneration &+= 1
+        let payload = UInt64(id.index) | UInt64(activities[id.index].advertGeneration) << 32
+        world.startAdvertising(device, payload: payload, at: now)
+    }
+
+    mutating func stopAdvertising(_ id: ActivityID) {
+        let device = activities[id.index].device
+        guard currentActivity[device.index] == id else { return }
+        currentActivity[device.index] = nil
+        world.stopAdvertising(device)
+    }
+
+    mutating func invalidate(_ id: ActivityID, now: SimInstant) {
+        guard apply(.invalidate, to: id, now: now) else { return }
+        stopAdvertising(id)
+        // Offers not yet picked go away everywhere.
+        for (device, attempt) in attemptIndex[id.index].enumerated() {
+            guard let attempt else { continue }
+            switch attempts[attempt].state {
+            case .discovered, .offered:
+                apply(.withdraw, to: attempt, now: now, detail: "the activity was invalidated")
+                if visibleOffer[device] == attempt { visibleOffer[device] = nil }
+            default:
+                continue
+            }
+        }
+    }
+
+    // MARK: Serving a fetch
+
+    /// The fetch request reached the source: save the activity (asking its
+    /// delegate when `needsSave`, its responders when responder-managed),
+    /// then send the data or an error once the callbacks' time has passed.
+    mutating func serveFetch(for attempt: Int, now: SimInstant, scheduler: inout Scheduler<HandoffEvent>) {
+        let id = attempts[attempt].activity
+        let source = activities[id.index].device
+        let receiver = attempts[attempt].receiver
+        var context = CallbackContext(now: now, device: deviceName(source))
+        guard isSourceAvailable(id, for: receiver) else {
+            attempts[attempt].pendingReply = .failure(.handoffFailed)
+            record(now, device: source, app: sourceApp(id), activity: id, event: "fetch refused",
+                   detail: "the activity is no longer available")
+            later(.sourceSend, of: attempt, after: .zero, now: now, scheduler: &scheduler)
+            return
+        }
+        apply(.save, to: id, now: now, detail: "requested by \(deviceName(receiver))")
+        var content = activities[id.index].content
+        let delegate = activities[id.index].delegate
+        if content.needsSave {
+            delegate.userActivityWillSave(&content, context: &context)
+            content.needsSave = false
+            record(now, device: source, app: sourceApp(id), activity: id, event: "userActivityWillSave",
+                   detail: "needsSave cleared")
+        }
+        if content.isResponderManaged {
+            content.userInfo.removeAll()
+            for responder in content.responders {
+                delegate.updateUserActivityState(&content, responder: responder, context: &context)
+                record(now, device: source, app: sourceApp(id), activity: id, event: "updateUserActivityState",
+                       detail: responder)
+            }
+        }
+        activities[id.index].content = content
+        let missing = content.userInfo.missingKeys(of: content.requiredUserInfoKeys)
+        let size = content.transferSize
+        if !missing.isEmpty {
+            attempts[attempt].pendingReply = .failure(.handoffFailed)
+            record(now, device: source, app: sourceApp(id), activity: id, event: "fetch refused",
+                   detail: "required userInfo keys missing: \(missing.joined(separator: ", "))")
+        } else if size > setup.configuration.userInfoLimit {
+            attempts[attempt].pendingReply = .failure(.handoffUserInfoTooLarge)
+            record(now, device: source, app: sourceApp(id), activity: id, event: "fetch refused",
+                   detail: "userInfo is \(size) bytes, over the \(setup.configuration.userInfoLimit)-byte limit")
+        } else {
+            attempts[attempt].pendingReply = .success(size)
+            attempts[attempt].delivered = deliveredActivity(content, of: id, to: attempts[attempt])
+        }
+        later(.sourceSend, of: attempt, after: context.processingTime, now: now, scheduler: &scheduler)
+    }
+
+    /// Whether the source can still hand the activity to `receiver`: not
+    /// invalidated, and the source still signed in to the receiver's
+    /// account with Handoff on.
+    ///
+    /// Mutating only so that calling it from the protocol's mutating paths
+    /// does not copy the whole simulation.
+    mutating func isSourceAvailable(_ id: ActivityID, for receiver: DeviceID) -> Bool {
+        let source = activities[id.index].device
+        guard activities[id.index].state != .invalidated else { return false }
+        guard deviceSettings[source.index].handoffEnabled else { return false }
+        guard let account = deviceAccounts[source.index], deviceAccounts[receiver.index] == account else {
+            return false
+        }
+        return true
+    }
+
+    /// What the receiving app gets: the data sent, a document URL moved to
+    /// the receiver's container, an empty `userInfo` for a web page handed
+    /// to a native app.
+    mutating func deliveredActivity(
+        _ content: ActivityContent, of id: ActivityID, to attempt: Attempt
+    ) -> ContinuedActivity {
+        var userInfo = content.sentUserInfo
+        if content.activityType == browsingWebActivityType { userInfo = UserInfo() }
+        if let path = content.documentPath, case let .app(app) = attempt.target {
+            let receiver = setup.devices[attempt.receiver.index]
+            userInfo[documentURLKey] = .url(UbiquityContainer.url(
+                of: path, bundleID: setup.apps[app].bundleID, device: receiver.name, platform: receiver.kind.platform))
+        }
+        return ContinuedActivity(
+            activityType: content.activityType, title: content.title, userInfo: userInfo,
+            webpageURL: content.webpageURL, supportsContinuationStreams: content.supportsContinuationStreams,
+            sourceDevice: deviceName(activities[id.index].device))
+    }
+
+    /// The source's processing is done: send what it decided.
+    mutating func sourceSend(_ attempt: Int, now: SimInstant) {
+        guard let connection = attempts[attempt].connection, let reply = attempts[attempt].pendingReply else { return }
+        let id = attempts[attempt].activity
+        switch reply {
+        case let .success(size):
+            let bytes = size + setup.configuration.envelopeBytes
+            world.send(bytes: bytes, tag: MessageKind.payload.tag(), on: connection, from: .responder, at: now)
+            record(now, device: activities[id.index].device, app: sourceApp(id), activity: id, event: "send payload",
+                   detail: "\(size) bytes of userInfo, \(bytes) in all")
+        case let .failure(error):
+            world.send(
+                bytes: setup.configuration.noticeBytes, tag: MessageKind.error.tag(error.code), on: connection,
+                from: .responder, at: now)
+        }
+    }
+
+    /// The receiver says it continued: tell the source's delegate, unless
+    /// the activity was invalidated meanwhile (nothing follows invalidate).
+    mutating func continuedNoticeArrived(for attempt: Int, now: SimInstant) {
+        let id = attempts[attempt].activity
+        attempts[attempt].noticeInFlight = false
+        if let connection = attempts[attempt].connection { world.close(connection) }
+        guard activities[id.index].state != .invalidated else {
+            record(now, device: activities[id.index].device, app: sourceApp(id), activity: id,
+                   event: "continued notice ignored", detail: "the activity was invalidated")
+            return
+        }
+        guard apply(.continued, to: id, now: now, detail: "by \(deviceName(attempts[attempt].receiver))") else { return }
+        var context = CallbackContext(now: now, device: deviceName(activities[id.index].device))
+        activities[id.index].delegate.userActivityWasContinued(
+            activities[id.index].content, by: deviceName(attempts[attempt].receiver), context: &context)
+        record(now, device: activities[id.index].device, app: sourceApp(id), activity: id,
+               event: "userActivityWasContinued", detail: deviceName(attempts[attempt].receiver))
+    }
+
+    // MARK: Serving streams
+
+    mutating func streamRequestArrived(
+        for attempt: Int, round: Int, bytes: Int, now: SimInstant, scheduler: inout Scheduler<HandoffEvent>
+    ) {
+        let id = attempts[attempt].activity
+        var context = CallbackContext(now: now, device: deviceName(activities[id.index].device))
+        let response = max(0, activities[id.index].delegate.userActivity(
+            activities[id.index].content, respondToStreamRequest: round, requestBytes: bytes, context: &context))
+        attempts[attempt].responseSizes[round] = response
+        record(now, device: activities[id.index].device, app: sourceApp(id), activity: id,
+               event: "stream request", detail: "round \(round): \(bytes) bytes in, \(response) bytes out")
+        later(.streamRespond(Int32(round)), of: attempt, after: context.processingTime, now: now, scheduler: &scheduler)
+    }
+
+    mutating func streamRespond(_ attempt: Int, round: Int, now: SimInstant) {
+        guard let connection = attempts[attempt].streamConnection,
+            let bytes = attempts[attempt].responseSizes[round]
+        else { return }
+        world.send(bytes: bytes, tag: MessageKind.streamResponse.tag(round), on: connection, from: .responder, at: now)
+    }
+}

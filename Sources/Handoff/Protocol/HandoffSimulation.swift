@@ -1,0 +1,499 @@
+import HandoffWorld
+import SimKernel
+
+/// Something that happens at a chosen instant: what the user, an app or the
+/// environment does.
+public enum HandoffAction: Hashable, Sendable {
+    /// The activity's app calls `becomeCurrent`.
+    case becomeCurrent(ActivityID)
+    /// The activity's app calls `resignCurrent`.
+    case resignCurrent(ActivityID)
+    /// The activity's app calls `invalidate`.
+    case invalidate(ActivityID)
+    /// The activity's app sets `needsSave`.
+    case setNeedsSave(ActivityID, Bool)
+    /// The activity's app calls `addUserInfoEntries`.
+    case addUserInfoEntries(ActivityID, UserInfo)
+    /// The activity's app sets `isEligibleForHandoff`.
+    case setEligibleForHandoff(ActivityID, Bool)
+    /// The user on `device` picks the activity offered there.
+    case accept(device: String)
+    /// A device's switches change (Handoff, Bluetooth, Wi-Fi).
+    case setSettings(device: String, DeviceSettings)
+    /// A device signs in to `account`, or out with `nil`.
+    case setAccount(device: String, AccountID?)
+}
+
+/// An event of a Handoff simulation: a world event, a scheduled action, or
+/// a protocol step of one continuation attempt.
+public enum HandoffEvent: WorldEventRepresentable, Sendable {
+    /// A packet, timer or advertisement of the world.
+    case world(WorldEvent)
+    /// The scheduled action at this index.
+    case action(Int32)
+    /// A protocol step of a continuation attempt.
+    case step(attempt: Int32, ProtocolStep)
+}
+
+/// A protocol step that comes due after a delay (a launch, processing time
+/// charged by a callback, a timeout, a user's think time).
+public enum ProtocolStep: Hashable, Sendable {
+    /// The user's think time is over: accept the offer.
+    case accept
+    /// The app (or browser) finished launching.
+    case launched
+    /// `willContinue` returned: ask the source for the data.
+    case startFetch
+    /// The fetch took too long.
+    case fetchTimeout
+    /// The source finished saving: send the payload or an error.
+    case sourceSend
+    /// `continue` returned.
+    case continueReturned
+    /// The restoration handler is called with the objects of this call.
+    case restore(Int32)
+    /// A stream callback returned: send its requests.
+    case streamSend
+    /// The source finished answering stream request `round`.
+    case streamRespond(Int32)
+
+    /// Whether a scheduled step of this kind is work under way.
+    var keepsRunGoing: Bool {
+        switch self {
+        case .fetchTimeout, .accept: return false
+        default: return true
+        }
+    }
+}
+
+/// Where a continuation goes on the receiver.
+enum ContinuationTarget: Hashable, Sendable {
+    /// The app at this index in the setup's list.
+    case app(Int)
+    /// The browser, opening the activity's `webpageURL`.
+    case browser
+}
+
+/// A source activity and its bookkeeping.
+struct SourceActivity {
+    let id: ActivityID
+    let device: DeviceID
+    let app: Int
+    var content: ActivityContent
+    var state: SourceActivityMachine.State = .created
+    /// When it last became current (its adverts' start).
+    var lastBecameCurrent: SimInstant?
+    /// Bumped whenever its advertising restarts; adverts carry it.
+    var advertGeneration: UInt32 = 0
+    let delegate: any UserActivityDelegate
+}
+
+/// One continuation attempt and its bookkeeping.
+struct Attempt {
+    let receiver: DeviceID
+    let activity: ActivityID
+    let target: ContinuationTarget
+    var state: ContinuationMachine.State = .discovered
+    /// When the offered activity started advertising.
+    var advertisingSince: SimInstant?
+    var offeredAt: SimInstant?
+    var acceptedAt: SimInstant?
+    var continuedAt: SimInstant?
+    var restoredAt: SimInstant?
+    var failure: ContinuationError?
+    var connection: ConnectionID?
+    var streamConnection: ConnectionID?
+    /// The source's answer, decided when the request arrived and sent after
+    /// its processing time: the payload, or an error.
+    var pendingReply: Result<Int, ContinuationError>?
+    /// What `continue` receives.
+    var delivered: ContinuedActivity?
+    /// Restoration-handler calls not yet made.
+    var restorations: [[String]] = []
+    /// Stream requests waiting for their callback to return.
+    var queuedRequests: [Int] = []
+    /// Stream request sizes by round.
+    var requestSizes: [Int] = []
+    /// Stream responses decided by the source, by round.
+    var responseSizes: [Int: Int] = [:]
+    var closesStreamsWhenIdle = false
+    var outstandingRequests = 0
+    /// Steps scheduled but not yet run (the attempt is busy while any are).
+    var pendingSteps = 0
+    /// Whether the "continued" notice is on its way to the source.
+    var noticeInFlight = false
+}
+
+/// The continuity protocol run over a ``World``: devices advertise their
+/// current activity, nearby devices check eligibility and offer it, the user
+/// accepts, the app launches, the data is fetched and the app continues,
+/// calling the app and activity delegates on the way.
+///
+/// Every step goes through the state machines
+/// (``SourceActivityMachine``, ``ContinuationMachine``); an illegal event is
+/// recorded in ``violations`` and not applied. Every step and callback is
+/// recorded in ``trace``.
+///
+/// Drive it with ``HandoffRun`` (or a `Simulation` of your own):
+///
+/// ```swift
+/// var run = try HandoffRun(setup: setup, seed: 7)
+/// let tab = try run.createActivity(content, on: "mac", app: "com.xamarin.monkeybrowser")
+/// try run.schedule(.becomeCurrent(tab), at: .zero)
+/// try run.schedule(.accept(device: "iphone"), at: SimInstant(nanosecondsSinceStart: 2_000_000_000))
+/// run.run(until: SimInstant(nanosecondsSinceStart: 30_000_000_000))
+/// print(run.simulation.model.summary(of: tab, on: "iphone"))
+/// ```
+///
+/// Not guaranteed: delegates are called on the thread that runs the
+/// simulation; a simulation is not thread-safe.
+public struct HandoffSimulation: SimulationModel {
+    public typealias Event = HandoffEvent
+
+    /// The world the protocol runs over.
+    public internal(set) var world: World
+    /// The setup it started from.
+    public let setup: HandoffSetup
+    /// Every step and callback so far (kept only while ``keepsTrace``).
+    public internal(set) var trace: [TraceRecord] = []
+    /// Whether ``trace`` keeps records (otherwise only ``traceCount``
+    /// counts them).
+    public var keepsTrace = true
+    /// The number of trace records produced.
+    public internal(set) var traceCount = 0
+    /// Illegal transitions; a run with any has failed.
+    public internal(set) var violations: [Violation] = []
+    /// Whether the run stops by itself once nothing is under way (no
+    /// scheduled action left, no attempt in progress).
+    public var stopsWhenSettled = false
+
+    var activities: [SourceActivity] = []
+    var attempts: [Attempt] = []
+    /// The attempt offered on each device, if any.
+    var visibleOffer: [Int?]
+    /// Each device's current activity.
+    var currentActivity: [ActivityID?]
+    /// The most recently current activity each device has seen advertised
+    /// and found eligible.
+    var latestCandidate: [ActivityID?]
+    /// Installed apps per device, as indices into `setup.apps`, in the
+    /// device's listed order.
+    let installed: [[Int]]
+    /// Whether each app is running on each device (device × app).
+    var running: [Bool]
+    /// App delegates per device × app, made on first use.
+    var appDelegates: [(any HandoffAppDelegate)?]
+    let makeAppDelegate: (String, AppDescription) -> any HandoffAppDelegate
+    let deviceIndex: [String: Int]
+    let appIndex: [String: Int]
+    /// The latest rule that kept each activity from each device (activity ×
+    /// device), recorded when an advertisement was rejected.
+    var rejections: [[NotOfferedReason?]] = []
+    /// The attempt of each activity on each device (activity × device).
+    var attemptIndex: [[Int?]] = []
+    /// Per world connection: the attempt it serves and whether it carries
+    /// streams.
+    var connectionOwners: [(attempt: Int, isStream: Bool)] = []
+    /// Scheduled actions, by index.
+    var actions: [HandoffAction] = []
+    var actionsRemaining = 0
+    var acceptanceGenerators: [Xoshiro256StarStar]
+    /// Whether each device's user accepts offers without an action.
+    let acceptsAutomatically: [Bool]
+    /// Each device's switches and account, mirrored from the world (every
+    /// change goes through ``perform(_:now:scheduler:)``), so the protocol
+    /// reads plain arrays instead of calling into the world.
+    var deviceSettings: [DeviceSettings]
+    var deviceAccounts: [AccountID?]
+    /// The time of the latest event handled.
+    public internal(set) var clock: SimInstant = .zero
+
+    /// A simulation of `setup`, drawing every random number from `stream`.
+    ///
+    /// - Parameter appDelegates: makes the app delegate of an app on a
+    ///   device (by device name); the built-in ``ScriptedApp`` otherwise.
+    /// - Throws: ``HandoffError`` for a duplicate app, an installed app that
+    ///   is not in `setup.apps`, an invalid configuration, or a world error.
+    public init(
+        setup: HandoffSetup, stream: RandomStreamKey,
+        appDelegates factory: ((String, AppDescription) -> any HandoffAppDelegate)? = nil
+    ) throws(HandoffError) {
+        try setup.configuration.validate()
+        var appIndex: [String: Int] = [:]
+        for (index, app) in setup.apps.enumerated() {
+            guard appIndex[app.bundleID] == nil else { throw .duplicateApp(app.bundleID) }
+            appIndex[app.bundleID] = index
+        }
+        var installed: [[Int]] = []
+        for device in setup.devices {
+            var apps: [Int] = []
+            for bundleID in device.installedApps {
+                guard let index = appIndex[bundleID] else { throw .unknownApp(bundleID) }
+                apps.append(index)
+            }
+            installed.append(apps)
+        }
+        do {
+            world = try World(devices: setup.devices, configuration: setup.world, stream: stream.child("world"))
+        } catch {
+            throw .world(error)
+        }
+        self.setup = setup
+        self.appIndex = appIndex
+        self.installed = installed
+        var deviceIndex: [String: Int] = [:]
+        for (index, device) in setup.devices.enumerated() { deviceIndex[device.name] = index }
+        self.deviceIndex = deviceIndex
+        let count = setup.devices.count
+        visibleOffer = Array(repeating: nil, count: count)
+        currentActivity = Array(repeating: nil, count: count)
+        latestCandidate = Array(repeating: nil, count: count)
+        running = Array(repeating: false, count: count * setup.apps.count)
+        appDelegates = Array(repeating: nil, count: count * setup.apps.count)
+        makeAppDelegate = factory ?? { _, _ in ScriptedApp() }
+        acceptanceGenerators = setup.devices.map { stream.child("acceptance").generator($0.name) }
+        acceptsAutomatically = setup.devices.map { device in
+            (setup.configuration.acceptance[device.name] ?? setup.configuration.defaultAcceptance) != .explicit
+        }
+        deviceSettings = setup.devices.map(\.settings)
+        deviceAccounts = setup.devices.map(\.account)
+    }
+
+    // MARK: Activities
+
+    /// Creates an activity of `app` on `device` (in state `created`; the
+    /// app is running there from now on).
+    ///
+    /// - Parameter delegate: the activity delegate; a ``ScriptedApp`` with
+    ///   default behaviour otherwise.
+    /// - Throws: ``HandoffError/unknownDevice(_:)``,
+    ///   ``HandoffError/unknownApp(_:)`` when the app is not installed on
+    ///   the device.
+    public mutating func createActivity(
+        _ content: ActivityContent, on device: String, app bundleID: String,
+        delegate: (any UserActivityDelegate)? = nil
+    ) throws(HandoffError) -> ActivityID {
+        guard let deviceNumber = deviceIndex[device] else { throw .unknownDevice(device) }
+        guard let app = appIndex[bundleID], installed[deviceNumber].contains(app) else { throw .unknownApp(bundleID) }
+        let id = ActivityID(activities.count)
+        var content = content
+        if let path = content.documentPath {
+            content.userInfo[documentURLKey] = .url(UbiquityContainer.url(
+                of: path, bundleID: bundleID, device: device, platform: setup.devices[deviceNumber].kind.platform))
+        }
+        activities.append(SourceActivity(
+            id: id, device: DeviceID(deviceNumber), app: app, content: content,
+            delegate: delegate ?? ScriptedApp()))
+        running[deviceNumber * setup.apps.count + app] = true
+        rejections.append(Array(repeating: nil, count: setup.devices.count))
+        attemptIndex.append(Array(repeating: nil, count: setup.devices.count))
+        return id
+    }
+
+    /// The activity's content as its app sees it now.
+    public func content(of activity: ActivityID) -> ActivityContent { activities[activity.index].content }
+
+    /// The activity's state on its source device.
+    public func state(of activity: ActivityID) -> SourceActivityMachine.State { activities[activity.index].state }
+
+    /// The state of the continuation attempt of `activity` on `device`, if
+    /// there is one.
+    public func continuationState(of activity: ActivityID, on device: String) -> ContinuationMachine.State? {
+        guard let number = deviceIndex[device], let attempt = attemptIndex[activity.index][number] else { return nil }
+        return attempts[attempt].state
+    }
+
+    /// Records `action` to run at `time`.
+    ///
+    /// - Throws: ``HandoffError/unknownDevice(_:)`` for a device name that
+    ///   does not exist, ``HandoffError/invalidParameter(name:value:expected:)``
+    ///   for an activity that does not exist or a time in the past.
+    public mutating func schedule(
+        _ action: HandoffAction, at time: SimInstant, into scheduler: inout Scheduler<HandoffEvent>
+    ) throws(HandoffError) {
+        switch action {
+        case let .becomeCurrent(id), let .resignCurrent(id), let .invalidate(id), let .setNeedsSave(id, _),
+            let .addUserInfoEntries(id, _), let .setEligibleForHandoff(id, _):
+            guard id.index >= 0, id.index < activities.count else {
+                throw .invalidParameter(name: "activity", value: "\(id)", expected: "an activity created earlier")
+            }
+        case let .accept(device), let .setSettings(device, _), let .setAccount(device, _):
+            guard deviceIndex[device] != nil else { throw .unknownDevice(device) }
+        }
+        guard time >= scheduler.now else {
+            throw .invalidParameter(name: "time", value: "\(time)", expected: "an instant not before \(scheduler.now)")
+        }
+        actions.append(action)
+        actionsRemaining += 1
+        scheduler.schedule(.action(Int32(actions.count - 1)), at: time)
+    }
+
+    // MARK: Events
+
+    public mutating func handle(_ event: HandoffEvent, scheduler: inout Scheduler<HandoffEvent>) {
+        let now = scheduler.now
+        clock = now
+        switch event {
+        case let .world(worldEvent):
+            world.handle(worldEvent, at: now)
+        case let .action(index):
+            actionsRemaining -= 1
+            perform(actions[Int(index)], now: now, scheduler: &scheduler)
+        case let .step(attempt, step):
+            if step.keepsRunGoing { attempts[Int(attempt)].pendingSteps -= 1 }
+            run(step, of: Int(attempt), now: now, scheduler: &scheduler)
+        }
+        processNotifications(now: now, scheduler: &scheduler)
+        world.schedulePendingEvents(into: &scheduler)
+        if stopsWhenSettled, settled() { scheduler.stop() }
+    }
+
+    /// Whether nothing is under way: no action left, no attempt busy, and
+    /// no offer still to come on a device whose user accepts on their own.
+    ///
+    /// On such a device every current activity must have reached it (and
+    /// been accepted) or been blocked by a rule; an activity that is out of
+    /// range keeps the run going until its limit.
+    public var isSettled: Bool {
+        var copy = self
+        return copy.settled()
+    }
+
+    /// ``isSettled``, as a mutating method: the protocol calls it after
+    /// every event, and a non-mutating call from mutating code would copy
+    /// the whole simulation.
+    mutating func settled() -> Bool {
+        guard actionsRemaining == 0 else { return false }
+        for device in 0..<setup.devices.count where acceptsAutomatically[device] {
+            for case let activity? in currentActivity where activities[activity.index].device.index != device {
+                if rejections[activity.index][device] != nil { continue }
+                guard let attempt = attemptIndex[activity.index][device] else { return false }
+                switch attempts[attempt].state {
+                case .discovered, .offered: return false
+                default: continue
+                }
+            }
+        }
+        for attempt in attempts
+        where attempt.pendingSteps > 0 || attempt.outstandingRequests > 0 || attempt.noticeInFlight {
+            return false
+        }
+        for attempt in attempts {
+            switch attempt.state {
+            case .accepted, .launching, .willContinue, .fetching: return false
+            default: continue
+            }
+        }
+        return true
+    }
+
+    /// Schedules `step` of `attempt` after `delay`.
+    ///
+    /// A step counts as work under way (keeping the run from settling)
+    /// unless it only matters in a state that keeps the run going anyway: a
+    /// fetch timeout matters only while fetching, a think-time accept only
+    /// while offered.
+    mutating func later(
+        _ step: ProtocolStep, of attempt: Int, after delay: SimDuration, now: SimInstant,
+        scheduler: inout Scheduler<HandoffEvent>
+    ) {
+        if step.keepsRunGoing { attempts[attempt].pendingSteps += 1 }
+        scheduler.schedule(.step(attempt: Int32(attempt), step), at: now + max(delay, .zero))
+    }
+
+    /// Handles the world's notifications until none are left (handling one
+    /// may cause others).
+    mutating func processNotifications(now: SimInstant, scheduler: inout Scheduler<HandoffEvent>) {
+        // By index: handling one may append more, which are handled too.
+        var index = 0
+        while index < world.notifications.count {
+            handle(world.notifications[index], now: now, scheduler: &scheduler)
+            index += 1
+        }
+        if index > 0 { world.removeAllNotifications() }
+    }
+
+    mutating func handle(_ notification: WorldNotification, now: SimInstant, scheduler: inout Scheduler<HandoffEvent>) {
+        switch notification {
+        case let .advertisementReceived(from, to, payload):
+            advertisementReceived(from: from, to: to, payload: payload, now: now, scheduler: &scheduler)
+        case let .connectionEstablished(connection):
+            connectionEstablished(connection, now: now, scheduler: &scheduler)
+        case let .connectionFailed(connection, failure):
+            connectionFailed(connection, failure: failure, now: now, scheduler: &scheduler)
+        case let .messageDelivered(connection, side, tag, bytes):
+            messageDelivered(on: connection, to: side, tag: tag, bytes: bytes, now: now, scheduler: &scheduler)
+        case .messageAcknowledged, .datagramDelivered:
+            break
+        }
+    }
+
+    // MARK: Trace and machines
+
+    mutating func record(
+        _ now: SimInstant, device: DeviceID, app: String, activity: ActivityID, from: String = "",
+        event: String, to: String = "", detail: String = ""
+    ) {
+        traceCount += 1
+        guard keepsTrace else { return }
+        trace.append(TraceRecord(
+            time: now, device: setup.devices[device.index].name, app: app,
+            activity: activities[activity.index].content.label, from: from, event: event, to: to, detail: detail))
+    }
+
+    /// Applies `event` to the activity's source machine; records a
+    /// violation and returns `false` if it is illegal.
+    @discardableResult
+    mutating func apply(
+        _ event: SourceActivityMachine.Event, to id: ActivityID, now: SimInstant,
+        detail: String = ""
+    ) -> Bool {
+        let activity = activities[id.index]
+        let bundleID = setup.apps[activity.app].bundleID
+        guard let next = SourceActivityMachine.transition(from: activity.state, on: event) else {
+            violations.append(Violation(
+                time: now, device: setup.devices[activity.device.index].name, activity: activity.content.label,
+                machine: "source", state: activity.state.description, event: event.description))
+            record(now, device: activity.device, app: bundleID, activity: id, from: activity.state.description,
+                   event: event.description, to: "", detail: "illegal transition")
+            return false
+        }
+        activities[id.index].state = next
+        record(now, device: activity.device, app: bundleID, activity: id, from: activity.state.description,
+               event: event.description, to: next.description, detail: detail)
+        return true
+    }
+
+    /// Applies `event` to the attempt's machine; records a violation and
+    /// returns `false` if it is illegal.
+    @discardableResult
+    mutating func apply(
+        _ event: ContinuationMachine.Event, to attempt: Int, now: SimInstant, detail: String = ""
+    ) -> Bool {
+        let current = attempts[attempt]
+        guard let next = ContinuationMachine.transition(from: current.state, on: event) else {
+            violations.append(Violation(
+                time: now, device: setup.devices[current.receiver.index].name,
+                activity: activities[current.activity.index].content.label, machine: "continuation",
+                state: current.state.description, event: event.description))
+            record(now, device: current.receiver, app: appName(of: current), activity: current.activity,
+                   from: current.state.description, event: event.description, to: "", detail: "illegal transition")
+            return false
+        }
+        attempts[attempt].state = next
+        record(now, device: current.receiver, app: appName(of: current), activity: current.activity,
+               from: current.state.description, event: event.description, to: next.description, detail: detail)
+        return true
+    }
+
+    @inline(__always)
+    func appName(of attempt: Attempt) -> String {
+        switch attempt.target {
+        case let .app(index): return setup.apps[index].bundleID
+        case .browser: return "browser"
+        }
+    }
+
+    @inline(__always)
+    func deviceName(_ device: DeviceID) -> String { setup.devices[device.index].name }
+}

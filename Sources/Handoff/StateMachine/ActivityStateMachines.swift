@@ -1,0 +1,196 @@
+import SimKernel
+
+/// A finite state machine given as a table: its states, its events, and
+/// for each (state, event) pair either the next state or nothing, which
+/// makes the event illegal in that state.
+///
+/// The protocol engine never applies an event without asking the table; an
+/// illegal event is recorded as a ``Violation`` and fails the run, never
+/// ignored.
+public protocol ActivityStateMachine {
+    /// The machine's states.
+    associatedtype State: CaseIterable, Hashable, Sendable, CustomStringConvertible
+    /// The events that move it.
+    associatedtype Event: CaseIterable, Hashable, Sendable, CustomStringConvertible
+
+    /// The state `event` leads to from `state`, or `nil` if the event is
+    /// illegal there.
+    static func transition(from state: State, on event: Event) -> State?
+}
+
+/// The life of an activity on the device that created it.
+///
+/// `created → current (becomeCurrent) → resigned | invalidated`. Only one
+/// activity per device is current: making another current supersedes it.
+/// After `invalidate` nothing is legal, not even a second `invalidate`.
+///
+/// | state | becomeCurrent | resignCurrent | superseded | save | continued | invalidate |
+/// |---|---|---|---|---|---|---|
+/// | created | current | — | — | — | — | invalidated |
+/// | current | current | resigned | resigned | current | current | invalidated |
+/// | resigned | current | — | — | resigned | resigned | invalidated |
+/// | invalidated | — | — | — | — | — | — |
+public enum SourceActivityMachine: ActivityStateMachine {
+    /// Where a source activity is in its life.
+    public enum State: String, CaseIterable, Hashable, Sendable, CustomStringConvertible {
+        /// Made, never current yet: not eligible for Handoff.
+        case created
+        /// The device's current activity, advertised to nearby devices.
+        case current
+        /// Was current; no longer advertised, but its data can still be
+        /// fetched by an offer already accepted.
+        case resigned
+        /// Withdrawn for good.
+        case invalidated
+
+        public var description: String { rawValue }
+    }
+
+    /// What happens to a source activity.
+    public enum Event: String, CaseIterable, Hashable, Sendable, CustomStringConvertible {
+        /// The app calls `becomeCurrent` (again, to say it was updated).
+        case becomeCurrent
+        /// The app calls `resignCurrent`.
+        case resignCurrent
+        /// Another activity on the device became current.
+        case superseded
+        /// The system saves it for a fetch (`userActivityWillSave` when
+        /// `needsSave`, responders' `updateUserActivityState`).
+        case save
+        /// Another device continued it (`userActivityWasContinued`).
+        case continued
+        /// The app calls `invalidate`.
+        case invalidate
+
+        public var description: String { rawValue }
+    }
+
+    public static func transition(from state: State, on event: Event) -> State? {
+        switch (state, event) {
+        case (.invalidated, _): return nil
+        case (_, .invalidate): return .invalidated
+        case (_, .becomeCurrent): return .current
+        case (.current, .resignCurrent), (.current, .superseded): return .resigned
+        case (.current, .save), (.current, .continued): return .current
+        case (.resigned, .save), (.resigned, .continued): return .resigned
+        case (.created, _), (.resigned, _): return nil
+        }
+    }
+}
+
+/// One attempt to continue an activity on a receiving device.
+///
+/// `discovered → offered → accepted → launching → willContinue → fetching →
+/// continued | failed`, then `restored` once the restoration handler's
+/// objects have restored their state. An offer can be withdrawn before it is
+/// accepted; an activity with no suitable app but an http or https
+/// `webpageURL` opens in the browser after the launch instead.
+///
+/// Exactly one of `continue` and `fail` follows `willContinue`; every other
+/// order is illegal. Several restorable objects each restore, so `restore`
+/// may repeat.
+public enum ContinuationMachine: ActivityStateMachine {
+    /// Where a continuation attempt is.
+    public enum State: String, CaseIterable, Hashable, Sendable, CustomStringConvertible {
+        /// An eligible advertisement arrived.
+        case discovered
+        /// The system shows the activity (dock, app switcher, lock screen).
+        case offered
+        /// The user picked it.
+        case accepted
+        /// The receiving app (or the browser) is launching.
+        case launching
+        /// `application(_:willContinueUserActivityWithType:)` was called.
+        case willContinue
+        /// The payload is being fetched from the source.
+        case fetching
+        /// `application(_:continue:restorationHandler:)` was called.
+        case continued
+        /// Objects handed to the restoration handler restored their state.
+        case restored
+        /// `application(_:didFailToContinueUserActivityWithType:error:)` was called.
+        case failed
+        /// The offer went away before the user picked it.
+        case withdrawn
+        /// The activity's `webpageURL` opened in the browser.
+        case inBrowser
+
+        public var description: String { rawValue }
+
+        /// Whether no event can follow.
+        public var isTerminal: Bool {
+            switch self {
+            case .failed, .withdrawn, .inBrowser: return true
+            default: return false
+            }
+        }
+    }
+
+    /// What happens to a continuation attempt.
+    public enum Event: String, CaseIterable, Hashable, Sendable, CustomStringConvertible {
+        /// The system decides to show it (or shows it again on a repeated
+        /// advertisement).
+        case offer
+        /// The user picks it.
+        case accept
+        /// The system launches the app or the browser.
+        case launch
+        /// The app is told a continuation is starting.
+        case willContinue
+        /// The system asks the source for the payload.
+        case fetch
+        /// The payload arrived; the app continues the activity.
+        case `continue`
+        /// A restorable object restored its state.
+        case restore
+        /// The continuation failed with an error code.
+        case fail
+        /// The offer is taken back (the activity was invalidated, or a more
+        /// recent one replaced it).
+        case withdraw
+        /// The browser opens the activity's `webpageURL`.
+        case openInBrowser
+
+        public var description: String { rawValue }
+    }
+
+    public static func transition(from state: State, on event: Event) -> State? {
+        switch (state, event) {
+        case (.discovered, .offer), (.offered, .offer): return .offered
+        case (.discovered, .withdraw), (.offered, .withdraw): return .withdrawn
+        case (.offered, .accept): return .accepted
+        case (.accepted, .launch): return .launching
+        case (.launching, .willContinue): return .willContinue
+        case (.launching, .openInBrowser): return .inBrowser
+        case (.willContinue, .fetch): return .fetching
+        case (.willContinue, .fail), (.fetching, .fail): return .failed
+        case (.fetching, .continue): return .continued
+        case (.continued, .restore), (.restored, .restore): return .restored
+        default: return nil
+        }
+    }
+}
+
+/// An event applied in a state where the machine does not allow it.
+///
+/// A violation fails the run: it is a bug in the app code driving the
+/// simulation, or in the simulator itself.
+public struct Violation: Hashable, Sendable, CustomStringConvertible {
+    /// When it happened.
+    public let time: SimInstant
+    /// The device's name.
+    public let device: String
+    /// The activity (its type and title).
+    public let activity: String
+    /// Which machine: `"source"` or `"continuation"`.
+    public let machine: String
+    /// The state the machine was in.
+    public let state: String
+    /// The event that is illegal there.
+    public let event: String
+
+    public var description: String {
+        "illegal transition at \(time) on \(device): \(machine) activity \(activity) is \(state); \(event) is not "
+            + "allowed there"
+    }
+}

@@ -1,0 +1,65 @@
+import Handoff
+import HandoffWorld
+import SimKernel
+import Testing
+
+/// The reference article's MonkeyBrowser sample, end to end.
+@Suite("MonkeyBrowser sample")
+struct MonkeyBrowserTests {
+    /// A receiving controller that opens the URL from `userInfo` in the tab
+    /// the activity type names, as the sample's view controllers do.
+    final class TabController: HandoffAppDelegate {
+        var preparing: [String] = []
+        var shownURL: [String: String] = [:]
+        var restored: [String] = []
+
+        func willContinueUserActivity(withType type: String, context: inout CallbackContext) -> Bool {
+            preparing.append(type)
+            return true
+        }
+
+        func continueUserActivity(_ activity: ContinuedActivity, context: inout ContinueContext) -> Bool {
+            guard let tab = monkeyTabs.firstIndex(where: { $0.type == activity.activityType }),
+                case let .string(url)? = activity.userInfo["Url"]
+            else { return false }
+            shownURL["tab\(tab + 1)"] = url
+            context.charge(.milliseconds(15))
+            context.restore(["tab\(tab + 1)"])
+            return true
+        }
+
+        func restoreUserActivityState(_ activity: ContinuedActivity, object: String, context: inout CallbackContext) {
+            restored.append(object)
+        }
+    }
+
+    @Test("each of the four tabs continues on the iPad with the same URL", arguments: 0..<4)
+    func everyTabContinues(tab: Int) throws {
+        let controller = TabController()
+        let (run, activity) = try runTab(tab, setup: monkeySetup(), delegates: { _, _ in controller })
+        #expect(run.violations.isEmpty)
+        let summary = try #require(run.summary(of: activity, on: "ipad"))
+        #expect(summary.outcome == .continued)
+        #expect(controller.preparing == [monkeyTabs[tab].type])
+        #expect(controller.shownURL == ["tab\(tab + 1)": monkeyTabs[tab].url])
+        #expect(controller.restored == ["tab\(tab + 1)"])
+        #expect(run.model.content(of: activity).title == monkeyTabs[tab].title)
+        let restored = try #require(summary.acceptToRestored)
+        let continued = try #require(summary.acceptToContinue)
+        // Restoration follows `continue` by exactly the 15 ms the controller charged.
+        #expect(restored - continued == .milliseconds(15))
+    }
+
+    @Test("the callbacks come in Apple's order on each device")
+    func callbackOrderOnEachDevice() throws {
+        let (run, _) = try runTab(0, setup: monkeySetup())
+        #expect(callbackOrder(run.trace, on: "ipad") == [
+            "discover", "offer", "accept", "launch", "willContinue", "willContinueUserActivity", "fetch", "continue",
+            "continueUserActivity", "restore", "restoreUserActivityState",
+        ])
+        #expect(callbackOrder(run.trace, on: "iphone") == [
+            "becomeCurrent", "save", "send payload", "continued", "userActivityWasContinued",
+        ])
+    }
+}
+
