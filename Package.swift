@@ -54,7 +54,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "handoff-sim",
-            dependencies: ["SimKernel", "HandoffWorld"]
+            dependencies: ["SimKernel", "HandoffWorld", "Handoff"]
         ),
         .executableTarget(
             name: "HandoffBench",
@@ -71,6 +71,11 @@ let package = Package(
         ),
         .testTarget(
             name: "HandoffTests",
+            dependencies: ["Handoff", "HandoffWorld", "SimKernel"]
+        ),
+        .testTarget(
+            // An app team's view: only the public libraries, no @testable.
+            name: "ExampleAppTests",
             dependencies: ["Handoff", "HandoffWorld", "SimKernel"]
         ),
         .testTarget(

@@ -33,10 +33,11 @@ let usage = """
       handoff        the MonkeyBrowser handoff (iPhone → iPad, accepted 500 ms
                      after the offer) repeated; one line:
                      handoff trials=N payload=B seconds=X trials_per_s=Y events_per_trial=E
-      handoff-check  interleaved rounds of phold (1,000 processes) and handoff
-                     trials at 3 KiB; prints trials/s × events per trial
-                     against phold's events/s, and peak memory at 10^3, 10^4
-                     and 10^5 trials
+      handoff-memory handoff, then the process's peak resident memory
+      handoff-check  three interleaved rounds of phold (1,000 processes, best
+                     of 3) and 20,000 handoff trials at 3 KiB (best of 3);
+                     prints trials/s × events per trial against phold's
+                     events/s, then peak memory at 10^3, 10^4 and 10^5 trials
 
     OPTIONS (phold, phold-memory):
       --lps N        logical processes, i.e. pending events (default 1000)
@@ -51,7 +52,7 @@ let usage = """
       --loss P       loss probability per packet, 0 ≤ P < 1 (default 0)
       --seed S       random seed (default 42)
 
-    OPTIONS (handoff):
+    OPTIONS (handoff, handoff-memory):
       --trials N     trials (default 10000)
       --payload B    userInfo bytes (default 3072)
       --seed S       random seed (default 42)
@@ -301,6 +302,68 @@ func handoffLine(_ result: HandoffTrialsResult) -> String {
         + " events_per_trial=\(fixed(result.eventsPerTrial, digits: 1))"
 }
 
+/// Runs `handoff --trials N` in a fresh child process and returns its peak
+/// resident memory.
+func childHandoffPeak(trials: Int) throws -> UInt64 {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: ProcessInfo.processInfo.arguments[0]).standardizedFileURL
+    if let path = Bundle.main.executablePath { process.executableURL = URL(fileURLWithPath: path) }
+    process.arguments = ["handoff-memory", "--trials", String(trials)]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    try process.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    let line = String(decoding: data, as: UTF8.self)
+    guard process.terminationStatus == 0,
+        let field = line.split(separator: " ").first(where: { $0.hasPrefix("peak_rss_bytes=") }),
+        let bytes = UInt64(field.dropFirst("peak_rss_bytes=".count).trimmingCharacters(in: .whitespacesAndNewlines))
+    else {
+        throw UsageError(description: "child run failed: \(line)")
+    }
+    return bytes
+}
+
+func runHandoffMemory(_ arguments: ArraySlice<String>) throws {
+    let options = try HandoffOptions(arguments)
+    let result = try HandoffTrials.run(trials: options.trials, payload: options.payload, seed: options.seed)
+    let peak = ProcessStatistics.peakResidentBytes().map(String.init) ?? "unavailable"
+    print("handoff-memory trials=\(result.trials) peak_rss_bytes=\(peak)")
+}
+
+/// The handoff speed target, measured in one process: trials/s × events
+/// per trial against PHOLD at 1,000 processes, in interleaved rounds; then
+/// peak memory at three trial counts.
+func runHandoffCheck(_ arguments: ArraySlice<String>) throws {
+    guard arguments.isEmpty else { throw UsageError(description: "handoff-check takes no options") }
+    var ratios: [Double] = []
+    for round in 1...3 {
+        var phold = try PHOLD.run(processes: 1_000, events: 5_000_000, seed: 42)
+        var handoff = try HandoffTrials.run(trials: 20_000, payload: 3072, seed: 42)
+        for _ in 1..<3 {
+            let again = try PHOLD.run(processes: 1_000, events: 5_000_000, seed: 42)
+            if again.seconds < phold.seconds { phold = again }
+            let more = try HandoffTrials.run(trials: 20_000, payload: 3072, seed: 42)
+            if more.seconds < handoff.seconds { handoff = more }
+        }
+        let ratio = handoff.eventsPerSecond / phold.eventsPerSecond
+        ratios.append(ratio)
+        print(
+            "round \(round): phold events_per_s=\(fixed(phold.eventsPerSecond, digits: 0)) (best of 3); "
+                + handoffLine(handoff) + " events_per_s=\(fixed(handoff.eventsPerSecond, digits: 0))"
+                + " ratio_to_phold=\(fixed(ratio, digits: 3)) (best of 3)")
+    }
+    let sorted = ratios.sorted()
+    print(
+        "ratio to phold: median \(fixed(sorted[1], digits: 3)), range \(fixed(sorted[0], digits: 3))–"
+            + "\(fixed(sorted[2], digits: 3))")
+    var peaks: [String] = []
+    for trials in [1_000, 10_000, 100_000] {
+        peaks.append("\(trials): \(fixed(Double(try childHandoffPeak(trials: trials)) / 1_048_576, digits: 1)) MiB")
+    }
+    print("peak resident memory by trials: \(peaks.joined(separator: ", "))")
+}
+
 func runHandoff(_ arguments: ArraySlice<String>) throws {
     let options = try HandoffOptions(arguments)
     let result = try HandoffTrials.run(trials: options.trials, payload: options.payload, seed: options.seed)
@@ -319,12 +382,14 @@ do {
     case "transfer": try runTransfer(arguments.dropFirst())
     case "transfer-check": try runTransferCheck(arguments.dropFirst())
     case "handoff": try runHandoff(arguments.dropFirst())
+    case "handoff-memory": try runHandoffMemory(arguments.dropFirst())
+    case "handoff-check": try runHandoffCheck(arguments.dropFirst())
     case "-h", "--help", "help": print(usage)
     case nil:
         FileHandle.standardError.write(Data("error: missing command\n\n\(usage)\n".utf8))
         exit(64)
     case let command?:
-        FileHandle.standardError.write(Data("error: unknown command '\(command)'; expected phold, phold-memory, memory, transfer, transfer-check, handoff or handoff-check\n".utf8))
+        FileHandle.standardError.write(Data("error: unknown command '\(command)'; expected phold, phold-memory, memory, transfer, transfer-check, handoff, handoff-memory or handoff-check\n".utf8))
         exit(64)
     }
 } catch let error as UsageError {

@@ -8,6 +8,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Handoff
 import HandoffWorld
 
 /// The tool's version, printed by `--version` and, later, recorded in every
@@ -29,8 +30,9 @@ let help = """
       --version       Show the version.
 
     COMMANDS:
-      defaults        Print every calibrated default of the world model with
-                      its source, as a Markdown table (the README's table).
+      defaults        Print every calibrated default of the world and the
+                      continuity protocol with its source, as a Markdown table
+                      (the README's table).
 
     The scenario runner (`handoff-sim run <dir>`) arrives with the scenario
     layer.
@@ -52,8 +54,8 @@ func writeError(_ message: String) {
 }
 
 let defaultsHelp = """
-    OVERVIEW: Print every calibrated default of the world model with its
-    source or reasoning, as a Markdown table.
+    OVERVIEW: Print every calibrated default of the world and the continuity
+    protocol with its source or reasoning, as a Markdown table.
 
     USAGE: handoff-sim defaults
 
@@ -64,7 +66,7 @@ let defaultsHelp = """
 /// The defaults table as Markdown, one row per default.
 func defaultsTable() -> String {
     var lines = ["| setting | default | source |", "|---|---|---|"]
-    for row in CalibratedDefaults.table {
+    for row in HandoffDefaults.table {
         let source = row.isAssumption && !row.source.hasPrefix("assumption") ? "assumption; " + row.source : row.source
         lines.append("| \(row.setting) | \(row.value) | \(source) |")
     }

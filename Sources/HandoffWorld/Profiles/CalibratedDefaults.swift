@@ -11,6 +11,14 @@ public struct CalibratedDefault: Hashable, Sendable {
     public let source: String
     /// Whether the value is an assumption rather than a published number.
     public let isAssumption: Bool
+
+    /// A row of the table.
+    public init(setting: String, value: String, source: String, isAssumption: Bool) {
+        self.setting = setting
+        self.value = value
+        self.source = source
+        self.isAssumption = isAssumption
+    }
 }
 
 /// Every default of the world model with its source, in one table.

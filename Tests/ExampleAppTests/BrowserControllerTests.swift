@@ -1,0 +1,125 @@
+// What an app team writes: its own controllers, plugged into simulated
+// devices through the delegate protocols, using only the public API of the
+// Handoff library (no @testable import).
+import Handoff
+import HandoffWorld
+import SimKernel
+import Testing
+
+/// The app's tab controller, as it would exist in the app: it keeps the
+/// URL it shows and the scroll position, and restores them from a handed-off
+/// activity.
+final class BrowserTabController: HandoffAppDelegate, UserActivityDelegate {
+    private(set) var url: String
+    private(set) var scrollOffset: Int64
+    private(set) var log: [String] = []
+
+    init(url: String = "about:blank", scrollOffset: Int64 = 0) {
+        self.url = url
+        self.scrollOffset = scrollOffset
+    }
+
+    // Receiving side.
+
+    func willContinueUserActivity(withType type: String, context: inout CallbackContext) -> Bool {
+        log.append("preparing \(type)")
+        return true  // the app shows its own progress
+    }
+
+    func continueUserActivity(_ activity: ContinuedActivity, context: inout ContinueContext) -> Bool {
+        guard case let .string(url)? = activity.userInfo["Url"] else { return false }
+        self.url = url
+        if case let .integer(offset)? = activity.userInfo["Scroll"] { scrollOffset = offset }
+        log.append("continued at \(url)")
+        context.charge(.milliseconds(25))       // parsing and layout
+        context.restore(["webView"], after: .milliseconds(10))
+        return true
+    }
+
+    func didFailToContinueUserActivity(withType type: String, error: ContinuationError, context: inout CallbackContext) {
+        log.append("failed \(error.code)")
+    }
+
+    func restoreUserActivityState(_ activity: ContinuedActivity, object: String, context: inout CallbackContext) {
+        log.append("restored \(object)")
+    }
+
+    // Source side: bring the activity up to date just before it is sent.
+
+    func userActivityWillSave(_ activity: inout ActivityContent, context: inout CallbackContext) {
+        activity.addUserInfoEntries(["Url": .string(url), "Scroll": .integer(scrollOffset)])
+        context.charge(.milliseconds(3))
+        log.append("saved")
+    }
+
+    func userActivityWasContinued(_ activity: ActivityContent, by device: String, context: inout CallbackContext) {
+        log.append("continued by \(device)")
+    }
+}
+
+@Suite("An app's own controller in the simulation")
+struct BrowserControllerTests {
+    func setup() throws -> HandoffSetup {
+        let app = try AppDescription(
+            bundleID: "com.example.browser", teamID: TeamID("EXAMPLE123"), activityTypes: ["com.example.browser.tab"])
+        return HandoffSetup(
+            devices: [
+                DeviceDescription(
+                    name: "mac", kind: .mac, osVersion: OSVersion(14, 4), account: "dana@icloud.com",
+                    installedApps: [app.bundleID]),
+                DeviceDescription(
+                    name: "iphone", kind: .iPhone, osVersion: OSVersion(17, 4), account: "dana@icloud.com",
+                    installedApps: [app.bundleID], mobility: .stationary(Position(x: 1.5, y: 0))),
+            ],
+            apps: [app])
+    }
+
+    @Test("the controller's state moves from the Mac's controller to the iPhone's, in Apple's callback order")
+    func stateMovesAcross() throws {
+        let source = BrowserTabController(url: "https://example.com/article", scrollOffset: 1840)
+        let receiver = BrowserTabController()
+        var run = try HandoffRun(setup: setup(), seed: 11, appDelegates: { device, _ in
+            device == "iphone" ? receiver : BrowserTabController()
+        })
+        let tab = try run.createActivity(
+            ActivityContent(type: "com.example.browser.tab", title: "Article", needsSave: true), on: "mac",
+            app: "com.example.browser", delegate: source)
+        try run.schedule(.becomeCurrent(tab), at: .zero)
+        try run.schedule(.accept(device: "iphone"), at: SimInstant(nanosecondsSinceStart: 6_000_000_000))
+        run.run(until: SimInstant(nanosecondsSinceStart: 60_000_000_000))
+
+        #expect(run.violations.isEmpty)
+        #expect(receiver.url == "https://example.com/article")
+        #expect(receiver.scrollOffset == 1840)
+        #expect(receiver.log == [
+            "preparing com.example.browser.tab", "continued at https://example.com/article", "restored webView",
+        ])
+        #expect(source.log == ["saved", "continued by iphone"])
+
+        // The trace shows the same story with times: the restore comes the
+        // 25 ms charged by continue plus the 10 ms restore delay later.
+        let trace = run.trace
+        let continued = try #require(trace.first { $0.event == "continueUserActivity" })
+        let restored = try #require(trace.first { $0.event == "restoreUserActivityState" })
+        #expect(continued.device == "iphone" && continued.app == "com.example.browser")
+        #expect(restored.time - continued.time == .milliseconds(35))
+        #expect(trace.first { $0.event == "willContinueUserActivity" }?.detail == "returned true")
+        let summary = try #require(run.summary(of: tab, on: "iphone"))
+        #expect(summary.outcome == .continued)
+        #expect(summary.acceptToRestored.map { $0 - (summary.acceptToContinue ?? .zero) } == .milliseconds(35))
+    }
+
+    @Test("the controller hears didFail when the Mac invalidates before the fetch")
+    func controllerHearsFailure() throws {
+        let receiver = BrowserTabController()
+        var run = try HandoffRun(setup: setup(), seed: 11, appDelegates: { _, _ in receiver })
+        let tab = try run.createActivity(
+            ActivityContent(type: "com.example.browser.tab", userInfo: ["Url": "https://example.com"]), on: "mac",
+            app: "com.example.browser")
+        try run.schedule(.becomeCurrent(tab), at: .zero)
+        try run.schedule(.accept(device: "iphone"), at: SimInstant(nanosecondsSinceStart: 6_000_000_000))
+        try run.schedule(.invalidate(tab), at: SimInstant(nanosecondsSinceStart: 6_100_000_000))
+        run.run(until: SimInstant(nanosecondsSinceStart: 60_000_000_000))
+        #expect(receiver.log == ["preparing com.example.browser.tab", "failed 4608"])
+    }
+}
