@@ -50,9 +50,10 @@ enum HandoffTrials {
         let start = clock.now
         var events: UInt64 = 0
         var continued = 0
+        var run = try HandoffRun(setup: setup, seed: seed)
+        run.simulation.model.keepsTrace = false
         for trial in 0..<trials {
-            var run = try HandoffRun(setup: setup, seed: seed, trial: trial)
-            run.simulation.model.keepsTrace = false
+            run.reset(seed: seed, trial: trial)
             let tab = try run.createActivity(content, on: "iphone", app: bundleID)
             try run.schedule(.becomeCurrent(tab), at: .zero)
             run.run(until: limit)

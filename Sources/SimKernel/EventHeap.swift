@@ -142,6 +142,11 @@ struct EventHeap<Event> {
 
     /// Makes room for `capacity` entries without further allocation.
     @inlinable
+    /// Drops every entry, keeping the storage.
+    mutating func removeAll() {
+        storage.removeAll(keepingCapacity: true)
+    }
+
     mutating func reserveCapacity(_ capacity: Int) {
         storage.reserveCapacity(capacity)
     }

@@ -50,6 +50,22 @@ public struct Scheduler<Event> {
         if expectedPendingEvents > 0 { heap.reserveCapacity(expectedPendingEvents) }
     }
 
+    /// Empties the scheduler and sets the clock back to zero, as a new
+    /// scheduler would be, keeping the queue's storage for reuse.
+    ///
+    /// Running many short simulations one after another (trials) with
+    /// ``Simulation/reset(model:)`` allocates no new queue per run.
+    ///
+    /// - Complexity: O(n) in the pending events dropped.
+    public mutating func reset() {
+        clock = 0
+        heap.removeAll()
+        nextSequence = 0
+        if !cancelled.isEmpty { cancelled.removeAll(keepingCapacity: true) }
+        lastRemoved = EventID(time: SimInstant(nanosecondsSinceStart: .min), sequence: 0)
+        stopRequested = false
+    }
+
     /// Schedules `event` to run at `time`.
     ///
     /// - Parameters:

@@ -74,6 +74,22 @@ public struct Simulation<Model: SimulationModel> {
     @inlinable
     public var now: SimInstant { scheduler.now }
 
+    /// Starts over at time zero with `model`: no pending events, no events
+    /// handled, the queue's storage kept for reuse.
+    public mutating func reset(model: Model) {
+        self.model = model
+        scheduler.reset()
+        handled = 0
+    }
+
+    /// Starts over at time zero with the same model, changed in place by
+    /// `prepare` (so a model can reuse its own storage too).
+    public mutating func reset(_ prepare: (inout Model) throws -> Void) rethrows {
+        scheduler.reset()
+        handled = 0
+        try prepare(&model)
+    }
+
     /// Handles the next pending event, if there is one.
     ///
     /// - Returns: `true` if an event ran, `false` if none was pending.

@@ -63,3 +63,30 @@ struct MonkeyBrowserTests {
     }
 }
 
+
+/// Reusing one run for many trials gives exactly what fresh runs give.
+@Suite("Trial reuse")
+struct TrialReuseTests {
+    @Test("a run reset to trial k equals a new run of trial k, trace for trace")
+    func resetEqualsFresh() throws {
+        var configuration = HandoffConfiguration()
+        configuration.defaultAcceptance = .thinkTime(meanSeconds: 1, standardDeviationSeconds: 0.5)
+        let setup = try monkeySetup(configuration: configuration)
+        var reused = try HandoffRun(setup: setup, seed: 77)
+        for trial in [0, 1, 2, 5, 1] {
+            reused.reset(seed: 77, trial: trial)
+            var fresh = try HandoffRun(setup: setup, seed: 77, trial: trial)
+            for run in [0, 1] {
+                var target = run == 0 ? reused : fresh
+                let tab = try target.createActivity(tabActivity(trial % 4), on: "iphone", app: monkeyBrowserID)
+                try target.schedule(.becomeCurrent(tab), at: .zero)
+                target.run(until: at(60))
+                if run == 0 { reused = target } else { fresh = target }
+            }
+            #expect(reused.trace == fresh.trace, "trial \(trial)")
+            #expect(reused.simulation.handledEventCount == fresh.simulation.handledEventCount)
+            #expect(reused.summary(of: ActivityID(0), on: "ipad") == fresh.summary(of: ActivityID(0), on: "ipad"))
+            #expect(reused.summary(of: ActivityID(0), on: "ipad")?.outcome == .continued)
+        }
+    }
+}

@@ -378,6 +378,32 @@ struct RandomStreamTests {
         #expect((0..<100).map { _ in viaName.next() } == (0..<100).map { _ in viaChild.next() })
     }
 
+    @Test("generator(a, b, …) equals walking the children one by one")
+    func multiComponentGenerators() {
+        let key = RandomStreamKey(seed: 9).child("trial", 4)
+        func first(_ generator: Xoshiro256StarStar) -> [UInt64] {
+            var copy = generator
+            return (0..<50).map { _ in copy.next() }
+        }
+        #expect(first(key.generator("a", "b")) == first(key.child("a").child("b").generator()))
+        #expect(first(key.generator("a", "b", "c")) == first(key.child("a").child("b").generator("c")))
+        #expect(first(key.generator("l", "w", "mac", "iphone")) == first(key.child("l").child("w").child("mac").generator("iphone")))
+        #expect(first(key.generator("l", "w", "mac", "iphone", "loss"))
+            == first(key.child("l").child("w").child("mac").child("iphone").generator("loss")))
+        #expect(first(key.generator("a", "b")) != first(key.generator("b", "a")))
+        // A component that is not ASCII hashes its UTF-8 bytes either way.
+        #expect(first(key.generator("café", "📱")) == first(key.child("café").child("📱").generator()))
+    }
+
+    @Test("keys compare by seed and path hash, and the path text is built on demand")
+    func keyEquality() {
+        let a = RandomStreamKey(seed: 3).child("x").child("y")
+        let b = RandomStreamKey(seed: 3).child("x").child("y")
+        #expect(a == b && a.hashValue == b.hashValue)
+        #expect(a != RandomStreamKey(seed: 4).child("x").child("y"))
+        #expect(a.path == "x/y")
+    }
+
     @Test("paths and descriptions read as written")
     func pathsAndDescriptions() {
         let key = RandomStreamKey(seed: 42).child("trial", 3).child("ble")

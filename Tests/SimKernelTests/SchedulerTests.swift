@@ -46,6 +46,34 @@ struct SchedulerTests {
         #expect(simulation.now == SimInstant(nanosecondsSinceStart: 40))
     }
 
+    @Test("reset empties the queue and starts the clock and the sequence over, as a new simulation")
+    func resetStartsOver() {
+        var simulation = Simulation(model: RecordingModel())
+        for mark in 0..<50 {
+            simulation.scheduler.schedule(.mark(mark), at: SimInstant(nanosecondsSinceStart: Int64(mark % 7)))
+        }
+        let cancelled = simulation.scheduler.schedule(.mark(99), at: SimInstant(nanosecondsSinceStart: 3))
+        simulation.scheduler.cancel(cancelled)
+        simulation.run(maxEvents: 10)
+        simulation.reset { $0.log.removeAll() }
+        #expect(simulation.now == .zero)
+        #expect(simulation.handledEventCount == 0)
+        #expect(simulation.scheduler.nextEventTime() == nil)
+        // The same schedule after a reset runs exactly as in a new simulation.
+        var fresh = Simulation(model: RecordingModel())
+        for mark in 0..<20 {
+            let time = SimInstant(nanosecondsSinceStart: Int64((mark * 5) % 3))
+            simulation.scheduler.schedule(.mark(mark), at: time)
+            fresh.scheduler.schedule(.mark(mark), at: time)
+        }
+        simulation.run()
+        fresh.run()
+        #expect(simulation.model.marks == fresh.model.marks)
+        #expect(simulation.handledEventCount == fresh.handledEventCount)
+        simulation.reset(model: RecordingModel())
+        #expect(simulation.model.marks.isEmpty && simulation.now == .zero)
+    }
+
     @Test("events at the same instant run in the order they were scheduled (FIFO)")
     func breaksTiesByScheduleOrder() {
         var simulation = Simulation(model: RecordingModel())

@@ -33,6 +33,15 @@ public struct HandoffRun {
     /// The model.
     public var model: HandoffSimulation { simulation.model }
 
+    /// Starts over as trial `trial` of `seed`, with no activities and no
+    /// actions: the same as a new run of the same setup, but reusing this
+    /// one's storage. Running many trials, reset one run instead of making
+    /// a new one for each.
+    public mutating func reset(seed: UInt64, trial: Int) {
+        let stream = RandomStreamKey(seed: seed).child("trial", trial)
+        simulation.reset { model in model.reset(stream: stream) }
+    }
+
     /// Creates an activity; see ``HandoffSimulation/createActivity(_:on:app:delegate:)``.
     public mutating func createActivity(
         _ content: ActivityContent, on device: String, app bundleID: String,

@@ -21,7 +21,7 @@ extension HandoffSimulation {
         guard currentActivity[source.index] == id,
             activities[index].advertGeneration == UInt32(truncatingIfNeeded: payload >> 32)
         else { return }
-        if let existing = attemptIndex[index][receiver.index] {
+        if let existing = attemptIndex[pairSlot(index, receiver.index)] {
             // Already offered, or further along: nothing new. A withdrawn
             // offer may come back.
             guard attempts[existing].state == .withdrawn else { return }
@@ -44,15 +44,15 @@ extension HandoffSimulation {
         }
         latestCandidate[receiver.index] = id
         if let shown = visibleOffer[receiver.index], attempts[shown].activity != id {
-            apply(.withdraw, to: shown, now: now, detail: "\(activities[index].content.label) is more recent")
+            apply(.withdraw, to: shown, now: now, detail: keepsTrace ? "\(activities[index].content.label) is more recent" : "")
             visibleOffer[receiver.index] = nil
         }
         let attempt = attempts.count
         attempts.append(Attempt(receiver: receiver, activity: id, target: target))
-        attemptIndex[index][receiver.index] = attempt
-        rejections[index][receiver.index] = nil
-        record(now, device: receiver, app: appName(of: attempts[attempt]), activity: id, from: "", event: "discover",
-               to: "discovered", detail: "advertisement from \(deviceName(source))")
+        attemptIndex[pairSlot(index, receiver.index)] = attempt
+        rejections[pairSlot(index, receiver.index)] = nil
+        record(now, device: receiver, app: appName(of: attempts[attempt].target), activity: id, from: "", event: "discover",
+               to: "discovered", detail: keepsTrace ? "advertisement from \(deviceName(source))" : "")
         apply(.offer, to: attempt, now: now, detail: target == .browser ? "in the browser" : "")
         attempts[attempt].offeredAt = now
         attempts[attempt].advertisingSince = activities[index].lastBecameCurrent
@@ -61,8 +61,8 @@ extension HandoffSimulation {
     }
 
     mutating func reject(_ id: ActivityID, on receiver: DeviceID, because reason: NotOfferedReason, now: SimInstant) {
-        guard rejections[id.index][receiver.index] != reason else { return }
-        rejections[id.index][receiver.index] = reason
+        guard rejections[pairSlot(id.index, receiver.index)] != reason else { return }
+        rejections[pairSlot(id.index, receiver.index)] = reason
         record(now, device: receiver, app: "system", activity: id, event: "not offered", detail: reason.description)
     }
 
@@ -131,7 +131,10 @@ extension HandoffSimulation {
             if deviation == 0 {
                 seconds = mean
             } else if let distribution = try? LogNormalDistribution(mean: mean, standardDeviation: deviation) {
-                seconds = distribution.sample(using: &acceptanceGenerators[device.index])
+                var generator = acceptanceGenerators[device.index]
+                    ?? stream.generator("acceptance", deviceName(device))
+                seconds = distribution.sample(using: &generator)
+                acceptanceGenerators[device.index] = generator
             } else {
                 seconds = mean
             }
@@ -169,7 +172,7 @@ extension HandoffSimulation {
             launch = setup.configuration.browserLaunch
             detail = "browser"
         }
-        apply(.launch, to: attempt, now: now, detail: "\(detail), \(launch)")
+        apply(.launch, to: attempt, now: now, detail: keepsTrace ? "\(detail), \(launch)" : "")
         later(.launched, of: attempt, after: launch, now: now, scheduler: &scheduler)
     }
 
@@ -204,7 +207,7 @@ extension HandoffSimulation {
         let receiver = attempts[attempt].receiver
         guard case let .app(app) = attempts[attempt].target else {
             apply(.openInBrowser, to: attempt, now: now,
-                  detail: activities[attempts[attempt].activity.index].content.webpageURL?.description ?? "")
+                  detail: keepsTrace ? activities[attempts[attempt].activity.index].content.webpageURL?.description ?? "" : "")
             attempts[attempt].continuedAt = now
             return
         }
@@ -214,7 +217,7 @@ extension HandoffSimulation {
         var context = CallbackContext(now: now, device: deviceName(receiver))
         let notified = appDelegate(device: receiver, app: app).willContinueUserActivity(withType: type, context: &context)
         record(now, device: receiver, app: setup.apps[app].bundleID, activity: attempts[attempt].activity,
-               event: "willContinueUserActivity", detail: "returned \(notified)")
+               event: "willContinueUserActivity", detail: keepsTrace ? "returned \(notified)" : "")
         later(.startFetch, of: attempt, after: context.processingTime, now: now, scheduler: &scheduler)
     }
 
@@ -232,7 +235,7 @@ extension HandoffSimulation {
     mutating func startFetch(_ attempt: Int, now: SimInstant, scheduler: inout Scheduler<HandoffEvent>) {
         let id = attempts[attempt].activity
         let receiver = attempts[attempt].receiver
-        guard apply(.fetch, to: attempt, now: now, detail: "over \(setup.configuration.fetchPath)") else { return }
+        guard apply(.fetch, to: attempt, now: now, detail: keepsTrace ? "over \(setup.configuration.fetchPath)" : "") else { return }
         guard isSourceAvailable(id, for: receiver) else {
             fail(attempt, with: .handoffFailed, now: now, scheduler: &scheduler)
             return
@@ -253,7 +256,7 @@ extension HandoffSimulation {
     mutating func fail(
         _ attempt: Int, with error: ContinuationError, now: SimInstant, scheduler: inout Scheduler<HandoffEvent>
     ) {
-        guard apply(.fail, to: attempt, now: now, detail: error.description) else { return }
+        guard apply(.fail, to: attempt, now: now, detail: keepsTrace ? error.description : "") else { return }
         attempts[attempt].failure = error
         if let connection = attempts[attempt].connection { world.close(connection) }
         guard case let .app(app) = attempts[attempt].target else { return }
@@ -262,7 +265,7 @@ extension HandoffSimulation {
         var context = CallbackContext(now: now, device: deviceName(receiver))
         appDelegate(device: receiver, app: app).didFailToContinueUserActivity(withType: type, error: error, context: &context)
         record(now, device: receiver, app: setup.apps[app].bundleID, activity: attempts[attempt].activity,
-               event: "didFailToContinueUserActivity", detail: error.description)
+               event: "didFailToContinueUserActivity", detail: keepsTrace ? error.description : "")
     }
 
     // MARK: Connections and messages
@@ -335,7 +338,7 @@ extension HandoffSimulation {
         var context = ContinueContext(now: now, device: deviceName(receiver))
         let handled = appDelegate(device: receiver, app: app).continueUserActivity(activity, context: &context)
         record(now, device: receiver, app: setup.apps[app].bundleID, activity: attempts[attempt].activity,
-               event: "continueUserActivity", detail: "returned \(handled)")
+               event: "continueUserActivity", detail: keepsTrace ? "returned \(handled)" : "")
         attempts[attempt].restorations = context.restorations.map(\.objects)
         for (call, restoration) in context.restorations.enumerated() {
             later(.restore(Int32(call)), of: attempt, after: context.callback.processingTime + restoration.delay,
@@ -410,7 +413,7 @@ extension HandoffSimulation {
         var context = StreamContext(now: now, device: deviceName(receiver))
         appDelegate(device: receiver, app: app).continuationStreamsFailed(for: activity, error: error, context: &context)
         record(now, device: receiver, app: setup.apps[app].bundleID, activity: attempts[attempt].activity,
-               event: "continuationStreamsFailed", detail: error.description)
+               event: "continuationStreamsFailed", detail: keepsTrace ? error.description : "")
         apply(context, of: attempt, now: now, scheduler: &scheduler)
     }
 
@@ -426,7 +429,7 @@ extension HandoffSimulation {
             StreamResponse(round: round, requestBytes: requestBytes, responseBytes: bytes), for: activity,
             context: &context)
         record(now, device: receiver, app: setup.apps[app].bundleID, activity: attempts[attempt].activity,
-               event: "continuationStreamResponse", detail: "round \(round): \(bytes) bytes")
+               event: "continuationStreamResponse", detail: keepsTrace ? "round \(round): \(bytes) bytes" : "")
         apply(context, of: attempt, now: now, scheduler: &scheduler)
     }
 
@@ -486,9 +489,9 @@ extension HandoffSimulation {
 
     func summary(of id: ActivityID, on device: DeviceID) -> ContinuationSummary {
         let name = deviceName(device)
-        guard let index = attemptIndex[id.index][device.index] else {
+        guard let index = attemptIndex[pairSlot(id.index, device.index)] else {
             let reason: NotOfferedReason
-            if let rejected = rejections[id.index][device.index] {
+            if let rejected = rejections[pairSlot(id.index, device.index)] {
                 reason = rejected
             } else if activities[id.index].lastBecameCurrent == nil {
                 reason = .neverCurrent

@@ -84,7 +84,7 @@ extension HandoffSimulation {
     mutating func becomeCurrent(_ id: ActivityID, now: SimInstant) {
         let device = activities[id.index].device
         if let previous = currentActivity[device.index], previous != id {
-            apply(.superseded, to: previous, now: now, detail: "\(activities[id.index].content.label) became current")
+            apply(.superseded, to: previous, now: now, detail: keepsTrace ? "\(activities[id.index].content.label) became current" : "")
         }
         guard apply(.becomeCurrent, to: id, now: now) else { return }
         currentActivity[device.index] = id
@@ -105,8 +105,8 @@ extension HandoffSimulation {
         guard apply(.invalidate, to: id, now: now) else { return }
         stopAdvertising(id)
         // Offers not yet picked go away everywhere.
-        for (device, attempt) in attemptIndex[id.index].enumerated() {
-            guard let attempt else { continue }
+        for device in 0..<setup.devices.count {
+            guard let attempt = attemptIndex[pairSlot(id.index, device)] else { continue }
             switch attempts[attempt].state {
             case .discovered, .offered:
                 apply(.withdraw, to: attempt, now: now, detail: "the activity was invalidated")
@@ -134,7 +134,7 @@ extension HandoffSimulation {
             later(.sourceSend, of: attempt, after: .zero, now: now, scheduler: &scheduler)
             return
         }
-        apply(.save, to: id, now: now, detail: "requested by \(deviceName(receiver))")
+        apply(.save, to: id, now: now, detail: keepsTrace ? "requested by \(deviceName(receiver))" : "")
         var content = activities[id.index].content
         let delegate = activities[id.index].delegate
         if content.needsSave {
@@ -161,7 +161,7 @@ extension HandoffSimulation {
         } else if size > setup.configuration.userInfoLimit {
             attempts[attempt].pendingReply = .failure(.handoffUserInfoTooLarge)
             record(now, device: source, app: sourceApp(id), activity: id, event: "fetch refused",
-                   detail: "userInfo is \(size) bytes, over the \(setup.configuration.userInfoLimit)-byte limit")
+                   detail: keepsTrace ? "userInfo is \(size) bytes, over the \(setup.configuration.userInfoLimit)-byte limit" : "")
         } else {
             attempts[attempt].pendingReply = .success(size)
             attempts[attempt].delivered = deliveredActivity(content, of: id, to: attempts[attempt])
@@ -213,7 +213,7 @@ extension HandoffSimulation {
             let bytes = size + setup.configuration.envelopeBytes
             world.send(bytes: bytes, tag: MessageKind.payload.tag(), on: connection, from: .responder, at: now)
             record(now, device: activities[id.index].device, app: sourceApp(id), activity: id, event: "send payload",
-                   detail: "\(size) bytes of userInfo, \(bytes) in all")
+                   detail: keepsTrace ? "\(size) bytes of userInfo, \(bytes) in all" : "")
         case let .failure(error):
             world.send(
                 bytes: setup.configuration.noticeBytes, tag: MessageKind.error.tag(error.code), on: connection,
@@ -232,7 +232,7 @@ extension HandoffSimulation {
                    event: "continued notice ignored", detail: "the activity was invalidated")
             return
         }
-        guard apply(.continued, to: id, now: now, detail: "by \(deviceName(attempts[attempt].receiver))") else { return }
+        guard apply(.continued, to: id, now: now, detail: keepsTrace ? "by \(deviceName(attempts[attempt].receiver))" : "") else { return }
         var context = CallbackContext(now: now, device: deviceName(activities[id.index].device))
         activities[id.index].delegate.userActivityWasContinued(
             activities[id.index].content, by: deviceName(attempts[attempt].receiver), context: &context)
@@ -251,7 +251,7 @@ extension HandoffSimulation {
             activities[id.index].content, respondToStreamRequest: round, requestBytes: bytes, context: &context))
         attempts[attempt].responseSizes[round] = response
         record(now, device: activities[id.index].device, app: sourceApp(id), activity: id,
-               event: "stream request", detail: "round \(round): \(bytes) bytes in, \(response) bytes out")
+               event: "stream request", detail: keepsTrace ? "round \(round): \(bytes) bytes in, \(response) bytes out" : "")
         later(.streamRespond(Int32(round)), of: attempt, after: context.processingTime, now: now, scheduler: &scheduler)
     }
 

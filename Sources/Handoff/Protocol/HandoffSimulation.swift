@@ -188,16 +188,24 @@ public struct HandoffSimulation: SimulationModel {
     let appIndex: [String: Int]
     /// The latest rule that kept each activity from each device (activity ×
     /// device), recorded when an advertisement was rejected.
-    var rejections: [[NotOfferedReason?]] = []
+    var rejections: [NotOfferedReason?] = []
     /// The attempt of each activity on each device (activity × device).
-    var attemptIndex: [[Int?]] = []
+    var attemptIndex: [Int?] = []
     /// Per world connection: the attempt it serves and whether it carries
     /// streams.
     var connectionOwners: [(attempt: Int, isStream: Bool)] = []
     /// Scheduled actions, by index.
     var actions: [HandoffAction] = []
     var actionsRemaining = 0
-    var acceptanceGenerators: [Xoshiro256StarStar]
+    /// Think-time generators per device, made on first use.
+    var acceptanceGenerators: [Xoshiro256StarStar?]
+    /// The stream this run draws from.
+    var stream: RandomStreamKey
+    /// The activity delegate of activities created without one.
+    let defaultActivityDelegate = ScriptedApp()
+    /// Whether app delegates come from the built-in ``ScriptedApp`` (which
+    /// keeps no state across trials, so ``reset(stream:)`` keeps them).
+    let usesDefaultAppDelegates: Bool
     /// Whether each device's user accepts offers without an action.
     let acceptsAutomatically: [Bool]
     /// Each device's switches and account, mirrored from the world (every
@@ -251,12 +259,50 @@ public struct HandoffSimulation: SimulationModel {
         running = Array(repeating: false, count: count * setup.apps.count)
         appDelegates = Array(repeating: nil, count: count * setup.apps.count)
         makeAppDelegate = factory ?? { _, _ in ScriptedApp() }
-        acceptanceGenerators = setup.devices.map { stream.child("acceptance").generator($0.name) }
+        acceptanceGenerators = Array(repeating: nil, count: count)
+        self.stream = stream
+        usesDefaultAppDelegates = factory == nil
         acceptsAutomatically = setup.devices.map { device in
             (setup.configuration.acceptance[device.name] ?? setup.configuration.defaultAcceptance) != .explicit
         }
         deviceSettings = setup.devices.map(\.settings)
         deviceAccounts = setup.devices.map(\.account)
+    }
+
+    /// Starts over at time zero drawing from `stream`: exactly the
+    /// simulation a new ``init(setup:stream:appDelegates:)`` would make,
+    /// reusing this one's storage (and, with the built-in app delegates,
+    /// the delegates themselves). App delegates made by a factory are made
+    /// again on first use.
+    ///
+    /// Pair it with `Simulation.reset`, which empties the scheduler; see
+    /// ``HandoffRun/reset(seed:trial:)``.
+    public mutating func reset(stream: RandomStreamKey) {
+        self.stream = stream
+        world.reset(stream: stream.child("world"))
+        trace.removeAll(keepingCapacity: true)
+        traceCount = 0
+        violations.removeAll(keepingCapacity: true)
+        clock = .zero
+        activities.removeAll(keepingCapacity: true)
+        attempts.removeAll(keepingCapacity: true)
+        rejections.removeAll(keepingCapacity: true)
+        attemptIndex.removeAll(keepingCapacity: true)
+        connectionOwners.removeAll(keepingCapacity: true)
+        actions.removeAll(keepingCapacity: true)
+        actionsRemaining = 0
+        for device in 0..<setup.devices.count {
+            visibleOffer[device] = nil
+            currentActivity[device] = nil
+            latestCandidate[device] = nil
+            acceptanceGenerators[device] = nil
+            deviceSettings[device] = setup.devices[device].settings
+            deviceAccounts[device] = setup.devices[device].account
+        }
+        for index in running.indices { running[index] = false }
+        if !usesDefaultAppDelegates {
+            for index in appDelegates.indices { appDelegates[index] = nil }
+        }
     }
 
     // MARK: Activities
@@ -283,10 +329,12 @@ public struct HandoffSimulation: SimulationModel {
         }
         activities.append(SourceActivity(
             id: id, device: DeviceID(deviceNumber), app: app, content: content,
-            delegate: delegate ?? ScriptedApp()))
+            delegate: delegate ?? defaultActivityDelegate))
         running[deviceNumber * setup.apps.count + app] = true
-        rejections.append(Array(repeating: nil, count: setup.devices.count))
-        attemptIndex.append(Array(repeating: nil, count: setup.devices.count))
+        for _ in 0..<setup.devices.count {
+            rejections.append(nil)
+            attemptIndex.append(nil)
+        }
         return id
     }
 
@@ -299,7 +347,9 @@ public struct HandoffSimulation: SimulationModel {
     /// The state of the continuation attempt of `activity` on `device`, if
     /// there is one.
     public func continuationState(of activity: ActivityID, on device: String) -> ContinuationMachine.State? {
-        guard let number = deviceIndex[device], let attempt = attemptIndex[activity.index][number] else { return nil }
+        guard let number = deviceIndex[device], let attempt = attemptIndex[pairSlot(activity.index, number)] else {
+            return nil
+        }
         return attempts[attempt].state
     }
 
@@ -364,24 +414,29 @@ public struct HandoffSimulation: SimulationModel {
     /// the whole simulation.
     mutating func settled() -> Bool {
         guard actionsRemaining == 0 else { return false }
+        // Index loops reading single fields: iterating the attempts by value
+        // would copy (and retain) each one.
+        for index in attempts.indices {
+            if attempts[index].pendingSteps > 0 || attempts[index].outstandingRequests > 0
+                || attempts[index].noticeInFlight
+            {
+                return false
+            }
+            switch attempts[index].state {
+            case .accepted, .launching, .willContinue, .fetching: return false
+            default: continue
+            }
+        }
         for device in 0..<setup.devices.count where acceptsAutomatically[device] {
-            for case let activity? in currentActivity where activities[activity.index].device.index != device {
-                if rejections[activity.index][device] != nil { continue }
-                guard let attempt = attemptIndex[activity.index][device] else { return false }
+            for source in 0..<setup.devices.count where source != device {
+                guard let activity = currentActivity[source] else { continue }
+                let slot = pairSlot(activity.index, device)
+                if rejections[slot] != nil { continue }
+                guard let attempt = attemptIndex[slot] else { return false }
                 switch attempts[attempt].state {
                 case .discovered, .offered: return false
                 default: continue
                 }
-            }
-        }
-        for attempt in attempts
-        where attempt.pendingSteps > 0 || attempt.outstandingRequests > 0 || attempt.noticeInFlight {
-            return false
-        }
-        for attempt in attempts {
-            switch attempt.state {
-            case .accepted, .launching, .willContinue, .fetching: return false
-            default: continue
             }
         }
         return true
@@ -470,29 +525,42 @@ public struct HandoffSimulation: SimulationModel {
     mutating func apply(
         _ event: ContinuationMachine.Event, to attempt: Int, now: SimInstant, detail: String = ""
     ) -> Bool {
-        let current = attempts[attempt]
-        guard let next = ContinuationMachine.transition(from: current.state, on: event) else {
+        // Read the fields needed, not the whole attempt (copying it would
+        // retain every array and string in it).
+        let state = attempts[attempt].state
+        let receiver = attempts[attempt].receiver
+        let activity = attempts[attempt].activity
+        let target = attempts[attempt].target
+        guard let next = ContinuationMachine.transition(from: state, on: event) else {
             violations.append(Violation(
-                time: now, device: setup.devices[current.receiver.index].name,
-                activity: activities[current.activity.index].content.label, machine: "continuation",
-                state: current.state.description, event: event.description))
-            record(now, device: current.receiver, app: appName(of: current), activity: current.activity,
-                   from: current.state.description, event: event.description, to: "", detail: "illegal transition")
+                time: now, device: setup.devices[receiver.index].name,
+                activity: activities[activity.index].content.label, machine: "continuation",
+                state: state.description, event: event.description))
+            record(now, device: receiver, app: appName(of: target), activity: activity,
+                   from: state.description, event: event.description, to: "", detail: "illegal transition")
             return false
         }
         attempts[attempt].state = next
-        record(now, device: current.receiver, app: appName(of: current), activity: current.activity,
-               from: current.state.description, event: event.description, to: next.description, detail: detail)
+        if keepsTrace {
+            record(now, device: receiver, app: appName(of: target), activity: activity,
+                   from: state.description, event: event.description, to: next.description, detail: detail)
+        } else {
+            traceCount += 1
+        }
         return true
     }
 
     @inline(__always)
-    func appName(of attempt: Attempt) -> String {
-        switch attempt.target {
+    func appName(of target: ContinuationTarget) -> String {
+        switch target {
         case let .app(index): return setup.apps[index].bundleID
         case .browser: return "browser"
         }
     }
+
+    /// The slot of (activity, device) in the per-pair tables.
+    @inline(__always)
+    func pairSlot(_ activity: Int, _ device: Int) -> Int { activity * setup.devices.count + device }
 
     @inline(__always)
     func deviceName(_ device: DeviceID) -> String { setup.devices[device.index].name }

@@ -37,6 +37,13 @@ public struct AccountHistory: Hashable, Sendable {
         changes = [Change(instant: .zero, account: account)]
     }
 
+    /// Starts the history over with `account` at time zero, keeping the
+    /// storage.
+    mutating func reset(initial account: AccountID?) {
+        changes.removeAll(keepingCapacity: true)
+        changes.append(Change(instant: .zero, account: account))
+    }
+
     /// The account signed in now (after the last change).
     public var current: AccountID? { changes[changes.count - 1].account }
 
@@ -86,6 +93,11 @@ struct PairTrust: Sendable {
 
     /// The account the pair exchanged keys under, if any.
     func account(_ a: DeviceID, _ b: DeviceID) -> AccountID? { trustedUnder[slot(a, b)] }
+
+    /// Forgets every exchange.
+    mutating func removeAll() {
+        for index in trustedUnder.indices { trustedUnder[index] = nil }
+    }
 
     /// Records a completed key exchange under `account`.
     mutating func record(_ a: DeviceID, _ b: DeviceID, account: AccountID) {

@@ -67,7 +67,8 @@ struct LinkState: Sendable {
         parameters: LinkParameters(latency: .zero), lossGenerator: Xoshiro256StarStar(seed: 0),
         jitterGenerator: Xoshiro256StarStar(seed: 0))
 
-    private init(parameters: LinkParameters, lossGenerator: Xoshiro256StarStar, jitterGenerator: Xoshiro256StarStar) {
+    /// A link in use with the given loss and jitter generators.
+    init(parameters: LinkParameters, lossGenerator: Xoshiro256StarStar, jitterGenerator: Xoshiro256StarStar) {
         self.parameters = parameters
         waitingStarts = RingBuffer(filler: 0)
         self.lossGenerator = lossGenerator

@@ -74,8 +74,8 @@ extension World {
             {
                 let pair = device * count + receiver
                 if receptionGenerators[pair] == nil {
-                    receptionGenerators[pair] = stream.child("advertisement").child(descriptions[device].name)
-                        .child(descriptions[receiver].name).generator()
+                    receptionGenerators[pair] = stream.generator(
+                        "advertisement", descriptions[device].name, descriptions[receiver].name)
                 }
                 let distance = mobilities[device].position(at: instant)
                     .distance(to: mobilities[receiver].position(at: instant))

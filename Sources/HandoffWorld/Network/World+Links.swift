@@ -133,20 +133,29 @@ extension World {
         if linkInUse[index] { return }
         linkInUse[index] = true
         let kind = kind(of: LinkID(index))
-        let linkStream: RandomStreamKey
+        // The streams link/<kind>/<ends…>/loss and …/jitter, derived without
+        // making the intermediate keys.
+        let loss: Xoshiro256StarStar
+        let jitter: Xoshiro256StarStar
         switch kind {
         case let .uplink(device):
-            linkStream = stream.child("link").child("uplink").child(descriptions[device.index].name)
+            let name = descriptions[device.index].name
+            loss = stream.generator("link", "uplink", name, "loss")
+            jitter = stream.generator("link", "uplink", name, "jitter")
         case let .downlink(device):
-            linkStream = stream.child("link").child("downlink").child(descriptions[device.index].name)
+            let name = descriptions[device.index].name
+            loss = stream.generator("link", "downlink", name, "loss")
+            jitter = stream.generator("link", "downlink", name, "jitter")
         case let .wifiPeerToPeer(from, to):
-            linkStream = stream.child("link").child("wifi").child(descriptions[from.index].name)
-                .child(descriptions[to.index].name)
+            let (a, b) = (descriptions[from.index].name, descriptions[to.index].name)
+            loss = stream.generator("link", "wifi", a, b, "loss")
+            jitter = stream.generator("link", "wifi", a, b, "jitter")
         case let .bluetooth(from, to):
-            linkStream = stream.child("link").child("bluetooth").child(descriptions[from.index].name)
-                .child(descriptions[to.index].name)
+            let (a, b) = (descriptions[from.index].name, descriptions[to.index].name)
+            loss = stream.generator("link", "bluetooth", a, b, "loss")
+            jitter = stream.generator("link", "bluetooth", a, b, "jitter")
         }
-        links[index] = LinkState(parameters: defaultParameters(of: kind), stream: linkStream)
+        links[index] = LinkState(parameters: defaultParameters(of: kind), lossGenerator: loss, jitterGenerator: jitter)
     }
 
     // MARK: Reachability

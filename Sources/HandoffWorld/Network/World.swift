@@ -33,7 +33,7 @@ public struct World: Sendable {
     let internetAccess: [InternetAccess]
     var accounts: [AccountHistory]
     var trust: PairTrust
-    let stream: RandomStreamKey
+    var stream: RandomStreamKey
 
     /// Link states by index; a link's state is made on first use.
     var links: [LinkState]
@@ -56,7 +56,7 @@ public struct World: Sendable {
     var partitions: [Partition] = []
     var advertisers: [Advertiser]
     /// The phase of each device's scan schedule.
-    let scanPhases: [SimDuration]
+    var scanPhases: [SimDuration]
     /// Generators for advertisement reception, per ordered device pair;
     /// created on first use.
     var receptionGenerators: [Xoshiro256StarStar?]
@@ -108,12 +108,8 @@ public struct World: Sendable {
         linkOutages = []
         linkEnds = []
 
-        advertisers = devices.map { Advertiser(stream: stream.child("device").child($0.name).generator("advertising")) }
-        let scanInterval = configuration.scanning.interval.nanoseconds
-        scanPhases = devices.map { device in
-            var generator = stream.child("device").child(device.name).generator("scan")
-            return .nanoseconds(Int64(generator.uniform(below: UInt64(scanInterval))))
-        }
+        advertisers = devices.map { Advertiser(stream: stream.generator("device", $0.name, "advertising")) }
+        scanPhases = Array(repeating: .zero, count: count)
         receptionGenerators = Array(repeating: nil, count: count * count)
         linkFlags.reserveCapacity(links.count)
         linkOutages.reserveCapacity(links.count)
@@ -135,6 +131,51 @@ public struct World: Sendable {
             }
         }
         refreshRadios()
+        drawScanPhases()
+    }
+
+    /// Draws each device's scan phase from its stream.
+    private mutating func drawScanPhases() {
+        let scanInterval = UInt64(configuration.scanning.interval.nanoseconds)
+        for (index, device) in descriptions.enumerated() {
+            var generator = stream.generator("device", device.name, "scan")
+            scanPhases[index] = .nanoseconds(Int64(generator.uniform(below: scanInterval)))
+        }
+    }
+
+    /// Starts over at time zero drawing from `stream`: exactly the world a
+    /// new ``init(devices:configuration:stream:)`` with the same devices and
+    /// configuration would make, but reusing this one's storage.
+    ///
+    /// Running many trials of one setup, this saves building the link
+    /// tables and every array again for each trial.
+    ///
+    /// - Complexity: O(links + devices), allocating nothing once every
+    ///   buffer has reached its peak size.
+    public mutating func reset(stream: RandomStreamKey) {
+        self.stream = stream
+        for index in descriptions.indices {
+            settings[index] = descriptions[index].settings
+            accounts[index].reset(initial: descriptions[index].account)
+            let name = descriptions[index].name
+            advertisers[index] = Advertiser(stream: stream.generator("device", name, "advertising"))
+        }
+        drawScanPhases()
+        trust.removeAll()
+        for index in links.indices where linkInUse[index] {
+            linkInUse[index] = false
+            let parameters = defaultParameters(of: kind(of: LinkID(index)))
+            linkFlags[index] = LinkFlags(parameters, radiosUp: true)
+            linkOutages[index] = parameters.outages
+        }
+        refreshRadios()
+        connections.removeAll(keepingCapacity: true)
+        routes.removeAll(keepingCapacity: true)
+        partitions.removeAll(keepingCapacity: true)
+        for index in receptionGenerators.indices { receptionGenerators[index] = nil }
+        actions.removeAll()
+        pendingEvents.removeAll()
+        notifications.removeAll(keepingCapacity: true)
     }
 
     // MARK: Devices

@@ -90,9 +90,44 @@ public struct RandomStreamKey: Hashable, Sendable, CustomStringConvertible {
         Xoshiro256StarStar(seed: SplitMix64.mix(seed ^ 0x5DEE_CE66_D1CE_4E5B) ^ pathHash)
     }
 
+
     /// The generator of the child key named `name`.
     public func generator(_ name: String) -> Xoshiro256StarStar {
-        child(name).generator()
+        generator(hashing: [name])
+    }
+
+    /// The generator of the key `a/b` below this one: the same as
+    /// `child(a).generator(b)`, without making the intermediate key.
+    public func generator(_ a: String, _ b: String) -> Xoshiro256StarStar {
+        generator(hashing: [a, b])
+    }
+
+    /// The generator of the key `a/b/c` below this one.
+    public func generator(_ a: String, _ b: String, _ c: String) -> Xoshiro256StarStar {
+        generator(hashing: [a, b, c])
+    }
+
+    /// The generator of the key `a/b/c/d` below this one.
+    public func generator(_ a: String, _ b: String, _ c: String, _ d: String) -> Xoshiro256StarStar {
+        generator(hashing: [a, b, c, d])
+    }
+
+    /// The generator of the key `a/b/c/d/e` below this one.
+    public func generator(_ a: String, _ b: String, _ c: String, _ d: String, _ e: String) -> Xoshiro256StarStar {
+        generator(hashing: [a, b, c, d, e])
+    }
+
+    /// Hashes `components` below this key, one at a time as ``child(_:)``
+    /// does, and returns the generator of the result.
+    @inline(__always)
+    private func generator(hashing components: [String]) -> Xoshiro256StarStar {
+        var hash = pathHash
+        for component in components {
+            var hasher = StableHash(continuing: hash)
+            hasher.combine(component: component)
+            hash = hasher.value
+        }
+        return Xoshiro256StarStar(seed: SplitMix64.mix(seed ^ 0x5DEE_CE66_D1CE_4E5B) ^ hash)
     }
 
     public var description: String { "seed \(seed), stream \"\(path)\"" }
