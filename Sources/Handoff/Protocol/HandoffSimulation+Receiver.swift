@@ -74,8 +74,8 @@ extension HandoffSimulation {
     mutating func eligibility(of id: ActivityID, on receiver: DeviceID, at now: SimInstant) -> Eligibility {
         let activity = activities[id.index]
         let source = activity.device
-        let receiverDescription = setup.devices[receiver.index]
-        if receiverDescription.kind.platform == .watchOS { return .blocked(.receiverIsWatch) }
+        let platform = devicePlatforms[receiver.index]
+        if platform == .watchOS { return .blocked(.receiverIsWatch) }
         let sourceSettings = deviceSettings[source.index]
         let receiverSettings = deviceSettings[receiver.index]
         if !sourceSettings.handoffEnabled { return .blocked(.handoffDisabledOnSource) }
@@ -94,7 +94,6 @@ extension HandoffSimulation {
         let content = activity.content
         if !content.isEligibleForHandoff { return .blocked(.notEligibleForHandoff) }
         if let expiration = content.expirationDate, now >= expiration { return .blocked(.expired) }
-        let platform = receiverDescription.kind.platform
         if content.activityType == browsingWebActivityType {
             guard let url = content.webpageURL else { return .blocked(.noSuitableApp) }
             for app in installed[receiver.index]

@@ -185,6 +185,10 @@ public struct HandoffSimulation: SimulationModel {
     var appDelegates: [(any HandoffAppDelegate)?]
     let makeAppDelegate: (String, AppDescription) -> any HandoffAppDelegate
     let deviceIndex: [String: Int]
+    /// Each device's name and platform, read on the hot path (reading them
+    /// through `setup.devices` copies a whole description each time).
+    let deviceNames: [String]
+    let devicePlatforms: [Platform]
     let appIndex: [String: Int]
     /// The latest rule that kept each activity from each device (activity ×
     /// device), recorded when an advertisement was rejected.
@@ -213,6 +217,9 @@ public struct HandoffSimulation: SimulationModel {
     /// reads plain arrays instead of calling into the world.
     var deviceSettings: [DeviceSettings]
     var deviceAccounts: [AccountID?]
+    /// The switches and accounts at time zero, for ``reset(stream:)``.
+    let initialSettings: [DeviceSettings]
+    let initialAccounts: [AccountID?]
     /// The time of the latest event handled.
     public internal(set) var clock: SimInstant = .zero
 
@@ -252,6 +259,8 @@ public struct HandoffSimulation: SimulationModel {
         var deviceIndex: [String: Int] = [:]
         for (index, device) in setup.devices.enumerated() { deviceIndex[device.name] = index }
         self.deviceIndex = deviceIndex
+        deviceNames = setup.devices.map(\.name)
+        devicePlatforms = setup.devices.map(\.kind.platform)
         let count = setup.devices.count
         visibleOffer = Array(repeating: nil, count: count)
         currentActivity = Array(repeating: nil, count: count)
@@ -267,6 +276,8 @@ public struct HandoffSimulation: SimulationModel {
         }
         deviceSettings = setup.devices.map(\.settings)
         deviceAccounts = setup.devices.map(\.account)
+        initialSettings = deviceSettings
+        initialAccounts = deviceAccounts
     }
 
     /// Starts over at time zero drawing from `stream`: exactly the
@@ -296,8 +307,8 @@ public struct HandoffSimulation: SimulationModel {
             currentActivity[device] = nil
             latestCandidate[device] = nil
             acceptanceGenerators[device] = nil
-            deviceSettings[device] = setup.devices[device].settings
-            deviceAccounts[device] = setup.devices[device].account
+            deviceSettings[device] = initialSettings[device]
+            deviceAccounts[device] = initialAccounts[device]
         }
         for index in running.indices { running[index] = false }
         if !usesDefaultAppDelegates {
@@ -325,7 +336,7 @@ public struct HandoffSimulation: SimulationModel {
         var content = content
         if let path = content.documentPath {
             content.userInfo[documentURLKey] = .url(UbiquityContainer.url(
-                of: path, bundleID: bundleID, device: device, platform: setup.devices[deviceNumber].kind.platform))
+                of: path, bundleID: bundleID, device: device, platform: devicePlatforms[deviceNumber]))
         }
         activities.append(SourceActivity(
             id: id, device: DeviceID(deviceNumber), app: app, content: content,
@@ -492,7 +503,7 @@ public struct HandoffSimulation: SimulationModel {
         traceCount += 1
         guard keepsTrace else { return }
         trace.append(TraceRecord(
-            time: now, device: setup.devices[device.index].name, app: app,
+            time: now, device: deviceNames[device.index], app: app,
             activity: activities[activity.index].content.label, from: from, event: event, to: to, detail: detail))
     }
 
@@ -533,7 +544,7 @@ public struct HandoffSimulation: SimulationModel {
         let target = attempts[attempt].target
         guard let next = ContinuationMachine.transition(from: state, on: event) else {
             violations.append(Violation(
-                time: now, device: setup.devices[receiver.index].name,
+                time: now, device: deviceNames[receiver.index],
                 activity: activities[activity.index].content.label, machine: "continuation",
                 state: state.description, event: event.description))
             record(now, device: receiver, app: appName(of: target), activity: activity,
@@ -563,5 +574,5 @@ public struct HandoffSimulation: SimulationModel {
     func pairSlot(_ activity: Int, _ device: Int) -> Int { activity * setup.devices.count + device }
 
     @inline(__always)
-    func deviceName(_ device: DeviceID) -> String { setup.devices[device.index].name }
+    func deviceName(_ device: DeviceID) -> String { deviceNames[device.index] }
 }

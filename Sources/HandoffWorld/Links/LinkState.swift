@@ -76,6 +76,20 @@ struct LinkState: Sendable {
         setParameters(parameters)
     }
 
+    /// Starts the link over as ``init(parameters:lossGenerator:jitterGenerator:)``
+    /// would, keeping the queue's storage.
+    mutating func restart(
+        parameters: LinkParameters, lossGenerator: Xoshiro256StarStar, jitterGenerator: Xoshiro256StarStar
+    ) {
+        busyUntil = 0
+        waitingStarts.removeAll()
+        self.lossGenerator = lossGenerator
+        self.jitterGenerator = jitterGenerator
+        inBadState = false
+        statistics = LinkStatistics()
+        setParameters(parameters)
+    }
+
     /// Replaces the parameters; the queue and the counters carry on.
     mutating func setParameters(_ parameters: LinkParameters) {
         self.parameters = parameters

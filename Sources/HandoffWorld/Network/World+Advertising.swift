@@ -80,9 +80,18 @@ extension World {
                 let distance = mobilities[device].position(at: instant)
                     .distance(to: mobilities[receiver].position(at: instant))
                 let radio = configuration.bluetoothRadio
-                guard var generator = receptionGenerators[pair] else { continue }
-                let received = radio.isReceived(atDistance: distance, using: &generator)
-                receptionGenerators[pair] = generator
+                if receptionDistance[pair] != distance {
+                    receptionDistance[pair] = distance
+                    receptionMeanPower[pair] = radio.meanReceivedPower(atDistance: distance)
+                }
+                // As RadioPropagation.isReceived(atDistance:using:), with the
+                // mean power remembered while the pair stays put.
+                var power = receptionMeanPower[pair]
+                if radio.shadowingStandardDeviation > 0, var generator = receptionGenerators[pair] {
+                    power += radio.shadowingStandardDeviation * NormalDistribution.standardSample(using: &generator)
+                    receptionGenerators[pair] = generator
+                }
+                let received = power >= radio.receptionThreshold
                 if received {
                     notify(.advertisementReceived(
                         from: DeviceID(device), to: DeviceID(receiver), payload: advertisers[device].payload))

@@ -52,9 +52,16 @@ extension World {
         }
         if let chosen = transport.segmentSize { segmentSize = chosen }
         let id = ConnectionID(connections.count)
-        connections.append(ConnectionState(
-            id: id, initiator: initiator, responder: responder, path: kind, parameters: transport,
-            segmentSize: segmentSize, needsKeyExchange: !isTrusted(initiator, responder)))
+        let needsKeyExchange = !isTrusted(initiator, responder)
+        if let spare = spareConnections.popLast() {
+            connections.append(ConnectionState(
+                id: id, initiator: initiator, responder: responder, path: kind, parameters: transport,
+                segmentSize: segmentSize, needsKeyExchange: needsKeyExchange, recycling: spare))
+        } else {
+            connections.append(ConnectionState(
+                id: id, initiator: initiator, responder: responder, path: kind, parameters: transport,
+                segmentSize: segmentSize, needsKeyExchange: needsKeyExchange))
+        }
         let hops = hopCount(kind)
         func links(from: DeviceID, to: DeviceID) -> (Int32, Int32) {
             (Int32(linkIndex(kind, from: from, to: to, hop: 0)),

@@ -82,6 +82,7 @@ extension World {
     }
 
     /// What link `id` connects.
+    @inline(__always)
     public func kind(of id: LinkID) -> LinkKind {
         let count = descriptions.count
         if id.index < 2 * count {
@@ -117,6 +118,7 @@ extension World {
         links[id.index].statistics
     }
 
+    @inline(__always)
     func defaultParameters(of kind: LinkKind) -> LinkParameters {
         switch kind {
         case let .uplink(device): return descriptions[device.index].internet.uplink
@@ -155,7 +157,7 @@ extension World {
             loss = stream.generator("link", "bluetooth", a, b, "loss")
             jitter = stream.generator("link", "bluetooth", a, b, "jitter")
         }
-        links[index] = LinkState(parameters: defaultParameters(of: kind), lossGenerator: loss, jitterGenerator: jitter)
+        links[index].restart(parameters: defaultParameters(of: kind), lossGenerator: loss, jitterGenerator: jitter)
     }
 
     // MARK: Reachability
@@ -206,6 +208,7 @@ extension World {
     /// Whether the radios at both ends of link `index` are on under the
     /// current settings (for an internet link: whether its device has
     /// internet access).
+    @inline(__always)
     func radiosUp(linkIndex index: Int) -> Bool {
         let ends = linkEnds[index]
         let from = Int(ends.from)

@@ -50,6 +50,9 @@ public struct World: Sendable {
     /// packet path.
     let mobilities: [Mobility]
     var connections: [ConnectionState] = []
+    /// States of connections from before the last ``reset(stream:)``,
+    /// whose storage new connections reuse.
+    var spareConnections: [ConnectionState] = []
     /// Each connection's endpoints and path, kept apart from its state so
     /// the packet path reads plain values only.
     var routes: [Route] = []
@@ -60,6 +63,11 @@ public struct World: Sendable {
     /// Generators for advertisement reception, per ordered device pair;
     /// created on first use.
     var receptionGenerators: [Xoshiro256StarStar?]
+    /// Per ordered device pair: the distance of the last advertisement and
+    /// its mean received power, so devices that have not moved skip the
+    /// logarithm (−1 before the first).
+    var receptionDistance: [Double]
+    var receptionMeanPower: [Double]
 
     /// Actions produced by the connection being handled; reused.
     var actions = ReusableBuffer<ConnectionAction>()
@@ -111,6 +119,8 @@ public struct World: Sendable {
         advertisers = devices.map { Advertiser(stream: stream.generator("device", $0.name, "advertising")) }
         scanPhases = Array(repeating: .zero, count: count)
         receptionGenerators = Array(repeating: nil, count: count * count)
+        receptionDistance = Array(repeating: -1, count: count * count)
+        receptionMeanPower = Array(repeating: 0, count: count * count)
         linkFlags.reserveCapacity(links.count)
         linkOutages.reserveCapacity(links.count)
         linkEnds.reserveCapacity(links.count)
@@ -169,10 +179,13 @@ public struct World: Sendable {
             linkOutages[index] = parameters.outages
         }
         refreshRadios()
-        connections.removeAll(keepingCapacity: true)
+        while let finished = connections.popLast() { spareConnections.append(finished) }
         routes.removeAll(keepingCapacity: true)
         partitions.removeAll(keepingCapacity: true)
-        for index in receptionGenerators.indices { receptionGenerators[index] = nil }
+        for index in receptionGenerators.indices {
+            receptionGenerators[index] = nil
+            receptionDistance[index] = -1
+        }
         actions.removeAll()
         pendingEvents.removeAll()
         notifications.removeAll(keepingCapacity: true)

@@ -168,13 +168,41 @@ struct ConnectionState: Sendable {
         responderHalf = SendHalf(parameters: parameters)
     }
 
+    /// A new connection's state built from a finished one's storage: the
+    /// same as ``init(id:initiator:responder:path:parameters:segmentSize:needsKeyExchange:)``,
+    /// allocating nothing once the spare's records have grown.
+    init(
+        id: ConnectionID, initiator: DeviceID, responder: DeviceID, path: PathKind,
+        parameters: TransportParameters, segmentSize: Int, needsKeyExchange: Bool, recycling spare: ConnectionState
+    ) {
+        self.id = id
+        self.initiator = initiator
+        self.responder = responder
+        self.path = path
+        self.parameters = parameters
+        self.segmentSize = segmentSize
+        self.needsKeyExchange = needsKeyExchange && parameters.keyExchangeRounds > 0
+        var spare = spare
+        spare.initiatorHalf.reset(parameters: parameters)
+        spare.responderHalf.reset(parameters: parameters)
+        spare.initiatorReceiver.reset()
+        spare.responderReceiver.reset()
+        initiatorHalf = spare.initiatorHalf
+        responderHalf = spare.responderHalf
+        initiatorReceiver = spare.initiatorReceiver
+        responderReceiver = spare.responderReceiver
+    }
+
     var isOpen: Bool {
+        @inline(__always) get {
         switch phase {
         case .failed, .closed: return false
         default: return true
         }
+        }
     }
 
+    @inline(__always)
     func canSend(_ side: ConnectionSide) -> Bool {
         side == .initiator ? phase == .established : (responderReady && isOpen)
     }

@@ -57,6 +57,28 @@ struct SendHalf: Sendable {
         estimator = RoundTripEstimator(parameters: parameters)
     }
 
+    /// This half as a new one would be, keeping the storage of its records
+    /// (for a connection state reused by a world that was reset).
+    mutating func reset(parameters: TransportParameters) {
+        segments.removeAll(keepingCapacity: true)
+        segmentBase = 0
+        messages.removeAll(keepingCapacity: true)
+        messageBase = 0
+        nextUnsent = 0
+        cumulativeAcknowledged = 0
+        nextMessageToAcknowledge = 0
+        bytesInFlight = 0
+        segmentsInFlight = 0
+        lostCount = 0
+        rackCursor = 0
+        retransmissions.removeAll()
+        latestDeliveredSendTime = -1
+        estimator = RoundTripEstimator(parameters: parameters)
+        timer = RetransmissionTimer()
+        consecutiveTimeouts = 0
+        statistics = TransferStatistics()
+    }
+
     var segmentEnd: UInt32 { segmentBase &+ UInt32(segments.count) }
 
     func message(_ number: Int) -> MessageRecord { messages[number - messageBase] }
@@ -87,6 +109,13 @@ struct ReceiveHalf: Sendable {
     var cumulative: UInt32 = 0
     var arrivedAhead = SequenceFlags()
     var nextMessageToDeliver = 0
+
+    /// This half as a new one would be, keeping its storage.
+    mutating func reset() {
+        cumulative = 0
+        arrivedAhead.removeAll()
+        nextMessageToDeliver = 0
+    }
 }
 
 

@@ -20,6 +20,11 @@ struct SequenceFlags: Sendable {
         storage[Int(sequence) & mask] = true
     }
 
+    /// Clears every mark, keeping the storage.
+    mutating func removeAll() {
+        for index in storage.indices { storage[index] = false }
+    }
+
     /// Clears the mark of `base` (done as the base moves past it).
     mutating func clear(_ sequence: UInt32) {
         storage[Int(sequence) & mask] = false
