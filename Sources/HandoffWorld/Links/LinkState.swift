@@ -55,6 +55,10 @@ struct LinkState: Sendable {
     /// are mostly the same size, and the exact division is not cheap.
     var lastSerialisedBytes = -1
     var lastSerialisationNanoseconds: Int64 = 0
+    /// The last distance of the distance loss model and its mean received
+    /// power (−1 before the first).
+    var lastLossDistance: Double = -1
+    var lastLossMeanPower: Double = 0
 
     /// A link in use, drawing from its own named stream.
     init(parameters: LinkParameters, stream: RandomStreamKey) {
@@ -94,6 +98,7 @@ struct LinkState: Sendable {
     mutating func setParameters(_ parameters: LinkParameters) {
         self.parameters = parameters
         lastSerialisedBytes = -1
+        lastLossDistance = -1
         if case let .gilbertElliott(model) = parameters.loss {
             // Start from the stationary distribution, so no warm-up is needed.
             inBadState = lossGenerator.unitInterval() < model.stationaryBadProbability
@@ -186,7 +191,17 @@ struct LinkState: Sendable {
             }
             return lost
         case let .distance(radio):
-            return !radio.isReceived(atDistance: distance, using: &lossGenerator)
+            // As RadioPropagation.isReceived(atDistance:using:), remembering
+            // the mean power while the distance stays the same.
+            if distance != lastLossDistance {
+                lastLossDistance = distance
+                lastLossMeanPower = radio.meanReceivedPower(atDistance: distance)
+            }
+            var power = lastLossMeanPower
+            if radio.shadowingStandardDeviation > 0 {
+                power += radio.shadowingStandardDeviation * NormalDistribution.standardSample(using: &lossGenerator)
+            }
+            return !(power >= radio.receptionThreshold)
         }
     }
 }

@@ -46,6 +46,8 @@ extension World {
         var segmentSize = Int.max
         for (from, to) in [(initiator, responder), (responder, initiator)] {
             for hop in 0..<hopCount(kind) {
+                // Inlined: a call of the world's own non-mutating method from
+                // here would copy the whole world.
                 let parameters = self.parameters(of: LinkID(linkIndex(kind, from: from, to: to, hop: hop)))
                 segmentSize = min(segmentSize, parameters.payloadPerPacket)
             }

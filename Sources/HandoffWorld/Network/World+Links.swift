@@ -96,6 +96,7 @@ extension World {
     }
 
     /// The parameters link `id` runs with.
+    @inline(__always)
     public func parameters(of id: LinkID) -> LinkParameters {
         linkInUse[id.index] ? links[id.index].parameters : defaultParameters(of: kind(of: id))
     }

@@ -252,6 +252,7 @@ public struct World: Sendable {
 
     /// Whether `a` and `b` can skip the key exchange: both are signed in to
     /// the same account, and they exchanged keys under it before.
+    @inline(__always)
     public func isTrusted(_ a: DeviceID, _ b: DeviceID) -> Bool {
         guard let account = accounts[a.index].current, accounts[b.index].current == account else { return false }
         return trust.account(a, b) == account
