@@ -140,12 +140,14 @@ struct EventHeap<Event> {
         return result
     }
 
-    /// Makes room for `capacity` entries without further allocation.
-    @inlinable
     /// Drops every entry, keeping the storage.
+    @inlinable
     mutating func removeAll() {
         storage.removeAll(keepingCapacity: true)
     }
+
+    /// Makes room for `capacity` entries without further allocation.
+    @inlinable
 
     mutating func reserveCapacity(_ capacity: Int) {
         storage.reserveCapacity(capacity)

@@ -57,6 +57,7 @@ public struct Scheduler<Event> {
     /// ``Simulation/reset(model:)`` allocates no new queue per run.
     ///
     /// - Complexity: O(n) in the pending events dropped.
+    @inlinable
     public mutating func reset() {
         clock = 0
         heap.removeAll()

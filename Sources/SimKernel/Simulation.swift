@@ -76,6 +76,7 @@ public struct Simulation<Model: SimulationModel> {
 
     /// Starts over at time zero with `model`: no pending events, no events
     /// handled, the queue's storage kept for reuse.
+    @inlinable
     public mutating func reset(model: Model) {
         self.model = model
         scheduler.reset()
@@ -84,6 +85,7 @@ public struct Simulation<Model: SimulationModel> {
 
     /// Starts over at time zero with the same model, changed in place by
     /// `prepare` (so a model can reuse its own storage too).
+    @inlinable
     public mutating func reset(_ prepare: (inout Model) throws -> Void) rethrows {
         scheduler.reset()
         handled = 0
