@@ -65,36 +65,45 @@ struct UsageError: Error, CustomStringConvertible {
     let description: String
 }
 
+/// Splits `--flag value` pairs, rejecting flags not in `allowed` and flags
+/// without a value.
+func flagValues(_ arguments: ArraySlice<String>, allowed: [String]) throws -> [(flag: String, value: String)] {
+    var pairs: [(flag: String, value: String)] = []
+    var remaining = arguments
+    while let flag = remaining.popFirst() {
+        guard allowed.contains(flag) else {
+            throw UsageError(description: "unknown option '\(flag)'; expected one of \(allowed.joined(separator: ", "))")
+        }
+        guard let value = remaining.popFirst() else {
+            throw UsageError(description: "option '\(flag)' needs a value")
+        }
+        pairs.append((flag, value))
+    }
+    return pairs
+}
+
+/// `value` as a whole number in `range`, or a usage error naming `flag`.
+func wholeNumber<Number: FixedWidthInteger>(_ value: String, for flag: String, in range: ClosedRange<Number>) throws
+    -> Number
+{
+    guard let number = Number(value), range.contains(number) else {
+        throw UsageError(
+            description: "\(flag) expects a whole number from \(range.lowerBound) to \(range.upperBound), got '\(value)'")
+    }
+    return number
+}
+
 struct Options {
     var lps = 1000
     var events: UInt64 = 5_000_000
     var seed: UInt64 = 42
 
-    init(_ arguments: ArraySlice<String>, allowed: Set<String>) throws {
-        var remaining = arguments
-        while let flag = remaining.popFirst() {
-            guard allowed.contains(flag) else {
-                throw UsageError(description: "unknown option '\(flag)'; expected one of \(allowed.sorted().joined(separator: ", "))")
-            }
-            guard let value = remaining.popFirst() else {
-                throw UsageError(description: "option '\(flag)' needs a value")
-            }
+    init(_ arguments: ArraySlice<String>, allowed: [String]) throws {
+        for (flag, value) in try flagValues(arguments, allowed: allowed) {
             switch flag {
-            case "--lps":
-                guard let number = Int(value), number > 0, number <= Int(UInt32.max) else {
-                    throw UsageError(description: "--lps expects a whole number from 1 to \(UInt32.max), got '\(value)'")
-                }
-                lps = number
-            case "--events":
-                guard let number = UInt64(value) else {
-                    throw UsageError(description: "--events expects a whole number ≥ 0, got '\(value)'")
-                }
-                events = number
-            default:
-                guard let number = UInt64(value) else {
-                    throw UsageError(description: "--seed expects a whole number from 0 to \(UInt64.max), got '\(value)'")
-                }
-                seed = number
+            case "--lps": lps = try wholeNumber(value, for: flag, in: 1...Int(UInt32.max))
+            case "--events": events = try wholeNumber(value, for: flag, in: 0...UInt64.max)
+            default: seed = try wholeNumber(value, for: flag, in: 0...UInt64.max)
             }
         }
     }
@@ -121,12 +130,13 @@ func runPHOLDMemory(_ arguments: ArraySlice<String>) throws {
             + " queue_capacity=\(result.queueCapacity)")
 }
 
-/// Runs `phold-memory` in a fresh child process (peak memory is per process).
-func childPeak(lps: Int, events: UInt64) throws -> UInt64 {
+/// Runs this executable with `arguments` in a fresh child process (peak
+/// memory is per process) and returns the `peak_rss_bytes=` figure it prints.
+func childPeak(_ arguments: [String]) throws -> UInt64 {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: ProcessInfo.processInfo.arguments[0]).standardizedFileURL
     if let path = Bundle.main.executablePath { process.executableURL = URL(fileURLWithPath: path) }
-    process.arguments = ["phold-memory", "--lps", String(lps), "--events", String(events)]
+    process.arguments = arguments
     let pipe = Pipe()
     process.standardOutput = pipe
     try process.run()
@@ -134,12 +144,17 @@ func childPeak(lps: Int, events: UInt64) throws -> UInt64 {
     process.waitUntilExit()
     let line = String(decoding: data, as: UTF8.self)
     guard process.terminationStatus == 0,
-        let field = line.split(separator: " ").first(where: { $0.hasPrefix("peak_rss_bytes=") }),
+        let field = line.split(whereSeparator: \.isWhitespace).first(where: { $0.hasPrefix("peak_rss_bytes=") }),
         let bytes = UInt64(field.dropFirst("peak_rss_bytes=".count))
     else {
         throw UsageError(description: "child run failed: \(line)")
     }
     return bytes
+}
+
+/// The peak memory of `phold-memory` in a fresh child process.
+func childPeak(lps: Int, events: UInt64) throws -> UInt64 {
+    try childPeak(["phold-memory", "--lps", String(lps), "--events", String(events)])
 }
 
 func runMemory(_ arguments: ArraySlice<String>) throws {
@@ -177,30 +192,17 @@ struct TransferOptions {
     var seed: UInt64 = 42
 
     init(_ arguments: ArraySlice<String>) throws {
-        var remaining = arguments
-        while let flag = remaining.popFirst() {
-            guard ["--bytes", "--loss", "--seed"].contains(flag) else {
-                throw UsageError(description: "unknown option '\(flag)'; expected one of --bytes, --loss, --seed")
-            }
-            guard let value = remaining.popFirst() else {
-                throw UsageError(description: "option '\(flag)' needs a value")
-            }
+        for (flag, value) in try flagValues(arguments, allowed: ["--bytes", "--loss", "--seed"]) {
             switch flag {
             case "--bytes":
-                guard let number = Int(value), number >= 0, number <= 1 << 40 else {
-                    throw UsageError(description: "--bytes expects a whole number from 0 to \(1 << 40), got '\(value)'")
-                }
-                bytes = number
+                bytes = try wholeNumber(value, for: flag, in: 0...(1 << 40))
             case "--loss":
                 guard let number = Double(value), number.isFinite, number >= 0, number < 1 else {
                     throw UsageError(description: "--loss expects a probability from 0 up to (not including) 1, got '\(value)'")
                 }
                 loss = number
             default:
-                guard let number = UInt64(value) else {
-                    throw UsageError(description: "--seed expects a whole number from 0 to \(UInt64.max), got '\(value)'")
-                }
-                seed = number
+                seed = try wholeNumber(value, for: flag, in: 0...UInt64.max)
             }
         }
     }
@@ -267,30 +269,11 @@ struct HandoffOptions {
     var seed: UInt64 = 42
 
     init(_ arguments: ArraySlice<String>) throws {
-        var remaining = arguments
-        while let flag = remaining.popFirst() {
-            guard ["--trials", "--payload", "--seed"].contains(flag) else {
-                throw UsageError(description: "unknown option '\(flag)'; expected one of --trials, --payload, --seed")
-            }
-            guard let value = remaining.popFirst() else {
-                throw UsageError(description: "option '\(flag)' needs a value")
-            }
+        for (flag, value) in try flagValues(arguments, allowed: ["--trials", "--payload", "--seed"]) {
             switch flag {
-            case "--trials":
-                guard let number = Int(value), number > 0, number <= 1 << 40 else {
-                    throw UsageError(description: "--trials expects a whole number from 1 to \(1 << 40), got '\(value)'")
-                }
-                trials = number
-            case "--payload":
-                guard let number = Int(value), number >= 0, number <= 1 << 30 else {
-                    throw UsageError(description: "--payload expects a whole number of bytes from 0 to \(1 << 30), got '\(value)'")
-                }
-                payload = number
-            default:
-                guard let number = UInt64(value) else {
-                    throw UsageError(description: "--seed expects a whole number from 0 to \(UInt64.max), got '\(value)'")
-                }
-                seed = number
+            case "--trials": trials = try wholeNumber(value, for: flag, in: 1...(1 << 40))
+            case "--payload": payload = try wholeNumber(value, for: flag, in: 0...(1 << 30))
+            default: seed = try wholeNumber(value, for: flag, in: 0...UInt64.max)
             }
         }
     }
@@ -300,28 +283,6 @@ func handoffLine(_ result: HandoffTrialsResult) -> String {
     "handoff trials=\(result.trials) payload=\(result.payload) seconds=\(fixed(result.seconds, digits: 3))"
         + " trials_per_s=\(fixed(result.trialsPerSecond, digits: 0))"
         + " events_per_trial=\(fixed(result.eventsPerTrial, digits: 1))"
-}
-
-/// Runs `handoff --trials N` in a fresh child process and returns its peak
-/// resident memory.
-func childHandoffPeak(trials: Int) throws -> UInt64 {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: ProcessInfo.processInfo.arguments[0]).standardizedFileURL
-    if let path = Bundle.main.executablePath { process.executableURL = URL(fileURLWithPath: path) }
-    process.arguments = ["handoff-memory", "--trials", String(trials)]
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    let line = String(decoding: data, as: UTF8.self)
-    guard process.terminationStatus == 0,
-        let field = line.split(separator: " ").first(where: { $0.hasPrefix("peak_rss_bytes=") }),
-        let bytes = UInt64(field.dropFirst("peak_rss_bytes=".count).trimmingCharacters(in: .whitespacesAndNewlines))
-    else {
-        throw UsageError(description: "child run failed: \(line)")
-    }
-    return bytes
 }
 
 func runHandoffMemory(_ arguments: ArraySlice<String>) throws {
@@ -359,7 +320,7 @@ func runHandoffCheck(_ arguments: ArraySlice<String>) throws {
             + "\(fixed(sorted[2], digits: 3))")
     var peaks: [String] = []
     for trials in [1_000, 10_000, 100_000] {
-        peaks.append("\(trials): \(fixed(Double(try childHandoffPeak(trials: trials)) / 1_048_576, digits: 1)) MiB")
+        peaks.append("\(trials): \(fixed(Double(try childPeak(["handoff-memory", "--trials", String(trials)])) / 1_048_576, digits: 1)) MiB")
     }
     print("peak resident memory by trials: \(peaks.joined(separator: ", "))")
 }
