@@ -249,6 +249,23 @@ struct ContinuationPathTests {
         #expect(run.summary(of: activity, on: "ipad")?.outcome == .continued)
     }
 
+    @Test("a think-time accept still pending keeps the run going after the activity resigns")
+    func pendingAcceptKeepsRunGoing() throws {
+        var configuration = HandoffConfiguration()
+        configuration.defaultAcceptance = .after(.seconds(3))
+        var run = try HandoffRun(setup: monkeySetup(configuration: configuration), seed: 1)
+        let activity = try run.createActivity(tabActivity(0), on: "iphone", app: monkeyBrowserID)
+        try run.schedule(.becomeCurrent(activity), at: .zero)
+        run.run(until: at(1.5))
+        let offer = try #require(run.trace.first { $0.event == "offer" })
+        // Resign once offered; nothing is current any more, but the accept is due.
+        try run.schedule(.resignCurrent(activity), at: at(1.5))
+        run.run(until: at(60))
+        let accept = try #require(run.trace.first { $0.event == "accept" })
+        #expect(accept.time - offer.time == .seconds(3))
+        #expect(run.summary(of: activity, on: "ipad")?.outcome == .continued)
+    }
+
     @Test("a second contact skips the key exchange, so the fetch is one round trip shorter")
     func trustSpeedsUpSecondContact() throws {
         var run = try HandoffRun(setup: monkeySetup(), seed: 9)

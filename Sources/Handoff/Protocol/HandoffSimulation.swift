@@ -57,10 +57,13 @@ public enum ProtocolStep: Hashable, Sendable {
     /// The source finished answering stream request `round`.
     case streamRespond(Int32)
 
-    /// Whether a scheduled step of this kind is work under way.
+    /// Whether a scheduled step of this kind is work under way. A fetch
+    /// timeout is not: it matters only while fetching, which keeps the run
+    /// going by itself, and counting it would keep every finished trial
+    /// alive for the whole timeout.
     var keepsRunGoing: Bool {
         switch self {
-        case .fetchTimeout, .accept: return false
+        case .fetchTimeout: return false
         default: return true
         }
     }
@@ -457,8 +460,7 @@ public struct HandoffSimulation: SimulationModel {
     ///
     /// A step counts as work under way (keeping the run from settling)
     /// unless it only matters in a state that keeps the run going anyway: a
-    /// fetch timeout matters only while fetching, a think-time accept only
-    /// while offered.
+    /// fetch timeout matters only while fetching.
     mutating func later(
         _ step: ProtocolStep, of attempt: Int, after delay: SimDuration, now: SimInstant,
         scheduler: inout Scheduler<HandoffEvent>
