@@ -72,8 +72,7 @@ extension HandoffSimulation {
     /// Mutating only so that calling it from the protocol's mutating paths
     /// does not copy the whole simulation.
     mutating func eligibility(of id: ActivityID, on receiver: DeviceID, at now: SimInstant) -> Eligibility {
-        let activity = activities[id.index]
-        let source = activity.device
+        let source = activities[id.index].device
         let platform = devicePlatforms[receiver.index]
         if platform == .watchOS { return .blocked(.receiverIsWatch) }
         let sourceSettings = deviceSettings[source.index]
@@ -91,11 +90,11 @@ extension HandoffSimulation {
             return .blocked(.notSignedIn)
         }
         if sourceAccount != receiverAccount { return .blocked(.differentAccount) }
-        let content = activity.content
-        if !content.isEligibleForHandoff { return .blocked(.notEligibleForHandoff) }
-        if let expiration = content.expirationDate, now >= expiration { return .blocked(.expired) }
-        if content.activityType == browsingWebActivityType {
-            guard let url = content.webpageURL else { return .blocked(.noSuitableApp) }
+        if !activities[id.index].content.isEligibleForHandoff { return .blocked(.notEligibleForHandoff) }
+        if let expiration = activities[id.index].content.expirationDate, now >= expiration { return .blocked(.expired) }
+        let activityType = activities[id.index].content.activityType
+        if activityType == browsingWebActivityType {
+            guard let url = activities[id.index].content.webpageURL else { return .blocked(.noSuitableApp) }
             for app in installed[receiver.index]
             where setup.apps[app].runs(on: platform)
                 && setup.siteAssociations.allowsBrowsingWebContinuation(to: url, by: setup.apps[app])
@@ -104,14 +103,14 @@ extension HandoffSimulation {
             }
             return .eligible(.browser)
         }
-        let team = setup.apps[activity.app].teamID
+        let team = setup.apps[activities[id.index].app].teamID
         for app in installed[receiver.index]
         where setup.apps[app].teamID == team && setup.apps[app].runs(on: platform)
-            && setup.apps[app].declares(activityType: content.activityType)
+            && setup.apps[app].declares(activityType: activityType)
         {
             return .eligible(.app(app))
         }
-        if content.webpageURL != nil { return .eligible(.browser) }
+        if activities[id.index].content.webpageURL != nil { return .eligible(.browser) }
         return .blocked(.noSuitableApp)
     }
 
@@ -215,7 +214,7 @@ extension HandoffSimulation {
         let type = activities[attempts[attempt].activity.index].content.activityType
         var context = CallbackContext(now: now, device: deviceName(receiver))
         let notified = appDelegate(device: receiver, app: app).willContinueUserActivity(withType: type, context: &context)
-        record(now, device: receiver, app: setup.apps[app].bundleID, activity: attempts[attempt].activity,
+        record(now, device: receiver, app: appBundleIDs[app], activity: attempts[attempt].activity,
                event: "willContinueUserActivity", detail: keepsTrace ? "returned \(notified)" : "")
         later(.startFetch, of: attempt, after: context.processingTime, now: now, scheduler: &scheduler)
     }
@@ -263,7 +262,7 @@ extension HandoffSimulation {
         let type = activities[attempts[attempt].activity.index].content.activityType
         var context = CallbackContext(now: now, device: deviceName(receiver))
         appDelegate(device: receiver, app: app).didFailToContinueUserActivity(withType: type, error: error, context: &context)
-        record(now, device: receiver, app: setup.apps[app].bundleID, activity: attempts[attempt].activity,
+        record(now, device: receiver, app: appBundleIDs[app], activity: attempts[attempt].activity,
                event: "didFailToContinueUserActivity", detail: keepsTrace ? error.description : "")
     }
 
@@ -336,7 +335,7 @@ extension HandoffSimulation {
         let receiver = attempts[attempt].receiver
         var context = ContinueContext(now: now, device: deviceName(receiver))
         let handled = appDelegate(device: receiver, app: app).continueUserActivity(activity, context: &context)
-        record(now, device: receiver, app: setup.apps[app].bundleID, activity: attempts[attempt].activity,
+        record(now, device: receiver, app: appBundleIDs[app], activity: attempts[attempt].activity,
                event: "continueUserActivity", detail: keepsTrace ? "returned \(handled)" : "")
         attempts[attempt].restorations = context.restorations.map(\.objects)
         for (call, restoration) in context.restorations.enumerated() {
@@ -344,7 +343,7 @@ extension HandoffSimulation {
                   now: now, scheduler: &scheduler)
         }
         if context.requestedStreams {
-            record(now, device: receiver, app: setup.apps[app].bundleID, activity: attempts[attempt].activity,
+            record(now, device: receiver, app: appBundleIDs[app], activity: attempts[attempt].activity,
                    event: "getContinuationStreams")
             attempts[attempt].outstandingRequests += 1  // the streams being opened
         }
@@ -380,7 +379,7 @@ extension HandoffSimulation {
             if attempts[attempt].restoredAt == nil { attempts[attempt].restoredAt = now }
             var context = CallbackContext(now: now, device: deviceName(receiver))
             appDelegate(device: receiver, app: app).restoreUserActivityState(activity, object: object, context: &context)
-            record(now, device: receiver, app: setup.apps[app].bundleID, activity: attempts[attempt].activity,
+            record(now, device: receiver, app: appBundleIDs[app], activity: attempts[attempt].activity,
                    event: "restoreUserActivityState", detail: object)
         }
     }
@@ -399,7 +398,7 @@ extension HandoffSimulation {
         guard case let .app(app) = attempts[attempt].target, let activity = attempts[attempt].delivered else { return }
         var context = StreamContext(now: now, device: deviceName(receiver))
         appDelegate(device: receiver, app: app).continuationStreamsOpened(for: activity, context: &context)
-        record(now, device: receiver, app: setup.apps[app].bundleID, activity: id, event: "continuationStreamsOpened")
+        record(now, device: receiver, app: appBundleIDs[app], activity: id, event: "continuationStreamsOpened")
         apply(context, of: attempt, now: now, scheduler: &scheduler)
     }
 
@@ -411,7 +410,7 @@ extension HandoffSimulation {
         let receiver = attempts[attempt].receiver
         var context = StreamContext(now: now, device: deviceName(receiver))
         appDelegate(device: receiver, app: app).continuationStreamsFailed(for: activity, error: error, context: &context)
-        record(now, device: receiver, app: setup.apps[app].bundleID, activity: attempts[attempt].activity,
+        record(now, device: receiver, app: appBundleIDs[app], activity: attempts[attempt].activity,
                event: "continuationStreamsFailed", detail: keepsTrace ? error.description : "")
         apply(context, of: attempt, now: now, scheduler: &scheduler)
     }
@@ -427,7 +426,7 @@ extension HandoffSimulation {
         appDelegate(device: receiver, app: app).continuationStreamResponse(
             StreamResponse(round: round, requestBytes: requestBytes, responseBytes: bytes), for: activity,
             context: &context)
-        record(now, device: receiver, app: setup.apps[app].bundleID, activity: attempts[attempt].activity,
+        record(now, device: receiver, app: appBundleIDs[app], activity: attempts[attempt].activity,
                event: "continuationStreamResponse", detail: keepsTrace ? "round \(round): \(bytes) bytes" : "")
         apply(context, of: attempt, now: now, scheduler: &scheduler)
     }

@@ -66,7 +66,7 @@ extension HandoffSimulation {
     }
 
     @inline(__always)
-    func sourceApp(_ id: ActivityID) -> String { setup.apps[activities[id.index].app].bundleID }
+    func sourceApp(_ id: ActivityID) -> String { appBundleIDs[activities[id.index].app] }
 
     /// Whether the app may still change the activity; after `invalidate`
     /// nothing is legal, so a change is a violation.

@@ -192,6 +192,8 @@ public struct HandoffSimulation: SimulationModel {
     /// through `setup.devices` copies a whole description each time).
     let deviceNames: [String]
     let devicePlatforms: [Platform]
+    /// Each app's bundle ID, likewise.
+    let appBundleIDs: [String]
     let appIndex: [String: Int]
     /// The latest rule that kept each activity from each device (activity ×
     /// device), recorded when an advertisement was rejected.
@@ -263,6 +265,7 @@ public struct HandoffSimulation: SimulationModel {
         for (index, device) in setup.devices.enumerated() { deviceIndex[device.name] = index }
         self.deviceIndex = deviceIndex
         deviceNames = setup.devices.map(\.name)
+        appBundleIDs = setup.apps.map(\.bundleID)
         devicePlatforms = setup.devices.map(\.kind.platform)
         let count = setup.devices.count
         visibleOffer = Array(repeating: nil, count: count)
@@ -516,19 +519,25 @@ public struct HandoffSimulation: SimulationModel {
         _ event: SourceActivityMachine.Event, to id: ActivityID, now: SimInstant,
         detail: String = ""
     ) -> Bool {
-        let activity = activities[id.index]
-        let bundleID = setup.apps[activity.app].bundleID
-        guard let next = SourceActivityMachine.transition(from: activity.state, on: event) else {
+        // Read the fields needed, not the whole activity (copying it would
+        // retain its content's strings and collections).
+        let state = activities[id.index].state
+        let device = activities[id.index].device
+        guard let next = SourceActivityMachine.transition(from: state, on: event) else {
             violations.append(Violation(
-                time: now, device: setup.devices[activity.device.index].name, activity: activity.content.label,
-                machine: "source", state: activity.state.description, event: event.description))
-            record(now, device: activity.device, app: bundleID, activity: id, from: activity.state.description,
+                time: now, device: deviceNames[device.index], activity: activities[id.index].content.label,
+                machine: "source", state: state.description, event: event.description))
+            record(now, device: device, app: sourceApp(id), activity: id, from: state.description,
                    event: event.description, to: "", detail: "illegal transition")
             return false
         }
         activities[id.index].state = next
-        record(now, device: activity.device, app: bundleID, activity: id, from: activity.state.description,
-               event: event.description, to: next.description, detail: detail)
+        if keepsTrace {
+            record(now, device: device, app: sourceApp(id), activity: id, from: state.description,
+                   event: event.description, to: next.description, detail: detail)
+        } else {
+            traceCount += 1
+        }
         return true
     }
 
@@ -566,7 +575,7 @@ public struct HandoffSimulation: SimulationModel {
     @inline(__always)
     func appName(of target: ContinuationTarget) -> String {
         switch target {
-        case let .app(index): return setup.apps[index].bundleID
+        case let .app(index): return appBundleIDs[index]
         case .browser: return "browser"
         }
     }
