@@ -28,6 +28,10 @@ public struct World: Sendable {
 
     var descriptions: [DeviceDescription]
     var settings: [DeviceSettings]
+    /// Each device's switches and account at time zero, for ``reset(stream:)``
+    /// (reading them from the descriptions copies a whole description).
+    let initialSettings: [DeviceSettings]
+    let initialAccounts: [AccountID?]
     /// Each device's internet access, kept apart from the descriptions so
     /// the packet path reads plain values only.
     let internetAccess: [InternetAccess]
@@ -105,6 +109,8 @@ public struct World: Sendable {
         self.stream = stream
         descriptions = devices
         settings = devices.map(\.settings)
+        initialSettings = settings
+        initialAccounts = devices.map(\.account)
         accounts = devices.map { AccountHistory(initial: $0.account) }
         trust = PairTrust(deviceCount: devices.count)
         let count = devices.count
@@ -165,8 +171,8 @@ public struct World: Sendable {
     public mutating func reset(stream: RandomStreamKey) {
         self.stream = stream
         for index in descriptions.indices {
-            settings[index] = descriptions[index].settings
-            accounts[index].reset(initial: descriptions[index].account)
+            settings[index] = initialSettings[index]
+            accounts[index].reset(initial: initialAccounts[index])
             let name = descriptions[index].name
             advertisers[index] = Advertiser(stream: stream.generator("device", name, "advertising"))
         }

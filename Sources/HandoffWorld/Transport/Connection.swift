@@ -173,7 +173,8 @@ struct ConnectionState: Sendable {
     /// allocating nothing once the spare's records have grown.
     init(
         id: ConnectionID, initiator: DeviceID, responder: DeviceID, path: PathKind,
-        parameters: TransportParameters, segmentSize: Int, needsKeyExchange: Bool, recycling spare: ConnectionState
+        parameters: TransportParameters, segmentSize: Int, needsKeyExchange: Bool,
+        recycling spare: consuming ConnectionState
     ) {
         self.id = id
         self.initiator = initiator
