@@ -70,9 +70,7 @@ public struct RandomStreamKey: Hashable, Sendable, CustomStringConvertible {
 
     /// The key one level down, named `name`.
     public func child(_ name: String) -> RandomStreamKey {
-        var hasher = StableHash(continuing: pathHash)
-        hasher.combine(component: name)
-        return RandomStreamKey(seed: seed, pathHash: hasher.value, node: PathNode(parent: node, name: name))
+        RandomStreamKey(seed: seed, pathHash: Self.hash(pathHash, name), node: PathNode(parent: node, name: name))
     }
 
     /// The key two levels down: `name`, then the decimal `index` (e.g. a
@@ -87,47 +85,50 @@ public struct RandomStreamKey: Hashable, Sendable, CustomStringConvertible {
     /// path under different seeds, and different paths under one seed, give
     /// unrelated states.
     public func generator() -> Xoshiro256StarStar {
-        Xoshiro256StarStar(seed: SplitMix64.mix(seed ^ 0x5DEE_CE66_D1CE_4E5B) ^ pathHash)
+        Self.generator(seed: seed, hash: pathHash)
     }
 
 
     /// The generator of the child key named `name`.
     public func generator(_ name: String) -> Xoshiro256StarStar {
-        generator(hashing: [name])
+        Self.generator(seed: seed, hash: Self.hash(pathHash, name))
     }
 
     /// The generator of the key `a/b` below this one: the same as
     /// `child(a).generator(b)`, without making the intermediate key.
     public func generator(_ a: String, _ b: String) -> Xoshiro256StarStar {
-        generator(hashing: [a, b])
+        Self.generator(seed: seed, hash: Self.hash(Self.hash(pathHash, a), b))
     }
 
     /// The generator of the key `a/b/c` below this one.
     public func generator(_ a: String, _ b: String, _ c: String) -> Xoshiro256StarStar {
-        generator(hashing: [a, b, c])
+        Self.generator(seed: seed, hash: Self.hash(Self.hash(Self.hash(pathHash, a), b), c))
     }
 
     /// The generator of the key `a/b/c/d` below this one.
     public func generator(_ a: String, _ b: String, _ c: String, _ d: String) -> Xoshiro256StarStar {
-        generator(hashing: [a, b, c, d])
+        Self.generator(seed: seed, hash: Self.hash(Self.hash(Self.hash(Self.hash(pathHash, a), b), c), d))
     }
 
     /// The generator of the key `a/b/c/d/e` below this one.
     public func generator(_ a: String, _ b: String, _ c: String, _ d: String, _ e: String) -> Xoshiro256StarStar {
-        generator(hashing: [a, b, c, d, e])
+        Self.generator(
+            seed: seed, hash: Self.hash(Self.hash(Self.hash(Self.hash(Self.hash(pathHash, a), b), c), d), e))
     }
 
-    /// Hashes `components` below this key, one at a time as ``child(_:)``
-    /// does, and returns the generator of the result.
+    /// The path hash one level below `parent`, named `name` (as ``child(_:)``
+    /// computes it).
     @inline(__always)
-    private func generator(hashing components: [String]) -> Xoshiro256StarStar {
-        var hash = pathHash
-        for component in components {
-            var hasher = StableHash(continuing: hash)
-            hasher.combine(component: component)
-            hash = hasher.value
-        }
-        return Xoshiro256StarStar(seed: SplitMix64.mix(seed ^ 0x5DEE_CE66_D1CE_4E5B) ^ hash)
+    private static func hash(_ parent: UInt64, _ name: String) -> UInt64 {
+        var hasher = StableHash(continuing: parent)
+        hasher.combine(component: name)
+        return hasher.value
+    }
+
+    /// The generator of the key with `hash` under `seed`.
+    @inline(__always)
+    private static func generator(seed: UInt64, hash: UInt64) -> Xoshiro256StarStar {
+        Xoshiro256StarStar(seed: SplitMix64.mix(seed ^ 0x5DEE_CE66_D1CE_4E5B) ^ hash)
     }
 
     public var description: String { "seed \(seed), stream \"\(path)\"" }
