@@ -44,12 +44,10 @@ extension World {
         precondition(initiator != responder, "a connection needs two different devices")
         let transport = parameters ?? configuration.transport
         var segmentSize = Int.max
-        for (from, to) in [(initiator, responder), (responder, initiator)] {
+        for direction in 0..<2 {
+            let (from, to) = direction == 0 ? (initiator, responder) : (responder, initiator)
             for hop in 0..<hopCount(kind) {
-                // Inlined: a call of the world's own non-mutating method from
-                // here would copy the whole world.
-                let parameters = self.parameters(of: LinkID(linkIndex(kind, from: from, to: to, hop: hop)))
-                segmentSize = min(segmentSize, parameters.payloadPerPacket)
+                segmentSize = min(segmentSize, payloadPerPacket(ofLink: linkIndex(kind, from: from, to: to, hop: hop)))
             }
         }
         if let chosen = transport.segmentSize { segmentSize = chosen }

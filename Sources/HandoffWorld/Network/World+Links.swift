@@ -119,6 +119,19 @@ extension World {
         links[id.index].statistics
     }
 
+    /// The payload one packet of link `index` carries, read in place (a
+    /// copy of the link's parameters would retain their arrays).
+    @inline(__always)
+    func payloadPerPacket(ofLink index: Int) -> Int {
+        if linkInUse[index] { return links[index].parameters.payloadPerPacket }
+        switch kind(of: LinkID(index)) {
+        case let .uplink(device): return descriptions[device.index].internet.uplink.payloadPerPacket
+        case let .downlink(device): return descriptions[device.index].internet.downlink.payloadPerPacket
+        case .wifiPeerToPeer: return configuration.wifiPeerToPeer.payloadPerPacket
+        case .bluetooth: return configuration.bluetooth.payloadPerPacket
+        }
+    }
+
     @inline(__always)
     func defaultParameters(of kind: LinkKind) -> LinkParameters {
         switch kind {
