@@ -33,6 +33,8 @@ public enum HandoffError: Error, Hashable, Sendable, CustomStringConvertible {
     case unknownApp(String)
     /// Two apps share a bundle identifier.
     case duplicateApp(String)
+    /// The app exists but is not installed on the device.
+    case appNotInstalled(bundleID: String, device: String)
     /// The world refused its description.
     case world(WorldError)
 
@@ -60,6 +62,8 @@ public enum HandoffError: Error, Hashable, Sendable, CustomStringConvertible {
             return "no device named \"\(name)\""
         case let .unknownApp(bundle):
             return "no app with bundle ID \"\(bundle)\""
+        case let .appNotInstalled(bundle, device):
+            return "app \"\(bundle)\" is not installed on \"\(device)\"; expected one of the device's installed apps"
         case let .duplicateApp(bundle):
             return "two apps have bundle ID \"\(bundle)\"; expected unique bundle IDs"
         case let .world(error):

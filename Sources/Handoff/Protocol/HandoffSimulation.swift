@@ -233,7 +233,8 @@ public struct HandoffSimulation: SimulationModel {
     /// - Parameter appDelegates: makes the app delegate of an app on a
     ///   device (by device name); the built-in ``ScriptedApp`` otherwise.
     /// - Throws: ``HandoffError`` for a duplicate app, an installed app that
-    ///   is not in `setup.apps`, an invalid configuration, or a world error.
+    ///   is not in `setup.apps`, an acceptance policy for a device that does
+    ///   not exist, an invalid configuration, or a world error.
     public init(
         setup: HandoffSetup, stream: RandomStreamKey,
         appDelegates factory: ((String, AppDescription) -> any HandoffAppDelegate)? = nil
@@ -264,6 +265,9 @@ public struct HandoffSimulation: SimulationModel {
         var deviceIndex: [String: Int] = [:]
         for (index, device) in setup.devices.enumerated() { deviceIndex[device.name] = index }
         self.deviceIndex = deviceIndex
+        for name in setup.configuration.acceptance.keys.sorted() where deviceIndex[name] == nil {
+            throw .unknownDevice(name)
+        }
         deviceNames = setup.devices.map(\.name)
         appBundleIDs = setup.apps.map(\.bundleID)
         devicePlatforms = setup.devices.map(\.kind.platform)
@@ -330,14 +334,16 @@ public struct HandoffSimulation: SimulationModel {
     /// - Parameter delegate: the activity delegate; a ``ScriptedApp`` with
     ///   default behaviour otherwise.
     /// - Throws: ``HandoffError/unknownDevice(_:)``,
-    ///   ``HandoffError/unknownApp(_:)`` when the app is not installed on
-    ///   the device.
+    ///   ``HandoffError/unknownApp(_:)``, or
+    ///   ``HandoffError/appNotInstalled(bundleID:device:)`` when the app is
+    ///   not installed on the device.
     public mutating func createActivity(
         _ content: ActivityContent, on device: String, app bundleID: String,
         delegate: (any UserActivityDelegate)? = nil
     ) throws(HandoffError) -> ActivityID {
         guard let deviceNumber = deviceIndex[device] else { throw .unknownDevice(device) }
-        guard let app = appIndex[bundleID], installed[deviceNumber].contains(app) else { throw .unknownApp(bundleID) }
+        guard let app = appIndex[bundleID] else { throw .unknownApp(bundleID) }
+        guard installed[deviceNumber].contains(app) else { throw .appNotInstalled(bundleID: bundleID, device: device) }
         let id = ActivityID(activities.count)
         var content = content
         if let path = content.documentPath {
