@@ -153,8 +153,9 @@ public struct World: Sendable {
     /// Draws each device's scan phase from its stream.
     private mutating func drawScanPhases() {
         let scanInterval = UInt64(configuration.scanning.interval.nanoseconds)
-        for (index, device) in descriptions.enumerated() {
-            var generator = stream.generator("device", device.name, "scan")
+        // By index: iterating the descriptions would copy each one.
+        for index in descriptions.indices {
+            var generator = stream.generator("device", descriptions[index].name, "scan")
             scanPhases[index] = .nanoseconds(Int64(generator.uniform(below: scanInterval)))
         }
     }
