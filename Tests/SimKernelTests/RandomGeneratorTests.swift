@@ -391,6 +391,11 @@ struct RandomStreamTests {
         #expect(first(key.generator("l", "w", "mac", "iphone", "loss"))
             == first(key.child("l").child("w").child("mac").child("iphone").generator("loss")))
         #expect(first(key.generator("a", "b")) != first(key.generator("b", "a")))
+        // A hashed prefix gives the same generators as the keys it stands for.
+        #expect(first(key.hashed("l", "w", "mac", "iphone").generator("loss"))
+            == first(key.child("l").child("w").child("mac").child("iphone").generator("loss")))
+        #expect(first(key.hashed("device", "mac").generator()) == first(key.child("device").child("mac").generator()))
+        #expect(key.hashed("a", "b", "c").pathHash == key.child("a").child("b").child("c").pathHash)
         // A component that is not ASCII hashes its UTF-8 bytes either way.
         #expect(first(key.generator("café", "📱")) == first(key.child("café").child("📱").generator()))
     }

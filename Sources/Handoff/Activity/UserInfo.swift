@@ -338,7 +338,8 @@ public struct UserInfo: Hashable, Sendable, ExpressibleByDictionaryLiteral, Cust
     ///
     /// A key holding ``UserInfoValue/null`` is present, not missing.
     public func missingKeys(of required: Set<String>) -> [String] {
-        required.filter { entries[$0] == nil }.sorted()
+        if required.isEmpty { return [] }
+        return required.filter { entries[$0] == nil }.sorted()
     }
 
     /// The size in bytes of this dictionary encoded as a binary property list (see BinaryPlistSize).

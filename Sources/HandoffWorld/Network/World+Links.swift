@@ -151,26 +151,19 @@ extension World {
         let kind = kind(of: LinkID(index))
         // The streams link/<kind>/<ends…>/loss and …/jitter, derived without
         // making the intermediate keys.
-        let loss: Xoshiro256StarStar
-        let jitter: Xoshiro256StarStar
+        let linkStream: RandomStreamKey.Hashed
         switch kind {
         case let .uplink(device):
-            let name = descriptions[device.index].name
-            loss = stream.generator("link", "uplink", name, "loss")
-            jitter = stream.generator("link", "uplink", name, "jitter")
+            linkStream = stream.hashed("link", "uplink", descriptions[device.index].name)
         case let .downlink(device):
-            let name = descriptions[device.index].name
-            loss = stream.generator("link", "downlink", name, "loss")
-            jitter = stream.generator("link", "downlink", name, "jitter")
+            linkStream = stream.hashed("link", "downlink", descriptions[device.index].name)
         case let .wifiPeerToPeer(from, to):
-            let (a, b) = (descriptions[from.index].name, descriptions[to.index].name)
-            loss = stream.generator("link", "wifi", a, b, "loss")
-            jitter = stream.generator("link", "wifi", a, b, "jitter")
+            linkStream = stream.hashed("link", "wifi", descriptions[from.index].name, descriptions[to.index].name)
         case let .bluetooth(from, to):
-            let (a, b) = (descriptions[from.index].name, descriptions[to.index].name)
-            loss = stream.generator("link", "bluetooth", a, b, "loss")
-            jitter = stream.generator("link", "bluetooth", a, b, "jitter")
+            linkStream = stream.hashed("link", "bluetooth", descriptions[from.index].name, descriptions[to.index].name)
         }
+        let loss = linkStream.generator("loss")
+        let jitter = linkStream.generator("jitter")
         links[index].restart(parameters: defaultParameters(of: kind), lossGenerator: loss, jitterGenerator: jitter)
     }
 

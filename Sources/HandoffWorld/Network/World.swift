@@ -122,7 +122,7 @@ public struct World: Sendable {
         linkOutages = []
         linkEnds = []
 
-        advertisers = devices.map { Advertiser(stream: stream.generator("device", $0.name, "advertising")) }
+        advertisers = Array(repeating: Advertiser(stream: Xoshiro256StarStar(seed: 0)), count: count)
         scanPhases = Array(repeating: .zero, count: count)
         receptionGenerators = Array(repeating: nil, count: count * count)
         receptionDistance = Array(repeating: -1, count: count * count)
@@ -147,15 +147,18 @@ public struct World: Sendable {
             }
         }
         refreshRadios()
-        drawScanPhases()
+        seedDeviceStreams()
     }
 
-    /// Draws each device's scan phase from its stream.
-    private mutating func drawScanPhases() {
+    /// Gives each device its advertising generator and draws its scan
+    /// phase, from the streams device/<name>/advertising and …/scan.
+    private mutating func seedDeviceStreams() {
         let scanInterval = UInt64(configuration.scanning.interval.nanoseconds)
         // By index: iterating the descriptions would copy each one.
         for index in descriptions.indices {
-            var generator = stream.generator("device", descriptions[index].name, "scan")
+            let deviceStream = stream.hashed("device", descriptions[index].name)
+            advertisers[index] = Advertiser(stream: deviceStream.generator("advertising"))
+            var generator = deviceStream.generator("scan")
             scanPhases[index] = .nanoseconds(Int64(generator.uniform(below: scanInterval)))
         }
     }
@@ -174,10 +177,8 @@ public struct World: Sendable {
         for index in descriptions.indices {
             settings[index] = initialSettings[index]
             accounts[index].reset(initial: initialAccounts[index])
-            let name = descriptions[index].name
-            advertisers[index] = Advertiser(stream: stream.generator("device", name, "advertising"))
         }
-        drawScanPhases()
+        seedDeviceStreams()
         trust.removeAll()
         for index in links.indices where linkInUse[index] {
             linkInUse[index] = false

@@ -116,10 +116,46 @@ public struct RandomStreamKey: Hashable, Sendable, CustomStringConvertible {
             seed: seed, hash: Self.hash(Self.hash(Self.hash(Self.hash(Self.hash(pathHash, a), b), c), d), e))
     }
 
+    /// A key below this one reduced to its numbers: no path text, so making
+    /// it allocates nothing. For deriving several generators under one
+    /// prefix on a hot path, e.g. `hashed("link", "wifi").generator("loss")`
+    /// and `.generator("jitter")`, which equal `child("link").child("wifi")`'s.
+    public struct Hashed: Hashable, Sendable {
+        /// The run's seed.
+        public let seed: UInt64
+        /// The stable hash of the path.
+        public let pathHash: UInt64
+
+        /// The generator of this key.
+        public func generator() -> Xoshiro256StarStar {
+            RandomStreamKey.generator(seed: seed, hash: pathHash)
+        }
+
+        /// The generator of the child key named `name`.
+        public func generator(_ name: String) -> Xoshiro256StarStar {
+            RandomStreamKey.generator(seed: seed, hash: RandomStreamKey.hash(pathHash, name))
+        }
+    }
+
+    /// The key `a/b` below this one, as numbers only.
+    public func hashed(_ a: String, _ b: String) -> Hashed {
+        Hashed(seed: seed, pathHash: Self.hash(Self.hash(pathHash, a), b))
+    }
+
+    /// The key `a/b/c` below this one, as numbers only.
+    public func hashed(_ a: String, _ b: String, _ c: String) -> Hashed {
+        Hashed(seed: seed, pathHash: Self.hash(Self.hash(Self.hash(pathHash, a), b), c))
+    }
+
+    /// The key `a/b/c/d` below this one, as numbers only.
+    public func hashed(_ a: String, _ b: String, _ c: String, _ d: String) -> Hashed {
+        Hashed(seed: seed, pathHash: Self.hash(Self.hash(Self.hash(Self.hash(pathHash, a), b), c), d))
+    }
+
     /// The path hash one level below `parent`, named `name` (as ``child(_:)``
     /// computes it).
     @inline(__always)
-    private static func hash(_ parent: UInt64, _ name: String) -> UInt64 {
+    fileprivate static func hash(_ parent: UInt64, _ name: String) -> UInt64 {
         var hasher = StableHash(continuing: parent)
         hasher.combine(component: name)
         return hasher.value
@@ -127,7 +163,7 @@ public struct RandomStreamKey: Hashable, Sendable, CustomStringConvertible {
 
     /// The generator of the key with `hash` under `seed`.
     @inline(__always)
-    private static func generator(seed: UInt64, hash: UInt64) -> Xoshiro256StarStar {
+    fileprivate static func generator(seed: UInt64, hash: UInt64) -> Xoshiro256StarStar {
         Xoshiro256StarStar(seed: SplitMix64.mix(seed ^ 0x5DEE_CE66_D1CE_4E5B) ^ hash)
     }
 
