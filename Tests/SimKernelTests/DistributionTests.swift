@@ -19,6 +19,34 @@ import Testing
 struct DistributionTests {
     static let sampleCount = 1_000_000
 
+    @Test("standardSamplePair: its first variate is standardSample's, and both are standard normal and uncorrelated")
+    func normalPairs() {
+        var single = RandomStreamKey(seed: 5).generator("pair")
+        var paired = single
+        for _ in 0..<1000 {
+            let one = NormalDistribution.standardSample(using: &single)
+            let (first, _) = NormalDistribution.standardSamplePair(using: &paired)
+            #expect(first == one)
+        }
+        var rng = RandomStreamKey(seed: 6).generator("pair")
+        let n = 500_000
+        var firsts: [Double] = []
+        var seconds: [Double] = []
+        for _ in 0..<n {
+            let (a, b) = NormalDistribution.standardSamplePair(using: &rng)
+            firsts.append(a)
+            seconds.append(b)
+        }
+        // Mean 0 (SE 1/√n), variance 1 (SE √(2/n)), correlation 0 (SE 1/√n).
+        for values in [firsts, seconds] {
+            let (mean, variance) = sampleMoments(values)
+            #expect(abs(mean) <= 4.5 / Double(n).squareRoot())
+            #expect(abs(variance - 1) <= 4.5 * (2 / Double(n)).squareRoot())
+        }
+        let correlation = zip(firsts, seconds).reduce(0) { $0 + $1.0 * $1.1 } / Double(n)
+        #expect(abs(correlation) <= 4.5 / Double(n).squareRoot())
+    }
+
     @Test("sample mean and variance of 10⁶ draws are within 4.5 standard errors of the closed forms",
           arguments: MomentCase.all)
     func momentsMatchClosedForms(_ distribution: MomentCase) {

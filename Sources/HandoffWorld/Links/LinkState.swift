@@ -59,6 +59,9 @@ struct LinkState: Sendable {
     /// power (−1 before the first).
     var lastLossDistance: Double = -1
     var lastLossMeanPower: Double = 0
+    /// The second shadowing variate of the last polar draw, used by the
+    /// next fragment (NaN when there is none).
+    var spareShadowing: Double = .nan
 
     /// A link in use, drawing from its own named stream.
     init(parameters: LinkParameters, stream: RandomStreamKey) {
@@ -99,6 +102,7 @@ struct LinkState: Sendable {
         self.parameters = parameters
         lastSerialisedBytes = -1
         lastLossDistance = -1
+        spareShadowing = .nan
         if case let .gilbertElliott(model) = parameters.loss {
             // Start from the stationary distribution, so no warm-up is needed.
             inBadState = lossGenerator.unitInterval() < model.stationaryBadProbability
@@ -199,7 +203,18 @@ struct LinkState: Sendable {
             }
             var power = lastLossMeanPower
             if radio.shadowingStandardDeviation > 0 {
-                power += radio.shadowingStandardDeviation * NormalDistribution.standardSample(using: &lossGenerator)
+                // Polar draws come in pairs: keep the second for the next
+                // fragment rather than drawing (and taking a logarithm) again.
+                let shadowing: Double
+                if spareShadowing.isNaN {
+                    let pair = NormalDistribution.standardSamplePair(using: &lossGenerator)
+                    shadowing = pair.0
+                    spareShadowing = pair.1
+                } else {
+                    shadowing = spareShadowing
+                    spareShadowing = .nan
+                }
+                power += radio.shadowingStandardDeviation * shadowing
             }
             return !(power >= radio.receptionThreshold)
         }

@@ -115,6 +115,23 @@ public struct NormalDistribution: Distribution, Hashable {
         }
     }
 
+    /// Two independent standard normal variates from one polar-method
+    /// draw: the pair ``standardSample(using:)`` computes and then halves.
+    /// For callers that keep the second for their next draw (one logarithm
+    /// per two variates).
+    @inlinable
+    public static func standardSamplePair(using generator: inout Xoshiro256StarStar) -> (Double, Double) {
+        while true {
+            let u = 2 * generator.unitInterval() - 1
+            let v = 2 * generator.unitInterval() - 1
+            let s = u * u + v * v
+            if s > 0 && s < 1 {
+                let scale = (-2 * PortableMath.log(s) / s).squareRoot()
+                return (u * scale, v * scale)
+            }
+        }
+    }
+
     public var variance: Double { standardDeviation * standardDeviation }
 }
 
