@@ -51,17 +51,19 @@ extension World {
             }
         }
         if let chosen = transport.segmentSize { segmentSize = chosen }
-        let id = ConnectionID(connections.count)
+        let id = ConnectionID(connectionCount)
         let needsKeyExchange = !isTrusted(initiator, responder)
-        if let spare = spareConnections.popLast() {
-            connections.append(ConnectionState(
+        if connectionCount < connections.count {
+            // A state left from before the last reset: reuse it in place.
+            connections[connectionCount].reuse(
                 id: id, initiator: initiator, responder: responder, path: kind, parameters: transport,
-                segmentSize: segmentSize, needsKeyExchange: needsKeyExchange, recycling: spare))
+                segmentSize: segmentSize, needsKeyExchange: needsKeyExchange)
         } else {
             connections.append(ConnectionState(
                 id: id, initiator: initiator, responder: responder, path: kind, parameters: transport,
                 segmentSize: segmentSize, needsKeyExchange: needsKeyExchange))
         }
+        connectionCount += 1
         let hops = hopCount(kind)
         func links(from: DeviceID, to: DeviceID) -> (Int32, Int32) {
             (Int32(linkIndex(kind, from: from, to: to, hop: 0)),

@@ -53,10 +53,12 @@ public struct World: Sendable {
     /// Each device's mobility, kept apart from the descriptions for the
     /// packet path.
     let mobilities: [Mobility]
+    /// Connection states: the first ``connectionCount`` are this run's;
+    /// any after them are left from before the last ``reset(stream:)``, and
+    /// new connections reuse their storage.
     var connections: [ConnectionState] = []
-    /// States of connections from before the last ``reset(stream:)``,
-    /// whose storage new connections reuse.
-    var spareConnections: [ConnectionState] = []
+    /// The number of connections opened since the world began or was reset.
+    var connectionCount = 0
     /// Each connection's endpoints and path, kept apart from its state so
     /// the packet path reads plain values only.
     var routes: [Route] = []
@@ -168,7 +170,8 @@ public struct World: Sendable {
     /// configuration would make, but reusing this one's storage.
     ///
     /// Running many trials of one setup, this saves building the link
-    /// tables and every array again for each trial.
+    /// tables and every array again for each trial. Connection identifiers
+    /// from before the reset must not be used after it.
     ///
     /// - Complexity: O(links + devices), allocating nothing once every
     ///   buffer has reached its peak size.
@@ -187,7 +190,7 @@ public struct World: Sendable {
             linkOutages[index] = parameters.outages
         }
         refreshRadios()
-        while let finished = connections.popLast() { spareConnections.append(finished) }
+        connectionCount = 0
         routes.removeAll(keepingCapacity: true)
         partitions.removeAll(keepingCapacity: true)
         for index in receptionGenerators.indices {

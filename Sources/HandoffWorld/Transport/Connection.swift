@@ -168,6 +168,18 @@ struct ConnectionState: Sendable {
         responderHalf = SendHalf(parameters: parameters)
     }
 
+    /// Becomes a new connection's state in place, reusing this finished
+    /// one's storage (see ``init(id:initiator:responder:path:parameters:segmentSize:needsKeyExchange:recycling:)``).
+    mutating func reuse(
+        id: ConnectionID, initiator: DeviceID, responder: DeviceID, path: PathKind,
+        parameters: TransportParameters, segmentSize: Int, needsKeyExchange: Bool
+    ) {
+        let finished = consume self
+        self = ConnectionState(
+            id: id, initiator: initiator, responder: responder, path: path, parameters: parameters,
+            segmentSize: segmentSize, needsKeyExchange: needsKeyExchange, recycling: finished)
+    }
+
     /// A new connection's state built from a finished one's storage: the
     /// same as ``init(id:initiator:responder:path:parameters:segmentSize:needsKeyExchange:)``,
     /// allocating nothing once the spare's records have grown.
