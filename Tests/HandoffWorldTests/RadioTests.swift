@@ -10,9 +10,6 @@ import Testing
 // Every statistical check uses a fixed seed, states its bound, and checks
 // the sample size it measured.
 
-/// z for a two-sided 99% normal bound.
-private let z99 = 2.576
-
 /// Φ(x), the standard normal distribution function, from Foundation's erfc.
 private func standardNormalCDF(_ x: Double) -> Double { 0.5 * erfc(-x / 2.0.squareRoot()) }
 
@@ -57,8 +54,6 @@ private func startAdvertising(_ simulation: inout Simulation<WorldSimulation>, _
     simulation.model.world.startAdvertising(device, payload: payload, at: simulation.now)
     simulation.model.world.schedulePendingEvents(into: &simulation.scheduler)
 }
-
-private func seconds(_ value: Int64) -> SimInstant { .zero + .seconds(value) }
 
 @Suite("Radio propagation, distance loss and advertising")
 struct RadioTests {

@@ -1,4 +1,5 @@
 import HandoffWorld
+import SimKernel
 import Testing
 
 // Helpers shared by the world's validation tests. Each computes its figure
@@ -43,3 +44,14 @@ func expectInvalidParameter(_ invalid: InvalidParameterCase) {
     #expect(name == invalid.setting)
     #expect(error?.description.hasPrefix("\(invalid.setting): ") == true, "\(String(describing: error))")
 }
+
+// Constants and instants used by several test files.
+
+/// z for a two-sided 99% normal bound.
+let z99 = 2.576
+
+/// The instant `value` seconds after the start.
+func seconds(_ value: Int64) -> SimInstant { .zero + .seconds(value) }
+
+/// The instant `value` milliseconds after the start.
+func milliseconds(_ value: Int64) -> SimInstant { .zero + .milliseconds(value) }
