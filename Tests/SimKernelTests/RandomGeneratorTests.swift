@@ -396,6 +396,12 @@ struct RandomStreamTests {
             == first(key.child("l").child("w").child("mac").child("iphone").generator("loss")))
         #expect(first(key.hashed("device", "mac").generator()) == first(key.child("device").child("mac").generator()))
         #expect(key.hashed("a", "b", "c").pathHash == key.child("a").child("b").child("c").pathHash)
+        // Numbers-only keys derive exactly what full keys derive.
+        let numbers = RandomStreamKey(seed: 9).numbersOnly.child("trial", 4)
+        #expect(numbers == key.numbersOnly)
+        #expect(numbers.hashed("l", "w", "mac", "iphone") == key.hashed("l", "w", "mac", "iphone"))
+        #expect(first(numbers.generator("a", "b", "c")) == first(key.generator("a", "b", "c")))
+        #expect(first(numbers.child("x").generator()) == first(key.child("x").generator()))
         // A component that is not ASCII hashes its UTF-8 bytes either way.
         #expect(first(key.generator("café", "📱")) == first(key.child("café").child("📱").generator()))
     }

@@ -208,8 +208,8 @@ public struct HandoffSimulation: SimulationModel {
     var actionsRemaining = 0
     /// Think-time generators per device, made on first use.
     var acceptanceGenerators: [Xoshiro256StarStar?]
-    /// The stream this run draws from.
-    var stream: RandomStreamKey
+    /// The stream this run draws from, as numbers only.
+    var stream: RandomStreamKey.Hashed
     /// The activity delegate of activities created without one.
     let defaultActivityDelegate = ScriptedApp()
     /// Whether app delegates come from the built-in ``ScriptedApp`` (which
@@ -279,7 +279,7 @@ public struct HandoffSimulation: SimulationModel {
         appDelegates = Array(repeating: nil, count: count * setup.apps.count)
         makeAppDelegate = factory ?? { _, _ in ScriptedApp() }
         acceptanceGenerators = Array(repeating: nil, count: count)
-        self.stream = stream
+        self.stream = stream.numbersOnly
         usesDefaultAppDelegates = factory == nil
         acceptsAutomatically = setup.devices.map { device in
             (setup.configuration.acceptance[device.name] ?? setup.configuration.defaultAcceptance) != .explicit
@@ -299,6 +299,11 @@ public struct HandoffSimulation: SimulationModel {
     /// Pair it with `Simulation.reset`, which empties the scheduler; see
     /// ``HandoffRun/reset(seed:trial:)``.
     public mutating func reset(stream: RandomStreamKey) {
+        reset(stream: stream.numbersOnly)
+    }
+
+    /// ``reset(stream:)`` for a key given as numbers only.
+    public mutating func reset(stream: RandomStreamKey.Hashed) {
         self.stream = stream
         world.reset(stream: stream.child("world"))
         trace.removeAll(keepingCapacity: true)

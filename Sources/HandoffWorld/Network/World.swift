@@ -37,7 +37,9 @@ public struct World: Sendable {
     let internetAccess: [InternetAccess]
     var accounts: [AccountHistory]
     var trust: PairTrust
-    var stream: RandomStreamKey
+    /// The stream the world draws from, as numbers only (no path text to
+    /// build when deriving streams per trial).
+    var stream: RandomStreamKey.Hashed
 
     /// Link states by index; a link's state is made on first use.
     var links: [LinkState]
@@ -108,7 +110,7 @@ public struct World: Sendable {
             try device.internet.downlink.validate()
         }
         self.configuration = configuration
-        self.stream = stream
+        self.stream = stream.numbersOnly
         descriptions = devices
         settings = devices.map(\.settings)
         initialSettings = settings
@@ -176,6 +178,12 @@ public struct World: Sendable {
     /// - Complexity: O(links + devices), allocating nothing once every
     ///   buffer has reached its peak size.
     public mutating func reset(stream: RandomStreamKey) {
+        reset(stream: stream.numbersOnly)
+    }
+
+    /// ``reset(stream:)`` for a key given as numbers only, so a trial's key
+    /// can be derived without building its path text.
+    public mutating func reset(stream: RandomStreamKey.Hashed) {
         self.stream = stream
         for index in descriptions.indices {
             settings[index] = initialSettings[index]

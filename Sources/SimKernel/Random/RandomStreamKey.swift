@@ -135,7 +135,41 @@ public struct RandomStreamKey: Hashable, Sendable, CustomStringConvertible {
         public func generator(_ name: String) -> Xoshiro256StarStar {
             RandomStreamKey.generator(seed: seed, hash: RandomStreamKey.hash(pathHash, name))
         }
+
+        /// The generator of the key `a/b/c` below this one.
+        public func generator(_ a: String, _ b: String, _ c: String) -> Xoshiro256StarStar {
+            RandomStreamKey.generator(
+                seed: seed, hash: RandomStreamKey.hash(RandomStreamKey.hash(RandomStreamKey.hash(pathHash, a), b), c))
+        }
+
+        /// The child key named `name`, as numbers only.
+        public func child(_ name: String) -> Hashed {
+            Hashed(seed: seed, pathHash: RandomStreamKey.hash(pathHash, name))
+        }
+
+        /// `name`, then the decimal `index`, as ``RandomStreamKey/child(_:_:)``.
+        public func child(_ name: String, _ index: Int) -> Hashed {
+            child(name).child(String(index))
+        }
+
+        /// The key `a/b` below this one.
+        public func hashed(_ a: String, _ b: String) -> Hashed {
+            Hashed(seed: seed, pathHash: RandomStreamKey.hash(RandomStreamKey.hash(pathHash, a), b))
+        }
+
+        /// The key `a/b/c` below this one.
+        public func hashed(_ a: String, _ b: String, _ c: String) -> Hashed {
+            hashed(a, b).child(c)
+        }
+
+        /// The key `a/b/c/d` below this one.
+        public func hashed(_ a: String, _ b: String, _ c: String, _ d: String) -> Hashed {
+            hashed(a, b).hashed(c, d)
+        }
     }
+
+    /// This key as numbers only (no path text).
+    public var numbersOnly: Hashed { Hashed(seed: seed, pathHash: pathHash) }
 
     /// The key `a/b` below this one, as numbers only.
     public func hashed(_ a: String, _ b: String) -> Hashed {
