@@ -337,7 +337,7 @@ extension HandoffSimulation {
         let handled = appDelegate(device: receiver, app: app).continueUserActivity(activity, context: &context)
         record(now, device: receiver, app: appBundleIDs[app], activity: attempts[attempt].activity,
                event: "continueUserActivity", detail: keepsTrace ? "returned \(handled)" : "")
-        attempts[attempt].restorations = context.restorations.map(\.objects)
+        attempts[attempt].restorations = context.restorations
         for (call, restoration) in context.restorations.enumerated() {
             later(.restore(Int32(call)), of: attempt, after: context.callback.processingTime + restoration.delay,
                   now: now, scheduler: &scheduler)
@@ -374,7 +374,7 @@ extension HandoffSimulation {
             let activity = attempts[attempt].delivered
         else { return }
         let receiver = attempts[attempt].receiver
-        for object in attempts[attempt].restorations[call] {
+        for object in attempts[attempt].restorations[call].objects {
             guard apply(.restore, to: attempt, now: now, detail: object) else { return }
             if attempts[attempt].restoredAt == nil { attempts[attempt].restoredAt = now }
             var context = CallbackContext(now: now, device: deviceName(receiver))
@@ -436,7 +436,7 @@ extension HandoffSimulation {
     mutating func apply(_ context: StreamContext, of attempt: Int, now: SimInstant, scheduler: inout Scheduler<HandoffEvent>) {
         let delay = context.callback.processingTime
         let first = attempts[attempt].restorations.count
-        attempts[attempt].restorations.append(contentsOf: context.restorations.map(\.objects))
+        attempts[attempt].restorations.append(contentsOf: context.restorations)
         for (offset, restoration) in context.restorations.enumerated() {
             later(.restore(Int32(first + offset)), of: attempt, after: delay + restoration.delay, now: now,
                   scheduler: &scheduler)

@@ -135,25 +135,30 @@ extension HandoffSimulation {
             return
         }
         apply(.save, to: id, now: now, detail: keepsTrace ? "requested by \(deviceName(receiver))" : "")
-        var content = activities[id.index].content
-        let delegate = activities[id.index].delegate
-        if content.needsSave {
-            delegate.userActivityWillSave(&content, context: &context)
-            content.needsSave = false
-            record(now, device: source, app: sourceApp(id), activity: id, event: "userActivityWillSave",
-                   detail: "needsSave cleared")
-        }
-        if content.isResponderManaged {
-            content.userInfo.removeAll()
-            for responder in content.responders {
-                delegate.updateUserActivityState(&content, responder: responder, context: &context)
-                record(now, device: source, app: sourceApp(id), activity: id, event: "updateUserActivityState",
-                       detail: responder)
+        if activities[id.index].content.needsSave || activities[id.index].content.isResponderManaged {
+            // The delegate may change the content: hand it a copy, then keep
+            // what it made.
+            var content = activities[id.index].content
+            let delegate = activities[id.index].delegate
+            if content.needsSave {
+                delegate.userActivityWillSave(&content, context: &context)
+                content.needsSave = false
+                record(now, device: source, app: sourceApp(id), activity: id, event: "userActivityWillSave",
+                       detail: "needsSave cleared")
             }
+            if content.isResponderManaged {
+                content.userInfo.removeAll()
+                for responder in content.responders {
+                    delegate.updateUserActivityState(&content, responder: responder, context: &context)
+                    record(now, device: source, app: sourceApp(id), activity: id, event: "updateUserActivityState",
+                           detail: responder)
+                }
+            }
+            activities[id.index].content = content
         }
-        activities[id.index].content = content
-        let missing = content.userInfo.missingKeys(of: content.requiredUserInfoKeys)
-        let size = content.transferSize
+        let missing = activities[id.index].content.userInfo.missingKeys(
+            of: activities[id.index].content.requiredUserInfoKeys)
+        let size = activities[id.index].content.transferSize
         if !missing.isEmpty {
             attempts[attempt].pendingReply = .failure(.handoffFailed)
             record(now, device: source, app: sourceApp(id), activity: id, event: "fetch refused",
@@ -164,7 +169,8 @@ extension HandoffSimulation {
                    detail: keepsTrace ? "userInfo is \(size) bytes, over the \(setup.configuration.userInfoLimit)-byte limit" : "")
         } else {
             attempts[attempt].pendingReply = .success(size)
-            attempts[attempt].delivered = deliveredActivity(content, of: id, to: attempts[attempt])
+            attempts[attempt].delivered = deliveredActivity(
+                of: id, to: attempts[attempt].receiver, target: attempts[attempt].target)
         }
         later(.sourceSend, of: attempt, after: context.processingTime, now: now, scheduler: &scheduler)
     }
@@ -189,18 +195,19 @@ extension HandoffSimulation {
     /// the receiver's container, an empty `userInfo` for a web page handed
     /// to a native app.
     mutating func deliveredActivity(
-        _ content: ActivityContent, of id: ActivityID, to attempt: Attempt
+        of id: ActivityID, to receiver: DeviceID, target: ContinuationTarget
     ) -> ContinuedActivity {
-        var userInfo = content.sentUserInfo
-        if content.activityType == browsingWebActivityType { userInfo = UserInfo() }
-        if let path = content.documentPath, case let .app(app) = attempt.target {
-            let receiver = setup.devices[attempt.receiver.index]
+        let activityType = activities[id.index].content.activityType
+        var userInfo = activityType == browsingWebActivityType ? UserInfo() : activities[id.index].content.sentUserInfo
+        if let path = activities[id.index].content.documentPath, case let .app(app) = target {
             userInfo[documentURLKey] = .url(UbiquityContainer.url(
-                of: path, bundleID: setup.apps[app].bundleID, device: receiver.name, platform: receiver.kind.platform))
+                of: path, bundleID: appBundleIDs[app], device: deviceNames[receiver.index],
+                platform: devicePlatforms[receiver.index]))
         }
         return ContinuedActivity(
-            activityType: content.activityType, title: content.title, userInfo: userInfo,
-            webpageURL: content.webpageURL, supportsContinuationStreams: content.supportsContinuationStreams,
+            activityType: activityType, title: activities[id.index].content.title, userInfo: userInfo,
+            webpageURL: activities[id.index].content.webpageURL,
+            supportsContinuationStreams: activities[id.index].content.supportsContinuationStreams,
             sourceDevice: deviceName(activities[id.index].device))
     }
 

@@ -112,7 +112,7 @@ struct Attempt {
     /// What `continue` receives.
     var delivered: ContinuedActivity?
     /// Restoration-handler calls not yet made.
-    var restorations: [[String]] = []
+    var restorations: [(objects: [String], delay: SimDuration)] = []
     /// Stream requests waiting for their callback to return.
     var queuedRequests: [Int] = []
     /// Stream request sizes by round.
