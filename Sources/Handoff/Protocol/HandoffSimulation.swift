@@ -306,9 +306,9 @@ public struct HandoffSimulation: SimulationModel {
     public mutating func reset(stream: RandomStreamKey.Hashed) {
         self.stream = stream
         world.reset(stream: stream.child("world"))
-        trace.removeAll(keepingCapacity: true)
+        if !trace.isEmpty { trace.removeAll(keepingCapacity: true) }
         traceCount = 0
-        violations.removeAll(keepingCapacity: true)
+        if !violations.isEmpty { violations.removeAll(keepingCapacity: true) }
         clock = .zero
         activities.removeAll(keepingCapacity: true)
         attempts.removeAll(keepingCapacity: true)

@@ -69,9 +69,11 @@ extension World {
             (Int32(linkIndex(kind, from: from, to: to, hop: 0)),
              Int32(hops > 1 ? linkIndex(kind, from: from, to: to, hop: 1) : -1))
         }
-        routes.append(Route(
+        let route = Route(
             initiator: initiator, responder: responder, path: kind, hops: UInt8(hops),
-            initiatorLinks: links(from: initiator, to: responder), responderLinks: links(from: responder, to: initiator)))
+            initiatorLinks: links(from: initiator, to: responder), responderLinks: links(from: responder, to: initiator))
+        // Routes, like connection states, outlive a reset and are overwritten.
+        if id.index < routes.count { routes[id.index] = route } else { routes.append(route) }
         connections[id.index].start(now: now.nanosecondsSinceStart, into: &actions)
         performActions(of: id.index, now: now.nanosecondsSinceStart)
         return id

@@ -199,8 +199,7 @@ public struct World: Sendable {
         }
         refreshRadios()
         connectionCount = 0
-        routes.removeAll(keepingCapacity: true)
-        partitions.removeAll(keepingCapacity: true)
+        if !partitions.isEmpty { partitions.removeAll(keepingCapacity: true) }
         for index in receptionGenerators.indices {
             receptionGenerators[index] = nil
             receptionDistance[index] = -1
