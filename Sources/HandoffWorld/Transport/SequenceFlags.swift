@@ -1,9 +1,10 @@
 /// Which sequence numbers at or above a base have arrived: a sliding bit
 /// window over a power-of-two ring that grows when a number lands beyond
 /// it, so marking and advancing allocate nothing once it has reached the
-/// largest gap seen.
+/// largest gap seen. An empty set allocates nothing (the ring is made, 64
+/// wide, on the first mark).
 struct SequenceFlags: Sendable {
-    private var storage: [Bool] = Array(repeating: false, count: 64)
+    private var storage: [Bool] = []
     private var mask = 63
 
     /// Whether `sequence` is marked, for `sequence ≥ base`.
@@ -31,7 +32,7 @@ struct SequenceFlags: Sendable {
     }
 
     private mutating func grow(toHold offset: Int, base: UInt32) {
-        var size = storage.count
+        var size = max(storage.count, 64)
         while size <= offset { size *= 2 }
         var larger = Array(repeating: false, count: size)
         for step in 0..<storage.count {
