@@ -467,7 +467,7 @@ extension HandoffSimulation {
     /// What happened to `activity` on the device named `device`, with its
     /// latencies; `nil` for an unknown device or activity.
     public func summary(of activity: ActivityID, on device: String) -> ContinuationSummary? {
-        guard let number = deviceIndex[device], activity.index >= 0, activity.index < activities.count else {
+        guard let number = deviceNumber(device), activity.index >= 0, activity.index < activities.count else {
             return nil
         }
         return summary(of: activity, on: DeviceID(number))

@@ -53,13 +53,13 @@ extension HandoffSimulation {
             record(now, device: activities[id.index].device, app: sourceApp(id), activity: id,
                    event: "isEligibleForHandoff = \(value)")
         case let .accept(name):
-            accept(on: deviceIndex[name] ?? 0, now: now, scheduler: &scheduler)
+            accept(on: deviceNumber(name) ?? 0, now: now, scheduler: &scheduler)
         case let .setSettings(name, settings):
-            let device = deviceIndex[name] ?? 0
+            let device = deviceNumber(name) ?? 0
             deviceSettings[device] = settings
             world.setSettings(settings, of: DeviceID(device))
         case let .setAccount(name, account):
-            let device = deviceIndex[name] ?? 0
+            let device = deviceNumber(name) ?? 0
             deviceAccounts[device] = account
             world.setAccount(account, of: DeviceID(device), at: now)
         }

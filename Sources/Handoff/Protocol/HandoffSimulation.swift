@@ -346,8 +346,8 @@ public struct HandoffSimulation: SimulationModel {
         _ content: ActivityContent, on device: String, app bundleID: String,
         delegate: (any UserActivityDelegate)? = nil
     ) throws(HandoffError) -> ActivityID {
-        guard let deviceNumber = deviceIndex[device] else { throw .unknownDevice(device) }
-        guard let app = appIndex[bundleID] else { throw .unknownApp(bundleID) }
+        guard let deviceNumber = deviceNumber(device) else { throw .unknownDevice(device) }
+        guard let app = appNumber(bundleID) else { throw .unknownApp(bundleID) }
         guard installed[deviceNumber].contains(app) else { throw .appNotInstalled(bundleID: bundleID, device: device) }
         let id = ActivityID(activities.count)
         var content = content
@@ -375,7 +375,7 @@ public struct HandoffSimulation: SimulationModel {
     /// The state of the continuation attempt of `activity` on `device`, if
     /// there is one.
     public func continuationState(of activity: ActivityID, on device: String) -> ContinuationMachine.State? {
-        guard let number = deviceIndex[device], let attempt = attemptIndex[pairSlot(activity.index, number)] else {
+        guard let number = deviceNumber(device), let attempt = attemptIndex[pairSlot(activity.index, number)] else {
             return nil
         }
         return attempts[attempt].state
@@ -396,7 +396,7 @@ public struct HandoffSimulation: SimulationModel {
                 throw .invalidParameter(name: "activity", value: "\(id)", expected: "an activity created earlier")
             }
         case let .accept(device), let .setSettings(device, _), let .setAccount(device, _):
-            guard deviceIndex[device] != nil else { throw .unknownDevice(device) }
+            guard deviceNumber(device) != nil else { throw .unknownDevice(device) }
         }
         guard time >= scheduler.now else {
             throw .invalidParameter(name: "time", value: "\(time)", expected: "an instant not before \(scheduler.now)")
@@ -589,6 +589,21 @@ public struct HandoffSimulation: SimulationModel {
         case let .app(index): return appBundleIDs[index]
         case .browser: return "browser"
         }
+    }
+
+    /// The number of the device named `name`: a scan of the names for a few
+    /// devices (cheaper than hashing the name), the table otherwise.
+    @inline(__always)
+    func deviceNumber(_ name: String) -> Int? {
+        if deviceNames.count <= 8 { return deviceNames.firstIndex(of: name) }
+        return deviceIndex[name]
+    }
+
+    /// The index of the app with `bundleID`, likewise.
+    @inline(__always)
+    func appNumber(_ bundleID: String) -> Int? {
+        if appBundleIDs.count <= 8 { return appBundleIDs.firstIndex(of: bundleID) }
+        return appIndex[bundleID]
     }
 
     /// The slot of (activity, device) in the per-pair tables.
