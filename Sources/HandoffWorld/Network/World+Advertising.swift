@@ -9,6 +9,14 @@ struct Advertiser: Sendable {
     var sent = 0
 
     init(stream generator: Xoshiro256StarStar) { self.generator = generator }
+
+    /// Counts an advertising event (when it went on air) and draws the
+    /// random delay of the next one, in one access.
+    @inline(__always)
+    mutating func fire(onAir: Bool, maximumDelay: Int64) -> Int64 {
+        if onAir { sent += 1 }
+        return maximumDelay > 0 ? generator.uniform(in: 0...maximumDelay) : 0
+    }
 }
 
 extension World {
@@ -62,8 +70,12 @@ extension World {
     mutating func advertise(from device: Int, generation: UInt32, now: Int64) {
         guard advertisers[device].active, advertisers[device].generation == generation else { return }
         let instant = SimInstant(nanosecondsSinceStart: now)
-        if settings[device].bluetoothEnabled {
-            advertisers[device].sent += 1
+        let onAir = settings[device].bluetoothEnabled
+        // The next event's delay comes from the advertiser's own generator,
+        // so drawing it first changes no other draw.
+        let delay = advertisers[device].fire(
+            onAir: onAir, maximumDelay: configuration.advertising.maximumRandomDelay.nanoseconds)
+        if onAir {
             let count = descriptions.count
             // Read plain values only: calling the world's own non-mutating
             // methods from here would copy the whole world.
@@ -98,7 +110,7 @@ extension World {
                 }
             }
         }
-        let next = now + configuration.advertising.interval.nanoseconds + randomAdvertisingDelay(device)
+        let next = now + configuration.advertising.interval.nanoseconds + delay
         schedule(.advertisement(device: UInt32(device), generation: generation), at: next)
     }
 }
