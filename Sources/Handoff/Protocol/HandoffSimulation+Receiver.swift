@@ -118,7 +118,7 @@ extension HandoffSimulation {
 
     mutating func scheduleAcceptance(of attempt: Int, now: SimInstant, scheduler: inout Scheduler<HandoffEvent>) {
         let device = attempts[attempt].receiver
-        let policy = setup.configuration.acceptance[deviceName(device)] ?? setup.configuration.defaultAcceptance
+        let policy = acceptancePolicies[device.index]
         switch policy {
         case .explicit:
             return

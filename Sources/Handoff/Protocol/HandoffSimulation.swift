@@ -215,6 +215,8 @@ public struct HandoffSimulation: SimulationModel {
     /// Whether app delegates come from the built-in ``ScriptedApp`` (which
     /// keeps no state across trials, so ``reset(stream:)`` keeps them).
     let usesDefaultAppDelegates: Bool
+    /// How each device's user answers offers.
+    let acceptancePolicies: [AcceptancePolicy]
     /// Whether each device's user accepts offers without an action.
     let acceptsAutomatically: [Bool]
     /// Each device's switches and account, mirrored from the world (every
@@ -281,9 +283,10 @@ public struct HandoffSimulation: SimulationModel {
         acceptanceGenerators = Array(repeating: nil, count: count)
         self.stream = stream.numbersOnly
         usesDefaultAppDelegates = factory == nil
-        acceptsAutomatically = setup.devices.map { device in
-            (setup.configuration.acceptance[device.name] ?? setup.configuration.defaultAcceptance) != .explicit
+        acceptancePolicies = setup.devices.map { device in
+            setup.configuration.acceptance[device.name] ?? setup.configuration.defaultAcceptance
         }
+        acceptsAutomatically = acceptancePolicies.map { $0 != .explicit }
         deviceSettings = setup.devices.map(\.settings)
         deviceAccounts = setup.devices.map(\.account)
         initialSettings = deviceSettings
