@@ -71,13 +71,10 @@ extension HandoffSimulation {
     /// Whether the app may still change the activity; after `invalidate`
     /// nothing is legal, so a change is a violation.
     mutating func isAlive(_ id: ActivityID, doing change: String, now: SimInstant) -> Bool {
-        let activity = activities[id.index]
-        guard activity.state == .invalidated else { return true }
-        violations.append(Violation(
-            time: now, device: deviceName(activity.device), activity: activity.content.label, machine: "source",
-            state: activity.state.description, event: change))
-        record(now, device: activity.device, app: sourceApp(id), activity: id, from: "invalidated", event: change,
-               detail: "illegal transition")
+        guard activities[id.index].state == .invalidated else { return true }
+        recordViolation(
+            now, device: activities[id.index].device, app: sourceApp(id), activity: id, machine: "source",
+            state: "invalidated", event: change)
         return false
     }
 

@@ -526,6 +526,18 @@ public struct HandoffSimulation: SimulationModel {
             activity: activities[activity.index].content.label, from: from, event: event, to: to, detail: detail))
     }
 
+    /// Records `event` as illegal in `state`: a violation, and a trace line.
+    mutating func recordViolation(
+        _ now: SimInstant, device: DeviceID, app: String, activity: ActivityID, machine: String, state: String,
+        event: String
+    ) {
+        violations.append(Violation(
+            time: now, device: deviceNames[device.index], activity: activities[activity.index].content.label,
+            machine: machine, state: state, event: event))
+        record(now, device: device, app: app, activity: activity, from: state, event: event, to: "",
+               detail: "illegal transition")
+    }
+
     /// Applies `event` to the activity's source machine; records a
     /// violation and returns `false` if it is illegal.
     @discardableResult
@@ -538,11 +550,9 @@ public struct HandoffSimulation: SimulationModel {
         let state = activities[id.index].state
         let device = activities[id.index].device
         guard let next = SourceActivityMachine.transition(from: state, on: event) else {
-            violations.append(Violation(
-                time: now, device: deviceNames[device.index], activity: activities[id.index].content.label,
-                machine: "source", state: state.description, event: event.description))
-            record(now, device: device, app: sourceApp(id), activity: id, from: state.description,
-                   event: event.description, to: "", detail: "illegal transition")
+            recordViolation(
+                now, device: device, app: sourceApp(id), activity: id, machine: "source", state: state.description,
+                event: event.description)
             return false
         }
         activities[id.index].state = next
@@ -568,12 +578,9 @@ public struct HandoffSimulation: SimulationModel {
         let activity = attempts[attempt].activity
         let target = attempts[attempt].target
         guard let next = ContinuationMachine.transition(from: state, on: event) else {
-            violations.append(Violation(
-                time: now, device: deviceNames[receiver.index],
-                activity: activities[activity.index].content.label, machine: "continuation",
-                state: state.description, event: event.description))
-            record(now, device: receiver, app: appName(of: target), activity: activity,
-                   from: state.description, event: event.description, to: "", detail: "illegal transition")
+            recordViolation(
+                now, device: receiver, app: appName(of: target), activity: activity, machine: "continuation",
+                state: state.description, event: event.description)
             return false
         }
         attempts[attempt].state = next

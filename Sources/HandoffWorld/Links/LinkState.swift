@@ -63,12 +63,6 @@ struct LinkState: Sendable {
     /// next fragment (NaN when there is none).
     var spareShadowing: Double = .nan
 
-    /// A link in use, drawing from its own named stream.
-    init(parameters: LinkParameters, stream: RandomStreamKey) {
-        self.init(
-            parameters: parameters, lossGenerator: stream.generator("loss"), jitterGenerator: stream.generator("jitter"))
-    }
-
     /// A placeholder for a link not used yet (it allocates nothing).
     static let unused = LinkState(
         parameters: LinkParameters(latency: .zero), lossGenerator: Xoshiro256StarStar(seed: 0),

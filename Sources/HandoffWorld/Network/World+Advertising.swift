@@ -15,7 +15,13 @@ struct Advertiser: Sendable {
     @inline(__always)
     mutating func fire(onAir: Bool, maximumDelay: Int64) -> Int64 {
         if onAir { sent += 1 }
-        return maximumDelay > 0 ? generator.uniform(in: 0...maximumDelay) : 0
+        return drawDelay(maximum: maximumDelay)
+    }
+
+    /// A random advertising delay from 0 to `maximum` nanoseconds.
+    @inline(__always)
+    mutating func drawDelay(maximum: Int64) -> Int64 {
+        maximum > 0 ? generator.uniform(in: 0...maximum) : 0
     }
 }
 
@@ -63,8 +69,7 @@ extension World {
     public func scanPhase(of device: DeviceID) -> SimDuration { scanPhases[device.index] }
 
     mutating func randomAdvertisingDelay(_ device: Int) -> Int64 {
-        let maximum = configuration.advertising.maximumRandomDelay.nanoseconds
-        return maximum > 0 ? advertisers[device].generator.uniform(in: 0...maximum) : 0
+        advertisers[device].drawDelay(maximum: configuration.advertising.maximumRandomDelay.nanoseconds)
     }
 
     mutating func advertise(from device: Int, generation: UInt32, now: Int64) {

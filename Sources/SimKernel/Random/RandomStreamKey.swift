@@ -97,23 +97,12 @@ public struct RandomStreamKey: Hashable, Sendable, CustomStringConvertible {
     /// The generator of the key `a/b` below this one: the same as
     /// `child(a).generator(b)`, without making the intermediate key.
     public func generator(_ a: String, _ b: String) -> Xoshiro256StarStar {
-        Self.generator(seed: seed, hash: Self.hash(Self.hash(pathHash, a), b))
+        numbersOnly.child(a).generator(b)
     }
 
     /// The generator of the key `a/b/c` below this one.
     public func generator(_ a: String, _ b: String, _ c: String) -> Xoshiro256StarStar {
-        Self.generator(seed: seed, hash: Self.hash(Self.hash(Self.hash(pathHash, a), b), c))
-    }
-
-    /// The generator of the key `a/b/c/d` below this one.
-    public func generator(_ a: String, _ b: String, _ c: String, _ d: String) -> Xoshiro256StarStar {
-        Self.generator(seed: seed, hash: Self.hash(Self.hash(Self.hash(Self.hash(pathHash, a), b), c), d))
-    }
-
-    /// The generator of the key `a/b/c/d/e` below this one.
-    public func generator(_ a: String, _ b: String, _ c: String, _ d: String, _ e: String) -> Xoshiro256StarStar {
-        Self.generator(
-            seed: seed, hash: Self.hash(Self.hash(Self.hash(Self.hash(Self.hash(pathHash, a), b), c), d), e))
+        numbersOnly.generator(a, b, c)
     }
 
     /// A key below this one reduced to its numbers: no path text, so making
@@ -138,8 +127,7 @@ public struct RandomStreamKey: Hashable, Sendable, CustomStringConvertible {
 
         /// The generator of the key `a/b/c` below this one.
         public func generator(_ a: String, _ b: String, _ c: String) -> Xoshiro256StarStar {
-            RandomStreamKey.generator(
-                seed: seed, hash: RandomStreamKey.hash(RandomStreamKey.hash(RandomStreamKey.hash(pathHash, a), b), c))
+            hashed(a, b).generator(c)
         }
 
         /// The child key named `name`, as numbers only.
@@ -172,18 +160,14 @@ public struct RandomStreamKey: Hashable, Sendable, CustomStringConvertible {
     public var numbersOnly: Hashed { Hashed(seed: seed, pathHash: pathHash) }
 
     /// The key `a/b` below this one, as numbers only.
-    public func hashed(_ a: String, _ b: String) -> Hashed {
-        Hashed(seed: seed, pathHash: Self.hash(Self.hash(pathHash, a), b))
-    }
+    public func hashed(_ a: String, _ b: String) -> Hashed { numbersOnly.hashed(a, b) }
 
     /// The key `a/b/c` below this one, as numbers only.
-    public func hashed(_ a: String, _ b: String, _ c: String) -> Hashed {
-        Hashed(seed: seed, pathHash: Self.hash(Self.hash(Self.hash(pathHash, a), b), c))
-    }
+    public func hashed(_ a: String, _ b: String, _ c: String) -> Hashed { numbersOnly.hashed(a, b, c) }
 
     /// The key `a/b/c/d` below this one, as numbers only.
     public func hashed(_ a: String, _ b: String, _ c: String, _ d: String) -> Hashed {
-        Hashed(seed: seed, pathHash: Self.hash(Self.hash(Self.hash(Self.hash(pathHash, a), b), c), d))
+        numbersOnly.hashed(a, b, c, d)
     }
 
     /// The path hash one level below `parent`, named `name` (as ``child(_:)``
