@@ -229,4 +229,43 @@ struct PortableMathTests {
         // As above: computed once, hard-coded to pin cross-platform determinism.
         #expect(PortableMath.exp(x).bitPattern == bits, "exp(\(x)) = \(PortableMath.exp(x))")
     }
+
+    // MARK: erfc and Φ
+
+    @Test("erfc matches the platform's erfc to 1e-12 relative error from −6 to 26, through both of its methods")
+    func erfcMatchesPlatform() {
+        var worst = 0.0
+        var worstAt = 0.0
+        for step in 0...32_000 {
+            let x = -6 + Double(step) / 1000
+            let expected = Foundation.erfc(x)
+            let relative = abs(PortableMath.erfc(x) - expected) / expected
+            if relative > worst {
+                worst = relative
+                worstAt = x
+            }
+        }
+        #expect(worst < 1e-12, "worst relative error \(worst) at x = \(worstAt)")
+    }
+
+    @Test("erfc's special values: erfc(0) = 1, ±∞ give 0 and 2, NaN stays NaN, deep tails are 0, symmetry 2 − erfc(x)")
+    func erfcSpecialValues() {
+        #expect(PortableMath.erfc(0) == 1)
+        #expect(PortableMath.erfc(.infinity) == 0)
+        #expect(PortableMath.erfc(-.infinity) == 2)
+        #expect(PortableMath.erfc(.nan).isNaN)
+        #expect(PortableMath.erfc(40) == 0)
+        #expect(PortableMath.erfc(-40) == 2)
+        for x in [0.3, 1.7, 2.0, 3.5] {
+            #expect(abs(PortableMath.erfc(-x) - (2 - PortableMath.erfc(x))) < 1e-15)
+        }
+    }
+
+    @Test("Φ(z) = ½·erfc(−z/√2): Φ(0) = ½, Φ(1) ≈ 0.8413447461, Φ(−3) ≈ 0.0013498980, Φ(1.96) ≈ 0.9750021049")
+    func standardNormalCumulativeProbability() {
+        #expect(NormalDistribution.standardCumulativeProbability(0) == 0.5)
+        #expect(abs(NormalDistribution.standardCumulativeProbability(1) - 0.841_344_746_068_543) < 1e-12)
+        #expect(abs(NormalDistribution.standardCumulativeProbability(-3) - 0.001_349_898_031_630_095) < 1e-15)
+        #expect(abs(NormalDistribution.standardCumulativeProbability(1.96) - 0.975_002_104_851_780) < 1e-12)
+    }
 }

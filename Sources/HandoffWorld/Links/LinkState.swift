@@ -55,13 +55,10 @@ struct LinkState: Sendable {
     /// are mostly the same size, and the exact division is not cheap.
     var lastSerialisedBytes = -1
     var lastSerialisationNanoseconds: Int64 = 0
-    /// The last distance of the distance loss model and its mean received
-    /// power (−1 before the first).
+    /// The last distance of the distance loss model and its reception
+    /// probability (−1 before the first).
     var lastLossDistance: Double = -1
-    var lastLossMeanPower: Double = 0
-    /// The second shadowing variate of the last polar draw, used by the
-    /// next fragment (NaN when there is none).
-    var spareShadowing: Double = .nan
+    var lastLossReceptionProbability: Double = 0
 
     /// A placeholder for a link not used yet (it allocates nothing).
     static let unused = LinkState(
@@ -93,10 +90,11 @@ struct LinkState: Sendable {
 
     /// Replaces the parameters; the queue and the counters carry on.
     mutating func setParameters(_ parameters: LinkParameters) {
+        // The remembered reception probability holds while the loss model
+        // is the same.
+        if parameters.loss != self.parameters.loss { lastLossDistance = -1 }
         self.parameters = parameters
         lastSerialisedBytes = -1
-        lastLossDistance = -1
-        spareShadowing = .nan
         if case let .gilbertElliott(model) = parameters.loss {
             // Start from the stationary distribution, so no warm-up is needed.
             inBadState = lossGenerator.unitInterval() < model.stationaryBadProbability
@@ -190,27 +188,12 @@ struct LinkState: Sendable {
             return lost
         case let .distance(radio):
             // As RadioPropagation.isReceived(atDistance:using:), remembering
-            // the mean power while the distance stays the same.
+            // the reception probability while the distance stays the same.
             if distance != lastLossDistance {
                 lastLossDistance = distance
-                lastLossMeanPower = radio.meanReceivedPower(atDistance: distance)
+                lastLossReceptionProbability = radio.receptionProbability(atDistance: distance)
             }
-            var power = lastLossMeanPower
-            if radio.shadowingStandardDeviation > 0 {
-                // Polar draws come in pairs: keep the second for the next
-                // fragment rather than drawing (and taking a logarithm) again.
-                let shadowing: Double
-                if spareShadowing.isNaN {
-                    let pair = NormalDistribution.standardSamplePair(using: &lossGenerator)
-                    shadowing = pair.0
-                    spareShadowing = pair.1
-                } else {
-                    shadowing = spareShadowing
-                    spareShadowing = .nan
-                }
-                power += radio.shadowingStandardDeviation * shadowing
-            }
-            return !(power >= radio.receptionThreshold)
+            return !radio.isReceived(withProbability: lastLossReceptionProbability, using: &lossGenerator)
         }
     }
 }

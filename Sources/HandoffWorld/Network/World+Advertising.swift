@@ -96,19 +96,18 @@ extension World {
                 }
                 let distance = mobilities[device].position(at: instant)
                     .distance(to: mobilities[receiver].position(at: instant))
-                let radio = configuration.bluetoothRadio
                 if receptionDistance[pair] != distance {
                     receptionDistance[pair] = distance
-                    receptionMeanPower[pair] = radio.meanReceivedPower(atDistance: distance)
+                    receptionProbability[pair] = configuration.bluetoothRadio.receptionProbability(atDistance: distance)
                 }
                 // As RadioPropagation.isReceived(atDistance:using:), with the
-                // mean power remembered while the pair stays put.
-                var power = receptionMeanPower[pair]
-                if radio.shadowingStandardDeviation > 0, var generator = receptionGenerators[pair] {
-                    power += radio.shadowingStandardDeviation * NormalDistribution.standardSample(using: &generator)
+                // probability remembered while the pair stays put.
+                let probability = receptionProbability[pair]
+                var received = probability >= 1
+                if probability > 0, probability < 1, var generator = receptionGenerators[pair] {
+                    received = generator.unitInterval() < probability
                     receptionGenerators[pair] = generator
                 }
-                let received = power >= radio.receptionThreshold
                 if received {
                     notify(.advertisementReceived(
                         from: DeviceID(device), to: DeviceID(receiver), payload: advertisers[device].payload))

@@ -72,10 +72,10 @@ public struct World: Sendable {
     /// created on first use.
     var receptionGenerators: [Xoshiro256StarStar?]
     /// Per ordered device pair: the distance of the last advertisement and
-    /// its mean received power, so devices that have not moved skip the
-    /// logarithm (−1 before the first).
+    /// its reception probability, so devices that have not moved skip the
+    /// logarithm and the normal tail (−1 before the first).
     var receptionDistance: [Double]
-    var receptionMeanPower: [Double]
+    var receptionProbability: [Double]
 
     /// Actions produced by the connection being handled; reused.
     var actions = ReusableBuffer<ConnectionAction>()
@@ -130,7 +130,7 @@ public struct World: Sendable {
         scanPhases = Array(repeating: .zero, count: count)
         receptionGenerators = Array(repeating: nil, count: count * count)
         receptionDistance = Array(repeating: -1, count: count * count)
-        receptionMeanPower = Array(repeating: 0, count: count * count)
+        receptionProbability = Array(repeating: 0, count: count * count)
         linkFlags.reserveCapacity(links.count)
         linkOutages.reserveCapacity(links.count)
         linkEnds.reserveCapacity(links.count)
@@ -200,10 +200,9 @@ public struct World: Sendable {
         refreshRadios()
         connectionCount = 0
         if !partitions.isEmpty { partitions.removeAll(keepingCapacity: true) }
-        for index in receptionGenerators.indices {
-            receptionGenerators[index] = nil
-            receptionDistance[index] = -1
-        }
+        // The remembered reception probabilities stay: they depend only on
+        // the distance and the radio, which a reset does not change.
+        for index in receptionGenerators.indices { receptionGenerators[index] = nil }
         actions.removeAll()
         pendingEvents.removeAll()
         notifications.removeAll(keepingCapacity: true)

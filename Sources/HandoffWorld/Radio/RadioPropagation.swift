@@ -10,7 +10,10 @@ import SimKernel
 /// with reference power P₀ at reference distance d₀ and path-loss exponent
 /// n. Each reception adds shadowing X ~ Normal(0, σ) dB, and a frame is
 /// received when P̄(d) + X is at least the threshold. Inside d₀ the mean is
-/// P₀ (the model does not claim to know the near field).
+/// P₀ (the model does not claim to know the near field). A reception
+/// therefore succeeds with probability Φ((P̄(d) − threshold)/σ), and the
+/// simulation draws it that way: one uniform number per frame against the
+/// probability, which it recomputes only when the distance changes.
 ///
 /// The threshold distance, where P̄(d) equals the threshold and reception
 /// is a coin toss, is d₀ · 10^((P₀ − threshold) / (10 n)).
@@ -90,9 +93,36 @@ public struct RadioPropagation: Hashable, Sendable {
         return mean + shadowingStandardDeviation * NormalDistribution.standardSample(using: &generator)
     }
 
+    /// The probability that one frame sent over `distance` metres is
+    /// received: P(P̄(d) + σZ ≥ threshold) = Φ((P̄(d) − threshold)/σ), or
+    /// exactly 1 or 0 without shadowing.
+    ///
+    /// Callers that keep sending over the same distance remember this value
+    /// and draw against it with ``isReceived(withProbability:using:)``.
+    public func receptionProbability(atDistance distance: Double) -> Double {
+        let margin = meanReceivedPower(atDistance: distance) - receptionThreshold
+        guard shadowingStandardDeviation > 0 else { return margin >= 0 ? 1 : 0 }
+        return NormalDistribution.standardCumulativeProbability(margin / shadowingStandardDeviation)
+    }
+
     /// Draws whether one frame sent over `distance` metres is received.
+    ///
+    /// With shadowing, one uniform draw against
+    /// ``receptionProbability(atDistance:)``: the same outcome distribution
+    /// as drawing the shadowed power and comparing it with the threshold,
+    /// for one draw instead of a normal variate. Without shadowing the
+    /// outcome is certain and nothing is drawn.
     public func isReceived(atDistance distance: Double, using generator: inout Xoshiro256StarStar) -> Bool {
-        sampleReceivedPower(atDistance: distance, using: &generator) >= receptionThreshold
+        isReceived(withProbability: receptionProbability(atDistance: distance), using: &generator)
+    }
+
+    /// Draws one reception given its probability (from
+    /// ``receptionProbability(atDistance:)``); a certain outcome draws nothing.
+    @inlinable
+    public func isReceived(withProbability probability: Double, using generator: inout Xoshiro256StarStar) -> Bool {
+        if probability >= 1 { return true }
+        if probability <= 0 { return false }
+        return generator.unitInterval() < probability
     }
 
     /// ln 10, correctly rounded.

@@ -133,6 +133,17 @@ public struct NormalDistribution: Distribution, Hashable {
     }
 
     public var variance: Double { standardDeviation * standardDeviation }
+
+    /// Φ(z), the probability that a standard normal variate is below `z`:
+    /// ½ · erfc(−z/√2), to better than 1e-12 relative error and bit-identical on
+    /// every platform (see ``PortableMath/erfc(_:)``).
+    ///
+    /// A model that only needs to know whether a normal variate clears a
+    /// fixed threshold can draw one uniform number against this probability
+    /// instead of drawing the variate: the outcome has the same distribution.
+    public static func standardCumulativeProbability(_ z: Double) -> Double {
+        0.5 * PortableMath.erfc(-z * 0.707_106_781_186_547_524_40)
+    }
 }
 
 /// Log-normal: e^X with X normal(μ, σ).
