@@ -256,10 +256,17 @@ struct ContinuationPathTests {
         var run = try HandoffRun(setup: monkeySetup(configuration: configuration), seed: 1)
         let activity = try run.createActivity(tabActivity(0), on: "iphone", app: monkeyBrowserID)
         try run.schedule(.becomeCurrent(activity), at: .zero)
-        run.run(until: at(1.5))
+        // Run in 100 ms steps until the offer is made (discovery time
+        // depends on the scan phase the seed draws).
+        var clock = 0.0
+        while run.trace.first(where: { $0.event == "offer" }) == nil, clock < 10 {
+            clock += 0.1
+            run.run(until: at(clock))
+        }
         let offer = try #require(run.trace.first { $0.event == "offer" })
-        // Resign once offered; nothing is current any more, but the accept is due.
-        try run.schedule(.resignCurrent(activity), at: at(1.5))
+        // Resign once offered (well before the accept, 3 s after the offer);
+        // nothing is current any more, but the accept is due.
+        try run.schedule(.resignCurrent(activity), at: at(clock))
         run.run(until: at(60))
         let accept = try #require(run.trace.first { $0.event == "accept" })
         #expect(accept.time - offer.time == .seconds(3))

@@ -38,7 +38,7 @@ public struct HandoffRun {
     /// one's storage. Running many trials, reset one run instead of making
     /// a new one for each.
     public mutating func reset(seed: UInt64, trial: Int) {
-        let stream = RandomStreamKey(seed: seed).numbersOnly.child("trial", trial)
+        let stream = RandomStreamKey(seed: seed).numbersOnly.child(HandoffStreamNames.trial, trial)
         simulation.reset { model in model.reset(stream: stream) }
     }
 

@@ -130,7 +130,7 @@ extension HandoffSimulation {
                 seconds = mean
             } else if let distribution = try? LogNormalDistribution(mean: mean, standardDeviation: deviation) {
                 var generator = acceptanceGenerators[device.index]
-                    ?? stream.child("acceptance").generator(deviceName(device))
+                    ?? stream.child(HandoffStreamNames.acceptance).generator(deviceName(device))
                 seconds = distribution.sample(using: &generator)
                 acceptanceGenerators[device.index] = generator
             } else {

@@ -308,7 +308,7 @@ public struct HandoffSimulation: SimulationModel {
     /// ``reset(stream:)`` for a key given as numbers only.
     public mutating func reset(stream: RandomStreamKey.Hashed) {
         self.stream = stream
-        world.reset(stream: stream.child("world"))
+        world.reset(stream: stream.child(HandoffStreamNames.world))
         if !trace.isEmpty { trace.removeAll(keepingCapacity: true) }
         traceCount = 0
         if !violations.isEmpty { violations.removeAll(keepingCapacity: true) }
@@ -622,4 +622,11 @@ public struct HandoffSimulation: SimulationModel {
 
     @inline(__always)
     func deviceName(_ device: DeviceID) -> String { deviceNames[device.index] }
+}
+
+/// The fixed components of the protocol's stream paths, hashed once.
+enum HandoffStreamNames {
+    static let trial: RandomStreamKey.Name = "trial"
+    static let world: RandomStreamKey.Name = "world"
+    static let acceptance: RandomStreamKey.Name = "acceptance"
 }

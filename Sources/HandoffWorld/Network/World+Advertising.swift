@@ -92,7 +92,7 @@ extension World {
                 let pair = device * count + receiver
                 if receptionGenerators[pair] == nil {
                     receptionGenerators[pair] = stream.generator(
-                        "advertisement", descriptions[device].name, descriptions[receiver].name)
+                        StreamNames.advertisement, deviceStreamNames[device], deviceStreamNames[receiver])
                 }
                 let distance = mobilities[device].position(at: instant)
                     .distance(to: mobilities[receiver].position(at: instant))

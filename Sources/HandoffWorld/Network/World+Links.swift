@@ -154,16 +154,18 @@ extension World {
         let linkStream: RandomStreamKey.Hashed
         switch kind {
         case let .uplink(device):
-            linkStream = stream.hashed("link", "uplink", descriptions[device.index].name)
+            linkStream = stream.hashed(StreamNames.link, StreamNames.uplink, deviceStreamNames[device.index])
         case let .downlink(device):
-            linkStream = stream.hashed("link", "downlink", descriptions[device.index].name)
+            linkStream = stream.hashed(StreamNames.link, StreamNames.downlink, deviceStreamNames[device.index])
         case let .wifiPeerToPeer(from, to):
-            linkStream = stream.hashed("link", "wifi", descriptions[from.index].name, descriptions[to.index].name)
+            linkStream = stream.hashed(
+                StreamNames.link, StreamNames.wifi, deviceStreamNames[from.index], deviceStreamNames[to.index])
         case let .bluetooth(from, to):
-            linkStream = stream.hashed("link", "bluetooth", descriptions[from.index].name, descriptions[to.index].name)
+            linkStream = stream.hashed(
+                StreamNames.link, StreamNames.bluetooth, deviceStreamNames[from.index], deviceStreamNames[to.index])
         }
-        let loss = linkStream.generator("loss")
-        let jitter = linkStream.generator("jitter")
+        let loss = linkStream.generator(StreamNames.loss)
+        let jitter = linkStream.generator(StreamNames.jitter)
         links[index].restart(parameters: defaultParameters(of: kind), lossGenerator: loss, jitterGenerator: jitter)
     }
 

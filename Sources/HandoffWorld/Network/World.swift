@@ -71,6 +71,8 @@ public struct World: Sendable {
     /// Generators for advertisement reception, per ordered device pair;
     /// created on first use.
     var receptionGenerators: [Xoshiro256StarStar?]
+    /// Each device's name as a stream-path component, hashed once.
+    var deviceStreamNames: [RandomStreamKey.Name]
     /// Per ordered device pair: the distance of the last advertisement and
     /// its reception probability, so devices that have not moved skip the
     /// logarithm and the normal tail (−1 before the first).
@@ -129,6 +131,7 @@ public struct World: Sendable {
         advertisers = Array(repeating: Advertiser(stream: Xoshiro256StarStar(seed: 0)), count: count)
         scanPhases = Array(repeating: .zero, count: count)
         receptionGenerators = Array(repeating: nil, count: count * count)
+        deviceStreamNames = devices.map { RandomStreamKey.Name($0.name) }
         receptionDistance = Array(repeating: -1, count: count * count)
         receptionProbability = Array(repeating: 0, count: count * count)
         linkFlags.reserveCapacity(links.count)
@@ -160,9 +163,9 @@ public struct World: Sendable {
         let scanInterval = UInt64(configuration.scanning.interval.nanoseconds)
         // By index: iterating the descriptions would copy each one.
         for index in descriptions.indices {
-            let deviceStream = stream.hashed("device", descriptions[index].name)
-            advertisers[index] = Advertiser(stream: deviceStream.generator("advertising"))
-            var generator = deviceStream.generator("scan")
+            let deviceStream = stream.hashed(StreamNames.device, deviceStreamNames[index])
+            advertisers[index] = Advertiser(stream: deviceStream.generator(StreamNames.advertising))
+            var generator = deviceStream.generator(StreamNames.scan)
             scanPhases[index] = .nanoseconds(Int64(generator.uniform(below: scanInterval)))
         }
     }
@@ -331,4 +334,19 @@ public struct World: Sendable {
     mutating func notify(_ notification: WorldNotification) {
         notifications.append(notification)
     }
+}
+
+/// The fixed components of the world's stream paths, hashed once.
+enum StreamNames {
+    static let device: RandomStreamKey.Name = "device"
+    static let advertising: RandomStreamKey.Name = "advertising"
+    static let scan: RandomStreamKey.Name = "scan"
+    static let advertisement: RandomStreamKey.Name = "advertisement"
+    static let link: RandomStreamKey.Name = "link"
+    static let uplink: RandomStreamKey.Name = "uplink"
+    static let downlink: RandomStreamKey.Name = "downlink"
+    static let wifi: RandomStreamKey.Name = "wifi"
+    static let bluetooth: RandomStreamKey.Name = "bluetooth"
+    static let loss: RandomStreamKey.Name = "loss"
+    static let jitter: RandomStreamKey.Name = "jitter"
 }

@@ -13,10 +13,12 @@
 /// var thinkTime = trial.generator("user")
 /// ```
 ///
-/// Keys are cheap values; deriving one hashes the new component only. The
-/// path text is put together only when ``path`` is read, so deriving keys
-/// per trial costs one small allocation each, not string building.
-/// Equality and hashing use the seed and the path hash.
+/// Keys are cheap values. Each component of a path is hashed on its own
+/// (a ``Name``), and a child's path hash is SplitMix64's mix of the parent's
+/// path hash XOR the name's hash, so a model that keeps its ``Name``s
+/// derives a key with one mix per level and no string work. The path text
+/// is put together only when ``path`` is read. Equality and hashing use the
+/// seed and the path hash.
 public struct RandomStreamKey: Hashable, Sendable, CustomStringConvertible {
     /// The run's seed.
     public let seed: UInt64
@@ -68,15 +70,22 @@ public struct RandomStreamKey: Hashable, Sendable, CustomStringConvertible {
         hasher.combine(pathHash)
     }
 
+
     /// The key one level down, named `name`.
     public func child(_ name: String) -> RandomStreamKey {
-        RandomStreamKey(seed: seed, pathHash: Self.hash(pathHash, name), node: PathNode(parent: node, name: name))
+        child(Name(name))
+    }
+
+    /// The key one level down, named `name` (hashed beforehand).
+    public func child(_ name: Name) -> RandomStreamKey {
+        RandomStreamKey(
+            seed: seed, pathHash: Self.hash(pathHash, name.hash), node: PathNode(parent: node, name: name.text))
     }
 
     /// The key two levels down: `name`, then the decimal `index` (e.g. a
     /// trial number). `child("trial", 3)` equals `child("trial").child("3")`.
     public func child(_ name: String, _ index: Int) -> RandomStreamKey {
-        child(name).child(String(index))
+        child(name).child(Name(index: index))
     }
 
     /// The generator for this key.
@@ -88,70 +97,177 @@ public struct RandomStreamKey: Hashable, Sendable, CustomStringConvertible {
         Self.generator(seed: seed, hash: pathHash)
     }
 
-
     /// The generator of the child key named `name`.
     public func generator(_ name: String) -> Xoshiro256StarStar {
-        Self.generator(seed: seed, hash: Self.hash(pathHash, name))
+        numbersOnly.generator(Name(name))
     }
 
     /// The generator of the key `a/b` below this one: the same as
     /// `child(a).generator(b)`, without making the intermediate key.
     public func generator(_ a: String, _ b: String) -> Xoshiro256StarStar {
-        numbersOnly.child(a).generator(b)
+        numbersOnly.hashed(Name(a), Name(b)).generator()
     }
 
     /// The generator of the key `a/b/c` below this one.
     public func generator(_ a: String, _ b: String, _ c: String) -> Xoshiro256StarStar {
-        numbersOnly.generator(a, b, c)
+        numbersOnly.hashed(Name(a), Name(b), Name(c)).generator()
+    }
+
+    /// One component of a stream path with its hash, computed once.
+    ///
+    /// A model that derives the same components every trial (`"device"`,
+    /// a device's name, `"loss"`) keeps their `Name`s and derives keys from
+    /// them with one SplitMix64 mix per level. The hash is the FNV-1a state
+    /// after the component's UTF-8 bytes and a 0xFF separator (as
+    /// ``StableHash/combine(component:)`` leaves it), so it is the same on
+    /// every platform and in every process.
+    public struct Name: Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
+        /// The component's text, for ``RandomStreamKey/path``.
+        public let text: String
+        /// The component's stable hash.
+        public let hash: UInt64
+
+        /// The component `text`.
+        public init(_ text: String) {
+            var hasher = StableHash()
+            hasher.combine(component: text)
+            self.text = text
+            self.hash = hasher.state
+        }
+
+        /// The component spelled as the decimal `index`: equal to
+        /// `Name(String(index))`.
+        public init(index: Int) {
+            self.text = String(index)
+            self.hash = Self.hash(index: index)
+        }
+
+        public init(stringLiteral value: String) {
+            self.init(value)
+        }
+
+        public var description: String { text }
+
+        /// The hash of the decimal spelling of `index`, as ``init(index:)``
+        /// computes it, without building the text.
+        @inlinable
+        public static func hash(index: Int) -> UInt64 {
+            let prime: UInt64 = 0x0000_0100_0000_01B3
+            var state = StableHash.offsetBasis
+            if index < 0 { state = (state ^ 0x2D) &* prime }  // "-"
+            var magnitude = UInt64(index.magnitude)
+            // The digits, most significant first.
+            var divisor: UInt64 = 1
+            while magnitude / divisor >= 10 { divisor &*= 10 }
+            while divisor > 0 {
+                let digit = magnitude / divisor
+                state = (state ^ (0x30 &+ digit)) &* prime
+                magnitude &-= digit &* divisor
+                divisor /= 10
+            }
+            return (state ^ 0xFF) &* prime
+        }
     }
 
     /// A key below this one reduced to its numbers: no path text, so making
     /// it allocates nothing. For deriving several generators under one
     /// prefix on a hot path, e.g. `hashed("link", "wifi").generator("loss")`
     /// and `.generator("jitter")`, which equal `child("link").child("wifi")`'s.
+    /// With ``Name``s kept by the caller, every derivation here is a few
+    /// multiplications.
     public struct Hashed: Hashable, Sendable {
         /// The run's seed.
         public let seed: UInt64
         /// The stable hash of the path.
         public let pathHash: UInt64
 
+        @inlinable
+        init(seed: UInt64, pathHash: UInt64) {
+            self.seed = seed
+            self.pathHash = pathHash
+        }
+
         /// The generator of this key.
+        @inlinable
         public func generator() -> Xoshiro256StarStar {
             RandomStreamKey.generator(seed: seed, hash: pathHash)
         }
 
         /// The generator of the child key named `name`.
         public func generator(_ name: String) -> Xoshiro256StarStar {
-            RandomStreamKey.generator(seed: seed, hash: RandomStreamKey.hash(pathHash, name))
+            generator(Name(name))
+        }
+
+        /// The generator of the child key named `name`.
+        @inlinable
+        public func generator(_ name: Name) -> Xoshiro256StarStar {
+            RandomStreamKey.generator(seed: seed, hash: RandomStreamKey.hash(pathHash, name.hash))
         }
 
         /// The generator of the key `a/b/c` below this one.
         public func generator(_ a: String, _ b: String, _ c: String) -> Xoshiro256StarStar {
-            hashed(a, b).generator(c)
+            hashed(Name(a), Name(b), Name(c)).generator()
+        }
+
+        /// The generator of the key `a/b/c` below this one.
+        @inlinable
+        public func generator(_ a: Name, _ b: Name, _ c: Name) -> Xoshiro256StarStar {
+            hashed(a, b, c).generator()
         }
 
         /// The child key named `name`, as numbers only.
         public func child(_ name: String) -> Hashed {
-            Hashed(seed: seed, pathHash: RandomStreamKey.hash(pathHash, name))
+            child(Name(name))
+        }
+
+        /// The child key named `name`, as numbers only.
+        @inlinable
+        public func child(_ name: Name) -> Hashed {
+            Hashed(seed: seed, pathHash: RandomStreamKey.hash(pathHash, name.hash))
         }
 
         /// `name`, then the decimal `index`, as ``RandomStreamKey/child(_:_:)``.
         public func child(_ name: String, _ index: Int) -> Hashed {
-            child(name).child(String(index))
+            child(Name(name), index)
+        }
+
+        /// `name`, then the decimal `index`, as ``RandomStreamKey/child(_:_:)``.
+        @inlinable
+        public func child(_ name: Name, _ index: Int) -> Hashed {
+            let named = RandomStreamKey.hash(pathHash, name.hash)
+            return Hashed(seed: seed, pathHash: RandomStreamKey.hash(named, Name.hash(index: index)))
         }
 
         /// The key `a/b` below this one.
         public func hashed(_ a: String, _ b: String) -> Hashed {
-            Hashed(seed: seed, pathHash: RandomStreamKey.hash(RandomStreamKey.hash(pathHash, a), b))
+            hashed(Name(a), Name(b))
         }
 
         /// The key `a/b/c` below this one.
         public func hashed(_ a: String, _ b: String, _ c: String) -> Hashed {
-            hashed(a, b).child(c)
+            hashed(Name(a), Name(b), Name(c))
         }
 
         /// The key `a/b/c/d` below this one.
         public func hashed(_ a: String, _ b: String, _ c: String, _ d: String) -> Hashed {
+            hashed(Name(a), Name(b), Name(c), Name(d))
+        }
+
+        /// The key `a/b` below this one.
+        @inlinable
+        public func hashed(_ a: Name, _ b: Name) -> Hashed {
+            Hashed(seed: seed, pathHash: RandomStreamKey.hash(RandomStreamKey.hash(pathHash, a.hash), b.hash))
+        }
+
+        /// The key `a/b/c` below this one.
+        @inlinable
+        public func hashed(_ a: Name, _ b: Name, _ c: Name) -> Hashed {
+            hashed(a, b).child(c)
+        }
+
+        /// The key `a/b/c/d` below this one.
+        @inlinable
+        public func hashed(_ a: Name, _ b: Name, _ c: Name, _ d: Name) -> Hashed {
             hashed(a, b).hashed(c, d)
         }
     }
@@ -170,18 +286,16 @@ public struct RandomStreamKey: Hashable, Sendable, CustomStringConvertible {
         numbersOnly.hashed(a, b, c, d)
     }
 
-    /// The path hash one level below `parent`, named `name` (as ``child(_:)``
-    /// computes it).
-    @inline(__always)
-    fileprivate static func hash(_ parent: UInt64, _ name: String) -> UInt64 {
-        var hasher = StableHash(continuing: parent)
-        hasher.combine(component: name)
-        return hasher.value
+    /// The path hash one level below `parent` for a component whose
+    /// ``Name/hash`` is `name`: SplitMix64's mix of the two XORed.
+    @inlinable @inline(__always)
+    static func hash(_ parent: UInt64, _ name: UInt64) -> UInt64 {
+        SplitMix64.mix(parent ^ name)
     }
 
     /// The generator of the key with `hash` under `seed`.
-    @inline(__always)
-    fileprivate static func generator(seed: UInt64, hash: UInt64) -> Xoshiro256StarStar {
+    @inlinable @inline(__always)
+    static func generator(seed: UInt64, hash: UInt64) -> Xoshiro256StarStar {
         Xoshiro256StarStar(seed: SplitMix64.mix(seed ^ 0x5DEE_CE66_D1CE_4E5B) ^ hash)
     }
 
