@@ -169,6 +169,9 @@ public struct HandoffSimulation: SimulationModel {
     /// Whether the run stops by itself once nothing is under way (no
     /// scheduled action left, no attempt in progress).
     public var stopsWhenSettled = false
+    /// Whether the last check found the run unsettled and nothing in the
+    /// protocol has changed since (so the check can be skipped).
+    var knownUnsettled = false
 
     var activities: [SourceActivity] = []
     var attempts: [Attempt] = []
@@ -320,6 +323,7 @@ public struct HandoffSimulation: SimulationModel {
         connectionOwners.removeAll(keepingCapacity: true)
         actions.removeAll(keepingCapacity: true)
         actionsRemaining = 0
+        knownUnsettled = false
         for device in 0..<setup.devices.count {
             visibleOffer[device] = nil
             currentActivity[device] = nil
@@ -414,9 +418,13 @@ public struct HandoffSimulation: SimulationModel {
     public mutating func handle(_ event: HandoffEvent, scheduler: inout Scheduler<HandoffEvent>) {
         let now = scheduler.now
         clock = now
+        // A world event that tells the protocol nothing cannot change
+        // whether the run has settled.
+        var leavesProtocolAlone = false
         switch event {
         case let .world(worldEvent):
             world.handle(worldEvent, at: now)
+            leavesProtocolAlone = knownUnsettled
         case let .action(index):
             actionsRemaining -= 1
             perform(actions[Int(index)], now: now, scheduler: &scheduler)
@@ -424,9 +432,13 @@ public struct HandoffSimulation: SimulationModel {
             if step.keepsRunGoing { attempts[Int(attempt)].pendingSteps -= 1 }
             run(step, of: Int(attempt), now: now, scheduler: &scheduler)
         }
-        processNotifications(now: now, scheduler: &scheduler)
+        let notified = processNotifications(now: now, scheduler: &scheduler)
         world.schedulePendingEvents(into: &scheduler)
-        if stopsWhenSettled, settled() { scheduler.stop() }
+        if stopsWhenSettled, !leavesProtocolAlone || notified {
+            let settled = settled()
+            knownUnsettled = !settled
+            if settled { scheduler.stop() }
+        }
     }
 
     /// Whether nothing is under way: no action left, no attempt busy, and
@@ -488,14 +500,18 @@ public struct HandoffSimulation: SimulationModel {
 
     /// Handles the world's notifications until none are left (handling one
     /// may cause others).
-    mutating func processNotifications(now: SimInstant, scheduler: inout Scheduler<HandoffEvent>) {
+    ///
+    /// - Returns: whether there were any.
+    @discardableResult
+    mutating func processNotifications(now: SimInstant, scheduler: inout Scheduler<HandoffEvent>) -> Bool {
         // By index: handling one may append more, which are handled too.
         var index = 0
-        while index < world.notifications.count {
-            handle(world.notifications[index], now: now, scheduler: &scheduler)
+        while index < world.notificationCount {
+            handle(world.notification(at: index), now: now, scheduler: &scheduler)
             index += 1
         }
         if index > 0 { world.removeAllNotifications() }
+        return index > 0
     }
 
     mutating func handle(_ notification: WorldNotification, now: SimInstant, scheduler: inout Scheduler<HandoffEvent>) {

@@ -86,9 +86,31 @@ public struct World: Sendable {
     @usableFromInline var pendingEvents = ReusableBuffer<ScheduledWorldEvent>()
 
     /// What happened that the layer above needs to know, in the order it
-    /// happened. The owner reads and then clears it
-    /// (``removeAllNotifications()``).
-    public private(set) var notifications: [WorldNotification] = []
+    /// happened; cleared by ``removeAllNotifications()`` without releasing
+    /// its storage.
+    @usableFromInline var notificationBuffer = ReusableBuffer<WorldNotification>()
+
+    /// What happened that the layer above needs to know, in the order it
+    /// happened, as a new array. The owner reads and then clears it
+    /// (``removeAllNotifications()``). On a hot path, read
+    /// ``notificationCount`` and ``notification(at:)`` instead, which copy
+    /// nothing.
+    public var notifications: [WorldNotification] {
+        (0..<notificationBuffer.count).map { notificationBuffer[$0] }
+    }
+
+    /// The number of notifications waiting.
+    @inlinable
+    public var notificationCount: Int { notificationBuffer.count }
+
+    /// The waiting notification at `index` (0 is the oldest).
+    ///
+    /// - Precondition: `index < notificationCount`.
+    @inlinable
+    public func notification(at index: Int) -> WorldNotification {
+        precondition(index < notificationBuffer.count, "notification \(index) of \(notificationBuffer.count)")
+        return notificationBuffer[index]
+    }
 
     /// Creates a world at time zero.
     ///
@@ -208,7 +230,7 @@ public struct World: Sendable {
         for index in receptionGenerators.indices { receptionGenerators[index] = nil }
         actions.removeAll()
         pendingEvents.removeAll()
-        notifications.removeAll(keepingCapacity: true)
+        notificationBuffer.removeAll()
     }
 
     // MARK: Devices
@@ -281,8 +303,9 @@ public struct World: Sendable {
     // MARK: Notifications and events
 
     /// Clears ``notifications`` (keeping its storage).
+    @inlinable
     public mutating func removeAllNotifications() {
-        notifications.removeAll(keepingCapacity: true)
+        notificationBuffer.removeAll()
     }
 
     /// Moves the world's pending events into `scheduler`, wrapped in the
@@ -332,7 +355,7 @@ public struct World: Sendable {
     }
 
     mutating func notify(_ notification: WorldNotification) {
-        notifications.append(notification)
+        notificationBuffer.append(notification)
     }
 }
 

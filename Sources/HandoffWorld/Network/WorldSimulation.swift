@@ -41,16 +41,17 @@ public struct WorldSimulation: SimulationModel {
 
     public mutating func handle(_ event: WorldEvent, scheduler: inout Scheduler<WorldEvent>) {
         world.handle(event, scheduler: &scheduler)
-        if !world.notifications.isEmpty { collectNotifications(at: scheduler.now) }
+        if world.notificationCount > 0 { collectNotifications(at: scheduler.now) }
     }
 
     /// Moves the world's notifications into the log, stamped `instant`
     /// (call it after acting on the world outside an event, e.g. at time 0).
     public mutating func collectNotifications(at instant: SimInstant) {
-        if world.notifications.isEmpty { return }
-        notificationCount += world.notifications.count
+        let count = world.notificationCount
+        if count == 0 { return }
+        notificationCount += count
         if keepsLog {
-            for notification in world.notifications { log.append(Record(instant: instant, notification: notification)) }
+            for index in 0..<count { log.append(Record(instant: instant, notification: world.notification(at: index))) }
         }
         world.removeAllNotifications()
     }
