@@ -129,13 +129,14 @@ struct ConnectionState: Sendable {
         case closed
     }
 
-    let id: ConnectionID
-    let initiator: DeviceID
-    let responder: DeviceID
-    let path: PathKind
-    let parameters: TransportParameters
-    let segmentSize: Int
-    let needsKeyExchange: Bool
+    // Variables only so that ``reuse`` can overwrite them in place.
+    private(set) var id: ConnectionID
+    private(set) var initiator: DeviceID
+    private(set) var responder: DeviceID
+    private(set) var path: PathKind
+    private(set) var parameters: TransportParameters
+    private(set) var segmentSize: Int
+    private(set) var needsKeyExchange: Bool
     var phase: Phase = .handshake
     /// Whether the responder has answered the whole setup and may send.
     var responderReady = false
@@ -169,24 +170,12 @@ struct ConnectionState: Sendable {
     }
 
     /// Becomes a new connection's state in place, reusing this finished
-    /// one's storage (see ``init(id:initiator:responder:path:parameters:segmentSize:needsKeyExchange:recycling:)``).
+    /// one's storage: the same as
+    /// ``init(id:initiator:responder:path:parameters:segmentSize:needsKeyExchange:)``,
+    /// allocating nothing once the records have grown, and moving nothing.
     mutating func reuse(
         id: ConnectionID, initiator: DeviceID, responder: DeviceID, path: PathKind,
         parameters: TransportParameters, segmentSize: Int, needsKeyExchange: Bool
-    ) {
-        let finished = consume self
-        self = ConnectionState(
-            id: id, initiator: initiator, responder: responder, path: path, parameters: parameters,
-            segmentSize: segmentSize, needsKeyExchange: needsKeyExchange, recycling: finished)
-    }
-
-    /// A new connection's state built from a finished one's storage: the
-    /// same as ``init(id:initiator:responder:path:parameters:segmentSize:needsKeyExchange:)``,
-    /// allocating nothing once the spare's records have grown.
-    init(
-        id: ConnectionID, initiator: DeviceID, responder: DeviceID, path: PathKind,
-        parameters: TransportParameters, segmentSize: Int, needsKeyExchange: Bool,
-        recycling spare: consuming ConnectionState
     ) {
         self.id = id
         self.initiator = initiator
@@ -195,15 +184,15 @@ struct ConnectionState: Sendable {
         self.parameters = parameters
         self.segmentSize = segmentSize
         self.needsKeyExchange = needsKeyExchange && parameters.keyExchangeRounds > 0
-        var spare = spare
-        spare.initiatorHalf.reset(parameters: parameters)
-        spare.responderHalf.reset(parameters: parameters)
-        spare.initiatorReceiver.reset()
-        spare.responderReceiver.reset()
-        initiatorHalf = spare.initiatorHalf
-        responderHalf = spare.responderHalf
-        initiatorReceiver = spare.initiatorReceiver
-        responderReceiver = spare.responderReceiver
+        phase = .handshake
+        responderReady = false
+        setupTransmissions = 0
+        setupRequestsSent = 0
+        setupSentAt = 0
+        initiatorHalf.reset(parameters: parameters)
+        responderHalf.reset(parameters: parameters)
+        initiatorReceiver.reset()
+        responderReceiver.reset()
     }
 
     var isOpen: Bool {
