@@ -66,6 +66,12 @@ extension LinkModelTests {
         for bytes in [1, 40, 100, 1500, 1_000_000] {
             #expect(link.bandwidth?.serialisationNanoseconds(bytes: bytes) == independentSerialisation(bytes: bytes, bitsPerSecond: rate))
         }
+        // Around 2³⁰ bytes the time stops fitting a 64-bit product of bits
+        // and 10⁹; at 3 Gbit/s it is ⌈8 · bytes / 3⌉ ns either way.
+        let fast = Bandwidth.megabitsPerSecond(3000)
+        for bytes in [(1 << 30) - 1, 1 << 30, (1 << 30) + 1, 1_000_000_000_000] {
+            #expect(fast.serialisationNanoseconds(bytes: bytes) == Int64((8 * bytes + 2) / 3), "\(bytes) B")
+        }
 
         let arrived = datagramDeliveries(in: simulation, on: id)
         #expect(arrived.map(\.tag) == (0..<n).map(UInt32.init))

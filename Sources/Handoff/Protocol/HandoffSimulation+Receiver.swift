@@ -10,27 +10,31 @@ enum Eligibility: Hashable, Sendable {
 extension HandoffSimulation {
     // MARK: Discovery and eligibility
 
+    ///
+    /// - Returns: whether the advertisement changed anything (a repeat of
+    ///   one already acted on does not).
+    @discardableResult
     mutating func advertisementReceived(
         from source: DeviceID, to receiver: DeviceID, payload: UInt64, now: SimInstant,
         scheduler: inout Scheduler<HandoffEvent>
-    ) {
+    ) -> Bool {
         let index = Int(payload & 0xffff_ffff)
-        guard index < activities.count else { return }
+        guard index < activities.count else { return false }
         let id = ActivityID(index)
         // A late advertisement of an activity no longer advertised.
         guard currentActivity[source.index] == id,
             activities[index].advertGeneration == UInt32(truncatingIfNeeded: payload >> 32)
-        else { return }
+        else { return false }
         if let existing = attemptIndex[pairSlot(index, receiver.index)] {
             // Already offered, or further along: nothing new. A withdrawn
             // offer may come back.
-            guard attempts[existing].state == .withdrawn else { return }
+            guard attempts[existing].state == .withdrawn else { return false }
         }
         let target: ContinuationTarget
         switch eligibility(of: id, on: receiver, at: now) {
         case let .blocked(reason):
             reject(id, on: receiver, because: reason, now: now)
-            return
+            return true
         case let .eligible(eligibleTarget):
             target = eligibleTarget
         }
@@ -40,7 +44,7 @@ extension HandoffSimulation {
             activities[other.index].lastBecameCurrent ?? .zero > activities[index].lastBecameCurrent ?? .zero
         {
             reject(id, on: receiver, because: .supersededByMoreRecent, now: now)
-            return
+            return true
         }
         latestCandidate[receiver.index] = id
         if let shown = visibleOffer[receiver.index], attempts[shown].activity != id {
@@ -58,6 +62,7 @@ extension HandoffSimulation {
         attempts[attempt].advertisingSince = activities[index].lastBecameCurrent
         visibleOffer[receiver.index] = attempt
         scheduleAcceptance(of: attempt, now: now, scheduler: &scheduler)
+        return true
     }
 
     mutating func reject(_ id: ActivityID, on receiver: DeviceID, because reason: NotOfferedReason, now: SimInstant) {

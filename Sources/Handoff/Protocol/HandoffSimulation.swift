@@ -501,23 +501,31 @@ public struct HandoffSimulation: SimulationModel {
     /// Handles the world's notifications until none are left (handling one
     /// may cause others).
     ///
-    /// - Returns: whether there were any.
+    /// - Returns: whether any of them may have changed the protocol's state.
     @discardableResult
     mutating func processNotifications(now: SimInstant, scheduler: inout Scheduler<HandoffEvent>) -> Bool {
         // By index: handling one may append more, which are handled too.
         var index = 0
+        var changed = false
         while index < world.notificationCount {
-            handle(world.notification(at: index), now: now, scheduler: &scheduler)
+            if handle(world.notification(at: index), now: now, scheduler: &scheduler) { changed = true }
             index += 1
         }
         if index > 0 { world.removeAllNotifications() }
-        return index > 0
+        return changed
     }
 
-    mutating func handle(_ notification: WorldNotification, now: SimInstant, scheduler: inout Scheduler<HandoffEvent>) {
+    /// Acts on one notification of the world.
+    ///
+    /// - Returns: whether it may have changed the protocol's state (false
+    ///   only for an advertisement already acted on), which tells the run
+    ///   whether to check again if it has settled.
+    mutating func handle(
+        _ notification: WorldNotification, now: SimInstant, scheduler: inout Scheduler<HandoffEvent>
+    ) -> Bool {
         switch notification {
         case let .advertisementReceived(from, to, payload):
-            advertisementReceived(from: from, to: to, payload: payload, now: now, scheduler: &scheduler)
+            return advertisementReceived(from: from, to: to, payload: payload, now: now, scheduler: &scheduler)
         case let .connectionEstablished(connection):
             connectionEstablished(connection, now: now, scheduler: &scheduler)
         case let .connectionFailed(connection, failure):
@@ -527,6 +535,7 @@ public struct HandoffSimulation: SimulationModel {
         case .messageAcknowledged, .datagramDelivered:
             break
         }
+        return true
     }
 
     // MARK: Trace and machines

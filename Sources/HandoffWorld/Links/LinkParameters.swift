@@ -33,12 +33,19 @@ public struct Bandwidth: Hashable, Comparable, Sendable, CustomStringConvertible
     /// The time to put `bytes` bytes on the wire, in nanoseconds, rounded up
     /// to a whole nanosecond: ⌈bytes · 8 · 10⁹ / rate⌉.
     ///
-    /// Exact for any byte count (the product is formed in 128 bits).
+    /// Exact for any byte count (a product too large for 64 bits is formed
+    /// in 128).
     @inlinable
     public func serialisationNanoseconds(bytes: Int) -> Int64 {
         let bits = UInt64(bytes) &* 8
-        let product = bits.multipliedFullWidth(by: 1_000_000_000)
         let rate = UInt64(bitsPerSecond)
+        if bits < 1 << 33 {
+            // bits · 10⁹ < 2⁶³: one 64-bit division (a packet always fits).
+            let product = bits &* 1_000_000_000
+            let quotient = product / rate
+            return Int64(quotient) + (product == quotient &* rate ? 0 : 1)
+        }
+        let product = bits.multipliedFullWidth(by: 1_000_000_000)
         let (quotient, remainder) = rate.dividingFullWidth(product)
         return Int64(quotient) + (remainder == 0 ? 0 : 1)
     }
