@@ -1,0 +1,133 @@
+import HandoffWorld
+import SimKernel
+
+/// Handling due events and the world's notifications, and knowing when a
+/// run has settled.
+extension HandoffSimulation {
+    /// Handles one due event: a world event, a scheduled action or a
+    /// protocol step; then acts on the world's notifications, hands the
+    /// world's new events to `scheduler`, and stops the run once it has
+    /// settled (with ``stopsWhenSettled``).
+    public mutating func handle(_ event: HandoffEvent, scheduler: inout Scheduler<HandoffEvent>) {
+        let now = scheduler.now
+        clock = now
+        // A world event that tells the protocol nothing cannot change
+        // whether the run has settled.
+        var leavesProtocolAlone = false
+        switch event {
+        case let .world(worldEvent):
+            world.handle(worldEvent, at: now)
+            leavesProtocolAlone = knownUnsettled
+        case let .action(index):
+            actionsRemaining -= 1
+            perform(actions[Int(index)], now: now, scheduler: &scheduler)
+        case let .step(attempt, step):
+            if step.keepsRunGoing { attempts[Int(attempt)].pendingSteps -= 1 }
+            run(step, of: Int(attempt), now: now, scheduler: &scheduler)
+        }
+        let notified = processNotifications(now: now, scheduler: &scheduler)
+        world.schedulePendingEvents(into: &scheduler)
+        if stopsWhenSettled, !leavesProtocolAlone || notified {
+            let settled = settled()
+            knownUnsettled = !settled
+            if settled { scheduler.stop() }
+        }
+    }
+
+    /// Whether nothing is under way: no action left, no attempt busy, and
+    /// no offer still to come on a device whose user accepts on their own.
+    ///
+    /// On such a device every current activity must have reached it (and
+    /// been accepted) or been blocked by a rule; an activity that is out of
+    /// range keeps the run going until its limit.
+    public var isSettled: Bool {
+        var copy = self
+        return copy.settled()
+    }
+
+    /// ``isSettled``, as a mutating method: the protocol calls it after
+    /// every event, and a non-mutating call from mutating code would copy
+    /// the whole simulation.
+    mutating func settled() -> Bool {
+        guard actionsRemaining == 0 else { return false }
+        // Index loops reading single fields: iterating the attempts by value
+        // would copy (and retain) each one.
+        for index in attempts.indices {
+            if attempts[index].pendingSteps > 0 || attempts[index].outstandingRequests > 0
+                || attempts[index].noticeInFlight
+            {
+                return false
+            }
+            switch attempts[index].state {
+            case .accepted, .launching, .willContinue, .fetching: return false
+            default: continue
+            }
+        }
+        for device in 0..<setup.devices.count where acceptsAutomatically[device] {
+            for source in 0..<setup.devices.count where source != device {
+                guard let activity = currentActivity[source] else { continue }
+                let slot = pairSlot(activity.index, device)
+                if rejections[slot] != nil { continue }
+                guard let attempt = attemptIndex[slot] else { return false }
+                switch attempts[attempt].state {
+                case .discovered, .offered: return false
+                default: continue
+                }
+            }
+        }
+        return true
+    }
+
+    /// Schedules `step` of `attempt` after `delay`.
+    ///
+    /// A step counts as work under way (keeping the run from settling)
+    /// unless it only matters in a state that keeps the run going anyway: a
+    /// fetch timeout matters only while fetching.
+    mutating func later(
+        _ step: ProtocolStep, of attempt: Int, after delay: SimDuration, now: SimInstant,
+        scheduler: inout Scheduler<HandoffEvent>
+    ) {
+        if step.keepsRunGoing { attempts[attempt].pendingSteps += 1 }
+        scheduler.schedule(.step(attempt: Int32(attempt), step), at: now + max(delay, .zero))
+    }
+
+    /// Handles the world's notifications until none are left (handling one
+    /// may cause others).
+    ///
+    /// - Returns: whether any of them may have changed the protocol's state.
+    @discardableResult
+    mutating func processNotifications(now: SimInstant, scheduler: inout Scheduler<HandoffEvent>) -> Bool {
+        // By index: handling one may append more, which are handled too.
+        var index = 0
+        var changed = false
+        while index < world.notificationCount {
+            if handle(world.notification(at: index), now: now, scheduler: &scheduler) { changed = true }
+            index += 1
+        }
+        if index > 0 { world.removeAllNotifications() }
+        return changed
+    }
+
+    /// Acts on one notification of the world.
+    ///
+    /// - Returns: whether it may have changed the protocol's state (false
+    ///   only for an advertisement already acted on), which tells the run
+    ///   whether to check again if it has settled.
+    mutating func handle(
+        _ notification: WorldNotification, now: SimInstant, scheduler: inout Scheduler<HandoffEvent>
+    ) -> Bool {
+        switch notification {
+        case let .advertisementReceived(from, to, payload):
+            return advertisementReceived(from: from, to: to, payload: payload, now: now, scheduler: &scheduler)
+        case let .connectionEstablished(connection):
+            connectionEstablished(connection, now: now, scheduler: &scheduler)
+        case let .connectionFailed(connection, failure):
+            connectionFailed(connection, failure: failure, now: now, scheduler: &scheduler)
+        case let .messageDelivered(connection, side, tag, bytes):
+            messageDelivered(on: connection, to: side, tag: tag, bytes: bytes, now: now, scheduler: &scheduler)
+        case .messageAcknowledged, .datagramDelivered:
+            break
+        }
+        return true
+    }
+}
