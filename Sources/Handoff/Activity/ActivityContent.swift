@@ -31,39 +31,188 @@ public struct ActivityID: Hashable, Comparable, Sendable, CustomStringConvertibl
 /// try tab.setWebpageURL("https://www.weather.com")
 /// ```
 public struct ActivityContent: Hashable, Sendable {
+    /// Every field in one reference-counted box: copying an activity (into
+    /// the source's records, a delegate call, the receiver's copy) costs one
+    /// retain rather than one per string and collection. Changing a copy
+    /// copies the box first, so values never share changes.
+    private var storage: Storage
+
+    /// The fields; mutated only through a uniquely referenced box.
+    private final class Storage: @unchecked Sendable {
+        var activityType: String
+        var title: String?
+        var userInfo: UserInfo
+        var requiredUserInfoKeys: Set<String>
+        var needsSave: Bool
+        var supportsContinuationStreams: Bool
+        var webpageURL: WebpageURL?
+        var expirationDate: SimInstant?
+        var isEligibleForHandoff: Bool
+        var payloadSize: Int?
+        var documentPath: String?
+        var responders: [String]
+
+        init(
+            activityType: String, title: String?, userInfo: UserInfo, requiredUserInfoKeys: Set<String>, needsSave: Bool, supportsContinuationStreams: Bool, webpageURL: WebpageURL?, expirationDate: SimInstant?, isEligibleForHandoff: Bool, payloadSize: Int?, documentPath: String?, responders: [String]
+        ) {
+            self.activityType = activityType
+            self.title = title
+            self.userInfo = userInfo
+            self.requiredUserInfoKeys = requiredUserInfoKeys
+            self.needsSave = needsSave
+            self.supportsContinuationStreams = supportsContinuationStreams
+            self.webpageURL = webpageURL
+            self.expirationDate = expirationDate
+            self.isEligibleForHandoff = isEligibleForHandoff
+            self.payloadSize = payloadSize
+            self.documentPath = documentPath
+            self.responders = responders
+        }
+
+        func copy() -> Storage {
+            Storage(
+                activityType: activityType, title: title, userInfo: userInfo, requiredUserInfoKeys: requiredUserInfoKeys, needsSave: needsSave, supportsContinuationStreams: supportsContinuationStreams, webpageURL: webpageURL, expirationDate: expirationDate, isEligibleForHandoff: isEligibleForHandoff, payloadSize: payloadSize, documentPath: documentPath, responders: responders)
+        }
+    }
+
+    /// Makes the box this value's own before a change.
+    private mutating func makeUnique() {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+    }
+
     /// The activity type (reverse DNS), fixed at creation.
-    public let activityType: String
+    public var activityType: String { storage.activityType }
     /// The user-visible title.
-    public var title: String?
+    public var title: String? {
+        get { storage.title }
+        set {
+            makeUnique()
+            storage.title = newValue
+        }
+        _modify {
+            makeUnique()
+            yield &storage.title
+        }
+    }
     /// The state needed to continue the activity.
-    public var userInfo: UserInfo
+    public var userInfo: UserInfo {
+        get { storage.userInfo }
+        set {
+            makeUnique()
+            storage.userInfo = newValue
+        }
+        _modify {
+            makeUnique()
+            yield &storage.userInfo
+        }
+    }
     /// Keys that must be in ``userInfo`` for the activity to be continued;
     /// when not empty, only these keys are sent.
-    public var requiredUserInfoKeys: Set<String>
+    public var requiredUserInfoKeys: Set<String> {
+        get { storage.requiredUserInfoKeys }
+        set {
+            makeUnique()
+            storage.requiredUserInfoKeys = newValue
+        }
+        _modify {
+            makeUnique()
+            yield &storage.requiredUserInfoKeys
+        }
+    }
     /// Whether the activity delegate must be asked to bring ``userInfo`` up
     /// to date (`userActivityWillSave`) before it is sent.
-    public var needsSave: Bool
+    public var needsSave: Bool {
+        get { storage.needsSave }
+        set {
+            makeUnique()
+            storage.needsSave = newValue
+        }
+        _modify {
+            makeUnique()
+            yield &storage.needsSave
+        }
+    }
     /// Whether the receiver may open continuation streams back to the
     /// source.
-    public var supportsContinuationStreams: Bool
+    public var supportsContinuationStreams: Bool {
+        get { storage.supportsContinuationStreams }
+        set {
+            makeUnique()
+            storage.supportsContinuationStreams = newValue
+        }
+        _modify {
+            makeUnique()
+            yield &storage.supportsContinuationStreams
+        }
+    }
     /// The web page to open in a browser when the receiver has no suitable
-    /// app.
-    public private(set) var webpageURL: WebpageURL?
+    /// app; set it with ``setWebpageURL(_:)``.
+    public var webpageURL: WebpageURL? { storage.webpageURL }
     /// After this instant the activity is no longer offered.
-    public var expirationDate: SimInstant?
+    public var expirationDate: SimInstant? {
+        get { storage.expirationDate }
+        set {
+            makeUnique()
+            storage.expirationDate = newValue
+        }
+        _modify {
+            makeUnique()
+            yield &storage.expirationDate
+        }
+    }
     /// Whether the activity may be handed off at all.
-    public var isEligibleForHandoff: Bool
+    public var isEligibleForHandoff: Bool {
+        get { storage.isEligibleForHandoff }
+        set {
+            makeUnique()
+            storage.isEligibleForHandoff = newValue
+        }
+        _modify {
+            makeUnique()
+            yield &storage.isEligibleForHandoff
+        }
+    }
     /// The transfer size in bytes, given directly instead of estimated from
     /// ``userInfo``.
-    public var payloadSize: Int?
+    public var payloadSize: Int? {
+        get { storage.payloadSize }
+        set {
+            makeUnique()
+            storage.payloadSize = newValue
+        }
+        _modify {
+            makeUnique()
+            yield &storage.payloadSize
+        }
+    }
     /// The iCloud document this activity edits, as a path inside the app's
     /// ubiquity container (`Documents/Report.rtfd`); `nil` for an activity
     /// that is not document-based.
-    public var documentPath: String?
+    public var documentPath: String? {
+        get { storage.documentPath }
+        set {
+            makeUnique()
+            storage.documentPath = newValue
+        }
+        _modify {
+            makeUnique()
+            yield &storage.documentPath
+        }
+    }
     /// Responders (by name) that share this activity. When not empty, the
     /// activity is responder-managed: before each save ``userInfo`` is
     /// cleared and every responder gets `updateUserActivityState`.
-    public var responders: [String]
+    public var responders: [String] {
+        get { storage.responders }
+        set {
+            makeUnique()
+            storage.responders = newValue
+        }
+        _modify {
+            makeUnique()
+            yield &storage.responders
+        }
+    }
 
     /// A new activity of `type`.
     public init(
@@ -72,17 +221,42 @@ public struct ActivityContent: Hashable, Sendable {
         isEligibleForHandoff: Bool = true, payloadSize: Int? = nil, documentPath: String? = nil,
         responders: [String] = []
     ) {
-        activityType = type
-        self.title = title
-        self.userInfo = userInfo
-        self.requiredUserInfoKeys = requiredUserInfoKeys
-        self.needsSave = needsSave
-        self.supportsContinuationStreams = supportsContinuationStreams
-        self.expirationDate = expirationDate
-        self.isEligibleForHandoff = isEligibleForHandoff
-        self.payloadSize = payloadSize
-        self.documentPath = documentPath
-        self.responders = responders
+        storage = Storage(
+            activityType: type, title: title, userInfo: userInfo, requiredUserInfoKeys: requiredUserInfoKeys,
+            needsSave: needsSave, supportsContinuationStreams: supportsContinuationStreams, webpageURL: nil,
+            expirationDate: expirationDate, isEligibleForHandoff: isEligibleForHandoff, payloadSize: payloadSize,
+            documentPath: documentPath, responders: responders)
+    }
+
+    public static func == (lhs: ActivityContent, rhs: ActivityContent) -> Bool {
+        if lhs.storage === rhs.storage { return true }
+        return lhs.activityType == rhs.activityType
+            && lhs.title == rhs.title
+            && lhs.userInfo == rhs.userInfo
+            && lhs.requiredUserInfoKeys == rhs.requiredUserInfoKeys
+            && lhs.needsSave == rhs.needsSave
+            && lhs.supportsContinuationStreams == rhs.supportsContinuationStreams
+            && lhs.webpageURL == rhs.webpageURL
+            && lhs.expirationDate == rhs.expirationDate
+            && lhs.isEligibleForHandoff == rhs.isEligibleForHandoff
+            && lhs.payloadSize == rhs.payloadSize
+            && lhs.documentPath == rhs.documentPath
+            && lhs.responders == rhs.responders
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(activityType)
+        hasher.combine(title)
+        hasher.combine(userInfo)
+        hasher.combine(requiredUserInfoKeys)
+        hasher.combine(needsSave)
+        hasher.combine(supportsContinuationStreams)
+        hasher.combine(webpageURL)
+        hasher.combine(expirationDate)
+        hasher.combine(isEligibleForHandoff)
+        hasher.combine(payloadSize)
+        hasher.combine(documentPath)
+        hasher.combine(responders)
     }
 
     /// Sets the web page, or removes it with `nil`.
@@ -92,10 +266,13 @@ public struct ActivityContent: Hashable, Sendable {
     ///   string that is not an absolute URL with a host.
     public mutating func setWebpageURL(_ string: String?) throws(HandoffError) {
         guard let string else {
-            webpageURL = nil
+            makeUnique()
+            storage.webpageURL = nil
             return
         }
-        webpageURL = try WebpageURL(string)
+        let url = try WebpageURL(string)
+        makeUnique()
+        storage.webpageURL = url
     }
 
     /// Merges `entries` into ``userInfo`` (`addUserInfoEntries`): new keys
