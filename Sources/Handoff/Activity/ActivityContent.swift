@@ -37,20 +37,23 @@ public struct ActivityContent: Hashable, Sendable {
     /// copies the box first, so values never share changes.
     private var storage: Storage
 
-    /// The fields; mutated only through a uniquely referenced box.
+    /// The fields; mutated only through a uniquely referenced box, inside
+    /// a mutating member of the value that owns it. The value's own static
+    /// exclusivity checks therefore cover every access, and the fields skip
+    /// the runtime's dynamic checks (`@exclusivity(unchecked)`).
     private final class Storage: @unchecked Sendable {
-        var activityType: String
-        var title: String?
-        var userInfo: UserInfo
-        var requiredUserInfoKeys: Set<String>
-        var needsSave: Bool
-        var supportsContinuationStreams: Bool
-        var webpageURL: WebpageURL?
-        var expirationDate: SimInstant?
-        var isEligibleForHandoff: Bool
-        var payloadSize: Int?
-        var documentPath: String?
-        var responders: [String]
+        @exclusivity(unchecked) var activityType: String
+        @exclusivity(unchecked) var title: String?
+        @exclusivity(unchecked) var userInfo: UserInfo
+        @exclusivity(unchecked) var requiredUserInfoKeys: Set<String>
+        @exclusivity(unchecked) var needsSave: Bool
+        @exclusivity(unchecked) var supportsContinuationStreams: Bool
+        @exclusivity(unchecked) var webpageURL: WebpageURL?
+        @exclusivity(unchecked) var expirationDate: SimInstant?
+        @exclusivity(unchecked) var isEligibleForHandoff: Bool
+        @exclusivity(unchecked) var payloadSize: Int?
+        @exclusivity(unchecked) var documentPath: String?
+        @exclusivity(unchecked) var responders: [String]
 
         init(
             activityType: String, title: String?, userInfo: UserInfo, requiredUserInfoKeys: Set<String>, needsSave: Bool, supportsContinuationStreams: Bool, webpageURL: WebpageURL?, expirationDate: SimInstant?, isEligibleForHandoff: Bool, payloadSize: Int?, documentPath: String?, responders: [String]
