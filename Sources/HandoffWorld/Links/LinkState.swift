@@ -75,9 +75,10 @@ struct LinkState: Sendable {
     }
 
     /// Starts the link over as ``init(parameters:lossGenerator:jitterGenerator:)``
-    /// would, keeping the queue's storage.
+    /// would, keeping the queue's storage; `nil` parameters keep the ones
+    /// it has (and what it remembers about them).
     mutating func restart(
-        parameters: LinkParameters, lossGenerator: Xoshiro256StarStar, jitterGenerator: Xoshiro256StarStar
+        parameters: LinkParameters?, lossGenerator: Xoshiro256StarStar, jitterGenerator: Xoshiro256StarStar
     ) {
         busyUntil = 0
         waitingStarts.removeAll()
@@ -85,7 +86,7 @@ struct LinkState: Sendable {
         self.jitterGenerator = jitterGenerator
         inBadState = false
         statistics = LinkStatistics()
-        setParameters(parameters)
+        if let parameters { setParameters(parameters) } else { startLossState() }
     }
 
     /// Replaces the parameters; the queue and the counters carry on.
@@ -95,6 +96,11 @@ struct LinkState: Sendable {
         if parameters.loss != self.parameters.loss { lastLossDistance = -1 }
         self.parameters = parameters
         lastSerialisedBytes = -1
+        startLossState()
+    }
+
+    /// Puts the loss model in its starting state.
+    private mutating func startLossState() {
         if case let .gilbertElliott(model) = parameters.loss {
             // Start from the stationary distribution, so no warm-up is needed.
             inBadState = lossGenerator.unitInterval() < model.stationaryBadProbability

@@ -7,6 +7,9 @@ struct LinkFlags: Sendable {
     /// Whether the radios at both ends are on (for an internet link: its
     /// device has internet access), as of the latest settings change.
     var radiosUp = true
+    /// Whether the link's state holds its default parameters, so that
+    /// starting it again in a later trial need not copy them in.
+    var stateHoldsDefaults = false
 
     init(_ parameters: LinkParameters, radiosUp: Bool) {
         if case .distance = parameters.loss { usesDistance = true }
@@ -166,7 +169,12 @@ extension World {
         }
         let loss = linkStream.generator(StreamNames.loss)
         let jitter = linkStream.generator(StreamNames.jitter)
-        links[index].restart(parameters: defaultParameters(of: kind), lossGenerator: loss, jitterGenerator: jitter)
+        if linkFlags[index].stateHoldsDefaults {
+            links[index].restart(parameters: nil, lossGenerator: loss, jitterGenerator: jitter)
+        } else {
+            links[index].restart(parameters: defaultParameters(of: kind), lossGenerator: loss, jitterGenerator: jitter)
+            linkFlags[index].stateHoldsDefaults = true
+        }
     }
 
     // MARK: Reachability

@@ -218,9 +218,15 @@ public struct World: Sendable {
         trust.removeAll()
         for index in links.indices where linkInUse[index] {
             linkInUse[index] = false
-            let parameters = defaultParameters(of: kind(of: LinkID(index)))
-            linkFlags[index] = LinkFlags(parameters, radiosUp: true)
-            linkOutages[index] = parameters.outages
+            if linkFlags[index].stateHoldsDefaults {
+                linkFlags[index].radiosUp = true
+            } else {
+                // Parameters set during the trial: back to the defaults (the
+                // state takes them when the link is next used).
+                let parameters = defaultParameters(of: kind(of: LinkID(index)))
+                linkFlags[index] = LinkFlags(parameters, radiosUp: true)
+                linkOutages[index] = parameters.outages
+            }
         }
         refreshRadios()
         connectionCount = 0
