@@ -46,4 +46,29 @@ struct WorldResetTests {
         reused.reset(stream: RandomStreamKey(seed: 21))
         #expect(arrivals(of: reused, link: link) == firstTrial)
     }
+
+    @Test("settings changed during a trial are back at a reset, and so are the links they switched off")
+    func resetRestoresSettings() throws {
+        var world = try makeWorld(wifi: LinkParameters(latency: .milliseconds(3)), seed: 22)
+        let link = world.link(.wifiPeerToPeer(from: DeviceID(0), to: DeviceID(1)))
+        #expect(world.isUp(link, at: .zero))
+        world.setSettings(DeviceSettings(wifiEnabled: false), of: DeviceID(1))
+        #expect(!world.isUp(link, at: .zero))
+        #expect(!world.settings(of: DeviceID(1)).wifiEnabled)
+        world.reset(stream: RandomStreamKey(seed: 22))
+        #expect(world.settings(of: DeviceID(1)).wifiEnabled)
+        #expect(world.isUp(link, at: .zero))
+        let fresh = try makeWorld(wifi: LinkParameters(latency: .milliseconds(3)), seed: 22)
+        #expect(arrivals(of: world, link: link) == arrivals(of: fresh, link: link))
+        // Accounts too: a sign-out during the trial is forgotten.
+        let initial = world.account(of: DeviceID(1))
+        world.setAccount(nil, of: DeviceID(1), at: seconds(1))
+        #expect(world.account(of: DeviceID(1)) == nil)
+        world.reset(stream: RandomStreamKey(seed: 22))
+        #expect(world.account(of: DeviceID(1)) == initial)
+        #expect(world.accountHistory(of: DeviceID(1)).changes.count == 1)
+        // A trial that changes nothing keeps the links as they are.
+        world.reset(stream: RandomStreamKey(seed: 22))
+        #expect(world.isUp(link, at: .zero))
+    }
 }

@@ -40,6 +40,8 @@ public struct AccountHistory: Hashable, Sendable {
     /// Starts the history over with `account` at time zero, keeping the
     /// storage.
     mutating func reset(initial account: AccountID?) {
+        // A history nobody changed is already this (the usual case).
+        if changes.count == 1, changes[0].instant == .zero, changes[0].account == account { return }
         changes.removeAll(keepingCapacity: true)
         changes.append(Change(instant: .zero, account: account))
     }

@@ -45,6 +45,8 @@ public struct World: Sendable {
     var links: [LinkState]
     /// Whether each link's state has been made.
     var linkInUse: [Bool]
+    /// Whether any device's settings changed since the last reset.
+    var settingsChanged = false
     /// Per link: whether its loss depends on distance, whether it has
     /// outage windows. Plain values, read on every packet.
     var linkFlags: [LinkFlags]
@@ -210,25 +212,26 @@ public struct World: Sendable {
     /// can be derived without building its path text.
     public mutating func reset(stream: RandomStreamKey.Hashed) {
         self.stream = stream
-        for index in descriptions.indices {
-            settings[index] = initialSettings[index]
-            accounts[index].reset(initial: initialAccounts[index])
-        }
+        for index in descriptions.indices { accounts[index].reset(initial: initialAccounts[index]) }
         seedDeviceStreams()
         trust.removeAll()
         for index in links.indices where linkInUse[index] {
             linkInUse[index] = false
-            if linkFlags[index].stateHoldsDefaults {
-                linkFlags[index].radiosUp = true
-            } else {
+            if !linkFlags[index].stateHoldsDefaults {
                 // Parameters set during the trial: back to the defaults (the
                 // state takes them when the link is next used).
                 let parameters = defaultParameters(of: kind(of: LinkID(index)))
-                linkFlags[index] = LinkFlags(parameters, radiosUp: true)
+                linkFlags[index] = LinkFlags(parameters, radiosUp: linkFlags[index].radiosUp)
                 linkOutages[index] = parameters.outages
             }
         }
-        refreshRadios()
+        // Radio flags follow the settings; they only need working out again
+        // if a setting changed during the trial.
+        if settingsChanged {
+            for index in descriptions.indices { settings[index] = initialSettings[index] }
+            refreshRadios()
+            settingsChanged = false
+        }
         connectionCount = 0
         if !partitions.isEmpty { partitions.removeAll(keepingCapacity: true) }
         // The remembered reception probabilities stay: they depend only on
@@ -265,6 +268,7 @@ public struct World: Sendable {
     /// with Bluetooth off neither advertises nor scans.
     public mutating func setSettings(_ newSettings: DeviceSettings, of device: DeviceID) {
         settings[device.index] = newSettings
+        settingsChanged = true
         refreshRadios()
     }
 
