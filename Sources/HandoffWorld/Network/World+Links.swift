@@ -53,7 +53,7 @@ struct Route: Sendable {
 
     /// The link a packet from `sender` crosses on `hop`.
     @inline(__always)
-    func link(from sender: ConnectionSide, hop: UInt8) -> Int {
+    func link(from sender: ConnectionSide, hop: UInt16) -> Int {
         let links = sender == .initiator ? initiatorLinks : responderLinks
         return Int(hop == 0 ? links.0 : links.1)
     }

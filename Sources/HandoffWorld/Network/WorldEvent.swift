@@ -10,8 +10,10 @@ public struct Packet: Sendable {
     /// Payload size for data and datagrams, the cumulative acknowledgement
     /// for acknowledgements, the round for key exchange.
     let word: UInt32
-    /// The hop of the path it is crossing (0 or 1).
-    let hop: UInt8
+    /// The hop of the path it is crossing (0 or 1). Two bytes rather than
+    /// one so that the packet fills 16 bytes exactly: the event enums then
+    /// fit their tags in spare bits and move as two 8-byte words.
+    let hop: UInt16
     /// The side that sent it.
     let side: ConnectionSide
     let kind: PacketKind
