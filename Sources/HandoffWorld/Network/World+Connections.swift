@@ -164,8 +164,14 @@ extension World {
                 if let account = accounts[a.index].current, accounts[b.index].current == account {
                     trust.record(a, b, account: account)
                 }
-            case let .notify(notification):
-                notify(notification)
+            case .established:
+                notify(.connectionEstablished(ConnectionID(connection)))
+            case let .failed(failure):
+                notify(.connectionFailed(ConnectionID(connection), failure))
+            case let .acknowledged(side, tag):
+                notify(.messageAcknowledged(ConnectionID(connection), by: side, tag: tag))
+            case let .delivered(side, tag, bytes):
+                notify(.messageDelivered(ConnectionID(connection), to: side, tag: tag, bytes: bytes))
             }
             index += 1
         }

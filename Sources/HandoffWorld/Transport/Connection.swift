@@ -28,8 +28,17 @@ enum ConnectionAction: Sendable {
     case armTimer(side: ConnectionSide, time: Int64, generation: UInt32)
     /// Record that the two ends completed a key exchange.
     case recordTrust
-    /// Tell the layer above.
-    case notify(WorldNotification)
+    /// Tell the layer above the connection is established.
+    case established
+    /// Tell the layer above the connection failed.
+    case failed(ConnectionFailure)
+    /// Tell the layer above a message from `side`'s peer was acknowledged
+    /// by `side`.
+    case acknowledged(by: ConnectionSide, tag: UInt64)
+    /// Tell the layer above a message was delivered to `side`.
+    case delivered(to: ConnectionSide, tag: UInt64, bytes: Int)
+    // The notifications are spelled out, the connection implied, so that an
+    // action stays 24 bytes (a WorldNotification would make it 33).
 }
 
 /// The RFC 6298 retransmission-timeout estimator, in integer nanoseconds.
@@ -256,7 +265,7 @@ struct ConnectionState: Sendable {
         initiatorHalf.timer.clear()
         initiatorHalf.consecutiveTimeouts = 0
         if needsKeyExchange { actions.append(.recordTrust) }
-        actions.append(.notify(.connectionEstablished(id)))
+        actions.append(.established)
         initiatorHalf.trySend(side: .initiator, window: parameters.window, now: now, into: &actions)
     }
 
@@ -307,11 +316,11 @@ struct ConnectionState: Sendable {
             if side == .initiator {
                 queuedReply = initiatorReceiver.receive(
                     side: side, sequence: sequence, from: &responderHalf, replier: &initiatorHalf,
-                    segmentSize: segmentSize, id: id, into: &actions)
+                    segmentSize: segmentSize, into: &actions)
             } else {
                 queuedReply = responderReceiver.receive(
                     side: side, sequence: sequence, from: &initiatorHalf, replier: &responderHalf,
-                    segmentSize: segmentSize, id: id, into: &actions)
+                    segmentSize: segmentSize, into: &actions)
             }
             if queuedReply { trySend(side, now: now, into: &actions) }
             let cumulative = side == .initiator ? initiatorReceiver.cumulative : responderReceiver.cumulative
@@ -320,11 +329,11 @@ struct ConnectionState: Sendable {
         case .acknowledgement:
             if side == .initiator {
                 initiatorHalf.receiveAcknowledgement(
-                    side: side, sequence: sequence, cumulative: word, window: parameters.window, id: id, now: now,
+                    side: side, sequence: sequence, cumulative: word, window: parameters.window, now: now,
                     into: &actions)
             } else {
                 responderHalf.receiveAcknowledgement(
-                    side: side, sequence: sequence, cumulative: word, window: parameters.window, id: id, now: now,
+                    side: side, sequence: sequence, cumulative: word, window: parameters.window, now: now,
                     into: &actions)
             }
         case .handshake:
@@ -396,7 +405,7 @@ struct ConnectionState: Sendable {
         phase = .failed(failure)
         initiatorHalf.timer.clear()
         responderHalf.timer.clear()
-        actions.append(.notify(.connectionFailed(id, failure)))
+        actions.append(.failed(failure))
     }
 
     /// Closes the connection: nothing more is sent or delivered.

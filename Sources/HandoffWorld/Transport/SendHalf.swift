@@ -178,7 +178,7 @@ extension SendHalf {
     /// receiver's cumulative acknowledgement, then sends what the window
     /// now allows.
     mutating func receiveAcknowledgement(
-        side: ConnectionSide, sequence: UInt32, cumulative: UInt32, window: Int, id: ConnectionID, now: Int64,
+        side: ConnectionSide, sequence: UInt32, cumulative: UInt32, window: Int, now: Int64,
         into actions: inout ReusableBuffer<ConnectionAction>
     ) {
         var progress = false
@@ -210,7 +210,7 @@ extension SendHalf {
             let message = message(nextMessageToAcknowledge)
             guard message.lastSequence &- cumulativeAcknowledged >= 1 << 31 else { break }
             nextMessageToAcknowledge += 1
-            actions.append(.notify(.messageAcknowledged(id, by: side.peer, tag: message.tag)))
+            actions.append(.acknowledged(by: side.peer, tag: message.tag))
         }
         trySend(side: side, window: window, now: now, into: &actions)
         if segmentsInFlight == 0 {
@@ -320,7 +320,7 @@ extension ReceiveHalf {
     ///   queued on `replier` (this side's own send half); `true` if any was.
     mutating func receive(
         side: ConnectionSide, sequence: UInt32, from sender: inout SendHalf, replier: inout SendHalf,
-        segmentSize: Int, id: ConnectionID, into actions: inout ReusableBuffer<ConnectionAction>
+        segmentSize: Int, into actions: inout ReusableBuffer<ConnectionAction>
     ) -> Bool {
         var queuedReply = false
         if sequence &- cumulative >= 1 << 31 || arrivedAhead.contains(sequence, base: cumulative) {
@@ -336,7 +336,7 @@ extension ReceiveHalf {
                 guard message.lastSequence &- cumulative >= 1 << 31 else { break }
                 nextMessageToDeliver += 1
                 sender.statistics.bytesDelivered += message.bytes
-                actions.append(.notify(.messageDelivered(id, to: side, tag: message.tag, bytes: message.bytes)))
+                actions.append(.delivered(to: side, tag: message.tag, bytes: message.bytes))
                 if message.replyBytes >= 0 {
                     replier.enqueue(bytes: message.replyBytes, tag: message.tag, replyBytes: -1, segmentSize: segmentSize)
                     queuedReply = true
