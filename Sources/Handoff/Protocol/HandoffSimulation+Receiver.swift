@@ -55,7 +55,7 @@ extension HandoffSimulation {
         attempts.append(Attempt(receiver: receiver, activity: id, target: target))
         attemptIndex[pairSlot(index, receiver.index)] = attempt
         rejections[pairSlot(index, receiver.index)] = nil
-        record(now, device: receiver, app: appName(of: attempts[attempt].target), activity: id, from: "", event: "discover",
+        record(now, device: receiver, app: .target(attempts[attempt].target), activity: id, from: "", event: "discover",
                to: "discovered", detail: keepsTrace ? "advertisement from \(deviceName(source))" : "")
         apply(.offer, to: attempt, now: now, detail: target == .browser ? "in the browser" : "")
         attempts[attempt].offeredAt = now
@@ -68,7 +68,7 @@ extension HandoffSimulation {
     mutating func reject(_ id: ActivityID, on receiver: DeviceID, because reason: NotOfferedReason, now: SimInstant) {
         guard rejections[pairSlot(id.index, receiver.index)] != reason else { return }
         rejections[pairSlot(id.index, receiver.index)] = reason
-        record(now, device: receiver, app: "system", activity: id, event: "not offered", detail: reason.description)
+        record(now, device: receiver, app: .system, activity: id, event: "not offered", detail: reason.description)
     }
 
     /// The eligibility rules, in order: where the activity would go on
@@ -219,7 +219,7 @@ extension HandoffSimulation {
         let type = activities[attempts[attempt].activity.index].content.activityType
         var context = CallbackContext(now: now, device: deviceName(receiver))
         let notified = appDelegate(device: receiver, app: app).willContinueUserActivity(withType: type, context: &context)
-        record(now, device: receiver, app: appBundleIDs[app], activity: attempts[attempt].activity,
+        record(now, device: receiver, app: .bundle(app), activity: attempts[attempt].activity,
                event: "willContinueUserActivity", detail: keepsTrace ? "returned \(notified)" : "")
         later(.startFetch, of: attempt, after: context.processingTime, now: now, scheduler: &scheduler)
     }
@@ -267,7 +267,7 @@ extension HandoffSimulation {
         let type = activities[attempts[attempt].activity.index].content.activityType
         var context = CallbackContext(now: now, device: deviceName(receiver))
         appDelegate(device: receiver, app: app).didFailToContinueUserActivity(withType: type, error: error, context: &context)
-        record(now, device: receiver, app: appBundleIDs[app], activity: attempts[attempt].activity,
+        record(now, device: receiver, app: .bundle(app), activity: attempts[attempt].activity,
                event: "didFailToContinueUserActivity", detail: keepsTrace ? error.description : "")
     }
 
@@ -340,7 +340,7 @@ extension HandoffSimulation {
         let receiver = attempts[attempt].receiver
         var context = ContinueContext(now: now, device: deviceName(receiver))
         let handled = appDelegate(device: receiver, app: app).continueUserActivity(activity, context: &context)
-        record(now, device: receiver, app: appBundleIDs[app], activity: attempts[attempt].activity,
+        record(now, device: receiver, app: .bundle(app), activity: attempts[attempt].activity,
                event: "continueUserActivity", detail: keepsTrace ? "returned \(handled)" : "")
         attempts[attempt].restorations = context.restorations
         for (call, restoration) in context.restorations.enumerated() {
@@ -348,7 +348,7 @@ extension HandoffSimulation {
                   now: now, scheduler: &scheduler)
         }
         if context.requestedStreams {
-            record(now, device: receiver, app: appBundleIDs[app], activity: attempts[attempt].activity,
+            record(now, device: receiver, app: .bundle(app), activity: attempts[attempt].activity,
                    event: "getContinuationStreams")
             attempts[attempt].outstandingRequests += 1  // the streams being opened
         }
@@ -384,7 +384,7 @@ extension HandoffSimulation {
             if attempts[attempt].restoredAt == nil { attempts[attempt].restoredAt = now }
             var context = CallbackContext(now: now, device: deviceName(receiver))
             appDelegate(device: receiver, app: app).restoreUserActivityState(activity, object: object, context: &context)
-            record(now, device: receiver, app: appBundleIDs[app], activity: attempts[attempt].activity,
+            record(now, device: receiver, app: .bundle(app), activity: attempts[attempt].activity,
                    event: "restoreUserActivityState", detail: object)
         }
     }
@@ -398,12 +398,12 @@ extension HandoffSimulation {
         var sourceContext = CallbackContext(now: now, device: deviceName(activities[id.index].device))
         activities[id.index].delegate.userActivity(
             activities[id.index].content, didReceiveStreamsFrom: deviceName(receiver), context: &sourceContext)
-        record(now, device: activities[id.index].device, app: sourceApp(id), activity: id,
+        record(now, device: activities[id.index].device, app: .source(id), activity: id,
                event: "didReceiveInputStream", detail: deviceName(receiver))
         guard case let .app(app) = attempts[attempt].target, let activity = attempts[attempt].delivered else { return }
         var context = StreamContext(now: now, device: deviceName(receiver))
         appDelegate(device: receiver, app: app).continuationStreamsOpened(for: activity, context: &context)
-        record(now, device: receiver, app: appBundleIDs[app], activity: id, event: "continuationStreamsOpened")
+        record(now, device: receiver, app: .bundle(app), activity: id, event: "continuationStreamsOpened")
         apply(context, of: attempt, now: now, scheduler: &scheduler)
     }
 
@@ -415,7 +415,7 @@ extension HandoffSimulation {
         let receiver = attempts[attempt].receiver
         var context = StreamContext(now: now, device: deviceName(receiver))
         appDelegate(device: receiver, app: app).continuationStreamsFailed(for: activity, error: error, context: &context)
-        record(now, device: receiver, app: appBundleIDs[app], activity: attempts[attempt].activity,
+        record(now, device: receiver, app: .bundle(app), activity: attempts[attempt].activity,
                event: "continuationStreamsFailed", detail: keepsTrace ? error.description : "")
         apply(context, of: attempt, now: now, scheduler: &scheduler)
     }
@@ -431,7 +431,7 @@ extension HandoffSimulation {
         appDelegate(device: receiver, app: app).continuationStreamResponse(
             StreamResponse(round: round, requestBytes: requestBytes, responseBytes: bytes), for: activity,
             context: &context)
-        record(now, device: receiver, app: appBundleIDs[app], activity: attempts[attempt].activity,
+        record(now, device: receiver, app: .bundle(app), activity: attempts[attempt].activity,
                event: "continuationStreamResponse", detail: keepsTrace ? "round \(round): \(bytes) bytes" : "")
         apply(context, of: attempt, now: now, scheduler: &scheduler)
     }

@@ -40,17 +40,17 @@ extension HandoffSimulation {
         case let .setNeedsSave(id, value):
             guard isAlive(id, doing: "setNeedsSave", now: now) else { return }
             activities[id.index].content.needsSave = value
-            record(now, device: activities[id.index].device, app: sourceApp(id), activity: id,
+            record(now, device: activities[id.index].device, app: .source(id), activity: id,
                    event: "needsSave = \(value)")
         case let .addUserInfoEntries(id, entries):
             guard isAlive(id, doing: "addUserInfoEntries", now: now) else { return }
             activities[id.index].content.addUserInfoEntries(entries)
-            record(now, device: activities[id.index].device, app: sourceApp(id), activity: id,
+            record(now, device: activities[id.index].device, app: .source(id), activity: id,
                    event: "addUserInfoEntries", detail: entries.keys.joined(separator: ", "))
         case let .setEligibleForHandoff(id, value):
             guard isAlive(id, doing: "isEligibleForHandoff", now: now) else { return }
             activities[id.index].content.isEligibleForHandoff = value
-            record(now, device: activities[id.index].device, app: sourceApp(id), activity: id,
+            record(now, device: activities[id.index].device, app: .source(id), activity: id,
                    event: "isEligibleForHandoff = \(value)")
         case let .accept(name):
             accept(on: deviceNumber(name) ?? 0, now: now, scheduler: &scheduler)
@@ -73,7 +73,7 @@ extension HandoffSimulation {
     mutating func isAlive(_ id: ActivityID, doing change: String, now: SimInstant) -> Bool {
         guard activities[id.index].state == .invalidated else { return true }
         recordViolation(
-            now, device: activities[id.index].device, app: sourceApp(id), activity: id, machine: "source",
+            now, device: activities[id.index].device, app: .source(id), activity: id, machine: "source",
             state: "invalidated", event: change)
         return false
     }
@@ -126,7 +126,7 @@ extension HandoffSimulation {
         var context = CallbackContext(now: now, device: deviceName(source))
         guard isSourceAvailable(id, for: receiver) else {
             attempts[attempt].pendingReply = .failure(.handoffFailed)
-            record(now, device: source, app: sourceApp(id), activity: id, event: "fetch refused",
+            record(now, device: source, app: .source(id), activity: id, event: "fetch refused",
                    detail: "the activity is no longer available")
             later(.sourceSend, of: attempt, after: .zero, now: now, scheduler: &scheduler)
             return
@@ -140,14 +140,14 @@ extension HandoffSimulation {
             if content.needsSave {
                 delegate.userActivityWillSave(&content, context: &context)
                 content.needsSave = false
-                record(now, device: source, app: sourceApp(id), activity: id, event: "userActivityWillSave",
+                record(now, device: source, app: .source(id), activity: id, event: "userActivityWillSave",
                        detail: "needsSave cleared")
             }
             if content.isResponderManaged {
                 content.userInfo.removeAll()
                 for responder in content.responders {
                     delegate.updateUserActivityState(&content, responder: responder, context: &context)
-                    record(now, device: source, app: sourceApp(id), activity: id, event: "updateUserActivityState",
+                    record(now, device: source, app: .source(id), activity: id, event: "updateUserActivityState",
                            detail: responder)
                 }
             }
@@ -158,11 +158,11 @@ extension HandoffSimulation {
         let size = activities[id.index].content.transferSize
         if !missing.isEmpty {
             attempts[attempt].pendingReply = .failure(.handoffFailed)
-            record(now, device: source, app: sourceApp(id), activity: id, event: "fetch refused",
+            record(now, device: source, app: .source(id), activity: id, event: "fetch refused",
                    detail: "required userInfo keys missing: \(missing.joined(separator: ", "))")
         } else if size > setup.configuration.userInfoLimit {
             attempts[attempt].pendingReply = .failure(.handoffUserInfoTooLarge)
-            record(now, device: source, app: sourceApp(id), activity: id, event: "fetch refused",
+            record(now, device: source, app: .source(id), activity: id, event: "fetch refused",
                    detail: keepsTrace ? "userInfo is \(size) bytes, over the \(setup.configuration.userInfoLimit)-byte limit" : "")
         } else {
             attempts[attempt].pendingReply = .success(size)
@@ -216,7 +216,7 @@ extension HandoffSimulation {
         case let .success(size):
             let bytes = size + setup.configuration.envelopeBytes
             world.send(bytes: bytes, tag: MessageKind.payload.tag(), on: connection, from: .responder, at: now)
-            record(now, device: activities[id.index].device, app: sourceApp(id), activity: id, event: "send payload",
+            record(now, device: activities[id.index].device, app: .source(id), activity: id, event: "send payload",
                    detail: keepsTrace ? "\(size) bytes of userInfo, \(bytes) in all" : "")
         case let .failure(error):
             world.send(
@@ -232,7 +232,7 @@ extension HandoffSimulation {
         attempts[attempt].noticeInFlight = false
         if let connection = attempts[attempt].connection { world.close(connection) }
         guard activities[id.index].state != .invalidated else {
-            record(now, device: activities[id.index].device, app: sourceApp(id), activity: id,
+            record(now, device: activities[id.index].device, app: .source(id), activity: id,
                    event: "continued notice ignored", detail: "the activity was invalidated")
             return
         }
@@ -240,7 +240,7 @@ extension HandoffSimulation {
         var context = CallbackContext(now: now, device: deviceName(activities[id.index].device))
         activities[id.index].delegate.userActivityWasContinued(
             activities[id.index].content, by: deviceName(attempts[attempt].receiver), context: &context)
-        record(now, device: activities[id.index].device, app: sourceApp(id), activity: id,
+        record(now, device: activities[id.index].device, app: .source(id), activity: id,
                event: "userActivityWasContinued", detail: deviceName(attempts[attempt].receiver))
     }
 
@@ -254,7 +254,7 @@ extension HandoffSimulation {
         let response = max(0, activities[id.index].delegate.userActivity(
             activities[id.index].content, respondToStreamRequest: round, requestBytes: bytes, context: &context))
         attempts[attempt].responseSizes[round] = response
-        record(now, device: activities[id.index].device, app: sourceApp(id), activity: id,
+        record(now, device: activities[id.index].device, app: .source(id), activity: id,
                event: "stream request", detail: keepsTrace ? "round \(round): \(bytes) bytes in, \(response) bytes out" : "")
         later(.streamRespond(Int32(round)), of: attempt, after: context.processingTime, now: now, scheduler: &scheduler)
     }

@@ -289,20 +289,43 @@ public struct HandoffSimulation: SimulationModel {
 
     // MARK: Trace and machines
 
+    /// The app a trace record names, worked out only when the trace is
+    /// kept (passing its bundle ID as a string would copy it every time).
+    enum TraceApp {
+        /// The app that created activity `id`.
+        case source(ActivityID)
+        /// The app at this index in the setup.
+        case bundle(Int)
+        /// Where a continuation goes: an app, or the browser.
+        case target(ContinuationTarget)
+        /// The system itself.
+        case system
+    }
+
+    /// The name `app` stands for in a trace record.
+    func name(of app: TraceApp) -> String {
+        switch app {
+        case let .source(id): return sourceApp(id)
+        case let .bundle(index): return appBundleIDs[index]
+        case let .target(target): return appName(of: target)
+        case .system: return "system"
+        }
+    }
+
     mutating func record(
-        _ now: SimInstant, device: DeviceID, app: String, activity: ActivityID, from: String = "",
+        _ now: SimInstant, device: DeviceID, app: TraceApp, activity: ActivityID, from: String = "",
         event: String, to: String = "", detail: String = ""
     ) {
         traceCount += 1
         guard keepsTrace else { return }
         trace.append(TraceRecord(
-            time: now, device: deviceNames[device.index], app: app,
+            time: now, device: deviceNames[device.index], app: name(of: app),
             activity: activities[activity.index].content.label, from: from, event: event, to: to, detail: detail))
     }
 
     /// Records `event` as illegal in `state`: a violation, and a trace line.
     mutating func recordViolation(
-        _ now: SimInstant, device: DeviceID, app: String, activity: ActivityID, machine: String, state: String,
+        _ now: SimInstant, device: DeviceID, app: TraceApp, activity: ActivityID, machine: String, state: String,
         event: String
     ) {
         violations.append(Violation(
@@ -325,13 +348,13 @@ public struct HandoffSimulation: SimulationModel {
         let device = activities[id.index].device
         guard let next = SourceActivityMachine.transition(from: state, on: event) else {
             recordViolation(
-                now, device: device, app: sourceApp(id), activity: id, machine: "source", state: state.description,
+                now, device: device, app: .source(id), activity: id, machine: "source", state: state.description,
                 event: event.description)
             return false
         }
         activities[id.index].state = next
         if keepsTrace {
-            record(now, device: device, app: sourceApp(id), activity: id, from: state.description,
+            record(now, device: device, app: .source(id), activity: id, from: state.description,
                    event: event.description, to: next.description, detail: detail)
         } else {
             traceCount += 1
@@ -353,13 +376,13 @@ public struct HandoffSimulation: SimulationModel {
         let target = attempts[attempt].target
         guard let next = ContinuationMachine.transition(from: state, on: event) else {
             recordViolation(
-                now, device: receiver, app: appName(of: target), activity: activity, machine: "continuation",
+                now, device: receiver, app: .target(target), activity: activity, machine: "continuation",
                 state: state.description, event: event.description)
             return false
         }
         attempts[attempt].state = next
         if keepsTrace {
-            record(now, device: receiver, app: appName(of: target), activity: activity,
+            record(now, device: receiver, app: .target(target), activity: activity,
                    from: state.description, event: event.description, to: next.description, detail: detail)
         } else {
             traceCount += 1
