@@ -85,6 +85,15 @@ public struct ContinueContext: Sendable {
         callback = CallbackContext(now: now, device: device)
     }
 
+    /// A context whose restoration list reuses `storage`'s memory (emptied
+    /// first), so a simulation running trial after trial does not allocate
+    /// a new list each time.
+    init(now: SimInstant, device: String, reusing storage: consuming [(objects: [String], delay: SimDuration)]) {
+        callback = CallbackContext(now: now, device: device)
+        restorations = consume storage
+        restorations.removeAll(keepingCapacity: true)
+    }
+
     /// Adds `duration` of simulated processing to this callback.
     public mutating func charge(_ duration: SimDuration) { callback.charge(duration) }
 

@@ -338,7 +338,9 @@ extension HandoffSimulation {
         guard apply(.continue, to: attempt, now: now) else { return }
         attempts[attempt].continuedAt = now
         let receiver = attempts[attempt].receiver
-        var context = ContinueContext(now: now, device: deviceName(receiver))
+        var spare: [(objects: [String], delay: SimDuration)] = []
+        swap(&spare, &spareRestorations)
+        var context = ContinueContext(now: now, device: deviceName(receiver), reusing: consume spare)
         let handled = appDelegate(device: receiver, app: app).continueUserActivity(activity, context: &context)
         record(now, device: receiver, app: .bundle(app), activity: attempts[attempt].activity,
                event: "continueUserActivity", detail: keepsTrace ? "returned \(handled)" : "")

@@ -49,6 +49,9 @@ public struct HandoffSimulation: SimulationModel {
 
     var activities: [SourceActivity] = []
     var attempts: [Attempt] = []
+    /// A restoration list kept from an earlier trial's attempt, handed to the
+    /// next `continue` callback so that it does not allocate one.
+    var spareRestorations: [(objects: [String], delay: SimDuration)] = []
     /// The attempt offered on each device, if any.
     var visibleOffer: [Int?]
     /// Each device's current activity.
@@ -191,6 +194,9 @@ public struct HandoffSimulation: SimulationModel {
         if !violations.isEmpty { violations.removeAll(keepingCapacity: true) }
         clock = .zero
         activities.removeAll(keepingCapacity: true)
+        for index in attempts.indices where attempts[index].restorations.capacity > spareRestorations.capacity {
+            swap(&spareRestorations, &attempts[index].restorations)
+        }
         attempts.removeAll(keepingCapacity: true)
         rejections.removeAll(keepingCapacity: true)
         attemptIndex.removeAll(keepingCapacity: true)
