@@ -326,7 +326,7 @@ public struct World: Sendable {
     ///
     /// - Complexity: O(k log n) for k pending events; no allocation once the
     ///   buffers have reached their peak size.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func schedulePendingEvents<Event: WorldEventRepresentable>(into scheduler: inout Scheduler<Event>) {
         if pendingEvents.isEmpty { return }
         for index in 0..<pendingEvents.count {
