@@ -83,27 +83,22 @@ public struct ActivityContent: Hashable, Sendable {
         if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
     }
 
+    /// Sets one field, in this value's own box.
+    private mutating func update<Value>(_ field: ReferenceWritableKeyPath<Storage, Value>, to value: Value) {
+        makeUnique()
+        storage[keyPath: field] = value
+    }
+
     /// The activity type (reverse DNS), fixed at creation.
     public var activityType: String { storage.activityType }
     /// The user-visible title.
     public var title: String? {
         get { storage.title }
-        set {
-            makeUnique()
-            storage.title = newValue
-        }
-        _modify {
-            makeUnique()
-            yield &storage.title
-        }
+        set { update(\.title, to: newValue) }
     }
     /// The state needed to continue the activity.
     public var userInfo: UserInfo {
         get { storage.userInfo }
-        set {
-            makeUnique()
-            storage.userInfo = newValue
-        }
         _modify {
             makeUnique()
             yield &storage.userInfo
@@ -113,10 +108,6 @@ public struct ActivityContent: Hashable, Sendable {
     /// when not empty, only these keys are sent.
     public var requiredUserInfoKeys: Set<String> {
         get { storage.requiredUserInfoKeys }
-        set {
-            makeUnique()
-            storage.requiredUserInfoKeys = newValue
-        }
         _modify {
             makeUnique()
             yield &storage.requiredUserInfoKeys
@@ -126,27 +117,13 @@ public struct ActivityContent: Hashable, Sendable {
     /// to date (`userActivityWillSave`) before it is sent.
     public var needsSave: Bool {
         get { storage.needsSave }
-        set {
-            makeUnique()
-            storage.needsSave = newValue
-        }
-        _modify {
-            makeUnique()
-            yield &storage.needsSave
-        }
+        set { update(\.needsSave, to: newValue) }
     }
     /// Whether the receiver may open continuation streams back to the
     /// source.
     public var supportsContinuationStreams: Bool {
         get { storage.supportsContinuationStreams }
-        set {
-            makeUnique()
-            storage.supportsContinuationStreams = newValue
-        }
-        _modify {
-            makeUnique()
-            yield &storage.supportsContinuationStreams
-        }
+        set { update(\.supportsContinuationStreams, to: newValue) }
     }
     /// The web page to open in a browser when the receiver has no suitable
     /// app; set it with ``setWebpageURL(_:)``.
@@ -154,63 +131,31 @@ public struct ActivityContent: Hashable, Sendable {
     /// After this instant the activity is no longer offered.
     public var expirationDate: SimInstant? {
         get { storage.expirationDate }
-        set {
-            makeUnique()
-            storage.expirationDate = newValue
-        }
-        _modify {
-            makeUnique()
-            yield &storage.expirationDate
-        }
+        set { update(\.expirationDate, to: newValue) }
     }
     /// Whether the activity may be handed off at all.
     public var isEligibleForHandoff: Bool {
         get { storage.isEligibleForHandoff }
-        set {
-            makeUnique()
-            storage.isEligibleForHandoff = newValue
-        }
-        _modify {
-            makeUnique()
-            yield &storage.isEligibleForHandoff
-        }
+        set { update(\.isEligibleForHandoff, to: newValue) }
     }
     /// The transfer size in bytes, given directly instead of estimated from
     /// ``userInfo``.
     public var payloadSize: Int? {
         get { storage.payloadSize }
-        set {
-            makeUnique()
-            storage.payloadSize = newValue
-        }
-        _modify {
-            makeUnique()
-            yield &storage.payloadSize
-        }
+        set { update(\.payloadSize, to: newValue) }
     }
     /// The iCloud document this activity edits, as a path inside the app's
     /// ubiquity container (`Documents/Report.rtfd`); `nil` for an activity
     /// that is not document-based.
     public var documentPath: String? {
         get { storage.documentPath }
-        set {
-            makeUnique()
-            storage.documentPath = newValue
-        }
-        _modify {
-            makeUnique()
-            yield &storage.documentPath
-        }
+        set { update(\.documentPath, to: newValue) }
     }
     /// Responders (by name) that share this activity. When not empty, the
     /// activity is responder-managed: before each save ``userInfo`` is
     /// cleared and every responder gets `updateUserActivityState`.
     public var responders: [String] {
         get { storage.responders }
-        set {
-            makeUnique()
-            storage.responders = newValue
-        }
         _modify {
             makeUnique()
             yield &storage.responders

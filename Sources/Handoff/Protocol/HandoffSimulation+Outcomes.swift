@@ -1,0 +1,72 @@
+import HandoffWorld
+import SimKernel
+
+/// What happened to each activity on each device, from the attempts.
+extension HandoffSimulation {
+    /// What happened to `activity` on the device named `device`, with its
+    /// latencies; `nil` for an unknown device or activity.
+    public func summary(of activity: ActivityID, on device: String) -> ContinuationSummary? {
+        guard let number = deviceNumber(device), activity.index >= 0, activity.index < activities.count else {
+            return nil
+        }
+        return summary(of: activity, on: DeviceID(number))
+    }
+
+    /// What happened to every activity on every other device, by activity
+    /// then device.
+    public func summaries() -> [ContinuationSummary] {
+        var result: [ContinuationSummary] = []
+        for activity in activities {
+            for device in 0..<setup.devices.count where device != activity.device.index {
+                result.append(summary(of: activity.id, on: DeviceID(device)))
+            }
+        }
+        return result
+    }
+
+    func summary(of id: ActivityID, on device: DeviceID) -> ContinuationSummary {
+        let name = deviceName(device)
+        guard let index = attemptIndex[pairSlot(id.index, device.index)] else {
+            let reason: NotOfferedReason
+            if let rejected = rejections[pairSlot(id.index, device.index)] {
+                reason = rejected
+            } else if activities[id.index].lastBecameCurrent == nil {
+                reason = .neverCurrent
+            } else if case let .blocked(rule) = blockingRule(of: id, on: device) {
+                reason = rule
+            } else {
+                reason = .outOfRange
+            }
+            return ContinuationSummary(
+                device: name, activity: id, outcome: .notOffered(reason), advertToOffered: nil, acceptToContinue: nil,
+                acceptToRestored: nil)
+        }
+        let attempt = attempts[index]
+        let outcome: ContinuationOutcome
+        switch attempt.state {
+        case .continued, .restored: outcome = .continued
+        case .inBrowser: outcome = .continuedInBrowser
+        case .failed: outcome = .failed(attempt.failure ?? .handoffFailed)
+        case .withdrawn: outcome = .withdrawn
+        case .discovered, .offered: outcome = .notAccepted
+        case .accepted, .launching, .willContinue, .fetching: outcome = .unfinished
+        }
+        return ContinuationSummary(
+            device: name, activity: id, outcome: outcome,
+            advertToOffered: difference(attempt.offeredAt, attempt.advertisingSince),
+            acceptToContinue: difference(attempt.continuedAt, attempt.acceptedAt),
+            acceptToRestored: difference(attempt.restoredAt, attempt.acceptedAt))
+    }
+
+    /// The eligibility verdict at the latest event, for summaries (read
+    /// from outside the run, so the copy costs nothing that matters).
+    func blockingRule(of id: ActivityID, on device: DeviceID) -> Eligibility {
+        var copy = self
+        return copy.eligibility(of: id, on: device, at: clock)
+    }
+
+    func difference(_ later: SimInstant?, _ earlier: SimInstant?) -> SimDuration? {
+        guard let later, let earlier, later >= earlier else { return nil }
+        return later - earlier
+    }
+}
