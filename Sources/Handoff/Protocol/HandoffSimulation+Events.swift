@@ -25,7 +25,8 @@ extension HandoffSimulation {
             if step.keepsRunGoing { attempts[Int(attempt)].pendingSteps -= 1 }
             run(step, of: Int(attempt), now: now, scheduler: &scheduler)
         }
-        let notified = processNotifications(now: now, scheduler: &scheduler)
+        // Most events leave no notification: skip the call for them.
+        let notified = world.notificationCount > 0 && processNotifications(now: now, scheduler: &scheduler)
         world.schedulePendingEvents(into: &scheduler)
         if stopsWhenSettled, !leavesProtocolAlone || notified {
             let settled = settled()
