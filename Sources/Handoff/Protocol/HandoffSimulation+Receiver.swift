@@ -108,13 +108,18 @@ extension HandoffSimulation {
             }
             return .eligible(.browser)
         }
-        let team = setup.apps[activities[id.index].app].teamID
-        for app in installed[receiver.index]
-        where setup.apps[app].teamID == team && setup.apps[app].runs(on: platform)
-            && setup.apps[app].declares(activityType: activityType)
-        {
-            return .eligible(.app(app))
+        let team = appTeams[activities[id.index].app]
+        // The apps' descriptions are read through a buffer, in place: this
+        // method mutates self, so calling their methods directly would copy
+        // each description out of the setup.
+        let native = setup.apps.withUnsafeBufferPointer { apps -> Int? in
+            for app in runnableApps[receiver.index]
+            where appTeams[app] == team && apps[app].declares(activityType: activityType) {
+                return app
+            }
+            return nil
         }
+        if let native { return .eligible(.app(native)) }
         if activities[id.index].content.webpageURL != nil { return .eligible(.browser) }
         return .blocked(.noSuitableApp)
     }

@@ -62,6 +62,12 @@ public struct HandoffSimulation: SimulationModel {
     /// Installed apps per device, as indices into `setup.apps`, in the
     /// device's listed order.
     let installed: [[Int]]
+    /// Per device: the installed apps that run on its platform (the
+    /// candidates for a native continuation there).
+    let runnableApps: [[Int]]
+    /// Per app: its Team ID as a small number (equal IDs, equal numbers),
+    /// so the eligibility check compares integers.
+    let appTeams: [Int]
     /// Whether each app is running on each device (device × app).
     var running: [Bool]
     /// App delegates per device × app, made on first use.
@@ -144,6 +150,15 @@ public struct HandoffSimulation: SimulationModel {
         self.setup = setup
         self.appIndex = appIndex
         self.installed = installed
+        runnableApps = zip(setup.devices, installed).map { device, apps in
+            apps.filter { setup.apps[$0].runs(on: device.kind.platform) }
+        }
+        var teamNumbers: [TeamID: Int] = [:]
+        appTeams = setup.apps.map { app in
+            if let number = teamNumbers[app.teamID] { return number }
+            teamNumbers[app.teamID] = teamNumbers.count
+            return teamNumbers.count - 1
+        }
         var deviceIndex: [String: Int] = [:]
         for (index, device) in setup.devices.enumerated() { deviceIndex[device.name] = index }
         self.deviceIndex = deviceIndex
