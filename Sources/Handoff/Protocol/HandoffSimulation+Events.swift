@@ -112,8 +112,9 @@ extension HandoffSimulation {
     /// Acts on one notification of the world.
     ///
     /// - Returns: whether it may have changed the protocol's state (false
-    ///   only for an advertisement already acted on), which tells the run
-    ///   whether to check again if it has settled.
+    ///   for an advertisement already acted on and for the notifications
+    ///   the protocol ignores), which tells the run whether to check again
+    ///   if it has settled.
     mutating func handle(
         _ notification: WorldNotification, now: SimInstant, scheduler: inout Scheduler<HandoffEvent>
     ) -> Bool {
@@ -127,7 +128,8 @@ extension HandoffSimulation {
         case let .messageDelivered(connection, side, tag, bytes):
             messageDelivered(on: connection, to: side, tag: tag, bytes: bytes, now: now, scheduler: &scheduler)
         case .messageAcknowledged, .datagramDelivered:
-            break
+            // The protocol does not act on these.
+            return false
         }
         return true
     }
