@@ -127,7 +127,6 @@ struct LinkState: Sendable {
         let perPacket = parameters.mtu - parameters.headerBytes
         let header = parameters.headerBytes
         let queueLimit = parameters.queueLimit
-        let loss = parameters.loss
         // Most packets fit in one fragment; skip the division for them.
         let fragments = payloadBytes <= perPacket ? 1 : (payloadBytes + perPacket - 1) / perPacket
         var remaining = payloadBytes
@@ -157,7 +156,7 @@ struct LinkState: Sendable {
             } else {
                 busyUntil = start
             }
-            if isLost(loss, distance: distance) {
+            if isLost(distance: distance) {
                 statistics.fragmentsLost += 1
                 intact = false
             }
@@ -172,8 +171,10 @@ struct LinkState: Sendable {
     /// Draws whether the fragment being sent is lost, stepping the
     /// Gilbert-Elliott chain after it.
     @inline(__always)
-    private mutating func isLost(_ loss: LossModel, distance: Double) -> Bool {
-        switch loss {
+    private mutating func isLost(distance: Double) -> Bool {
+        // Switching on the stored model reads only the case's own fields;
+        // copying the model out first would copy all of it.
+        switch parameters.loss {
         case .none:
             return false
         case let .bernoulli(probability):
