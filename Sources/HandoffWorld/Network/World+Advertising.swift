@@ -21,7 +21,8 @@ struct Advertiser: Sendable {
     /// A random advertising delay from 0 to `maximum` nanoseconds.
     @inline(__always)
     mutating func drawDelay(maximum: Int64) -> Int64 {
-        maximum > 0 ? generator.uniform(in: 0...maximum) : 0
+        // The same draw as uniform(in: 0...maximum), one call shallower.
+        maximum > 0 ? Int64(generator.uniform(below: UInt64(maximum) &+ 1)) : 0
     }
 }
 
