@@ -152,7 +152,7 @@ public struct RandomStreamKey: Hashable, Sendable, CustomStringConvertible {
         /// computes it, without building the text.
         @inlinable
         public static func hash(index: Int) -> UInt64 {
-            let prime: UInt64 = 0x0000_0100_0000_01B3
+            let prime = StableHash.prime
             var state = StableHash.offsetBasis
             if index < 0 { state = (state ^ 0x2D) &* prime }  // "-"
             var magnitude = UInt64(index.magnitude)
@@ -165,7 +165,7 @@ public struct RandomStreamKey: Hashable, Sendable, CustomStringConvertible {
                 magnitude &-= digit &* divisor
                 divisor /= 10
             }
-            return (state ^ 0xFF) &* prime
+            return (state ^ UInt64(StableHash.separator)) &* prime
         }
     }
 

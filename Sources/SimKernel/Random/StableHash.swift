@@ -12,8 +12,8 @@ public struct StableHash: Sendable {
 
     /// FNV-1a's 64-bit offset basis.
     public static let offsetBasis: UInt64 = 0xCBF2_9CE4_8422_2325
-    static let prime: UInt64 = 0x0000_0100_0000_01B3
-    static let separator: UInt8 = 0xFF
+    @usableFromInline static let prime: UInt64 = 0x0000_0100_0000_01B3
+    @usableFromInline static let separator: UInt8 = 0xFF
 
     /// Starts a hash, optionally continuing from an earlier ``value``.
     public init(continuing previous: UInt64 = StableHash.offsetBasis) {
