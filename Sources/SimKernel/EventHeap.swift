@@ -143,7 +143,7 @@ struct EventHeap<Event> {
     /// Drops every entry, keeping the storage.
     @inlinable
     mutating func removeAll() {
-        storage.removeAll(keepingCapacity: true)
+        storage.removeAllKeepingStorage()
     }
 
     /// Makes room for `capacity` entries without further allocation.

@@ -208,15 +208,15 @@ public struct HandoffSimulation: SimulationModel {
         traceCount = 0
         if !violations.isEmpty { violations.removeAll(keepingCapacity: true) }
         clock = .zero
-        activities.removeAll(keepingCapacity: true)
+        activities.removeAllKeepingStorage()
         for index in attempts.indices where attempts[index].restorations.capacity > spareRestorations.capacity {
             swap(&spareRestorations, &attempts[index].restorations)
         }
-        attempts.removeAll(keepingCapacity: true)
-        rejections.removeAll(keepingCapacity: true)
-        attemptIndex.removeAll(keepingCapacity: true)
-        connectionOwners.removeAll(keepingCapacity: true)
-        actions.removeAll(keepingCapacity: true)
+        attempts.removeAllKeepingStorage()
+        rejections.removeAllKeepingStorage()
+        attemptIndex.removeAllKeepingStorage()
+        connectionOwners.removeAllKeepingStorage()
+        actions.removeAllKeepingStorage()
         actionsRemaining = 0
         knownUnsettled = false
         for device in 0..<setup.devices.count {

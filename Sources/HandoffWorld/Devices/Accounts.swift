@@ -42,7 +42,7 @@ public struct AccountHistory: Hashable, Sendable {
     mutating func reset(initial account: AccountID?) {
         // A history nobody changed is already this (the usual case).
         if changes.count == 1, changes[0].instant == .zero, changes[0].account == account { return }
-        changes.removeAll(keepingCapacity: true)
+        changes.removeAllKeepingStorage()
         changes.append(Change(instant: .zero, account: account))
     }
 
@@ -98,7 +98,7 @@ struct PairTrust: Sendable {
 
     /// Forgets every exchange.
     mutating func removeAll() {
-        for index in trustedUnder.indices { trustedUnder[index] = nil }
+        trustedUnder.withUnsafeMutableBufferPointer { $0.update(repeating: nil) }
     }
 
     /// Records a completed key exchange under `account`.

@@ -236,7 +236,7 @@ public struct World: Sendable {
         if !partitions.isEmpty { partitions.removeAll(keepingCapacity: true) }
         // The remembered reception probabilities stay: they depend only on
         // the distance and the radio, which a reset does not change.
-        for index in receptionGenerators.indices { receptionGenerators[index] = nil }
+        receptionGenerators.withUnsafeMutableBufferPointer { $0.update(repeating: nil) }
         actions.removeAll()
         pendingEvents.removeAll()
         notificationBuffer.removeAll()

@@ -60,9 +60,9 @@ struct SendHalf: Sendable {
     /// This half as a new one would be, keeping the storage of its records
     /// (for a connection state reused by a world that was reset).
     mutating func reset(parameters: TransportParameters) {
-        segments.removeAll(keepingCapacity: true)
+        segments.removeAllKeepingStorage()
         segmentBase = 0
-        messages.removeAll(keepingCapacity: true)
+        messages.removeAllKeepingStorage()
         messageBase = 0
         nextUnsent = 0
         cumulativeAcknowledged = 0
