@@ -59,6 +59,29 @@ public struct Bandwidth: Hashable, Comparable, Sendable, CustomStringConvertible
     }
 }
 
+/// ``Bandwidth/serialisationNanoseconds(bytes:)`` for one bandwidth, with
+/// the 64-bit division done by an ``ExactDivisor``: the same exact result,
+/// for the per-packet path.
+struct SerialisationTimes: Sendable {
+    let bandwidth: Bandwidth
+    let rate: ExactDivisor
+
+    init(_ bandwidth: Bandwidth) {
+        self.bandwidth = bandwidth
+        rate = ExactDivisor(UInt64(bandwidth.bitsPerSecond))
+    }
+
+    /// ⌈bytes · 8 · 10⁹ / rate⌉ nanoseconds, exactly.
+    @inline(__always)
+    func nanoseconds(bytes: Int) -> Int64 {
+        let bits = UInt64(bytes) &* 8
+        // Beyond 2³³ bits the product needs 128 bits: no packet is that big.
+        guard bits < 1 << 33 else { return bandwidth.serialisationNanoseconds(bytes: bytes) }
+        let (quotient, remainder) = rate.divide(bits &* 1_000_000_000)
+        return Int64(quotient) + (remainder == 0 ? 0 : 1)
+    }
+}
+
 /// The Gilbert-Elliott burst-loss model: a two-state Markov chain stepped
 /// once per packet, with its own loss probability in each state.
 ///

@@ -51,10 +51,8 @@ struct LinkState: Sendable {
     var jitterGenerator: Xoshiro256StarStar
     var inBadState = false
     var statistics = LinkStatistics()
-    /// The last packet size serialised and its time: packets of one flow
-    /// are mostly the same size, and the exact division is not cheap.
-    var lastSerialisedBytes = -1
-    var lastSerialisationNanoseconds: Int64 = 0
+    /// Serialisation times at the bandwidth, if the link has one.
+    var serialisation: SerialisationTimes?
     /// The last distance of the distance loss model and its reception
     /// probability (−1 before the first).
     var lastLossDistance: Double = -1
@@ -95,7 +93,7 @@ struct LinkState: Sendable {
         // is the same.
         if parameters.loss != self.parameters.loss { lastLossDistance = -1 }
         self.parameters = parameters
-        lastSerialisedBytes = -1
+        serialisation = parameters.bandwidth.map(SerialisationTimes.init)
         startLossState()
     }
 
@@ -146,13 +144,8 @@ struct LinkState: Sendable {
             }
             statistics.totalQueueingNanoseconds += start - now
             statistics.fragmentsSent += 1
-            if let bandwidth = parameters.bandwidth {
-                let bytes = fragmentPayload + header
-                if bytes != lastSerialisedBytes {
-                    lastSerialisedBytes = bytes
-                    lastSerialisationNanoseconds = bandwidth.serialisationNanoseconds(bytes: bytes)
-                }
-                busyUntil = start + lastSerialisationNanoseconds
+            if let serialisation {
+                busyUntil = start + serialisation.nanoseconds(bytes: fragmentPayload + header)
             } else {
                 busyUntil = start
             }

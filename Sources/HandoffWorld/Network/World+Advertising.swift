@@ -75,7 +75,6 @@ extension World {
 
     mutating func advertise(from device: Int, generation: UInt32, now: Int64) {
         guard advertisers[device].active, advertisers[device].generation == generation else { return }
-        let instant = SimInstant(nanosecondsSinceStart: now)
         let onAir = settings[device].bluetoothEnabled
         // The next event's delay comes from the advertiser's own generator,
         // so drawing it first changes no other draw.
@@ -85,30 +84,23 @@ extension World {
             let count = descriptions.count
             // Read plain values only: calling the world's own non-mutating
             // methods from here would copy the whole world.
-            let scanning = configuration.scanning
             for receiver in 0..<count
             where receiver != device && settings[receiver].bluetoothEnabled
-                && scanning.isScanning(at: instant, phase: scanPhases[receiver])
+                && scanSchedule.isScanning(at: now, phase: scanPhases[receiver].nanoseconds)
             {
                 let pair = device * count + receiver
-                if receptionGenerators[pair] == nil {
-                    receptionGenerators[pair] = stream.generator(
+                if receptions[pair].generator == nil {
+                    receptions[pair].generator = stream.generator(
                         StreamNames.advertisement, deviceStreamNames[device], deviceStreamNames[receiver])
                 }
-                let distance = mobilities[device].position(at: instant)
-                    .distance(to: mobilities[receiver].position(at: instant))
-                if receptionDistance[pair] != distance {
-                    receptionDistance[pair] = distance
-                    receptionProbability[pair] = configuration.bluetoothRadio.receptionProbability(atDistance: distance)
+                let distance = distance(between: device, and: receiver, at: now)
+                if receptions[pair].distance != distance {
+                    receptions[pair].distance = distance
+                    receptions[pair].probability = configuration.bluetoothRadio.receptionProbability(atDistance: distance)
                 }
                 // As RadioPropagation.isReceived(atDistance:using:), with the
                 // probability remembered while the pair stays put.
-                let probability = receptionProbability[pair]
-                var received = probability >= 1
-                if probability > 0, probability < 1, var generator = receptionGenerators[pair] {
-                    received = generator.unitInterval() < probability
-                    receptionGenerators[pair] = generator
-                }
+                let received = receptions[pair].draw()
                 if received {
                     notify(.advertisementReceived(
                         from: DeviceID(device), to: DeviceID(receiver), payload: advertisers[device].payload))
@@ -117,5 +109,54 @@ extension World {
         }
         let next = now + configuration.advertising.interval.nanoseconds + delay
         schedule(.advertisement(device: UInt32(device), generation: generation), at: next)
+    }
+}
+
+/// Advertisement reception from one device to another.
+struct PairReception: Sendable {
+    /// The pair's reception generator, made on first use in a trial.
+    var generator: Xoshiro256StarStar?
+    /// The distance of the last advertisement (−1 before the first) and its
+    /// reception probability: a pair that has not moved skips the logarithm
+    /// and the normal tail. Both outlive a reset, as they depend only on
+    /// the distance and the radio.
+    var distance: Double = -1
+    var probability: Double = 0
+
+    /// Whether one advertisement is received: certain outcomes draw
+    /// nothing, the rest draw one uniform number against the probability.
+    @inline(__always)
+    mutating func draw() -> Bool {
+        if probability >= 1 { return true }
+        guard probability > 0, generator != nil else { return false }
+        return generator!.unitInterval() < probability
+    }
+}
+
+/// ``ScanParameters/isScanning(at:phase:)`` with the interval's division
+/// done by an ``ExactDivisor``: the same answer, for the advertising path.
+struct ScanSchedule: Sendable {
+    let window: Int64
+    let interval: ExactDivisor
+
+    init(_ parameters: ScanParameters) {
+        window = parameters.window.nanoseconds
+        interval = ExactDivisor(UInt64(parameters.interval.nanoseconds))
+    }
+
+    /// Whether a receiver whose schedule starts at `phase` nanoseconds is
+    /// listening at `time`.
+    @inline(__always)
+    func isScanning(at time: Int64, phase: Int64) -> Bool {
+        let sinceStart = time &- phase
+        let offset: UInt64
+        if sinceStart >= 0 {
+            offset = interval.divide(UInt64(sinceStart)).remainder
+        } else {
+            // Before the phase: count back from the next multiple.
+            let back = interval.divide(sinceStart.magnitude).remainder
+            offset = back == 0 ? 0 : interval.divisor - back
+        }
+        return offset < UInt64(window)
     }
 }

@@ -280,8 +280,32 @@ extension World {
     func linkDistance(_ index: Int, at time: Int64) -> Double {
         let ends = linkEnds[index]
         guard ends.medium != .internet else { return 0 }
+        return distance(between: Int(ends.from), and: Int(ends.to), at: time)
+    }
+
+    /// The distance between two devices at `time`.
+    @inline(__always)
+    func distance(between a: Int, and b: Int, at time: Int64) -> Double {
+        let fixed = fixedDistances[a * mobilities.count + b]
+        if fixed >= 0 { return fixed }
         let instant = SimInstant(nanosecondsSinceStart: time)
-        return mobilities[Int(ends.from)].position(at: instant).distance(to: mobilities[Int(ends.to)].position(at: instant))
+        return mobilities[a].position(at: instant).distance(to: mobilities[b].position(at: instant))
+    }
+
+    /// ``fixedDistances`` for the given mobilities.
+    static func fixedDistances(_ mobilities: [Mobility]) -> [Double] {
+        var distances: [Double] = []
+        distances.reserveCapacity(mobilities.count * mobilities.count)
+        for a in mobilities {
+            for b in mobilities {
+                if case let .stationary(p) = a, case let .stationary(q) = b {
+                    distances.append(p.distance(to: q))
+                } else {
+                    distances.append(-1)
+                }
+            }
+        }
+        return distances
     }
 
     // MARK: Sending

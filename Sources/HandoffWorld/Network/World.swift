@@ -57,6 +57,11 @@ public struct World: Sendable {
     /// Each device's mobility, kept apart from the descriptions for the
     /// packet path.
     let mobilities: [Mobility]
+    /// Per ordered device pair: the distance between two devices that both
+    /// stay put, or −1 if either moves. Saves a square root per packet.
+    let fixedDistances: [Double]
+    /// The scan schedule, read at every advertising event.
+    let scanSchedule: ScanSchedule
     /// Connection states: the first ``connectionCount`` are this run's;
     /// any after them are left from before the last ``reset(stream:)``, and
     /// new connections reuse their storage.
@@ -70,16 +75,11 @@ public struct World: Sendable {
     var advertisers: [Advertiser]
     /// The phase of each device's scan schedule.
     var scanPhases: [SimDuration]
-    /// Generators for advertisement reception, per ordered device pair;
-    /// created on first use.
-    var receptionGenerators: [Xoshiro256StarStar?]
+    /// Advertisement reception per ordered device pair (sender × count +
+    /// receiver): one array, so the advertising path checks one buffer.
+    var receptions: [PairReception]
     /// Each device's name as a stream-path component, hashed once.
     var deviceStreamNames: [RandomStreamKey.Name]
-    /// Per ordered device pair: the distance of the last advertisement and
-    /// its reception probability, so devices that have not moved skip the
-    /// logarithm and the normal tail (−1 before the first).
-    var receptionDistance: [Double]
-    var receptionProbability: [Double]
 
     /// Actions produced by the connection being handled; reused.
     var actions = ReusableBuffer<ConnectionAction>()
@@ -148,16 +148,16 @@ public struct World: Sendable {
         linkInUse = Array(repeating: false, count: links.count)
         internetAccess = devices.map(\.internetAccess)
         mobilities = devices.map(\.mobility)
+        fixedDistances = Self.fixedDistances(mobilities)
+        scanSchedule = ScanSchedule(configuration.scanning)
         linkFlags = []
         linkOutages = []
         linkEnds = []
 
         advertisers = Array(repeating: Advertiser(stream: Xoshiro256StarStar(seed: 0)), count: count)
         scanPhases = Array(repeating: .zero, count: count)
-        receptionGenerators = Array(repeating: nil, count: count * count)
+        receptions = Array(repeating: PairReception(), count: count * count)
         deviceStreamNames = devices.map { RandomStreamKey.Name($0.name) }
-        receptionDistance = Array(repeating: -1, count: count * count)
-        receptionProbability = Array(repeating: 0, count: count * count)
         linkFlags.reserveCapacity(links.count)
         linkOutages.reserveCapacity(links.count)
         linkEnds.reserveCapacity(links.count)
@@ -236,7 +236,9 @@ public struct World: Sendable {
         if !partitions.isEmpty { partitions.removeAll(keepingCapacity: true) }
         // The remembered reception probabilities stay: they depend only on
         // the distance and the radio, which a reset does not change.
-        receptionGenerators.withUnsafeMutableBufferPointer { $0.update(repeating: nil) }
+        receptions.withUnsafeMutableBufferPointer { pairs in
+            for index in pairs.indices { pairs[index].generator = nil }
+        }
         actions.removeAll()
         pendingEvents.removeAll()
         notificationBuffer.removeAll()

@@ -1,0 +1,69 @@
+@testable import HandoffWorld
+import SimKernel
+import Testing
+
+/// The world's per-event shortcuts give exactly the answers of the public
+/// definitions they stand in for.
+@Suite("World fast paths")
+struct FastPathTests {
+    @Test("serialisation times by reciprocal equal the exact division, for every rate and packet size")
+    func serialisation() throws {
+        let rates: [Int64] = [1, 999, 1_000_000, 2_000_000, 54_000_000, 866_700_000, 1_000_000_000, 9_999_999_967]
+        for rate in rates {
+            let bandwidth = try Bandwidth(bitsPerSecond: rate)
+            let times = SerialisationTimes(bandwidth)
+            let sizes = Array(0...2_000) + [9_000, 65_535, 1 << 20, 1 << 30 - 1, 1 << 30, 1 << 31, 1 << 40]
+            // Only sizes whose time fits in 64 bits at this rate.
+            for bytes in sizes where Double(bytes) * 8e9 / Double(rate) < 0x1p62 {
+                #expect(
+                    times.nanoseconds(bytes: bytes) == bandwidth.serialisationNanoseconds(bytes: bytes),
+                    "\(bytes) bytes at \(rate) bit/s")
+            }
+        }
+    }
+
+    @Test("the scan schedule agrees with ScanParameters.isScanning, before and after the phase")
+    func scanning() throws {
+        let schedules = [
+            try ScanParameters(window: .milliseconds(30), interval: .milliseconds(300)),
+            try ScanParameters(window: .milliseconds(11_250), interval: .milliseconds(11_250)),
+            try ScanParameters(window: .nanoseconds(1), interval: .nanoseconds(3)),
+        ]
+        var generator = Xoshiro256StarStar(seed: 11)
+        for parameters in schedules {
+            let schedule = ScanSchedule(parameters)
+            let interval = UInt64(parameters.interval.nanoseconds)
+            for _ in 0..<20_000 {
+                let phase = Int64(generator.uniform(below: interval))
+                // Times from a little before zero to well past many intervals.
+                let time = Int64(generator.uniform(below: 40 * interval)) - Int64(interval)
+                let expected = parameters.isScanning(
+                    at: SimInstant(nanosecondsSinceStart: time), phase: .nanoseconds(phase))
+                #expect(schedule.isScanning(at: time, phase: phase) == expected, "t=\(time) phase=\(phase)")
+            }
+            // The edges of a window, exactly.
+            for phase: Int64 in [0, 1, Int64(interval) - 1] {
+                for time in [phase, phase + parameters.window.nanoseconds - 1, phase + parameters.window.nanoseconds,
+                             phase - 1, phase - Int64(interval), phase + Int64(interval)] {
+                    let expected = parameters.isScanning(
+                        at: SimInstant(nanosecondsSinceStart: time), phase: .nanoseconds(phase))
+                    #expect(schedule.isScanning(at: time, phase: phase) == expected, "t=\(time) phase=\(phase)")
+                }
+            }
+        }
+    }
+
+    @Test("fixed distances hold for stationary pairs only")
+    func fixedDistances() {
+        let mobilities: [Mobility] = [
+            .stationary(Position(x: 0, y: 0)),
+            .stationary(Position(x: 3, y: 4)),
+            .waypoints(try! WaypointPath(start: Position(x: 0, y: 0), waypoints: [.init(Position(x: 9, y: 0), speed: 1)])),
+        ]
+        let distances = World.fixedDistances(mobilities)
+        #expect(distances.count == 9)
+        #expect(distances[0 * 3 + 1] == 5 && distances[1 * 3 + 0] == 5)
+        #expect(distances[0] == 0 && distances[4] == 0)
+        #expect(distances[0 * 3 + 2] == -1 && distances[2 * 3 + 1] == -1 && distances[8] == -1)
+    }
+}
