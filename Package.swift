@@ -12,6 +12,11 @@
 //   Handoff     apps, activities, the activity state machine, the
 //               continuity protocol over the world, the app-facing delegate
 //               protocols and the trace. Knows nothing of files or output.
+//   HandoffScenario scenario files: JSON with source positions, the scenario
+//               format, validation, expectations and the trial runner. Knows
+//               nothing of how results are rendered.
+//   HandoffReport the renderings of results: text table, JSON, JUnit XML,
+//               Markdown.
 //   handoff-sim the command-line tool (thin: parse, call the library, render).
 //   handoff-bench (Benchmarks/) the engine's benchmarks, e.g. PHOLD.
 //
@@ -33,6 +38,7 @@ let package = Package(
         .library(name: "SimKernel", targets: ["SimKernel"]),
         .library(name: "HandoffWorld", targets: ["HandoffWorld"]),
         .library(name: "Handoff", targets: ["Handoff"]),
+        .library(name: "HandoffScenario", targets: ["HandoffScenario"]),
         .executable(name: "handoff-sim", targets: ["handoff-sim"]),
         .executable(name: "handoff-bench", targets: ["HandoffBench"]),
     ],
@@ -52,9 +58,13 @@ let package = Package(
             name: "Handoff",
             dependencies: ["SimKernel", "HandoffWorld"]
         ),
+        .target(
+            name: "HandoffScenario",
+            dependencies: ["SimKernel", "HandoffWorld", "Handoff"]
+        ),
         .executableTarget(
             name: "handoff-sim",
-            dependencies: ["SimKernel", "HandoffWorld", "Handoff"]
+            dependencies: ["SimKernel", "HandoffWorld", "Handoff", "HandoffScenario"]
         ),
         .executableTarget(
             name: "HandoffBench",
@@ -72,6 +82,10 @@ let package = Package(
         .testTarget(
             name: "HandoffTests",
             dependencies: ["Handoff", "HandoffWorld", "SimKernel"]
+        ),
+        .testTarget(
+            name: "HandoffScenarioTests",
+            dependencies: ["HandoffScenario", "Handoff", "HandoffWorld", "SimKernel"]
         ),
         .testTarget(
             // An app team's view: only the public libraries, no @testable.
