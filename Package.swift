@@ -39,6 +39,7 @@ let package = Package(
         .library(name: "HandoffWorld", targets: ["HandoffWorld"]),
         .library(name: "Handoff", targets: ["Handoff"]),
         .library(name: "HandoffScenario", targets: ["HandoffScenario"]),
+        .library(name: "HandoffReport", targets: ["HandoffReport"]),
         .executable(name: "handoff-sim", targets: ["handoff-sim"]),
         .executable(name: "handoff-bench", targets: ["HandoffBench"]),
     ],
@@ -62,9 +63,13 @@ let package = Package(
             name: "HandoffScenario",
             dependencies: ["SimKernel", "HandoffWorld", "Handoff"]
         ),
+        .target(
+            name: "HandoffReport",
+            dependencies: ["HandoffScenario", "Handoff", "SimKernel"]
+        ),
         .executableTarget(
             name: "handoff-sim",
-            dependencies: ["SimKernel", "HandoffWorld", "Handoff", "HandoffScenario"]
+            dependencies: ["SimKernel", "HandoffWorld", "Handoff", "HandoffScenario", "HandoffReport"]
         ),
         .executableTarget(
             name: "HandoffBench",
@@ -82,6 +87,10 @@ let package = Package(
         .testTarget(
             name: "HandoffTests",
             dependencies: ["Handoff", "HandoffWorld", "SimKernel"]
+        ),
+        .testTarget(
+            name: "HandoffReportTests",
+            dependencies: ["HandoffReport", "HandoffScenario", "Handoff", "SimKernel"]
         ),
         .testTarget(
             name: "HandoffScenarioTests",

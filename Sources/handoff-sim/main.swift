@@ -1,6 +1,7 @@
 // handoff-sim: the command-line tool. Kept thin: parse, call the library,
-// render, exit. Exit codes follow swift-argument-parser and sysexits(3):
-// 0 success and help, 64 (EX_USAGE) bad command-line usage.
+// render, exit. Exit codes follow sysexits(3): 0 success and help, 1 an
+// expectation failed, 64 (EX_USAGE) bad command-line usage, 65 (EX_DATAERR)
+// an invalid scenario file, 70 (EX_SOFTWARE) an internal error.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -11,8 +12,8 @@ import Darwin
 import Handoff
 import HandoffWorld
 
-/// The tool's version, printed by `--version` and, later, recorded in every
-/// report so that results from different versions are never mixed.
+/// The tool's version, printed by `--version` and recorded in every report
+/// so that results from different versions are never mixed.
 let toolVersion = "0.1.0"
 
 let help = """
@@ -30,28 +31,17 @@ let help = """
       --version       Show the version.
 
     COMMANDS:
+      run             Run scenario files; every scenario is a test case.
+      validate        Check scenario files without running them.
+      replay          Re-run one trial and print its timestamped trace.
+      list            List scenarios, their trials and expectations.
       defaults        Print every calibrated default of the world and the
                       continuity protocol with its source, as a Markdown table
                       (the README's table).
 
-    The scenario runner (`handoff-sim run <dir>`) arrives with the scenario
-    layer.
-
-    See README.md for the roadmap.
+    See 'handoff-sim <command> --help' for a command's options, and
+    README.md for the scenario format.
     """
-
-func writeError(_ message: String) {
-    var text = message
-    if !text.hasSuffix("\n") { text += "\n" }
-    // Write to file descriptor 2 directly: the C `stderr` global is not
-    // concurrency-safe in Swift 6.
-    var bytes = Array(text.utf8)[...]
-    while !bytes.isEmpty {
-        let written = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
-        if written <= 0 { return }
-        bytes = bytes.dropFirst(written)
-    }
-}
 
 let defaultsHelp = """
     OVERVIEW: Print every calibrated default of the world and the continuity
@@ -73,8 +63,26 @@ func defaultsTable() -> String {
     return lines.joined(separator: "\n")
 }
 
+/// Runs a scenario command, turning a usage error into exit 64.
+func dispatch(_ command: ([String]) throws(UsageError) -> Int32, _ arguments: [String]) -> Never {
+    do {
+        exit(try command(arguments))
+    } catch {
+        writeError("error: \(error.message)")
+        exit(ExitCode.usage)
+    }
+}
+
 let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first {
+case "run":
+    dispatch(runCommand, Array(arguments.dropFirst()))
+case "validate":
+    dispatch(validateCommand, Array(arguments.dropFirst()))
+case "replay":
+    dispatch(replayCommand, Array(arguments.dropFirst()))
+case "list":
+    dispatch(listCommand, Array(arguments.dropFirst()))
 case "defaults":
     switch Array(arguments.dropFirst()) {
     case []:

@@ -39,10 +39,15 @@ enum ProductRunner {
         throw NotFound(description: "handoff-sim was not found; looked in \(candidates.map(\.path))")
     }
 
-    static func run(_ product: String, _ arguments: [String]) throws -> ProductRun {
+    static func run(_ product: String, _ arguments: [String], environment: [String: String] = [:]) throws -> ProductRun {
         let process = Process()
         process.executableURL = try productsDirectory().appendingPathComponent(product)
         process.arguments = arguments
+        var inherited = ProcessInfo.processInfo.environment
+        // A run inside GitHub Actions must not change what the tests see.
+        inherited["GITHUB_ACTIONS"] = nil
+        inherited["GITHUB_STEP_SUMMARY"] = nil
+        process.environment = inherited.merging(environment) { $1 }
         let output = Pipe()
         let error = Pipe()
         process.standardOutput = output

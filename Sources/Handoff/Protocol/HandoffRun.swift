@@ -63,8 +63,19 @@ public struct HandoffRun {
     /// a run always needs a limit.
     @discardableResult
     public mutating func run(until limit: SimInstant) -> StopReason {
+        run(until: limit, maxEvents: .max)
+    }
+
+    /// Runs until nothing is under way any more, until `limit`, or until
+    /// `maxEvents` events have run, whichever comes first.
+    ///
+    /// - Returns: ``StopReason/stopped`` when the run settled,
+    ///   ``StopReason/reachedTime`` or ``StopReason/reachedEventLimit``
+    ///   when a bound ended it first.
+    @discardableResult
+    public mutating func run(until limit: SimInstant, maxEvents: UInt64) -> StopReason {
         simulation.model.stopsWhenSettled = true
-        return simulation.run(until: limit)
+        return simulation.run(until: limit, maxEvents: maxEvents)
     }
 
     /// Every step and callback so far.

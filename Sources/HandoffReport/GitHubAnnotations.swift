@@ -1,0 +1,75 @@
+import HandoffScenario
+
+/// GitHub Actions workflow commands (`::error file=…,line=…::message`)
+/// for failing expectations, scenario errors and invalid files, so they
+/// show on the pull request's diff.
+public enum GitHubAnnotations {
+    /// One `::error` line per problem, in file order.
+    public static func lines(for results: [FileResult], command: String = "handoff-sim") -> [String] {
+        var lines: [String] = []
+        for result in results {
+            switch result.outcome {
+            case let .invalid(problems):
+                for problem in problems.problems {
+                    lines.append(annotation(
+                        file: problem.file, line: problem.position?.line, column: problem.position?.column,
+                        title: "invalid scenario", message: "\(problem.path): \(problem.message)"))
+                }
+            case let .ran(run):
+                if let failure = run.failure {
+                    var message = "\(failure)"
+                    if let trial = failure.trial {
+                        message += "\nreplay: " + ReplayCommand.text(command: command, file: run.scenario.file, seed: run.seed, trial: trial)
+                    }
+                    lines.append(annotation(
+                        file: run.scenario.file, line: nil, column: nil, title: "scenario error: \(run.scenario.name)",
+                        message: message))
+                }
+                for expectation in run.expectations where !expectation.passed {
+                    var message = "expected \(expectation.asked); measured \(expectation.measured)"
+                    if let trial = expectation.failingTrial {
+                        message += "\nreplay: " + ReplayCommand.text(command: command, file: run.scenario.file, seed: run.seed, trial: trial)
+                    }
+                    lines.append(annotation(
+                        file: run.scenario.file, line: expectation.expectation.line, column: nil,
+                        title: "expectation failed: \(run.scenario.name)", message: message))
+                }
+            }
+        }
+        return lines
+    }
+
+    /// One workflow command, with its properties and message escaped.
+    static func annotation(file: String, line: Int?, column: Int?, title: String, message: String) -> String {
+        var properties = ["file=\(escapeProperty(file))"]
+        if let line { properties.append("line=\(line)") }
+        if let column { properties.append("col=\(column)") }
+        properties.append("title=\(escapeProperty(title))")
+        return "::error \(properties.joined(separator: ","))::\(escapeMessage(message))"
+    }
+
+    static func escapeMessage(_ text: String) -> String {
+        var result = ""
+        for character in text {
+            switch character {
+            case "%": result += "%25"
+            case "\r": result += "%0D"
+            case "\n": result += "%0A"
+            default: result.append(character)
+            }
+        }
+        return result
+    }
+
+    static func escapeProperty(_ text: String) -> String {
+        var result = ""
+        for character in escapeMessage(text) {
+            switch character {
+            case ":": result += "%3A"
+            case ",": result += "%2C"
+            default: result.append(character)
+            }
+        }
+        return result
+    }
+}

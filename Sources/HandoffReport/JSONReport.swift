@@ -1,0 +1,126 @@
+import HandoffScenario
+import SimKernel
+
+/// The JSON report of a run: a header (tool version, the run's overrides)
+/// and one record per scenario file.
+///
+/// The same files and seed give byte-identical output, whatever `--jobs`
+/// was, except for the fields named `wallClockSeconds`.
+public enum JSONReport {
+    /// The report's format version; bumped when a field changes meaning.
+    public static let formatVersion: Int64 = 1
+
+    /// The report as pretty-printed JSON.
+    ///
+    /// - Parameters:
+    ///   - toolVersion: the `handoff-sim` version.
+    ///   - trials: the `--trials` override, if any.
+    ///   - seed: the `--seed` override, if any.
+    public static func render(
+        _ results: [FileResult], toolVersion: String, trials: Int?, seed: UInt64?, command: String = "handoff-sim"
+    ) -> String {
+        var passed: Int64 = 0
+        var failed: Int64 = 0
+        var errors: Int64 = 0
+        var invalid: Int64 = 0
+        var seconds = 0.0
+        for result in results {
+            switch result.outcome {
+            case .invalid: invalid += 1
+            case let .ran(run):
+                seconds += run.wallClockSeconds
+                if run.failure != nil { errors += 1 } else if run.passed { passed += 1 } else { failed += 1 }
+            }
+        }
+        let report: JSONOutput = .object([
+            ("tool", .string("handoff-sim")),
+            ("toolVersion", .string(toolVersion)),
+            ("format", .int(formatVersion)),
+            ("run", .object([
+                ("trials", trials.map { .int(Int64($0)) } ?? .null),
+                ("seed", seed.map { .int(Int64($0)) } ?? .null),
+            ])),
+            ("summary", .object([
+                ("scenarios", .int(Int64(results.count))),
+                ("passed", .int(passed)),
+                ("failed", .int(failed)),
+                ("errors", .int(errors)),
+                ("invalid", .int(invalid)),
+            ])),
+            ("wallClockSeconds", .double(roundedSeconds(seconds))),
+            ("scenarios", .array(results.map { scenario($0, command: command) })),
+        ])
+        return report.render(pretty: true)
+    }
+
+    static func scenario(_ result: FileResult, command: String) -> JSONOutput {
+        switch result.outcome {
+        case let .invalid(problems):
+            return .object([
+                ("file", .string(result.file)),
+                ("status", .string("invalid")),
+                ("problems", .array(problems.problems.map { problem in
+                    .object([
+                        ("path", .string(problem.path)),
+                        ("line", problem.position.map { .int(Int64($0.line)) } ?? .null),
+                        ("column", problem.position.map { .int(Int64($0.column)) } ?? .null),
+                        ("message", .string(problem.message)),
+                    ])
+                })),
+            ])
+        case let .ran(run):
+            let status = run.failure != nil ? "error" : run.passed ? "passed" : "failed"
+            return .object([
+                ("file", .string(result.file)),
+                ("name", .string(run.scenario.name)),
+                ("digest", .string(run.scenario.digest)),
+                ("status", .string(status)),
+                ("seed", .int(Int64(run.seed))),
+                ("trials", .int(Int64(run.trials))),
+                ("error", run.failure.map { .string("\($0)") } ?? .null),
+                ("replay", replay(run, trial: run.failure?.trial, command: command)),
+                ("expectations", .array(run.expectations.map { expectation in
+                    .object([
+                        ("path", .string(expectation.expectation.path)),
+                        ("line", expectation.expectation.line.map { .int(Int64($0)) } ?? .null),
+                        ("passed", .bool(expectation.passed)),
+                        ("expected", .string(expectation.asked)),
+                        ("measured", .string(expectation.measured)),
+                        ("failingTrial", expectation.failingTrial.map { .int(Int64($0)) } ?? .null),
+                        ("replay", replay(run, trial: expectation.failingTrial, command: command)),
+                    ])
+                })),
+                ("results", .array(run.pairs.map(pair))),
+                ("wallClockSeconds", .double(roundedSeconds(run.wallClockSeconds))),
+            ])
+        }
+    }
+
+    static func pair(_ pair: PairSummary) -> JSONOutput {
+        .object([
+            ("activity", .string(pair.activity)),
+            ("device", .string(pair.device)),
+            ("outcomes", .array(pair.outcomes.map { .object([("outcome", .string($0.outcome)), ("trials", .int(Int64($0.trials)))]) })),
+            ("latencies", .array(pair.latencies.map { latency in
+                func nanoseconds(_ value: SimDuration?) -> JSONOutput { value.map { .int($0.nanoseconds) } ?? .null }
+                return .object([
+                    ("metric", .string(latency.metric.rawValue)),
+                    ("trials", .int(Int64(latency.count))),
+                    ("p50Nanoseconds", nanoseconds(latency.p50)),
+                    ("p90Nanoseconds", nanoseconds(latency.p90)),
+                    ("p95Nanoseconds", nanoseconds(latency.p95)),
+                    ("p99Nanoseconds", nanoseconds(latency.p99)),
+                    ("maxNanoseconds", nanoseconds(latency.max)),
+                ])
+            })),
+        ])
+    }
+
+    static func replay(_ run: ScenarioResult, trial: Int?, command: String) -> JSONOutput {
+        guard let trial else { return .null }
+        return .string(ReplayCommand.text(command: command, file: run.scenario.file, seed: run.seed, trial: trial))
+    }
+
+    /// Seconds to the millisecond, so the field is short.
+    static func roundedSeconds(_ seconds: Double) -> Double { (seconds * 1000).rounded() / 1000 }
+}

@@ -1,0 +1,77 @@
+import HandoffScenario
+
+/// The Markdown summary of a run (for `--markdown` and GitHub's step
+/// summary): a table of scenarios, then each failure with its measurement
+/// and replay command.
+public enum MarkdownReport {
+    /// The summary as Markdown.
+    public static func render(_ results: [FileResult], command: String = "handoff-sim") -> String {
+        var passed = 0
+        var notPassed = 0
+        var lines = ["## HandoffSim scenarios", "", "| | Scenario | File | Trials | Expectations |", "|---|---|---|---:|---:|"]
+        var details: [String] = []
+        for result in results {
+            switch result.outcome {
+            case let .invalid(problems):
+                notPassed += 1
+                lines.append("| ⛔ | invalid | `\(cell(result.file))` | | |")
+                details.append("### ⛔ `\(result.file)` is invalid")
+                details.append("")
+                details.append("```")
+                details.append(contentsOf: problems.problems.map(\.description))
+                details.append("```")
+                details.append("")
+            case let .ran(run):
+                let held = run.expectations.filter(\.passed).count
+                let mark = run.failure != nil ? "⚠️" : run.passed ? "✅" : "❌"
+                if run.passed { passed += 1 } else { notPassed += 1 }
+                let expectations = run.failure == nil ? "\(held)/\(run.expectations.count)" : "error"
+                lines.append("| \(mark) | \(cell(run.scenario.name)) | `\(cell(result.file))` | \(run.trials) | \(expectations) |")
+                if let failure = run.failure {
+                    details.append("### ⚠️ \(run.scenario.name)")
+                    details.append("")
+                    details.append("\(failure)")
+                    if let trial = failure.trial {
+                        details.append("")
+                        details.append("```sh")
+                        details.append(ReplayCommand.text(command: command, file: run.scenario.file, seed: run.seed, trial: trial))
+                        details.append("```")
+                    }
+                    details.append("")
+                } else if !run.passed {
+                    details.append("### ❌ \(run.scenario.name)")
+                    details.append("")
+                    for expectation in run.expectations where !expectation.passed {
+                        details.append("- `\(expectation.expectation.path)`: expected \(expectation.asked); measured \(expectation.measured)")
+                        if let trial = expectation.failingTrial {
+                            details.append("")
+                            details.append("  ```sh")
+                            details.append("  " + ReplayCommand.text(command: command, file: run.scenario.file, seed: run.seed, trial: trial))
+                            details.append("  ```")
+                        }
+                    }
+                    details.append("")
+                }
+            }
+        }
+        lines.append("")
+        lines.append("**\(passed) of \(results.count) scenario\(results.count == 1 ? "" : "s") passed.**")
+        lines.append("")
+        lines.append(contentsOf: details)
+        while lines.last == "" { lines.removeLast() }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Text safe inside a table cell.
+    static func cell(_ text: String) -> String {
+        var result = ""
+        for character in text {
+            switch character {
+            case "|": result += "\\|"
+            case "\n": result += " "
+            default: result.append(character)
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,102 @@
+import HandoffScenario
+
+/// The summary `handoff-sim run` prints: one line per scenario, the
+/// failing expectations with their measurements and replay commands, and
+/// a total.
+public enum TextReport {
+    /// The summary of `results`.
+    ///
+    /// - Parameters:
+    ///   - command: how to invoke the tool in replay commands, e.g.
+    ///     `"handoff-sim"`.
+    ///   - quiet: list only scenarios that did not pass.
+    public static func render(_ results: [FileResult], command: String = "handoff-sim", quiet: Bool = false) -> String {
+        var lines: [String] = []
+        let width = max(8, results.map { name(of: $0).count }.max() ?? 8)
+        var passed = 0
+        var failed = 0
+        var errors = 0
+        var invalid = 0
+        var seconds = 0.0
+        for result in results {
+            switch result.outcome {
+            case let .invalid(problems):
+                invalid += 1
+                lines.append("INVALID  \(pad(name(of: result), width))  \(problems.problems.count) problem\(problems.problems.count == 1 ? "" : "s")")
+                for problem in problems.problems { lines.append("         \(problem)") }
+            case let .ran(run):
+                seconds += run.wallClockSeconds
+                let held = run.expectations.filter(\.passed).count
+                if let failure = run.failure {
+                    errors += 1
+                    lines.append("ERROR    \(pad(name(of: result), width))  \(failure)")
+                    if let trial = failure.trial {
+                        lines.append("         replay: \(ReplayCommand.text(command: command, file: run.scenario.file, seed: run.seed, trial: trial))")
+                    }
+                } else if run.passed {
+                    passed += 1
+                    if !quiet {
+                        lines.append("PASS     \(pad(name(of: result), width))  \(run.trials) trials, \(held)/\(run.expectations.count) expectations")
+                    }
+                } else {
+                    failed += 1
+                    lines.append("FAIL     \(pad(name(of: result), width))  \(run.trials) trials, \(held)/\(run.expectations.count) expectations")
+                    for expectation in run.expectations where !expectation.passed {
+                        lines.append("         ✗ \(expectation.expectation.path): expected \(expectation.asked)")
+                        lines.append("           measured: \(expectation.measured)")
+                        if let trial = expectation.failingTrial {
+                            lines.append("           replay: \(ReplayCommand.text(command: command, file: run.scenario.file, seed: run.seed, trial: trial))")
+                        }
+                    }
+                }
+            }
+        }
+        var total = "\(results.count) scenario\(results.count == 1 ? "" : "s"): \(passed) passed"
+        if failed > 0 { total += ", \(failed) failed" }
+        if errors > 0 { total += ", \(errors) with errors" }
+        if invalid > 0 { total += ", \(invalid) invalid" }
+        total += " (\(secondsText(seconds)) of simulation)"
+        if !lines.isEmpty { lines.append("") }
+        lines.append(total)
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func name(of result: FileResult) -> String {
+        if case let .ran(run) = result.outcome { return run.scenario.name }
+        return result.file
+    }
+
+    static func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+    }
+
+    /// Seconds with two decimals.
+    static func secondsText(_ seconds: Double) -> String {
+        let hundredths = Int64((seconds * 100).rounded())
+        let fraction = hundredths % 100
+        return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)s"
+    }
+}
+
+/// The command that re-runs one trial with its trace.
+public enum ReplayCommand {
+    /// `handoff-sim replay FILE --seed S --trial K`, with the file quoted
+    /// for a POSIX shell when it needs it.
+    public static func text(command: String, file: String, seed: UInt64, trial: Int) -> String {
+        "\(command) replay \(shellQuoted(file)) --seed \(seed) --trial \(trial)"
+    }
+
+    /// `text` as one shell word.
+    public static func shellQuoted(_ text: String) -> String {
+        let plain = !text.isEmpty && text.unicodeScalars.allSatisfy {
+            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
+                || "-_./+=:,@%".unicodeScalars.contains($0)
+        }
+        if plain { return text }
+        var quoted = "'"
+        for character in text {
+            if character == "'" { quoted += "'\\''" } else { quoted.append(character) }
+        }
+        return quoted + "'"
+    }
+}

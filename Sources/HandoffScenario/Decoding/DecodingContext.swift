@@ -1,0 +1,262 @@
+import SimKernel
+
+/// Collects the problems of one file while it is decoded, and reads JSON
+/// values with a path, so every problem names where it is and what was
+/// expected.
+final class DecodingContext {
+    let file: String
+    private(set) var problems: [ScenarioProblem] = []
+
+    init(file: String) { self.file = file }
+
+    /// The problems in document order (by line and column; problems
+    /// without a position last), ties in the order found.
+    var sortedProblems: [ScenarioProblem] {
+        problems.enumerated().sorted { left, right in
+            switch (left.element.position, right.element.position) {
+            case let (l?, r?): return (l.line, l.column, left.offset) < (r.line, r.column, right.offset)
+            case (.some, nil): return true
+            case (nil, .some): return false
+            case (nil, nil): return left.offset < right.offset
+            }
+        }.map(\.element)
+    }
+
+    /// Records a problem at `path` (the value at `position`).
+    func report(_ path: JSONPath, at position: SourcePosition?, _ message: String) {
+        problems.append(ScenarioProblem(file: file, path: path.description, position: position, message: message))
+    }
+
+    /// Records "expected …, found …" for `node`.
+    func mismatch(_ node: JSONNode, _ path: JSONPath, expected: String) {
+        report(path, at: node.position, "expected \(expected), found \(found(node))")
+    }
+
+    /// How a value appears in a message: short literals as written, the
+    /// rest by kind.
+    func found(_ node: JSONNode) -> String {
+        switch node.value {
+        case .null: return "null"
+        case let .bool(value): return value ? "true" : "false"
+        case let .number(number): return number.text.count <= 24 ? number.text : "a number"
+        case let .string(text): return text.count <= 40 ? "\"\(text)\"" : "a string"
+        case .array: return "an array"
+        case .object: return "an object"
+        }
+    }
+
+    // MARK: Objects
+
+    /// The members of `node` if it is an object (reporting otherwise), with
+    /// unknown and duplicate keys reported against `allowed`.
+    func object(_ node: JSONNode, _ path: JSONPath, what: String, allowed: [String]) -> ObjectReader? {
+        guard case let .object(members) = node.value else {
+            mismatch(node, path, expected: what)
+            return nil
+        }
+        var seen: [String] = []
+        for member in members {
+            let memberPath = path.key(member.key)
+            if seen.contains(member.key) {
+                report(memberPath, at: member.keyPosition, "duplicate key \"\(member.key)\"")
+                continue
+            }
+            seen.append(member.key)
+            if !allowed.contains(member.key) {
+                report(
+                    memberPath, at: member.keyPosition,
+                    "unknown key \"\(member.key)\" in \(what); expected one of \(allowed.joined(separator: ", "))"
+                        + didYouMean(member.key, among: allowed))
+            }
+        }
+        return ObjectReader(context: self, node: node, members: members, path: path)
+    }
+
+    // MARK: Scalars
+
+    func string(_ node: JSONNode, _ path: JSONPath, expected: String = "a string") -> String? {
+        guard case let .string(text) = node.value else {
+            mismatch(node, path, expected: expected)
+            return nil
+        }
+        return text
+    }
+
+    func nonEmptyString(_ node: JSONNode, _ path: JSONPath, expected: String = "a non-empty string") -> String? {
+        guard let text = string(node, path, expected: expected) else { return nil }
+        guard !text.isEmpty else {
+            report(path, at: node.position, "expected \(expected), found \"\"")
+            return nil
+        }
+        return text
+    }
+
+    func bool(_ node: JSONNode, _ path: JSONPath) -> Bool? {
+        guard case let .bool(value) = node.value else {
+            mismatch(node, path, expected: "true or false")
+            return nil
+        }
+        return value
+    }
+
+    /// A whole number in `range`.
+    func integer(_ node: JSONNode, _ path: JSONPath, in range: ClosedRange<Int64>) -> Int64? {
+        let expected = range.upperBound == .max
+            ? "a whole number ≥ \(range.lowerBound)" : "a whole number from \(range.lowerBound) to \(range.upperBound)"
+        guard case let .number(number) = node.value, let value = number.int64Value, range.contains(value) else {
+            mismatch(node, path, expected: expected)
+            return nil
+        }
+        return value
+    }
+
+    /// A finite number in `range`.
+    func number(_ node: JSONNode, _ path: JSONPath, in range: ClosedRange<Double>, expected: String) -> Double? {
+        guard case let .number(number) = node.value, number.doubleValue.isFinite,
+            range.contains(number.doubleValue)
+        else {
+            mismatch(node, path, expected: expected)
+            return nil
+        }
+        return number.doubleValue
+    }
+
+    /// A duration written as a string (`"250ms"`), or the number 0.
+    func duration(_ node: JSONNode, _ path: JSONPath, minimum: SimDuration = .zero) -> SimDuration? {
+        let expected = "a duration such as \"250ms\", \"1.5s\" or \"2min\" (units ns, us, ms, s, min, h)"
+        if case let .number(number) = node.value, number.int64Value == 0, minimum == .zero { return .zero }
+        guard case let .string(text) = node.value else {
+            mismatch(node, path, expected: expected)
+            return nil
+        }
+        switch Quantities.duration(text) {
+        case let .success(duration):
+            guard duration >= minimum else {
+                report(path, at: node.position, "expected a duration of at least \(minimum), found \"\(text)\"")
+                return nil
+            }
+            return duration
+        case let .failure(error):
+            report(path, at: node.position, "expected \(error.expected), found \"\(text)\"")
+            return nil
+        }
+    }
+
+    /// A byte count: a size string (`"3KiB"`) or a whole number of bytes.
+    func bytes(_ node: JSONNode, _ path: JSONPath, minimum: Int = 0) -> Int? {
+        let value: Int
+        switch node.value {
+        case let .number(number):
+            guard let whole = number.int64Value, whole >= 0, whole < 1 << 62 else {
+                mismatch(node, path, expected: "a size such as \"3KiB\" or a whole number of bytes")
+                return nil
+            }
+            value = Int(whole)
+        case let .string(text):
+            switch Quantities.bytes(text) {
+            case let .success(bytes): value = bytes
+            case let .failure(error):
+                report(path, at: node.position, "expected \(error.expected), found \"\(text)\"")
+                return nil
+            }
+        default:
+            mismatch(node, path, expected: "a size such as \"3KiB\" or a whole number of bytes")
+            return nil
+        }
+        guard value >= minimum else {
+            report(path, at: node.position, "expected a size of at least \(minimum) bytes, found \(found(node))")
+            return nil
+        }
+        return value
+    }
+
+    /// A fraction: `"99.5%"` or a number from 0 to 1.
+    func fraction(_ node: JSONNode, _ path: JSONPath) -> Double? {
+        let expected = "a percentage such as \"99.5%\" or a number from 0 to 1"
+        switch node.value {
+        case let .number(number):
+            guard number.doubleValue.isFinite, (0...1).contains(number.doubleValue) else {
+                mismatch(node, path, expected: expected)
+                return nil
+            }
+            return number.doubleValue
+        case let .string(text):
+            guard case let .success(value) = Quantities.percentage(text) else {
+                mismatch(node, path, expected: expected)
+                return nil
+            }
+            return value
+        default:
+            mismatch(node, path, expected: expected)
+            return nil
+        }
+    }
+
+    /// One of `names` (exact spelling), with a suggestion otherwise.
+    func choice(_ node: JSONNode, _ path: JSONPath, what: String, among names: [String]) -> String? {
+        guard case let .string(text) = node.value else {
+            mismatch(node, path, expected: "\(what) (one of \(names.joined(separator: ", ")))")
+            return nil
+        }
+        guard names.contains(text) else {
+            report(
+                path, at: node.position,
+                "unknown \(what) \"\(text)\"; expected one of \(names.joined(separator: ", "))"
+                    + didYouMean(text, among: names))
+            return nil
+        }
+        return text
+    }
+
+    /// The elements of `node` if it is an array.
+    func array(_ node: JSONNode, _ path: JSONPath, expected: String) -> [JSONNode]? {
+        guard case let .array(elements) = node.value else {
+            mismatch(node, path, expected: expected)
+            return nil
+        }
+        return elements
+    }
+
+    /// An array of strings.
+    func strings(_ node: JSONNode, _ path: JSONPath, expected: String = "an array of strings") -> [String]? {
+        guard let elements = array(node, path, expected: expected) else { return nil }
+        var result: [String] = []
+        var valid = true
+        for (index, element) in elements.enumerated() {
+            if let text = string(element, path.index(index)) { result.append(text) } else { valid = false }
+        }
+        return valid ? result : nil
+    }
+}
+
+/// The members of one JSON object being read.
+struct ObjectReader {
+    let context: DecodingContext
+    let node: JSONNode
+    let members: [JSONMember]
+    let path: JSONPath
+
+    /// The first member named `key`.
+    func member(_ key: String) -> JSONMember? { members.first { $0.key == key } }
+
+    /// Whether the object has `key`.
+    func has(_ key: String) -> Bool { member(key) != nil }
+
+    /// Reads `key` with `read` if present.
+    func optional<T>(_ key: String, _ read: (JSONNode, JSONPath) -> T?) -> T? {
+        guard let member = member(key) else { return nil }
+        return read(member.value, path.key(key))
+    }
+
+    /// Reads `key` with `read`, reporting it missing otherwise.
+    func required<T>(_ key: String, what: String, _ read: (JSONNode, JSONPath) -> T?) -> T? {
+        guard let member = member(key) else {
+            context.report(path, at: node.position, "missing required key \"\(key)\" (\(what))")
+            return nil
+        }
+        return read(member.value, path.key(key))
+    }
+
+    /// The position of `key`'s value, or of the object.
+    func position(of key: String) -> SourcePosition { member(key)?.value.position ?? node.position }
+}

@@ -1,0 +1,114 @@
+/// One problem found in a scenario file: where it is and what was
+/// expected.
+///
+/// Its ``description`` has the compiler-style form editors and CI systems
+/// understand:
+///
+///     scenarios/tabs.json:12:15: error: $.devices[1].kind: unknown device kind "iphone"; expected one of iPhone, iPad, mac, watch, visionPro (did you mean "iPhone"?)
+public struct ScenarioProblem: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The file, as it was named on the command line.
+    public let file: String
+    /// The JSON path of the value at fault, such as `$.devices[1].kind`
+    /// (`$` for the whole document).
+    public let path: String
+    /// Where the value starts in the file, when known.
+    public let position: SourcePosition?
+    /// What is wrong and what was expected.
+    public let message: String
+
+    /// A problem at `path` in `file`.
+    public init(file: String, path: String, position: SourcePosition?, message: String) {
+        self.file = file
+        self.path = path
+        self.position = position
+        self.message = message
+    }
+
+    public var description: String {
+        let location = position.map { "\(file):\($0.line):\($0.column)" } ?? file
+        return "\(location): error: \(path): \(message)"
+    }
+}
+
+/// The problems of one scenario file, in the order they were found.
+public struct ScenarioProblems: Error, Hashable, Sendable, CustomStringConvertible {
+    /// Every problem, in document order as far as it is known.
+    public let problems: [ScenarioProblem]
+
+    /// The problems, one per line.
+    public var description: String { problems.map(\.description).joined(separator: "\n") }
+}
+
+/// The closest of `candidates` to `word`, if it is close enough to be a
+/// likely typo (edit distance at most a third of the word's length, at
+/// least 1, case ignored for the distance); ties go to the earlier
+/// candidate.
+func suggestion(for word: String, among candidates: [String]) -> String? {
+    let target = Array(word.lowercased().unicodeScalars)
+    var best: (String, Int)?
+    for candidate in candidates {
+        let distance = editDistance(target, Array(candidate.lowercased().unicodeScalars))
+        if best == nil || distance < best!.1 { best = (candidate, distance) }
+    }
+    guard let (candidate, distance) = best else { return nil }
+    let allowed = max(1, target.count / 3)
+    return distance <= allowed && candidate != word ? candidate : nil
+}
+
+/// Levenshtein distance with adjacent transpositions counted as one edit.
+func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
+    if a.isEmpty { return b.count }
+    if b.isEmpty { return a.count }
+    var previousPrevious = [Int](repeating: 0, count: b.count + 1)
+    var previous = Array(0...b.count)
+    var current = [Int](repeating: 0, count: b.count + 1)
+    for i in 1...a.count {
+        current[0] = i
+        for j in 1...b.count {
+            let cost = a[i - 1] == b[j - 1] ? 0 : 1
+            var value = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                value = min(value, previousPrevious[j - 2] + 1)
+            }
+            current[j] = value
+        }
+        (previousPrevious, previous, current) = (previous, current, previousPrevious)
+    }
+    return previous[b.count]
+}
+
+/// " (did you mean "x"?)" or nothing.
+func didYouMean(_ word: String, among candidates: [String]) -> String {
+    suggestion(for: word, among: candidates).map { " (did you mean \"\($0)\"?)" } ?? ""
+}
+
+/// A JSON path: `$`, `$.devices[1].kind`, `$["odd key"]`.
+struct JSONPath: Hashable, Sendable, CustomStringConvertible {
+    private(set) var text = "$"
+
+    func key(_ key: String) -> JSONPath {
+        var path = self
+        let isIdentifier = !key.isEmpty && key.unicodeScalars.allSatisfy {
+            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" || $0 == "$"
+        } && !("0"..."9").contains(key.unicodeScalars.first!)
+        if isIdentifier {
+            path.text += "." + key
+        } else {
+            var escaped = ""
+            for character in key {
+                if character == "\\" || character == "\"" { escaped.append("\\") }
+                escaped.append(character)
+            }
+            path.text += "[\"" + escaped + "\"]"
+        }
+        return path
+    }
+
+    func index(_ index: Int) -> JSONPath {
+        var path = self
+        path.text += "[\(index)]"
+        return path
+    }
+
+    var description: String { text }
+}

@@ -1,0 +1,243 @@
+import Handoff
+import HandoffWorld
+import SimKernel
+
+/// A validated scenario file: the setup it describes, its activities and
+/// timeline, how many trials to run under which seed, its limits and its
+/// expectations. Made by ``ScenarioDecoder``; run by ``ScenarioRunner``.
+public struct Scenario: Sendable {
+    /// The file, as it was named on the command line.
+    public let file: String
+    /// The scenario's name (the file name without `.json` if the file
+    /// gives none).
+    public let name: String
+    /// What the scenario checks, in words.
+    public let summary: String?
+    /// The seed of trial 0's stream; trial k draws from stream (seed, k).
+    public let seed: UInt64
+    /// How many trials to run.
+    public let trials: Int
+    /// Per-trial limits.
+    public let limits: ScenarioLimits
+    /// How long each trial is observed, if the scenario fixes it; without
+    /// one, a trial runs until nothing is under way, and reaching
+    /// ``ScenarioLimits/maxSimulatedTime`` first is an error.
+    public let duration: SimDuration?
+    /// Devices, apps, site associations, world and protocol settings.
+    public let setup: HandoffSetup
+    /// How each scenario-described app behaves, by bundle ID, in the order
+    /// of the file.
+    public let behaviours: [(bundleID: String, behaviour: AppBehaviour)]
+    /// The activities, in the order of the file.
+    public let activities: [ScenarioActivity]
+    /// What happens when, in time order (ties keep file order).
+    public let timeline: [TimelineEntry]
+    /// What must hold, in the order of the file.
+    public let expectations: [Expectation]
+    /// A digest of the file's bytes (SHA-256, hex), recorded in reports so
+    /// results from different versions of a scenario are never mixed.
+    public let digest: String
+
+    /// The behaviour of app `bundleID` (the default behaviour if the file
+    /// gives none).
+    public func behaviour(of bundleID: String) -> AppBehaviour {
+        behaviours.first { $0.bundleID == bundleID }?.behaviour ?? AppBehaviour()
+    }
+}
+
+/// Bounds on one trial: hitting one ends the scenario with an error (the
+/// suite goes on).
+public struct ScenarioLimits: Hashable, Sendable {
+    /// The most events one trial may handle.
+    public var maxEvents: UInt64
+    /// The latest simulated time a trial may reach.
+    public var maxSimulatedTime: SimDuration
+
+    /// The defaults: a million events, ten simulated minutes.
+    public static let defaults = ScenarioLimits(maxEvents: 1_000_000, maxSimulatedTime: .seconds(600))
+
+    /// Limits of the given size.
+    public init(maxEvents: UInt64, maxSimulatedTime: SimDuration) {
+        self.maxEvents = maxEvents
+        self.maxSimulatedTime = maxSimulatedTime
+    }
+}
+
+/// One activity of a scenario: its content and the app and device that
+/// create it at time zero.
+public struct ScenarioActivity: Hashable, Sendable {
+    /// The name the timeline and expectations use for it.
+    public let name: String
+    /// The device it is created on.
+    public let device: String
+    /// The bundle ID of the app that creates it.
+    public let app: String
+    /// Its content.
+    public let content: ActivityContent
+}
+
+/// A timed action of the timeline.
+public struct TimelineEntry: Hashable, Sendable {
+    /// When it happens.
+    public let time: SimInstant
+    /// What happens.
+    public let action: TimelineAction
+    /// Where the entry is in the file.
+    public let path: String
+}
+
+/// What a timeline entry does: a Handoff action whose activity is named by
+/// its index in ``Scenario/activities`` (``ScenarioRunner`` resolves it per
+/// trial). Moves are not actions: they become the device's mobility.
+public enum TimelineAction: Hashable, Sendable {
+    /// The activity's app calls `becomeCurrent`.
+    case becomeCurrent(activity: Int)
+    /// The activity's app calls `resignCurrent`.
+    case resignCurrent(activity: Int)
+    /// The activity's app calls `invalidate`.
+    case invalidate(activity: Int)
+    /// The activity's app sets `needsSave`.
+    case setNeedsSave(activity: Int, Bool)
+    /// The activity's app calls `addUserInfoEntries`.
+    case addUserInfoEntries(activity: Int, UserInfo)
+    /// The activity's app sets `isEligibleForHandoff`.
+    case setEligibleForHandoff(activity: Int, Bool)
+    /// The user on the device picks the offered activity.
+    case accept(device: String)
+    /// The device's switches become these.
+    case setSettings(device: String, DeviceSettings)
+    /// The device signs in to the account, or out with `nil`.
+    case setAccount(device: String, AccountID?)
+}
+
+/// Which latency an expectation bounds.
+public enum LatencyMetric: String, CaseIterable, Hashable, Sendable {
+    /// From the first advertisement of the activity to the offer on the
+    /// receiver (discovery).
+    case advertToOffered
+    /// From the user's accept to the app's `continue`.
+    case acceptToContinue
+    /// From the user's accept to the first `restoreUserActivityState`.
+    case acceptToRestored
+}
+
+/// An outcome an expectation asks for.
+public enum OutcomeKind: String, CaseIterable, Hashable, Sendable {
+    case continued
+    case continuedInBrowser
+    case failed
+    case notOffered
+    case withdrawn
+    case notAccepted
+    case unfinished
+
+    /// Whether `outcome` is of this kind.
+    public func matches(_ outcome: ContinuationOutcome) -> Bool {
+        switch (self, outcome) {
+        case (.continued, .continued), (.continuedInBrowser, .continuedInBrowser), (.failed, .failed),
+            (.notOffered, .notOffered), (.withdrawn, .withdrawn), (.notAccepted, .notAccepted),
+            (.unfinished, .unfinished):
+            return true
+        default:
+            return false
+        }
+    }
+}
+
+/// A bound on a fraction of trials: at least, or at most.
+public enum RateBound: Hashable, Sendable, CustomStringConvertible {
+    case atLeast(Double)
+    case atMost(Double)
+
+    /// Whether `rate` keeps the bound.
+    public func holds(for rate: Double) -> Bool {
+        switch self {
+        case let .atLeast(bound): return rate >= bound
+        case let .atMost(bound): return rate <= bound
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case let .atLeast(bound): return "≥ \(percentText(bound))"
+        case let .atMost(bound): return "≤ \(percentText(bound))"
+        }
+    }
+}
+
+/// A bound on a duration: strictly below, or strictly above.
+public enum DurationBound: Hashable, Sendable, CustomStringConvertible {
+    case below(SimDuration)
+    case above(SimDuration)
+
+    /// Whether `duration` keeps the bound.
+    public func holds(for duration: SimDuration) -> Bool {
+        switch self {
+        case let .below(bound): return duration < bound
+        case let .above(bound): return duration > bound
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case let .below(bound): return "< \(bound)"
+        case let .above(bound): return "> \(bound)"
+        }
+    }
+}
+
+/// One expectation of a scenario, about one activity on one receiving
+/// device.
+public struct Expectation: Hashable, Sendable {
+    /// What must hold.
+    public enum Kind: Hashable, Sendable {
+        /// The outcome is of this kind in every trial, or in a fraction of
+        /// trials within the bound.
+        case outcome(OutcomeKind, RateBound?)
+        /// The fraction of trials that continued (in the app or the
+        /// browser) is within the bound.
+        case successRate(RateBound)
+        /// `didFail` with this error, in every trial or a fraction within
+        /// the bound.
+        case error(ContinuationError, RateBound?)
+        /// Not offered for this reason, in every trial or a fraction within
+        /// the bound.
+        case notOffered(NotOfferedReason, RateBound?)
+        /// The app-facing callbacks on the device, in this exact order, in
+        /// every trial.
+        case callbacks([String])
+        /// Every trace event on the device (protocol steps and callbacks),
+        /// in this exact order, in every trial.
+        case events([String])
+        /// The percentile (nearest rank, over the trials that reached the
+        /// metric's end) of a latency keeps the bound.
+        case latency(LatencyMetric, percentile: Double, DurationBound)
+    }
+
+    /// What must hold.
+    public let kind: Kind
+    /// The receiving device it is about.
+    public let device: String
+    /// The activity it is about (index into ``Scenario/activities``).
+    public let activity: Int
+    /// Where the expectation is in the file.
+    public let path: String
+    /// The line of the expectation in the file, when known.
+    public let line: Int?
+}
+
+/// `0.995` as `"99.5%"`: up to three decimals, no trailing zeros.
+func percentText(_ fraction: Double) -> String {
+    let thousandths = (fraction * 100_000).rounded()
+    let whole = Int64(thousandths) / 1000
+    var decimals = Int64(thousandths) % 1000
+    guard decimals != 0 else { return "\(whole)%" }
+    var digits = 3
+    while decimals % 10 == 0 {
+        decimals /= 10
+        digits -= 1
+    }
+    var fractionText = String(decimals)
+    while fractionText.count < digits { fractionText = "0" + fractionText }
+    return "\(whole).\(fractionText)%"
+}

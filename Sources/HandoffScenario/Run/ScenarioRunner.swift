@@ -1,0 +1,331 @@
+import Dispatch
+import Handoff
+import HandoffWorld
+import SimKernel
+
+/// Runs a scenario's trials and checks its expectations.
+///
+/// Trial k of seed s draws from its own stream, so it gives the same result
+/// whatever else runs; trials are spread over `jobs` threads and their
+/// results merged in trial order, so the result does not depend on `jobs`.
+public struct ScenarioRunner: Sendable {
+    /// Threads to spread trials over (at least 1).
+    public var jobs: Int
+
+    /// A runner on `jobs` threads.
+    public init(jobs: Int = 1) { self.jobs = max(1, jobs) }
+
+    /// Runs `scenario` (with `trials` and `seed` replacing the file's when
+    /// given) and checks every expectation.
+    public func run(_ scenario: Scenario, trials: Int? = nil, seed: UInt64? = nil) -> ScenarioResult {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let trialCount = trials ?? scenario.trials
+        let seed = seed ?? scenario.seed
+        let plan = ObservationPlan(scenario)
+        var observations: [TrialObservation] = []
+        var failure: ScenarioRunFailure?
+        do {
+            observations = try observe(scenario, plan: plan, trials: trialCount, seed: seed)
+        } catch {
+            failure = error
+        }
+        if failure == nil, let stopped = observations.firstIndex(where: { $0.failure != nil }) {
+            failure = observations[stopped].failure
+        }
+        let elapsed = start.duration(to: clock.now)
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        guard failure == nil else {
+            return ScenarioResult(
+                scenario: scenario, seed: seed, trials: trialCount, expectations: [], pairs: [], failure: failure,
+                trialFingerprints: observations.map(\.fingerprint), wallClockSeconds: seconds)
+        }
+        let results = scenario.expectations.map { expectation in
+            ExpectationEvaluator(scenario: scenario, plan: plan, observations: observations, seed: seed)
+                .evaluate(expectation)
+        }
+        return ScenarioResult(
+            scenario: scenario, seed: seed, trials: trialCount, expectations: results,
+            pairs: pairSummaries(scenario: scenario, plan: plan, observations: observations), failure: nil,
+            trialFingerprints: observations.map(\.fingerprint), wallClockSeconds: seconds)
+    }
+
+    /// Runs one trial with its full trace, for `handoff-sim replay`.
+    public static func replay(_ scenario: Scenario, seed: UInt64, trial: Int) throws(ScenarioRunFailure) -> TrialReplay {
+        var run = try makeRun(scenario, seed: seed)
+        let outcome = try runTrial(scenario, run: &run, seed: seed, trial: trial, keepsTrace: true)
+        var summaries: [ContinuationSummary] = []
+        for (index, _) in scenario.activities.enumerated() {
+            for device in scenario.setup.devices where device.name != scenario.activities[index].device {
+                if let summary = run.summary(of: ActivityID(index), on: device.name) { summaries.append(summary) }
+            }
+        }
+        return TrialReplay(
+            trial: trial, seed: seed, trace: run.trace, summaries: summaries, violations: run.violations,
+            failure: outcome)
+    }
+
+    // MARK: Running trials
+
+    /// Every trial's observation, in trial order.
+    func observe(_ scenario: Scenario, plan: ObservationPlan, trials: Int, seed: UInt64) throws(ScenarioRunFailure)
+        -> [TrialObservation]
+    {
+        // Fail early, on this thread, if the setup cannot make a run.
+        _ = try Self.makeRun(scenario, seed: seed)
+        let workers = min(jobs, trials)
+        let buffer = UnsafeMutableBufferPointer<TrialObservation>.allocate(capacity: trials)
+        buffer.initialize(repeating: TrialObservation.empty)
+        defer {
+            buffer.deinitialize()
+            buffer.deallocate()
+        }
+        nonisolated(unsafe) let shared = buffer
+        let work: @Sendable (Int) -> Void = { worker in
+            guard var run = try? Self.makeRun(scenario, seed: seed) else { return }
+            var trial = worker
+            while trial < trials {
+                shared[trial] = Self.observeTrial(scenario, plan: plan, run: &run, seed: seed, trial: trial)
+                // After a failed trial, the scenario stops: later trials are not needed.
+                if shared[trial].failure != nil { break }
+                trial += workers
+            }
+        }
+        if workers == 1 {
+            work(0)
+        } else {
+            DispatchQueue.concurrentPerform(iterations: workers, execute: work)
+        }
+        var observations = Array(buffer)
+        // Trials after the first failure may not have run: keep only up to it.
+        if let first = observations.firstIndex(where: { $0.failure != nil }) {
+            observations.removeSubrange((first + 1)...)
+        }
+        return observations
+    }
+
+    static func makeRun(_ scenario: Scenario, seed: UInt64) throws(ScenarioRunFailure) -> HandoffRun {
+        do {
+            return try HandoffRun(setup: scenario.setup, seed: seed, trial: 0) { _, app in
+                ScriptedApp(behaviour: scenario.behaviour(of: app.bundleID))
+            }
+        } catch {
+            throw .invalidSetup(error.description)
+        }
+    }
+
+    static func observeTrial(
+        _ scenario: Scenario, plan: ObservationPlan, run: inout HandoffRun, seed: UInt64, trial: Int
+    ) -> TrialObservation {
+        let failure: ScenarioRunFailure?
+        do {
+            failure = try runTrial(scenario, run: &run, seed: seed, trial: trial, keepsTrace: plan.needsTrace)
+        } catch {
+            failure = error
+        }
+        var observation = TrialObservation.empty
+        observation.failure = failure
+        guard failure == nil else { return observation }
+        observation.pairs = plan.pairs.map { pair in
+            let summary = run.summary(of: ActivityID(pair.activity), on: pair.device)
+            return PairObservation(
+                outcome: summary?.outcome, advertToOffered: summary?.advertToOffered,
+                acceptToContinue: summary?.acceptToContinue, acceptToRestored: summary?.acceptToRestored)
+        }
+        if plan.needsTrace {
+            let trace = run.trace
+            observation.events = plan.traceDevices.map { device in
+                trace.filter { $0.device == device }.map(\.event)
+            }
+        }
+        return observation
+    }
+
+    /// Runs trial `trial`; a bound hit or an illegal transition is the
+    /// trial's failure.
+    static func runTrial(
+        _ scenario: Scenario, run: inout HandoffRun, seed: UInt64, trial: Int, keepsTrace: Bool
+    ) throws(ScenarioRunFailure) -> ScenarioRunFailure? {
+        run.reset(seed: seed, trial: trial)
+        run.simulation.model.keepsTrace = keepsTrace
+        var ids: [ActivityID] = []
+        do {
+            for activity in scenario.activities {
+                ids.append(try run.createActivity(
+                    activity.content, on: activity.device, app: activity.app,
+                    delegate: ScriptedApp(behaviour: scenario.behaviour(of: activity.app))))
+            }
+            for entry in scenario.timeline {
+                try run.schedule(entry.action.handoffAction(ids), at: entry.time)
+            }
+        } catch {
+            throw .invalidSetup(error.description)
+        }
+        let limit = SimInstant.zero + (scenario.duration ?? scenario.limits.maxSimulatedTime)
+        let reason = run.run(until: limit, maxEvents: scenario.limits.maxEvents)
+        if let violation = run.violations.first {
+            return .illegalTransition(trial: trial, violation.description)
+        }
+        switch reason {
+        case .reachedEventLimit:
+            return .eventLimit(trial: trial, limit: scenario.limits.maxEvents)
+        case .reachedTime where scenario.duration == nil:
+            return .timeLimit(trial: trial, limit: scenario.limits.maxSimulatedTime)
+        default:
+            return nil
+        }
+    }
+}
+
+extension TimelineAction {
+    /// The Handoff action, with activity indices resolved to this trial's
+    /// identifiers.
+    func handoffAction(_ ids: [ActivityID]) -> HandoffAction {
+        switch self {
+        case let .becomeCurrent(activity): return .becomeCurrent(ids[activity])
+        case let .resignCurrent(activity): return .resignCurrent(ids[activity])
+        case let .invalidate(activity): return .invalidate(ids[activity])
+        case let .setNeedsSave(activity, value): return .setNeedsSave(ids[activity], value)
+        case let .addUserInfoEntries(activity, entries): return .addUserInfoEntries(ids[activity], entries)
+        case let .setEligibleForHandoff(activity, value): return .setEligibleForHandoff(ids[activity], value)
+        case let .accept(device): return .accept(device: device)
+        case let .setSettings(device, settings): return .setSettings(device: device, settings)
+        case let .setAccount(device, account): return .setAccount(device: device, account)
+        }
+    }
+}
+
+/// What must be observed in each trial: the (activity, device) pairs the
+/// expectations name, and the devices whose trace they read.
+struct ObservationPlan: Sendable {
+    struct Pair: Hashable, Sendable {
+        let activity: Int
+        let device: String
+    }
+
+    let pairs: [Pair]
+    let traceDevices: [String]
+    var needsTrace: Bool { !traceDevices.isEmpty }
+
+    init(_ scenario: Scenario) {
+        var pairs: [Pair] = []
+        var traceDevices: [String] = []
+        for expectation in scenario.expectations {
+            switch expectation.kind {
+            case .callbacks, .events:
+                if !traceDevices.contains(expectation.device) { traceDevices.append(expectation.device) }
+            default:
+                let pair = Pair(activity: expectation.activity, device: expectation.device)
+                if !pairs.contains(pair) { pairs.append(pair) }
+            }
+        }
+        self.pairs = pairs
+        self.traceDevices = traceDevices
+    }
+
+    func pairIndex(activity: Int, device: String) -> Int? {
+        pairs.firstIndex(of: Pair(activity: activity, device: device))
+    }
+
+    func traceIndex(_ device: String) -> Int? { traceDevices.firstIndex(of: device) }
+}
+
+/// One (activity, device) pair in one trial.
+struct PairObservation: Sendable {
+    let outcome: ContinuationOutcome?
+    let advertToOffered: SimDuration?
+    let acceptToContinue: SimDuration?
+    let acceptToRestored: SimDuration?
+
+    func latency(_ metric: LatencyMetric) -> SimDuration? {
+        switch metric {
+        case .advertToOffered: return advertToOffered
+        case .acceptToContinue: return acceptToContinue
+        case .acceptToRestored: return acceptToRestored
+        }
+    }
+}
+
+/// What one trial showed.
+struct TrialObservation: Sendable {
+    var pairs: [PairObservation]
+    /// Trace events per device of the plan.
+    var events: [[String]]
+    var failure: ScenarioRunFailure?
+
+    static let empty = TrialObservation(pairs: [], events: [], failure: nil)
+
+    /// FNV-1a over everything observed, in a fixed order.
+    var fingerprint: UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        func mix(_ text: String) {
+            for byte in text.utf8 {
+                hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+            }
+            hash = (hash ^ 0xff) &* 0x0000_0100_0000_01b3
+        }
+        func mix(_ duration: SimDuration?) { mix(duration.map { String($0.nanoseconds) } ?? "-") }
+        for pair in pairs {
+            mix(pair.outcome.map { "\($0)" } ?? "-")
+            mix(pair.advertToOffered)
+            mix(pair.acceptToContinue)
+            mix(pair.acceptToRestored)
+        }
+        for device in events {
+            for event in device { mix(event) }
+            mix("|")
+        }
+        mix(failure.map { "\($0)" } ?? "-")
+        return hash
+    }
+}
+
+/// Why a scenario could not run to its end: an error, not a failed
+/// expectation.
+public enum ScenarioRunFailure: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The setup was refused when the run was made.
+    case invalidSetup(String)
+    /// A trial handled its maximum number of events.
+    case eventLimit(trial: Int, limit: UInt64)
+    /// A trial reached the simulated-time limit without settling.
+    case timeLimit(trial: Int, limit: SimDuration)
+    /// A trial made an illegal state transition (a simulator bug).
+    case illegalTransition(trial: Int, String)
+
+    /// The trial it happened in, if any.
+    public var trial: Int? {
+        switch self {
+        case .invalidSetup: return nil
+        case let .eventLimit(trial, _), let .timeLimit(trial, _), let .illegalTransition(trial, _): return trial
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case let .invalidSetup(message):
+            return "the setup was refused: \(message)"
+        case let .eventLimit(trial, limit):
+            return "trial \(trial) handled \(limit) events (limits.maxEvents) without settling"
+        case let .timeLimit(trial, limit):
+            return "trial \(trial) reached the simulated-time limit of \(limit) (limits.maxSimulatedTime) without settling; give the scenario a \"duration\" to observe each trial for a fixed time"
+        case let .illegalTransition(trial, message):
+            return "trial \(trial): illegal transition: \(message)"
+        }
+    }
+}
+
+/// One trial re-run with its full trace.
+public struct TrialReplay: Sendable {
+    /// The trial's index.
+    public let trial: Int
+    /// The seed.
+    public let seed: UInt64
+    /// Every step and callback, in time order.
+    public let trace: [TraceRecord]
+    /// What happened to each activity on each other device.
+    public let summaries: [ContinuationSummary]
+    /// Illegal transitions (none unless the simulator has a bug).
+    public let violations: [Violation]
+    /// Why the trial failed to finish, if it did.
+    public let failure: ScenarioRunFailure?
+}

@@ -1,0 +1,105 @@
+import Foundation
+
+/// Finding, loading and running the scenario files a command names.
+public enum ScenarioSuite {
+    /// The scenario files under `paths`: each file as given, and every
+    /// `.json` file under each directory (recursively), in byte order of
+    /// their paths; duplicates once.
+    ///
+    /// - Throws: ``SuiteError/noSuchPath(_:)`` for a path that does not
+    ///   exist, ``SuiteError/noScenarios(_:)`` for a directory without any.
+    public static func files(in paths: [String]) throws(SuiteError) -> [String] {
+        var result: [String] = []
+        let manager = FileManager.default
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else { throw .noSuchPath(path) }
+            if isDirectory.boolValue {
+                let base = path.hasSuffix("/") ? String(path.dropLast()) : path
+                var found: [String] = []
+                if let enumerator = manager.enumerator(atPath: path) {
+                    while let relative = enumerator.nextObject() as? String {
+                        guard relative.hasSuffix(".json") else { continue }
+                        let full = base + "/" + relative
+                        var nestedDirectory: ObjCBool = false
+                        if manager.fileExists(atPath: full, isDirectory: &nestedDirectory), !nestedDirectory.boolValue {
+                            found.append(full)
+                        }
+                    }
+                }
+                guard !found.isEmpty else { throw .noScenarios(path) }
+                result.append(contentsOf: found.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) })
+            } else {
+                result.append(path)
+            }
+        }
+        var seen = Set<String>()
+        return result.filter { seen.insert($0).inserted }
+    }
+
+    /// Reads and decodes one scenario file.
+    public static func load(_ file: String) -> Result<Scenario, ScenarioProblems> {
+        guard let data = FileManager.default.contents(atPath: file) else {
+            return .failure(ScenarioProblems(problems: [
+                ScenarioProblem(file: file, path: "$", position: nil, message: "cannot read the file"),
+            ]))
+        }
+        return ScenarioDecoder.decode(Array(data), file: file)
+    }
+
+    /// Loads every file, then runs the valid ones; an invalid file runs
+    /// nothing and is reported with its problems.
+    public static func run(
+        files: [String], runner: ScenarioRunner, trials: Int? = nil, seed: UInt64? = nil,
+        progress: ((Int, Int, String) -> Void)? = nil
+    ) -> [FileResult] {
+        var results: [FileResult] = []
+        for (index, file) in files.enumerated() {
+            progress?(index, files.count, file)
+            switch load(file) {
+            case let .success(scenario):
+                results.append(FileResult(file: file, outcome: .ran(runner.run(scenario, trials: trials, seed: seed))))
+            case let .failure(problems):
+                results.append(FileResult(file: file, outcome: .invalid(problems)))
+            }
+        }
+        return results
+    }
+}
+
+/// One scenario file's result: run, or refused with its problems.
+public struct FileResult: Sendable {
+    /// What became of the file.
+    public enum Outcome: Sendable {
+        /// It was valid and ran.
+        case ran(ScenarioResult)
+        /// It was invalid; nothing ran.
+        case invalid(ScenarioProblems)
+    }
+
+    /// The file, as named on the command line.
+    public let file: String
+    /// What became of it.
+    public let outcome: Outcome
+
+    /// A file result.
+    public init(file: String, outcome: Outcome) {
+        self.file = file
+        self.outcome = outcome
+    }
+}
+
+/// A problem with the paths a command was given.
+public enum SuiteError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The path does not exist.
+    case noSuchPath(String)
+    /// The directory holds no `.json` file.
+    case noScenarios(String)
+
+    public var description: String {
+        switch self {
+        case let .noSuchPath(path): return "\(path): no such file or directory"
+        case let .noScenarios(path): return "\(path): no scenario files (*.json) in this directory"
+        }
+    }
+}

@@ -1,0 +1,94 @@
+// A small command-line option reader: flags, options with values
+// (`--seed 7` or `--seed=7`) and positional arguments. Problems are usage
+// errors (exit 64).
+
+/// A command's options as given.
+struct ParsedArguments {
+    var flags: Set<String> = []
+    var values: [String: String] = [:]
+    var positional: [String] = []
+
+    func has(_ flag: String) -> Bool { flags.contains(flag) }
+    func value(_ option: String) -> String? { values[option] }
+}
+
+/// A usage error: the message, then exit 64.
+struct UsageError: Error {
+    let message: String
+}
+
+/// Reads `arguments` for a command that accepts `flags` and `options`
+/// (names with their dashes).
+func parseArguments(_ arguments: [String], command: String, flags: [String], options: [String]) throws(UsageError)
+    -> ParsedArguments
+{
+    var parsed = ParsedArguments()
+    var index = 0
+    var onlyPositional = false
+    while index < arguments.count {
+        let argument = arguments[index]
+        index += 1
+        if onlyPositional || !argument.hasPrefix("-") || argument == "-" {
+            parsed.positional.append(argument)
+            continue
+        }
+        if argument == "--" {
+            onlyPositional = true
+            continue
+        }
+        var name = argument
+        var inlineValue: String?
+        if let equals = argument.firstIndex(of: "=") {
+            name = String(argument[..<equals])
+            inlineValue = String(argument[argument.index(after: equals)...])
+        }
+        if flags.contains(name), inlineValue == nil {
+            parsed.flags.insert(name)
+        } else if options.contains(name) {
+            if let inlineValue {
+                parsed.values[name] = inlineValue
+            } else if index < arguments.count {
+                parsed.values[name] = arguments[index]
+                index += 1
+            } else {
+                throw UsageError(message: "option '\(name)' needs a value")
+            }
+        } else {
+            let known = flags + options
+            var message = "unknown option '\(name)' for '\(command)'"
+            if let close = closest(name, among: known) { message += " (did you mean '\(close)'?)" }
+            throw UsageError(message: message)
+        }
+    }
+    return parsed
+}
+
+/// A whole number option in `range`.
+func integerOption(_ parsed: ParsedArguments, _ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
+    guard let text = parsed.value(name) else { return nil }
+    guard let value = Int(text), range.contains(value) else {
+        throw UsageError(message: "option '\(name)' expects a whole number from \(range.lowerBound) to \(range.upperBound), found '\(text)'")
+    }
+    return value
+}
+
+/// The closest of `candidates` to `word` by edit distance, if close.
+func closest(_ word: String, among candidates: [String]) -> String? {
+    func distance(_ a: [Character], _ b: [Character]) -> Int {
+        var row = Array(0...b.count)
+        for i in 1...max(a.count, 1) where !a.isEmpty {
+            var previous = row[0]
+            row[0] = i
+            for j in stride(from: 1, through: b.count, by: 1) {
+                let current = row[j]
+                row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
+                previous = current
+            }
+        }
+        return row[b.count]
+    }
+    let target = Array(word)
+    let scored = candidates.map { ($0, distance(target, Array($0))) }
+    guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= max(2, target.count / 3) else { return nil }
+    return best.0
+}

@@ -1,0 +1,42 @@
+@testable import HandoffReport
+import Testing
+
+/// The small formatting rules the reports depend on.
+@Suite("Report formatting")
+struct ReportFormattingTests {
+    @Test("replay commands quote a file name for a POSIX shell only when it needs it")
+    func shellQuoting() {
+        #expect(ReplayCommand.text(command: "handoff-sim", file: "scenarios/a-b.json", seed: 7, trial: 3)
+            == "handoff-sim replay scenarios/a-b.json --seed 7 --trial 3")
+        #expect(ReplayCommand.shellQuoted("my scenarios/it's.json") == #"'my scenarios/it'\''s.json'"#)
+        #expect(ReplayCommand.shellQuoted("") == "''")
+    }
+
+    @Test("JUnit: dotted class names, seconds with a '.', XML escaping")
+    func junit() {
+        #expect(JUnitReport.dottedClassName("scenarios/net/slow.json") == "scenarios.net.slow")
+        #expect(JUnitReport.dottedClassName("./scenarios/v1.2/a.json") == "scenarios.v1_2.a")
+        #expect(JUnitReport.seconds(1.2345) == "1.235")
+        #expect(JUnitReport.seconds(0.0004) == "0.000")
+        #expect(JUnitReport.seconds(12) == "12.000")
+        #expect(JUnitReport.escape("a<b & \"c\"\n\u{1}") == "a&lt;b &amp; &quot;c&quot;&#10;\u{FFFD}")
+    }
+
+    @Test("GitHub workflow commands escape %, CR, LF, and in properties also : and ,")
+    func gitHub() {
+        #expect(GitHubAnnotations.annotation(file: "a,b:c.json", line: 3, column: nil, title: "t", message: "50% done\nnext")
+            == "::error file=a%2Cb%3Ac.json,line=3,title=t::50%25 done%0Anext")
+    }
+
+    @Test("Markdown table cells escape pipes and line breaks")
+    func markdown() {
+        #expect(MarkdownReport.cell("a|b\nc") == "a\\|b c")
+    }
+
+    @Test("text summary seconds have two decimals")
+    func seconds() {
+        #expect(TextReport.secondsText(4.567) == "4.57s")
+        #expect(TextReport.secondsText(0.004) == "0.00s")
+        #expect(TextReport.secondsText(10.05) == "10.05s")
+    }
+}

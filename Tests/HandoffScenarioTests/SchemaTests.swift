@@ -1,0 +1,58 @@
+import Foundation
+@testable import HandoffScenario
+import Testing
+
+/// schema/scenario.schema.json names exactly the keys the decoder reads,
+/// so editors flag what `handoff-sim validate` would.
+@Suite("JSON Schema")
+struct SchemaTests {
+    static func schema() throws -> JSONNode {
+        let data = try #require(FileManager.default.contents(atPath: packageRoot() + "/schema/scenario.schema.json"))
+        return try JSONParser.parse(Array(data))
+    }
+
+    /// The property names of the object schema at `path` (keys, in order).
+    static func properties(_ root: JSONNode, _ path: [String]) throws -> [String] {
+        var node = root
+        for key in path {
+            if case let .array(elements) = node.value, let index = Int(key) {
+                node = elements[index]
+            } else {
+                node = try #require(node.member(key)?.value, "no \(key) in \(path)")
+            }
+        }
+        guard case let .object(members) = try #require(node.member("properties")?.value).value else {
+            Issue.record("properties of \(path) is not an object")
+            return []
+        }
+        return members.map(\.key)
+    }
+
+    @Test("every object's properties are the decoder's keys", arguments: [
+        ([String](), ScenarioKeys.top),
+        (["properties", "limits"], ScenarioKeys.limits),
+        (["properties", "network"], ScenarioKeys.network),
+        (["properties", "network", "properties", "wifiPeerToPeer"], ScenarioKeys.link),
+        (["properties", "protocol"], ScenarioKeys.protocolKeys),
+        (["properties", "apps", "items"], ScenarioKeys.app),
+        (["properties", "apps", "items", "properties", "behaviour"], ScenarioKeys.behaviour),
+        (["properties", "devices", "items"], ScenarioKeys.device),
+        (["properties", "activity"], ScenarioKeys.activity),
+        (["properties", "activities", "items"], ScenarioKeys.activity),
+        (["properties", "timeline", "items"], ScenarioKeys.timeline),
+        (["properties", "expect", "items"], ScenarioKeys.expectation),
+    ])
+    func keys(path: [String], expected: [String]) throws {
+        #expect(Set(try Self.properties(try Self.schema(), path)) == Set(expected))
+    }
+
+    @Test("the schema lists the decoder's actions and callbacks")
+    func enumerations() throws {
+        let root = try Self.schema()
+        let text = String(decoding: try #require(FileManager.default.contents(atPath: packageRoot() + "/schema/scenario.schema.json")), as: UTF8.self)
+        for name in ScenarioKeys.timelineActions + scenarioCallbackNames {
+            #expect(text.contains("\"\(name)\""), "\(name)")
+        }
+        #expect(root.member("$schema") != nil)
+    }
+}
