@@ -1,6 +1,7 @@
 // A small command-line option reader: flags, options with values
 // (`--seed 7` or `--seed=7`) and positional arguments. Problems are usage
 // errors (exit 64).
+import HandoffScenario
 
 /// A command's options as given.
 struct ParsedArguments {
@@ -56,7 +57,7 @@ func parseArguments(_ arguments: [String], command: String, flags: [String], opt
         } else {
             let known = flags + options
             var message = "unknown option '\(name)' for '\(command)'"
-            if let close = closest(name, among: known) { message += " (did you mean '\(close)'?)" }
+            if let close = suggestion(for: name, among: known) { message += " (did you mean '\(close)'?)" }
             throw UsageError(message: message)
         }
     }
@@ -70,25 +71,4 @@ func integerOption(_ parsed: ParsedArguments, _ name: String, in range: ClosedRa
         throw UsageError(message: "option '\(name)' expects a whole number from \(range.lowerBound) to \(range.upperBound), found '\(text)'")
     }
     return value
-}
-
-/// The closest of `candidates` to `word` by edit distance, if close.
-func closest(_ word: String, among candidates: [String]) -> String? {
-    func distance(_ a: [Character], _ b: [Character]) -> Int {
-        var row = Array(0...b.count)
-        for i in 1...max(a.count, 1) where !a.isEmpty {
-            var previous = row[0]
-            row[0] = i
-            for j in stride(from: 1, through: b.count, by: 1) {
-                let current = row[j]
-                row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
-                previous = current
-            }
-        }
-        return row[b.count]
-    }
-    let target = Array(word)
-    let scored = candidates.map { ($0, distance(target, Array($0))) }
-    guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= max(2, target.count / 3) else { return nil }
-    return best.0
 }

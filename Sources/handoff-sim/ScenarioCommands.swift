@@ -11,8 +11,8 @@ enum ExitCode {
     static let usage: Int32 = 64
     /// A scenario file is invalid (EX_DATAERR).
     static let invalidScenario: Int32 = 65
-    /// An internal error, such as a determinism check that found a
-    /// difference (EX_SOFTWARE).
+    /// An internal error (EX_SOFTWARE): a determinism check that found a
+    /// difference, or an output file that could not be written.
     static let internalError: Int32 = 70
 }
 
@@ -49,7 +49,8 @@ let runHelp = """
       1   an expectation failed, or a scenario stopped at a limit
       64  bad command-line usage
       65  a scenario file is invalid
-      70  internal error (e.g. the determinism check found a difference)
+      70  internal error: the determinism check found a difference, or an
+          output file could not be written
     """
 
 let validateHelp = """

@@ -93,6 +93,16 @@ struct ScenarioCommandTests {
         #expect(run.standardError.hasPrefix(message), "\(run.standardError)")
     }
 
+    @Test("an output file that cannot be written is an internal error: exit 70, nothing half-written")
+    func unwritableOutput() throws {
+        let directory = try temporaryDirectory()
+        let run = try ProductRunner.run(
+            "handoff-sim", ["run", fixtures + "passes.json", "--no-progress", "--json", directory + "/missing/r.json"])
+        #expect(run.status == 70)
+        #expect(run.standardError.hasPrefix("error: cannot write \(directory)/missing/r.json: "))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).isEmpty)
+    }
+
     @Test("--help on every command exits 0", arguments: ["run", "validate", "replay", "list", "defaults"])
     func help(command: String) throws {
         let run = try ProductRunner.run("handoff-sim", [command, "--help"])

@@ -42,8 +42,9 @@ public struct ScenarioProblems: Error, Hashable, Sendable, CustomStringConvertib
 /// The closest of `candidates` to `word`, if it is close enough to be a
 /// likely typo (edit distance at most a third of the word's length, at
 /// least 1, case ignored for the distance); ties go to the earlier
-/// candidate.
-func suggestion(for word: String, among candidates: [String]) -> String? {
+/// candidate. Used for "did you mean" in scenario files and on the
+/// command line.
+public func suggestion(for word: String, among candidates: [String]) -> String? {
     let target = Array(word.lowercased().unicodeScalars)
     var best: (String, Int)?
     for candidate in candidates {

@@ -239,8 +239,7 @@ struct ExpectationEvaluator {
         }
         // Stable order: by value, then trial.
         values.sort { ($0.0, $0.1) < ($1.0, $1.1) }
-        let rank = max(1, Int((percentile / 100 * Double(values.count)).rounded(.up)))
-        let (value, trial) = values[min(rank, values.count) - 1]
+        let (value, trial) = nearestRank(values, percentile)!
         let passed = bound.holds(for: value)
         return ExpectationResult(
             expectation: expectation, passed: passed, asked: asked,

@@ -1,0 +1,92 @@
+import Handoff
+import HandoffWorld
+import SimKernel
+
+/// Reading a scenario file: devices.
+extension ScenarioReader {
+    func readDevice(
+        _ node: JSONNode, _ path: JSONPath, bundleIDs: [String], internet: NetworkProfile,
+        configuration: inout HandoffConfiguration
+    ) -> DeviceDescription? {
+        guard let object = context.object(node, path, what: "a device object", allowed: ScenarioKeys.device) else {
+            return nil
+        }
+        let name = object.required("name", what: "the device's name", { context.nonEmptyString($0, $1) })
+        let kind = object.required("kind", what: "the device kind", { node, kindPath -> DeviceKind? in
+            context.choice(node, kindPath, what: "device kind", among: DeviceKind.allCases.map(\.rawValue))
+                .flatMap(DeviceKind.init(rawValue:))
+        })
+        let os = object.optional("os") { node, osPath -> OSVersion? in
+            guard let text = context.string(node, osPath, expected: "an OS version such as \"17.4\"") else { return nil }
+            do {
+                return try OSVersion(parsing: text)
+            } catch {
+                context.report(osPath, at: node.position, "expected an OS version such as \"17.4\", found \"\(text)\"")
+                return nil
+            }
+        }
+        var account: AccountID? = AccountID(ScenarioDecoder.defaultAccount)
+        if let member = object.member("account") {
+            if case .null = member.value.value {
+                account = nil
+            } else if let text = context.nonEmptyString(member.value, path.key("account"),
+                                                        expected: "an iCloud account name, or null for signed out") {
+                account = AccountID(text)
+            }
+        }
+        let installed = object.optional("apps") { node, listPath -> [String]? in
+            guard let list = context.array(node, listPath, expected: "an array of bundle IDs") else { return nil }
+            var result: [String] = []
+            for (index, element) in list.enumerated() {
+                guard let bundleID = context.string(element, listPath.index(index)) else { continue }
+                if bundleIDs.contains(bundleID) {
+                    result.append(bundleID)
+                } else {
+                    context.report(listPath.index(index), at: element.position,
+                                   "unknown app \"\(bundleID)\"; apps are declared under \"apps\""
+                                       + didYouMean(bundleID, among: bundleIDs))
+                }
+            }
+            return result
+        } ?? []
+        let position = object.optional("position") { readPosition($0, $1) } ?? .origin
+        var settings = DeviceSettings()
+        if let value = object.optional("handoff", { context.bool($0, $1) }) { settings.handoffEnabled = value }
+        if let value = object.optional("bluetooth", { context.bool($0, $1) }) { settings.bluetoothEnabled = value }
+        if let value = object.optional("wifi", { context.bool($0, $1) }) { settings.wifiEnabled = value }
+        let profile = object.optional("internet") { readProfile($0, $1) } ?? internet
+        let access = object.optional("internetAccess") { node, accessPath -> InternetAccess? in
+            context.choice(node, accessPath, what: "internet access", among: InternetAccess.allCases.map(\.rawValue))
+                .flatMap(InternetAccess.init(rawValue:))
+        } ?? .wifi
+        let acceptance = object.optional("acceptance") { readAcceptance($0, $1) }
+        guard let name, let kind else { return nil }
+        if let acceptance { configuration.acceptance[name] = acceptance }
+        return DeviceDescription(
+            name: name, kind: kind, osVersion: os ?? Self.defaultOS(kind), account: account, settings: settings,
+            installedApps: installed, mobility: .stationary(position), internet: profile, internetAccess: access)
+    }
+
+    /// A recent OS for each kind of device.
+    static func defaultOS(_ kind: DeviceKind) -> OSVersion {
+        switch kind {
+        case .iPhone, .iPad: return OSVersion(17, 4)
+        case .mac: return OSVersion(14, 4)
+        case .watch: return OSVersion(10, 4)
+        case .visionPro: return OSVersion(1, 1)
+        }
+    }
+
+    /// `[x, y]` in metres.
+    func readPosition(_ node: JSONNode, _ path: JSONPath) -> Position? {
+        let expected = "a position [x, y] in metres"
+        guard case let .array(elements) = node.value, elements.count == 2,
+            case let .number(x) = elements[0].value, case let .number(y) = elements[1].value,
+            x.doubleValue.isFinite, y.doubleValue.isFinite
+        else {
+            context.mismatch(node, path, expected: expected)
+            return nil
+        }
+        return Position(x: x.doubleValue, y: y.doubleValue)
+    }
+}

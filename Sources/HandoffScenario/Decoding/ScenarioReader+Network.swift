@@ -1,0 +1,199 @@
+import Handoff
+import HandoffWorld
+import SimKernel
+
+/// Reading a scenario file: limits, network, protocol.
+extension ScenarioReader {
+    func readLimits(_ node: JSONNode, _ path: JSONPath) -> ScenarioLimits? {
+        guard let object = context.object(node, path, what: "the limits object", allowed: ScenarioKeys.limits) else {
+            return nil
+        }
+        var limits = ScenarioLimits.defaults
+        if let events = object.optional("maxEvents", { context.integer($0, $1, in: 1...1_000_000_000_000) }) {
+            limits.maxEvents = UInt64(events)
+        }
+        if let time = object.optional("maxSimulatedTime", { context.duration($0, $1, minimum: .nanoseconds(1)) }) {
+            limits.maxSimulatedTime = time
+        }
+        return limits
+    }
+
+    func readNetwork(
+        _ node: JSONNode, _ path: JSONPath, world: inout WorldConfiguration,
+        configuration: inout HandoffConfiguration, internet: inout NetworkProfile
+    ) {
+        guard let object = context.object(node, path, what: "the network object", allowed: ScenarioKeys.network) else {
+            return
+        }
+        if let profile = object.optional("profile", { readProfile($0, $1) }) { internet = profile }
+        if let fetchPath = object.optional("fetchPath", {
+            context.choice($0, $1, what: "path", among: PathKind.allCases.map(\.rawValue))
+        }) {
+            configuration.fetchPath = PathKind(rawValue: fetchPath)!
+        }
+        if let member = object.member("wifiPeerToPeer") {
+            world.wifiPeerToPeer = readLink(member.value, path.key("wifiPeerToPeer"), base: world.wifiPeerToPeer)
+                ?? world.wifiPeerToPeer
+        }
+        if let member = object.member("bluetooth") {
+            world.bluetooth = readLink(member.value, path.key("bluetooth"), base: world.bluetooth) ?? world.bluetooth
+        }
+    }
+
+    func readProfile(_ node: JSONNode, _ path: JSONPath) -> NetworkProfile? {
+        let names = NetworkProfile.builtIn.map(\.name)
+        guard let name = context.choice(node, path, what: "network profile", among: names) else { return nil }
+        return try? NetworkProfile.named(name)
+    }
+
+    /// Link parameters: `base` with the object's values replacing its own.
+    func readLink(_ node: JSONNode, _ path: JSONPath, base: LinkParameters) -> LinkParameters? {
+        guard let object = context.object(node, path, what: "a link object", allowed: ScenarioKeys.link) else {
+            return nil
+        }
+        var link = base
+        if let latency = object.optional("latency", { context.duration($0, $1) }) { link.latency = latency }
+        if let jitter = object.optional("jitter", { context.duration($0, $1) }) { link.jitter = jitter }
+        if let member = object.member("bandwidth") {
+            if case .null = member.value.value {
+                link.bandwidth = nil
+            } else if case let .string(text) = member.value.value, case let .success(rate) = Quantities.bandwidth(text) {
+                link.bandwidth = rate
+            } else {
+                context.mismatch(member.value, path.key("bandwidth"),
+                                 expected: "a rate such as \"54Mbit/s\" or \"256kbit/s\" (units bit/s, kbit/s, Mbit/s, Gbit/s), or null for no limit")
+            }
+        }
+        if let loss = object.optional("loss", { readLoss($0, $1, base: base) }) { link.loss = loss }
+        if let limit = object.optional("queueLimit", { context.integer($0, $1, in: 0...1_000_000) }) {
+            link.queueLimit = Int(limit)
+        }
+        if let header = object.optional("headerBytes", { context.integer($0, $1, in: 0...65_535) }) {
+            link.headerBytes = Int(header)
+        }
+        if let mtu = object.optional("mtu", { context.integer($0, $1, in: 1...1_000_000) }) {
+            if Int(mtu) > link.headerBytes {
+                link.mtu = Int(mtu)
+            } else {
+                context.report(path.key("mtu"), at: object.position(of: "mtu"),
+                               "expected an MTU larger than the header (\(link.headerBytes) bytes), found \(mtu)")
+            }
+        }
+        if let list = object.optional("outages", { context.array($0, $1, expected: "an array of outages") }) {
+            var outages: [TimeWindow] = []
+            for (index, element) in list.enumerated() {
+                let elementPath = path.key("outages").index(index)
+                guard let window = context.object(element, elementPath, what: "an outage object", allowed: ScenarioKeys.outage),
+                    let from = window.required("from", what: "when the outage starts", { context.duration($0, $1) }),
+                    let until = window.required("until", what: "when it ends", { context.duration($0, $1) })
+                else { continue }
+                do {
+                    outages.append(try TimeWindow(from: .zero + from, until: .zero + until))
+                } catch {
+                    context.report(elementPath, at: element.position, "expected an outage that ends after it starts (\(error))")
+                }
+            }
+            link.outages = outages
+        }
+        return link
+    }
+
+    /// A loss model: a probability, `"distance"`, or a burst object.
+    func readLoss(_ node: JSONNode, _ path: JSONPath, base: LinkParameters) -> LossModel? {
+        let expected = "a loss probability from 0 to 1 (or a percentage), \"distance\", or a burst object {\"goodToBad\", \"badToGood\", \"lossInGood\", \"lossInBad\"}"
+        switch node.value {
+        case .number:
+            guard let probability = context.fraction(node, path) else { return nil }
+            return probability > 0 ? .bernoulli(probability) : LossModel.none
+        case let .string(text):
+            if text == "distance" {
+                if case .distance = base.loss { return base.loss }
+                return .distance(.bluetoothLowEnergy)
+            }
+            guard case let .success(probability) = Quantities.percentage(text) else {
+                context.mismatch(node, path, expected: expected)
+                return nil
+            }
+            return probability > 0 ? .bernoulli(probability) : LossModel.none
+        case .object:
+            guard let burst = context.object(node, path, what: "a burst-loss object", allowed: ScenarioKeys.burst),
+                let goodToBad = burst.required("goodToBad", what: "the chance per packet of entering the bad state", {
+                    context.fraction($0, $1)
+                }),
+                let badToGood = burst.required("badToGood", what: "the chance per packet of leaving it", {
+                    context.fraction($0, $1)
+                })
+            else { return nil }
+            let lossInGood = burst.optional("lossInGood") { context.fraction($0, $1) } ?? 0
+            let lossInBad = burst.optional("lossInBad") { context.fraction($0, $1) } ?? 1
+            do {
+                return .gilbertElliott(try GilbertElliott(
+                    goodToBad: goodToBad, badToGood: badToGood, lossInGood: lossInGood, lossInBad: lossInBad))
+            } catch {
+                context.report(path, at: node.position, "invalid burst loss: \(error)")
+                return nil
+            }
+        default:
+            context.mismatch(node, path, expected: expected)
+            return nil
+        }
+    }
+
+    func readProtocol(_ node: JSONNode, _ path: JSONPath, configuration: inout HandoffConfiguration) {
+        guard let object = context.object(node, path, what: "the protocol object", allowed: ScenarioKeys.protocolKeys)
+        else { return }
+        if let value = object.optional("fetchTimeout", { context.duration($0, $1, minimum: .nanoseconds(1)) }) {
+            configuration.fetchTimeout = value
+        }
+        if let value = object.optional("userInfoLimit", { context.bytes($0, $1, minimum: 1) }) {
+            configuration.userInfoLimit = value
+        }
+        if let value = object.optional("requestBytes", { context.bytes($0, $1, minimum: 1) }) {
+            configuration.requestBytes = value
+        }
+        if let value = object.optional("envelopeBytes", { context.bytes($0, $1) }) {
+            configuration.envelopeBytes = value
+        }
+        if let value = object.optional("noticeBytes", { context.bytes($0, $1, minimum: 1) }) {
+            configuration.noticeBytes = value
+        }
+        if let value = object.optional("browserLaunch", { context.duration($0, $1) }) {
+            configuration.browserLaunch = value
+        }
+        if let policy = object.optional("acceptance", { readAcceptance($0, $1) }) {
+            configuration.defaultAcceptance = policy
+        }
+    }
+
+    /// `"explicit"`, `{"after": "500ms"}` or `{"thinkTime": {"mean", "standardDeviation"}}`.
+    func readAcceptance(_ node: JSONNode, _ path: JSONPath) -> AcceptancePolicy? {
+        let expected = "\"explicit\", {\"after\": \"500ms\"} or {\"thinkTime\": {\"mean\": \"2s\", \"standardDeviation\": \"1s\"}}"
+        switch node.value {
+        case .string:
+            guard context.choice(node, path, what: "acceptance", among: ["explicit"]) != nil else { return nil }
+            return .explicit
+        case .object:
+            guard let object = context.object(node, path, what: "an acceptance object", allowed: ["after", "thinkTime"])
+            else { return nil }
+            if let delay = object.optional("after", { context.duration($0, $1) }) { return .after(delay) }
+            if let think = object.member("thinkTime") {
+                let thinkPath = path.key("thinkTime")
+                guard let parameters = context.object(think.value, thinkPath, what: "a think-time object",
+                                                      allowed: ScenarioKeys.thinkTime),
+                    let mean = parameters.required("mean", what: "the mean think time", {
+                        context.duration($0, $1, minimum: .nanoseconds(1))
+                    }),
+                    let deviation = parameters.required("standardDeviation", what: "its standard deviation", {
+                        context.duration($0, $1)
+                    })
+                else { return nil }
+                return .thinkTime(meanSeconds: mean.seconds, standardDeviationSeconds: deviation.seconds)
+            }
+            if !object.has("after") { context.mismatch(node, path, expected: expected) }
+            return nil
+        default:
+            context.mismatch(node, path, expected: expected)
+            return nil
+        }
+    }
+}
