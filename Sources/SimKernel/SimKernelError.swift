@@ -27,6 +27,10 @@ public enum SimKernelError: Error, Hashable, Sendable {
 
     /// A histogram was configured with bounds it cannot honour.
     case invalidHistogramConfiguration(problem: String)
+
+    /// Text that is not an encoded histogram (see
+    /// `LatencyHistogram.encoded`).
+    case malformedHistogram(String)
 }
 
 extension SimKernelError: CustomStringConvertible {
@@ -44,6 +48,8 @@ extension SimKernelError: CustomStringConvertible {
             return "invalid \(distribution) distribution: \(parameter) = \(value), expected \(expected)"
         case let .invalidHistogramConfiguration(problem):
             return "invalid histogram configuration: \(problem)"
+        case let .malformedHistogram(text):
+            return "not an encoded histogram: \"\(text.count > 60 ? String(text.prefix(60)) + "…" : text)\""
         }
     }
 }

@@ -431,3 +431,49 @@ struct LatencyHistogramTests {
         }
     }
 }
+
+/// The text form of a histogram reads back exactly.
+@Suite("Latency histogram encoding")
+struct LatencyHistogramEncodingTests {
+    @Test("the documented example")
+    func example() throws {
+        var histogram = LatencyHistogram()
+        histogram.record(5)
+        histogram.record(5)
+        histogram.record(9)
+        #expect(histogram.encoded == "h1;3;5;9;0;19;5;2,z3,1")
+        #expect(try LatencyHistogram(encoded: histogram.encoded) == histogram)
+        #expect(LatencyHistogram().encoded == "h1;0")
+        #expect(try LatencyHistogram(encoded: "h1;0") == LatencyHistogram())
+    }
+
+    @Test("random histograms survive the round trip exactly, merges included")
+    func roundTrip() throws {
+        var generator = Xoshiro256StarStar(seed: 5)
+        for _ in 0..<200 {
+            var histogram = LatencyHistogram()
+            let values = Int(generator.uniform(below: 300))
+            for _ in 0..<values {
+                histogram.record(Int64(generator.next() >> (1 + generator.uniform(below: 62))))
+            }
+            let decoded = try LatencyHistogram(encoded: histogram.encoded)
+            #expect(decoded == histogram)
+            #expect(decoded.encoded == histogram.encoded)
+            #expect(decoded.exactSum == histogram.exactSum)
+            #expect(decoded.value(atPercentile: 95) == histogram.value(atPercentile: 95))
+            var merged = decoded
+            merged.merge(histogram)
+            var twice = histogram
+            twice.merge(histogram)
+            #expect(merged == twice)
+        }
+    }
+
+    @Test("malformed or inconsistent text is refused", arguments: [
+        "", "h2;0", "h1", "h1;3;5;9;0;19;5;2,z3", "h1;3;5;9;0;19;5;2,z3,1,0", "h1;3;9;5;0;19;5;2,z3,1",
+        "h1;3;5;9;0;19;6;2,z3,1", "h1;3;5;9;0;19;5;2,z1,1,1", "h1;3;5;9;0;19;5;2,x,1", "h1;-3;5;9;0;19;5;3",
+    ])
+    func refused(text: String) {
+        #expect(throws: SimKernelError.malformedHistogram(text)) { try LatencyHistogram(encoded: text) }
+    }
+}

@@ -77,11 +77,12 @@ public struct ExpectationResult: Hashable, Sendable {
 }
 
 /// Checks expectations against the trials' observations.
-/// The nearest-rank `percentile` of ascending `sorted`.
+/// The nearest-rank `percentile` of ascending `sorted` (the rank as
+/// `LatencyHistogram` computes it, so 95 % of 1 000 is rank 950 exactly).
 func nearestRank<T>(_ sorted: [T], _ percentile: Double) -> T? {
     guard !sorted.isEmpty else { return nil }
-    let rank = Swift.max(1, Int((percentile / 100 * Double(sorted.count)).rounded(.up)))
-    return sorted[Swift.min(rank, sorted.count) - 1]
+    let rank = LatencyHistogram.rank(percentile: percentile, count: UInt64(sorted.count))
+    return sorted[Int(rank) - 1]
 }
 
 /// Summaries of every observed pair.
