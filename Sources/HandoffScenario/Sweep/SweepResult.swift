@@ -1,0 +1,181 @@
+import Handoff
+import SimKernel
+
+/// One dimension of a sweep: a name and the values it takes, as written.
+public struct SweepAxis: Hashable, Sendable {
+    /// `payload`, `profile`, or the JSON path of the parameter
+    /// (`network.wifiPeerToPeer.loss`).
+    public let name: String
+    /// The values, as written (`"3KiB"`, `"Very Bad Network"`, `"0.01"`).
+    public let values: [String]
+
+    /// An axis.
+    public init(name: String, values: [String]) {
+        self.name = name
+        self.values = values
+    }
+}
+
+/// What happened over the trials of one sweep point: counts by outcome and
+/// a histogram per latency. Merging two aggregates of disjoint trials gives
+/// exactly the aggregate of all of them.
+public struct PointAggregate: Sendable, Equatable {
+    /// Trials run.
+    public var trials: UInt64 = 0
+    /// Continued in the app.
+    public var continued: UInt64 = 0
+    /// Continued in the browser.
+    public var continuedInBrowser: UInt64 = 0
+    /// `didFail` by code: 4608, 4609, 4610, 4611, in that order.
+    public var failures: [UInt64] = [0, 0, 0, 0]
+    /// Never offered (any rule).
+    public var notOffered: UInt64 = 0
+    /// Offered, then withdrawn, never accepted or still under way when the
+    /// trial ended.
+    public var otherOutcomes: UInt64 = 0
+    /// Accept → `continue`.
+    public var acceptToContinue = LatencyHistogram()
+    /// Accept → first `restoreUserActivityState`.
+    public var acceptToRestored = LatencyHistogram()
+    /// First advertisement → offer (discovery).
+    public var advertToOffered = LatencyHistogram()
+
+    /// The error codes of ``failures``, in order.
+    public static let failureCodes = [4608, 4609, 4610, 4611]
+
+    /// An empty aggregate.
+    public init() {}
+
+    /// Continued trials (app or browser) over all trials; 0 when none ran.
+    public var successRate: Double {
+        trials == 0 ? 0 : Double(continued + continuedInBrowser) / Double(trials)
+    }
+
+    /// The histogram of `metric`.
+    public func histogram(_ metric: LatencyMetric) -> LatencyHistogram {
+        switch metric {
+        case .acceptToContinue: return acceptToContinue
+        case .acceptToRestored: return acceptToRestored
+        case .advertToOffered: return advertToOffered
+        }
+    }
+
+    /// Adds one trial's summary.
+    public mutating func record(_ summary: ContinuationSummary?) {
+        trials += 1
+        switch summary?.outcome {
+        case .continued?: continued += 1
+        case .continuedInBrowser?: continuedInBrowser += 1
+        case let .failed(error)?:
+            if let index = Self.failureCodes.firstIndex(of: error.code) {
+                failures[index] += 1
+            } else {
+                otherOutcomes += 1
+            }
+        case .notOffered?: notOffered += 1
+        default: otherOutcomes += 1
+        }
+        if let value = summary?.acceptToContinue { acceptToContinue.record(value) }
+        if let value = summary?.acceptToRestored { acceptToRestored.record(value) }
+        if let value = summary?.advertToOffered { advertToOffered.record(value) }
+    }
+
+    /// Adds every trial of `other`.
+    public mutating func merge(_ other: PointAggregate) {
+        trials += other.trials
+        continued += other.continued
+        continuedInBrowser += other.continuedInBrowser
+        for index in failures.indices { failures[index] += other.failures[index] }
+        notOffered += other.notOffered
+        otherOutcomes += other.otherOutcomes
+        acceptToContinue.merge(other.acceptToContinue)
+        acceptToRestored.merge(other.acceptToRestored)
+        advertToOffered.merge(other.advertToOffered)
+    }
+}
+
+/// One point of a sweep: its coordinates and what its trials showed.
+public struct SweepPoint: Sendable, Equatable {
+    /// The value of each axis, in ``SweepResult/axes`` order.
+    public let coordinates: [String]
+    /// The payload at this point in bytes (the transfer size of the
+    /// activity), whether or not payload is an axis.
+    public let payloadBytes: Int
+    /// The internet profile at this point (`WiFi` unless set).
+    public let profile: String
+    /// What the trials showed.
+    public var aggregate: PointAggregate
+
+    /// A point.
+    public init(coordinates: [String], payloadBytes: Int, profile: String, aggregate: PointAggregate) {
+        self.coordinates = coordinates
+        self.payloadBytes = payloadBytes
+        self.profile = profile
+        self.aggregate = aggregate
+    }
+}
+
+/// Which slice of the trials a partial result holds: the `index`-th (from
+/// 0) of `count` disjoint slices.
+public struct Shard: Hashable, Sendable, CustomStringConvertible {
+    /// The slice, from 0.
+    public let index: Int
+    /// How many slices.
+    public let count: Int
+
+    /// The `index`-th of `count` slices.
+    public init(index: Int, count: Int) {
+        precondition(count >= 1 && index >= 0 && index < count, "shard \(index)/\(count)")
+        self.index = index
+        self.count = count
+    }
+
+    /// The trials of this slice among `trials`: a contiguous range, the
+    /// slices together covering every trial once.
+    public func trials(of trials: Int) -> Range<Int> {
+        (trials * index / count)..<(trials * (index + 1) / count)
+    }
+
+    /// `i/n`.
+    public var description: String { "\(index)/\(count)" }
+}
+
+/// The result of a sweep (or one shard of it).
+public struct SweepResult: Sendable, Equatable {
+    /// The scenario file.
+    public let file: String
+    /// The scenario's name.
+    public let name: String
+    /// The SHA-256 of the scenario file.
+    public let digest: String
+    /// The seed: trial k of every point draws from stream (seed, k).
+    public let seed: UInt64
+    /// Trials per point (all shards together).
+    public let trials: Int
+    /// The activity measured and the device it is measured on.
+    public let activity: String
+    public let device: String
+    /// The axes, outermost first; the last varies fastest.
+    public let axes: [SweepAxis]
+    /// Every point, in axis order.
+    public var points: [SweepPoint]
+    /// The slice of trials this result holds; nil for all of them.
+    public let shard: Shard?
+
+    /// A sweep result.
+    public init(
+        file: String, name: String, digest: String, seed: UInt64, trials: Int, activity: String, device: String,
+        axes: [SweepAxis], points: [SweepPoint], shard: Shard?
+    ) {
+        self.file = file
+        self.name = name
+        self.digest = digest
+        self.seed = seed
+        self.trials = trials
+        self.activity = activity
+        self.device = device
+        self.axes = axes
+        self.points = points
+        self.shard = shard
+    }
+}
