@@ -1,0 +1,302 @@
+import HandoffScenario
+import SimKernel
+
+/// The points of a sweep as a table: aligned plain text, CSV, or Markdown.
+///
+/// Every rendering has one row per point, in the order of
+/// ``SweepResult/points``, and the same columns in the same order:
+///
+/// 1. one column per axis, named by ``SweepAxis/name``, holding the point's
+///    coordinate as written (`3KiB`, `Very Bad Network`);
+/// 2. `payload_bytes`, `trials` (the trials this result holds for the point),
+///    `success_rate`;
+/// 3. `failed_4608`, `failed_4609`, `failed_4610`, `failed_4611` (trials that
+///    ended in `didFail` with that code) and `not_offered`;
+/// 4. for accept → continue, accept → restored and advert → offered, in that
+///    order: p50, p90, p95, p99, p99.9 and max. Percentiles are the
+///    histogram's nearest-rank values (see
+///    `LatencyHistogram.value(atPercentile:)`).
+///
+/// The output depends only on the result: numbers are formatted by hand
+/// (never by locale), and nothing is iterated in hash order.
+///
+/// ```swift
+/// print(SweepTable.text(result))
+/// try SweepTable.csv(result).write(to: url, atomically: true, encoding: .utf8)
+/// ```
+///
+/// Not shown: ``PointAggregate/otherOutcomes`` and the split between
+/// continuing in the app and in the browser (both count as successes).
+public enum SweepTable {
+    /// Plain-text table, aligned columns, one row per point.
+    ///
+    /// A header row, a row of dashes under each column, then the points.
+    /// Columns are separated by two spaces; axis values are left-aligned,
+    /// numbers right-aligned, so no line has trailing spaces. Headers are
+    /// abbreviated (`bytes`, `err 4608`, `a→c p50` for accept → continue,
+    /// `a→r` accept → restored, `ad→o` advert → offered). Success rates
+    /// print as percentages with up to two decimals (`98.75%`), latencies as
+    /// durations to three significant digits (`430ms`, `1.23s`, `12.5us`);
+    /// `—` marks a latency no trial reached, or a rate over no trials.
+    /// Line breaks in axis names and values become spaces. Widths count
+    /// characters, so axis values in wide scripts may not line up in a
+    /// terminal.
+    ///
+    /// - Returns: the table, each line ending in `\n`.
+    /// - Complexity: O(points × columns).
+    public static func text(_ result: SweepResult) -> String {
+        func oneLine(_ field: String) -> String { String(field.map { $0.isNewline ? " " : $0 }) }
+        let header = displayHeader(result).map(oneLine)
+        let rows = result.points.map { displayFields($0, axisCount: result.axes.count).map(oneLine) }
+        let leftAligned = result.axes.count
+        var widths = header.map(\.count)
+        for row in rows {
+            for (column, field) in row.enumerated() { widths[column] = max(widths[column], field.count) }
+        }
+        func line(_ fields: [String]) -> String {
+            fields.enumerated().map { column, field in
+                let padding = String(repeating: " ", count: widths[column] - field.count)
+                return column < leftAligned ? field + padding : padding + field
+            }
+            .joined(separator: "  ")
+        }
+        var lines = [line(header), widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ")]
+        lines.append(contentsOf: rows.map(line))
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// CSV (RFC 4180 with LF line ends), a header row then one row per point.
+    ///
+    /// Fields are separated by commas. Lines end in LF (`\n`), not
+    /// RFC 4180's CRLF; the last row ends in one too. A field containing a comma, a double quote, a CR or an LF is
+    /// enclosed in double quotes, with each inner double quote doubled.
+    ///
+    /// The header names the axes by ``SweepAxis/name``, then `payload_bytes`,
+    /// `trials`, `success_rate`, `failed_4608` … `failed_4611`,
+    /// `not_offered`, then for each metric (`accept_to_continue`,
+    /// `accept_to_restored`, `advert_to_offered`) `_p50_ns`, `_p90_ns`,
+    /// `_p95_ns`, `_p99_ns`, `_p99_9_ns` and `_max_ns`, e.g.
+    /// `accept_to_continue_p50_ns`. `success_rate` is a decimal fraction
+    /// rounded to at most six decimals, trailing zeros dropped (`0.9875`,
+    /// `1`, `0`), empty when the point ran no trials. Latencies are whole
+    /// nanoseconds, empty when no trial reached the metric.
+    ///
+    /// - Returns: the CSV text, header first.
+    /// - Complexity: O(points × columns).
+    public static func csv(_ result: SweepResult) -> String {
+        var lines = [csvHeader(result).map(csvField).joined(separator: ",")]
+        for point in result.points {
+            lines.append(csvFields(point, axisCount: result.axes.count).map(csvField).joined(separator: ","))
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Markdown table with a heading naming the scenario, seed and trials.
+    ///
+    /// A level-2 heading `Sweep: NAME (seed S, N trials per point)` (with
+    /// `, shard i/n` for a partial result), a line naming the file, activity
+    /// and device, the table (columns as in ``text(_:)``, numbers
+    /// right-aligned), and a line explaining the abbreviations. Pipes in
+    /// values are escaped and line breaks become spaces.
+    ///
+    /// - Returns: the Markdown, each line ending in `\n`.
+    /// - Complexity: O(points × columns).
+    public static func markdown(_ result: SweepResult) -> String {
+        var heading = "## Sweep: \(MarkdownReport.cell(result.name)) (seed \(result.seed), \(result.trials) trial"
+        heading += result.trials == 1 ? " per point" : "s per point"
+        if let shard = result.shard { heading += ", shard \(shard)" }
+        heading += ")"
+        let header = displayHeader(result)
+        let alignments = header.indices.map { $0 < result.axes.count ? "---" : "---:" }
+        var lines = [
+            heading, "",
+            "`\(MarkdownReport.cell(result.file))` · activity `\(MarkdownReport.cell(result.activity))` "
+                + "on `\(MarkdownReport.cell(result.device))`",
+            "",
+            "| " + header.map(MarkdownReport.cell).joined(separator: " | ") + " |",
+            "|" + alignments.joined(separator: "|") + "|",
+        ]
+        for point in result.points {
+            let fields = displayFields(point, axisCount: result.axes.count).map(MarkdownReport.cell)
+            lines.append("| " + fields.joined(separator: " | ") + " |")
+        }
+        lines.append("")
+        lines.append(
+            "a→c: accept → continue; a→r: accept → restored; ad→o: advert → offered. "
+                + "Latencies are nearest-rank percentiles to three significant digits; — where no trial reached them.")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    // MARK: Columns
+
+    /// The latency metrics, in column order.
+    static let metrics: [LatencyMetric] = [.acceptToContinue, .acceptToRestored, .advertToOffered]
+
+    /// One latency statistic: its header suffixes and the percentile it
+    /// reads (100 is the maximum).
+    struct Statistic {
+        let displayName: String
+        let csvName: String
+        let percentile: Double
+    }
+
+    /// The statistics of each metric, in column order.
+    static let statistics = [
+        Statistic(displayName: "p50", csvName: "p50", percentile: 50),
+        Statistic(displayName: "p90", csvName: "p90", percentile: 90),
+        Statistic(displayName: "p95", csvName: "p95", percentile: 95),
+        Statistic(displayName: "p99", csvName: "p99", percentile: 99),
+        Statistic(displayName: "p99.9", csvName: "p99_9", percentile: 99.9),
+        Statistic(displayName: "max", csvName: "max", percentile: 100),
+    ]
+
+    /// `accept_to_continue` and so on.
+    static func csvName(_ metric: LatencyMetric) -> String {
+        switch metric {
+        case .acceptToContinue: return "accept_to_continue"
+        case .acceptToRestored: return "accept_to_restored"
+        case .advertToOffered: return "advert_to_offered"
+        }
+    }
+
+    /// `a→c` and so on.
+    static func shortName(_ metric: LatencyMetric) -> String {
+        switch metric {
+        case .acceptToContinue: return "a→c"
+        case .acceptToRestored: return "a→r"
+        case .advertToOffered: return "ad→o"
+        }
+    }
+
+    /// The CSV column names.
+    static func csvHeader(_ result: SweepResult) -> [String] {
+        var names = result.axes.map(\.name)
+        names += ["payload_bytes", "trials", "success_rate"]
+        names += PointAggregate.failureCodes.map { "failed_\($0)" }
+        names.append("not_offered")
+        for metric in metrics {
+            names += statistics.map { "\(csvName(metric))_\($0.csvName)_ns" }
+        }
+        return names
+    }
+
+    /// One CSV row, unquoted.
+    static func csvFields(_ point: SweepPoint, axisCount: Int) -> [String] {
+        let aggregate = point.aggregate
+        var fields = coordinates(point, axisCount: axisCount)
+        fields += [String(point.payloadBytes), String(aggregate.trials)]
+        fields.append(successRate(aggregate, scale: 1_000_000).map { decimalText($0, scale: 1_000_000) } ?? "")
+        fields += aggregate.failures.map { String($0) }
+        fields.append(String(aggregate.notOffered))
+        for metric in metrics {
+            let histogram = aggregate.histogram(metric)
+            fields += statistics.map { histogram.value(atPercentile: $0.percentile).map { String($0) } ?? "" }
+        }
+        return fields
+    }
+
+    /// The abbreviated column names of the text and Markdown tables.
+    static func displayHeader(_ result: SweepResult) -> [String] {
+        var names = result.axes.map(\.name)
+        names += ["bytes", "trials", "success"]
+        names += PointAggregate.failureCodes.map { "err \($0)" }
+        names.append("not offered")
+        for metric in metrics {
+            names += statistics.map { "\(shortName(metric)) \($0.displayName)" }
+        }
+        return names
+    }
+
+    /// One row of the text and Markdown tables, unescaped.
+    static func displayFields(_ point: SweepPoint, axisCount: Int) -> [String] {
+        let aggregate = point.aggregate
+        var fields = coordinates(point, axisCount: axisCount)
+        fields += [String(point.payloadBytes), String(aggregate.trials)]
+        // Ten-thousandths of the fraction are hundredths of a percent.
+        fields.append(successRate(aggregate, scale: 10_000).map { decimalText($0, scale: 100) + "%" } ?? "—")
+        fields += aggregate.failures.map { String($0) }
+        fields.append(String(aggregate.notOffered))
+        for metric in metrics {
+            let histogram = aggregate.histogram(metric)
+            fields += statistics.map { durationText(histogram.value(atPercentile: $0.percentile)) }
+        }
+        return fields
+    }
+
+    /// The point's coordinates, one per axis (empty where a malformed point
+    /// has too few).
+    static func coordinates(_ point: SweepPoint, axisCount: Int) -> [String] {
+        (0..<axisCount).map { $0 < point.coordinates.count ? point.coordinates[$0] : "" }
+    }
+
+    // MARK: Formatting
+
+    /// The success rate in units of `1/scale` (in millionths for
+    /// `1_000_000`), rounded half up, computed exactly in integers; `nil`
+    /// when no trial ran.
+    static func successRate(_ aggregate: PointAggregate, scale: UInt64) -> UInt64? {
+        guard aggregate.trials > 0 else { return nil }
+        let (sum, overflow) = aggregate.continued.addingReportingOverflow(aggregate.continuedInBrowser)
+        let successes = overflow ? aggregate.trials : min(sum, aggregate.trials)
+        let product = successes.multipliedFullWidth(by: scale)
+        let (low, carry) = product.low.addingReportingOverflow(aggregate.trials / 2)
+        // successes ≤ trials, so the quotient is at most `scale`.
+        return aggregate.trials.dividingFullWidth((product.high + (carry ? 1 : 0), low)).quotient
+    }
+
+    /// `value / scale` in decimal, `scale` a power of ten, trailing zeros
+    /// (and a bare point) dropped: `decimalText(987_500, scale: 1_000_000)`
+    /// is `"0.9875"`.
+    static func decimalText(_ value: UInt64, scale: UInt64) -> String {
+        let whole = value / scale
+        var fraction = value % scale
+        guard fraction != 0 else { return String(whole) }
+        var digits = String(scale).count - 1
+        while fraction % 10 == 0 {
+            fraction /= 10
+            digits -= 1
+        }
+        let text = String(fraction)
+        return "\(whole)." + String(repeating: "0", count: digits - text.count) + text
+    }
+
+    /// A latency in nanoseconds as a duration to three significant digits,
+    /// in the notation of `SimDuration.description` (`430ms`, `1.23s`,
+    /// `12.5us`, `1m`); `—` for `nil`.
+    static func durationText(_ nanoseconds: Int64?) -> String {
+        guard let nanoseconds else { return "—" }
+        return SimDuration(nanoseconds: rounded(nanoseconds, significantDigits: 3)).description
+    }
+
+    /// `value` rounded half up (half away from zero) to `significantDigits`
+    /// decimal digits: `430_251_040` → `430_000_000`, `999_600` →
+    /// `1_000_000`.
+    static func rounded(_ value: Int64, significantDigits: Int) -> Int64 {
+        let magnitude = value.magnitude
+        var digits = 0
+        var remaining = magnitude
+        while remaining > 0 {
+            digits += 1
+            remaining /= 10
+        }
+        guard digits > significantDigits else { return value }
+        var scale: UInt64 = 1
+        for _ in 0..<(digits - significantDigits) { scale *= 10 }
+        let roundedMagnitude = (magnitude / scale + (magnitude % scale >= scale - magnitude % scale ? 1 : 0)) * scale
+        let clamped = Int64(min(roundedMagnitude, UInt64(Int64.max)))
+        return value < 0 ? -clamped : clamped
+    }
+
+    /// One CSV field, quoted when it holds a comma, a double quote, a CR or
+    /// an LF.
+    static func csvField(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else {
+            return text
+        }
+        var quoted = "\""
+        for scalar in text.unicodeScalars {
+            if scalar == "\"" { quoted += "\"\"" } else { quoted.unicodeScalars.append(scalar) }
+        }
+        return quoted + "\""
+    }
+}
