@@ -73,7 +73,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "HandoffBench",
-            dependencies: ["SimKernel", "HandoffWorld", "Handoff"],
+            dependencies: ["SimKernel", "HandoffWorld", "Handoff", "HandoffScenario"],
             path: "Benchmarks/HandoffBench"
         ),
         .testTarget(

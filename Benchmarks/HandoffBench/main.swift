@@ -7,6 +7,8 @@
 //   handoff-bench transfer-check
 //   handoff-bench handoff --trials N --payload B --seed S
 //   handoff-bench handoff-check
+//   handoff-bench sweep --trials N --jobs J
+//   handoff-bench sweep-check
 import Foundation
 
 let usage = """
@@ -38,6 +40,15 @@ let usage = """
                      of 3) and 20,000 handoff trials at 3 KiB (best of 3);
                      prints trials/s × events per trial against phold's
                      events/s, then peak memory at 10^3, 10^4 and 10^5 trials
+      sweep          a payload sweep through the scenario layer: 8 sizes ×
+                     3 profiles of the MonkeyBrowser handoff over the relay;
+                     one line: sweep points=24 trials_per_point=N jobs=J
+                     seconds=X trials_per_s=Y events_per_s=Z
+      sweep-memory   sweep, then the process's peak resident memory
+      sweep-check    three rounds of phold (best of 3) and the sweep with
+                     1 and 2 jobs; prints events/s against phold's, the
+                     speed-up of 2 jobs, then peak memory at 10^4 and 10^6
+                     trials in all
 
     OPTIONS (phold, phold-memory):
       --lps N        logical processes, i.e. pending events (default 1000)
@@ -51,6 +62,10 @@ let usage = """
       --bytes B      payload bytes (default 10000000)
       --loss P       loss probability per packet, 0 ≤ P < 1 (default 0)
       --seed S       random seed (default 42)
+
+    OPTIONS (sweep, sweep-memory, sweep-check):
+      --trials N     trials per point (default 10000)
+      --jobs J       threads (sweep, sweep-memory; default 1)
 
     OPTIONS (handoff, handoff-memory):
       --trials N     trials (default 10000)
@@ -345,12 +360,15 @@ do {
     case "handoff": try runHandoff(arguments.dropFirst())
     case "handoff-memory": try runHandoffMemory(arguments.dropFirst())
     case "handoff-check": try runHandoffCheck(arguments.dropFirst())
+    case "sweep": try runSweep(arguments.dropFirst())
+    case "sweep-memory": try runSweepMemory(arguments.dropFirst())
+    case "sweep-check": try runSweepCheck(arguments.dropFirst())
     case "-h", "--help", "help": print(usage)
     case nil:
         FileHandle.standardError.write(Data("error: missing command\n\n\(usage)\n".utf8))
         exit(64)
     case let command?:
-        FileHandle.standardError.write(Data("error: unknown command '\(command)'; expected phold, phold-memory, memory, transfer, transfer-check, handoff, handoff-memory or handoff-check\n".utf8))
+        FileHandle.standardError.write(Data("error: unknown command '\(command)'; expected phold, phold-memory, memory, transfer, transfer-check, handoff, handoff-memory, handoff-check, sweep, sweep-memory or sweep-check\n".utf8))
         exit(64)
     }
 } catch let error as UsageError {

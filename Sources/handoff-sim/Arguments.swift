@@ -6,11 +6,14 @@ import HandoffScenario
 /// A command's options as given.
 struct ParsedArguments {
     var flags: Set<String> = []
-    var values: [String: String] = [:]
+    var values: [String: [String]] = [:]
     var positional: [String] = []
 
     func has(_ flag: String) -> Bool { flags.contains(flag) }
-    func value(_ option: String) -> String? { values[option] }
+    /// The option's value (the last, if given more than once).
+    func value(_ option: String) -> String? { values[option]?.last }
+    /// Every value of a repeatable option, in order.
+    func all(_ option: String) -> [String] { values[option] ?? [] }
 }
 
 /// A usage error: the message, then exit 64.
@@ -20,9 +23,9 @@ struct UsageError: Error {
 
 /// Reads `arguments` for a command that accepts `flags` and `options`
 /// (names with their dashes).
-func parseArguments(_ arguments: [String], command: String, flags: [String], options: [String]) throws(UsageError)
-    -> ParsedArguments
-{
+func parseArguments(
+    _ arguments: [String], command: String, flags: [String], options: [String], repeatable: [String] = []
+) throws(UsageError) -> ParsedArguments {
     var parsed = ParsedArguments()
     var index = 0
     var onlyPositional = false
@@ -46,14 +49,19 @@ func parseArguments(_ arguments: [String], command: String, flags: [String], opt
         if flags.contains(name), inlineValue == nil {
             parsed.flags.insert(name)
         } else if options.contains(name) {
+            let value: String
             if let inlineValue {
-                parsed.values[name] = inlineValue
+                value = inlineValue
             } else if index < arguments.count {
-                parsed.values[name] = arguments[index]
+                value = arguments[index]
                 index += 1
             } else {
                 throw UsageError(message: "option '\(name)' needs a value")
             }
+            if parsed.values[name] != nil, !repeatable.contains(name) {
+                throw UsageError(message: "option '\(name)' given twice")
+            }
+            parsed.values[name, default: []].append(value)
         } else {
             let known = flags + options
             var message = "unknown option '\(name)' for '\(command)'"

@@ -35,6 +35,11 @@ let help = """
       validate        Check scenario files without running them.
       replay          Re-run one trial and print its timestamped trace.
       list            List scenarios, their trials and expectations.
+      sweep           Run a scenario over payload sizes, profiles and
+                      parameters; report percentiles at every point.
+      merge           Merge the shards of a sweep.
+      advise          The largest userInfo that meets a latency and success
+                      target, and when to switch to continuation streams.
       defaults        Print every calibrated default of the world and the
                       continuity protocol with its source, as a Markdown table
                       (the README's table).
@@ -83,6 +88,12 @@ case "replay":
     dispatch(replayCommand, Array(arguments.dropFirst()))
 case "list":
     dispatch(listCommand, Array(arguments.dropFirst()))
+case "sweep":
+    dispatch(sweepCommand, Array(arguments.dropFirst()))
+case "merge":
+    dispatch(mergeCommand, Array(arguments.dropFirst()))
+case "advise":
+    dispatch(adviseCommand, Array(arguments.dropFirst()))
 case "defaults":
     switch Array(arguments.dropFirst()) {
     case []:

@@ -41,6 +41,7 @@ struct SchemaTests {
         (["properties", "activities", "items"], ScenarioKeys.activity),
         (["properties", "timeline", "items"], ScenarioKeys.timeline),
         (["properties", "expect", "items"], ScenarioKeys.expectation),
+        (["properties", "sweep"], ScenarioKeys.sweep),
     ])
     func keys(path: [String], expected: [String]) throws {
         #expect(Set(try Self.properties(try Self.schema(), path)) == Set(expected))

@@ -21,16 +21,28 @@ public enum ScenarioDecoder {
 
     /// Decodes the scenario in `bytes`, naming it `file` in problems.
     public static func decode(_ bytes: [UInt8], file: String) -> Result<Scenario, ScenarioProblems> {
-        let context = DecodingContext(file: file)
-        let root: JSONNode
+        switch parse(bytes, file: file) {
+        case let .success(root): return decode(root: root, file: file, digest: SHA256.hexDigest(of: bytes))
+        case let .failure(problems): return .failure(problems)
+        }
+    }
+
+    /// The JSON tree of a scenario file, or its syntax error as a problem.
+    public static func parse(_ bytes: [UInt8], file: String) -> Result<JSONNode, ScenarioProblems> {
         do {
-            root = try JSONParser.parse(bytes)
+            return .success(try JSONParser.parse(bytes))
         } catch {
             let problem = ScenarioProblem(
                 file: file, path: "$", position: error.position, message: "malformed JSON: \(error.message)")
             return .failure(ScenarioProblems(problems: [problem]))
         }
-        let decoded = ScenarioReader(context: context, digest: SHA256.hexDigest(of: bytes)).read(root)
+    }
+
+    /// Decodes a scenario from its JSON tree (for sweep points, the file's
+    /// tree with values replaced); `digest` is the file's.
+    public static func decode(root: JSONNode, file: String, digest: String) -> Result<Scenario, ScenarioProblems> {
+        let context = DecodingContext(file: file)
+        let decoded = ScenarioReader(context: context, digest: digest).read(root)
         if let decoded, context.problems.isEmpty { return .success(decoded) }
         return .failure(ScenarioProblems(problems: context.sortedProblems))
     }
@@ -40,8 +52,9 @@ public enum ScenarioDecoder {
 enum ScenarioKeys {
     static let top = [
         "$schema", "name", "description", "seed", "trials", "duration", "limits", "network", "protocol", "apps",
-        "siteAssociations", "devices", "activity", "activities", "timeline", "expect",
+        "siteAssociations", "devices", "activity", "activities", "timeline", "expect", "sweep",
     ]
+    static let sweep = ["payload", "profile", "vary"]
     static let limits = ["maxEvents", "maxSimulatedTime"]
     static let network = ["profile", "fetchPath", "wifiPeerToPeer", "bluetooth"]
     static let link = ["latency", "jitter", "bandwidth", "loss", "queueLimit", "mtu", "headerBytes", "outages"]
@@ -191,10 +204,11 @@ struct ScenarioReader {
             readExpectations($0, $1, activities: activities, deviceNames: deviceNames,
                              canInferReceiver: devicesClean && activitiesClean)
         } ?? []
-        if !top.has("expect") {
+        if !top.has("expect"), !top.has("sweep") {
             context.report(root_, at: root.position,
-                           "missing required key \"expect\" (the expectations, an array; a scenario that expects nothing checks nothing)")
+                           "missing required key \"expect\" (the expectations, an array; a scenario that expects nothing checks nothing; a file for sweeps only has a \"sweep\" block instead)")
         }
+        let sweep = top.optional("sweep") { readSweep($0, $1) }
 
         var devices: [DeviceDescription] = []
         for draft in drafts {
@@ -208,8 +222,8 @@ struct ScenarioReader {
             configuration: configuration)
         return Scenario(
             file: context.file, name: name, summary: summary, seed: seed, trials: trials, limits: limits,
-            duration: duration, setup: setup, behaviours: behaviours.map { (bundleID: $0.0, behaviour: $0.1) }, activities: activities,
-            timeline: timeline, expectations: expectations, digest: digest)
+            duration: duration, setup: setup, behaviours: behaviours.map { (bundleID: $0.0, behaviour: $0.1) },
+            activities: activities, timeline: timeline, expectations: expectations, sweep: sweep, digest: digest)
     }
 
     /// The `key` strings of the objects in `list` (an array node), in order:
@@ -220,6 +234,60 @@ struct ScenarioReader {
             guard case let .string(name)? = element.member(key)?.value.value else { return nil }
             return name
         }
+    }
+
+    /// The `sweep` block: `payload` and `profile` arrays and `vary`, an
+    /// object of parameter paths to arrays of values.
+    func readSweep(_ node: JSONNode, _ path: JSONPath) -> ScenarioSweep? {
+        guard let object = context.object(node, path, what: "a sweep object", allowed: ScenarioKeys.sweep) else {
+            return nil
+        }
+        func values(_ node: JSONNode, _ valuesPath: JSONPath) -> [String]? {
+            guard let elements = context.array(node, valuesPath, expected: "an array of values") else { return nil }
+            if elements.isEmpty { context.report(valuesPath, at: node.position, "expected at least one value") }
+            var result: [String] = []
+            for (index, element) in elements.enumerated() {
+                switch element.value {
+                case let .string(text): result.append(text)
+                case let .number(number): result.append(number.text)
+                case let .bool(value): result.append(value ? "true" : "false")
+                default: context.mismatch(element, valuesPath.index(index), expected: "a string, number or boolean")
+                }
+            }
+            return result
+        }
+        let payloads = object.optional("payload") { node, payloadPath -> [String]? in
+            guard let list = values(node, payloadPath) else { return nil }
+            for (index, text) in list.enumerated() where (try? Quantities.bytes(text).get()) == nil && Int(text) == nil {
+                context.report(payloadPath.index(index), at: context.array(node, payloadPath, expected: "")?[index].position,
+                               "expected a size such as \"3KiB\" or a whole number of bytes, found \"\(text)\"")
+            }
+            return list
+        } ?? []
+        let profiles = object.optional("profile") { node, profilePath -> [String]? in
+            guard let elements = context.array(node, profilePath, expected: "an array of network profile names") else {
+                return nil
+            }
+            return elements.enumerated().compactMap { index, element in readProfile(element, profilePath.index(index))?.name }
+        } ?? []
+        var parameters: [(String, [String])] = []
+        if let member = object.member("vary") {
+            let varyPath = path.key("vary")
+            if case let .object(members) = member.value.value {
+                for parameter in members {
+                    let parameterPath = varyPath.key(parameter.key)
+                    guard ParameterPath(parameter.key) != nil else {
+                        context.report(parameterPath, at: parameter.keyPosition,
+                                       "\"\(parameter.key)\" is not a parameter path (keys separated by '.', indices in brackets)")
+                        continue
+                    }
+                    if let list = values(parameter.value, parameterPath) { parameters.append((parameter.key, list)) }
+                }
+            } else {
+                context.mismatch(member.value, varyPath, expected: "an object of parameter paths to arrays of values")
+            }
+        }
+        return ScenarioSweep(payloads: payloads, profiles: profiles, parameters: parameters)
     }
 
     /// The file name without its directory and `.json`.

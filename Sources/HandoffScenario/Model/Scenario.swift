@@ -32,8 +32,11 @@ public struct Scenario: Sendable {
     public let activities: [ScenarioActivity]
     /// What happens when, in time order (ties keep file order).
     public let timeline: [TimelineEntry]
-    /// What must hold, in the order of the file.
+    /// What must hold, in the order of the file (empty for a file that only
+    /// describes a sweep).
     public let expectations: [Expectation]
+    /// The file's `sweep` block, if any.
+    public let sweep: ScenarioSweep?
     /// A digest of the file's bytes (SHA-256, hex), recorded in reports so
     /// results from different versions of a scenario are never mixed.
     public let digest: String
@@ -43,6 +46,17 @@ public struct Scenario: Sendable {
     public func behaviour(of bundleID: String) -> AppBehaviour {
         behaviours.first { $0.bundleID == bundleID }?.behaviour ?? AppBehaviour()
     }
+}
+
+/// A scenario file's `sweep` block: what `handoff-sim sweep` varies when
+/// the command line does not say.
+public struct ScenarioSweep: Sendable {
+    /// Payload sizes, as written.
+    public let payloads: [String]
+    /// Network profile names.
+    public let profiles: [String]
+    /// Parameter paths with their values, as written.
+    public let parameters: [(path: String, values: [String])]
 }
 
 /// Bounds on one trial: hitting one ends the scenario with an error (the

@@ -22,6 +22,8 @@ public struct SweepAxis: Hashable, Sendable {
 public struct PointAggregate: Sendable, Equatable {
     /// Trials run.
     public var trials: UInt64 = 0
+    /// Simulation events those trials handled (a measure of the work done).
+    public var events: UInt64 = 0
     /// Continued in the app.
     public var continued: UInt64 = 0
     /// Continued in the browser.
@@ -83,6 +85,7 @@ public struct PointAggregate: Sendable, Equatable {
     /// Adds every trial of `other`.
     public mutating func merge(_ other: PointAggregate) {
         trials += other.trials
+        events += other.events
         continued += other.continued
         continuedInBrowser += other.continuedInBrowser
         for index in failures.indices { failures[index] += other.failures[index] }

@@ -1,0 +1,271 @@
+import SimKernel
+
+/// Sweep results as JSON Lines: a header line, then one line per point with
+/// its counts, latency sums and percentiles, and the encoded histograms.
+///
+/// This is both an output format and the format of partial results:
+/// ``read(_:file:)`` reads it back exactly, and ``merge(_:)`` adds shards
+/// together. A merged result written again is byte-identical to the
+/// unsharded run's.
+public enum SweepJSONLines {
+    /// The format version in the header.
+    public static let formatVersion: Int64 = 1
+
+    /// The text of `result`, written by `toolVersion`.
+    public static func render(_ result: SweepResult, toolVersion: String) -> String {
+        var lines = [header(result, toolVersion: toolVersion).render(pretty: false)]
+        for point in result.points {
+            lines.append(pointLine(point, axes: result.axes).render(pretty: false))
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func header(_ result: SweepResult, toolVersion: String) -> JSONOutput {
+        .object([
+            ("kind", .string("handoff-sim sweep")),
+            ("format", .int(formatVersion)),
+            ("toolVersion", .string(toolVersion)),
+            ("file", .string(result.file)),
+            ("name", .string(result.name)),
+            ("digest", .string(result.digest)),
+            ("seed", .int(Int64(result.seed))),
+            ("trials", .int(Int64(result.trials))),
+            ("activity", .string(result.activity)),
+            ("device", .string(result.device)),
+            ("axes", .array(result.axes.map { axis in
+                .object([("name", .string(axis.name)), ("values", .array(axis.values.map(JSONOutput.string)))])
+            })),
+            ("shard", result.shard.map { .object([("index", .int(Int64($0.index))), ("count", .int(Int64($0.count)))]) } ?? .null),
+        ])
+    }
+
+    static func pointLine(_ point: SweepPoint, axes: [SweepAxis]) -> JSONOutput {
+        let aggregate = point.aggregate
+        return .object([
+            ("point", .object(zip(axes, point.coordinates).map { ($0.name, .string($1)) })),
+            ("payloadBytes", .int(Int64(point.payloadBytes))),
+            ("profile", .string(point.profile)),
+            ("trials", .int(Int64(aggregate.trials))),
+            ("events", .int(Int64(aggregate.events))),
+            ("continued", .int(Int64(aggregate.continued))),
+            ("continuedInBrowser", .int(Int64(aggregate.continuedInBrowser))),
+            ("failures", .object(zip(PointAggregate.failureCodes, aggregate.failures).map { (String($0), .int(Int64($1))) })),
+            ("notOffered", .int(Int64(aggregate.notOffered))),
+            ("other", .int(Int64(aggregate.otherOutcomes))),
+            ("successRate", .double(aggregate.successRate)),
+            ("latencies", .object(LatencyMetric.allCases.map { metric in
+                let histogram = aggregate.histogram(metric)
+                func percentile(_ p: Double) -> JSONOutput { histogram.value(atPercentile: p).map(JSONOutput.int) ?? .null }
+                let sum = histogram.exactSum
+                return (metric.rawValue, .object([
+                    ("count", .int(Int64(histogram.count))),
+                    ("sumNanoseconds", sum.high == 0 && sum.low <= UInt64(Int64.max) ? .int(Int64(sum.low)) : .double(histogram.sum)),
+                    ("p50", percentile(50)), ("p90", percentile(90)), ("p95", percentile(95)),
+                    ("p99", percentile(99)), ("p99_9", percentile(99.9)), ("max", histogram.max.map(JSONOutput.int) ?? .null),
+                    ("histogram", .string(histogram.encoded)),
+                ]))
+            })),
+        ])
+    }
+
+    /// A JSON Lines result read back, with the tool version that wrote it.
+    public struct Part: Sendable {
+        /// The version of the tool that wrote it.
+        public let toolVersion: String
+        /// The result.
+        public let result: SweepResult
+    }
+
+    /// Reads a result written by ``render(_:toolVersion:)``.
+    ///
+    /// - Throws: ``SweepMergeError/unreadable(file:line:reason:)``.
+    public static func read(_ text: String, file: String) throws(SweepMergeError) -> Part {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: true)
+        guard let first = lines.first else { throw .unreadable(file: file, line: 1, reason: "the file is empty") }
+        let header: JSONNode
+        do {
+            header = try JSONParser.parse(String(first))
+        } catch {
+            throw .unreadable(file: file, line: 1, reason: "\(error)")
+        }
+        func fail(_ line: Int, _ reason: String) -> SweepMergeError { .unreadable(file: file, line: line, reason: reason) }
+        guard header.string("kind") == "handoff-sim sweep" else { throw fail(1, "not a handoff-sim sweep result") }
+        guard header.integer("format") == formatVersion else {
+            throw fail(1, "format \(header.integer("format").map(String.init) ?? "?"); this tool reads format \(formatVersion)")
+        }
+        guard let toolVersion = header.string("toolVersion"), let name = header.string("name"),
+            let scenarioFile = header.string("file"), let digest = header.string("digest"),
+            let seed = header.integer("seed"), seed >= 0, let trials = header.integer("trials"), trials >= 1,
+            let activity = header.string("activity"), let device = header.string("device"),
+            case let .array(axisNodes)? = header.member("axes")?.value.value
+        else { throw fail(1, "the header lacks a field") }
+        var axes: [SweepAxis] = []
+        for node in axisNodes {
+            guard let axisName = node.string("name"), case let .array(values)? = node.member("values")?.value.value else {
+                throw fail(1, "an axis lacks its name or values")
+            }
+            axes.append(SweepAxis(name: axisName, values: values.compactMap {
+                if case let .string(text) = $0.value { return text } else { return nil }
+            }))
+        }
+        var shard: Shard?
+        if let shardNode = header.member("shard")?.value, shardNode.value != .null {
+            guard let index = shardNode.integer("index"), let count = shardNode.integer("count"), count >= 1, index >= 0,
+                index < count
+            else { throw fail(1, "the shard is not i/n") }
+            shard = Shard(index: Int(index), count: Int(count))
+        }
+        var points: [SweepPoint] = []
+        for (offset, line) in lines.dropFirst().enumerated() {
+            let number = offset + 2
+            let node: JSONNode
+            do {
+                node = try JSONParser.parse(String(line))
+            } catch {
+                throw fail(number, "\(error)")
+            }
+            guard case let .object(coordinates)? = node.member("point")?.value.value,
+                let payload = node.integer("payloadBytes"), let profile = node.string("profile"),
+                let trialCount = node.integer("trials"), let events = node.integer("events"),
+                let continued = node.integer("continued"),
+                let browser = node.integer("continuedInBrowser"), let notOffered = node.integer("notOffered"),
+                let other = node.integer("other"), let failureNode = node.member("failures")?.value,
+                let latencyNode = node.member("latencies")?.value
+            else { throw fail(number, "a point lacks a field") }
+            var aggregate = PointAggregate()
+            aggregate.trials = UInt64(trialCount)
+            aggregate.events = UInt64(events)
+            aggregate.continued = UInt64(continued)
+            aggregate.continuedInBrowser = UInt64(browser)
+            aggregate.notOffered = UInt64(notOffered)
+            aggregate.otherOutcomes = UInt64(other)
+            for (index, code) in PointAggregate.failureCodes.enumerated() {
+                guard let count = failureNode.integer(String(code)), count >= 0 else { throw fail(number, "failures lack \(code)") }
+                aggregate.failures[index] = UInt64(count)
+            }
+            for metric in LatencyMetric.allCases {
+                guard let encoded = latencyNode.member(metric.rawValue)?.value.string("histogram") else {
+                    throw fail(number, "no \(metric.rawValue) histogram")
+                }
+                let histogram: LatencyHistogram
+                do {
+                    histogram = try LatencyHistogram(encoded: encoded)
+                } catch {
+                    throw fail(number, "\(error)")
+                }
+                switch metric {
+                case .acceptToContinue: aggregate.acceptToContinue = histogram
+                case .acceptToRestored: aggregate.acceptToRestored = histogram
+                case .advertToOffered: aggregate.advertToOffered = histogram
+                }
+            }
+            let values = coordinates.compactMap { member -> String? in
+                if case let .string(text) = member.value.value { return text } else { return nil }
+            }
+            guard values.count == axes.count else { throw fail(number, "the point has \(values.count) coordinates for \(axes.count) axes") }
+            points.append(SweepPoint(coordinates: values, payloadBytes: Int(payload), profile: profile, aggregate: aggregate))
+        }
+        let result = SweepResult(
+            file: scenarioFile, name: name, digest: digest, seed: UInt64(seed), trials: Int(trials), activity: activity,
+            device: device, axes: axes, points: points, shard: shard)
+        return Part(toolVersion: toolVersion, result: result)
+    }
+
+    /// The whole result from its shards: every shard `i/n` for one `n`,
+    /// each once, all from the same scenario, seed, trials, axes and tool
+    /// version.
+    ///
+    /// - Throws: ``SweepMergeError`` naming the first mismatch.
+    public static func merge(_ parts: [(file: String, part: Part)]) throws(SweepMergeError) -> (toolVersion: String, result: SweepResult) {
+        guard let (firstFile, first) = parts.first else { throw .noParts }
+        let reference = first.result
+        for (file, part) in parts.dropFirst() {
+            let result = part.result
+            func mismatch(_ what: String, _ a: String, _ b: String) -> SweepMergeError {
+                .mismatch(first: firstFile, other: file, what: what, values: (a, b))
+            }
+            if part.toolVersion != first.toolVersion { throw mismatch("tool version", first.toolVersion, part.toolVersion) }
+            if result.digest != reference.digest { throw mismatch("scenario (file digest)", reference.digest, result.digest) }
+            if result.seed != reference.seed { throw mismatch("seed", "\(reference.seed)", "\(result.seed)") }
+            if result.trials != reference.trials { throw mismatch("trials per point", "\(reference.trials)", "\(result.trials)") }
+            if result.activity != reference.activity || result.device != reference.device {
+                throw mismatch("measured activity and device", "\(reference.activity) on \(reference.device)",
+                               "\(result.activity) on \(result.device)")
+            }
+            if result.axes != reference.axes {
+                throw mismatch("axes", reference.axes.map(\.name).joined(separator: ", "), result.axes.map(\.name).joined(separator: ", "))
+            }
+            if result.points.map(\.coordinates) != reference.points.map(\.coordinates) {
+                throw mismatch("points", "\(reference.points.count) points", "\(result.points.count) points")
+            }
+        }
+        // Shards: one n, each index once, all present.
+        let shards = parts.map { ($0.file, $0.part.result.shard) }
+        guard let count = shards[0].1?.count else {
+            if parts.count == 1 { return (first.toolVersion, reference) }
+            throw .notShards(file: shards[0].0)
+        }
+        var seen = [String?](repeating: nil, count: count)
+        for (file, shard) in shards {
+            guard let shard else { throw .notShards(file: file) }
+            guard shard.count == count else { throw .shardCounts(first: shards[0].0, other: file, count, shard.count) }
+            if let earlier = seen[shard.index] { throw .duplicateShard(index: shard.index, count: count, files: (earlier, file)) }
+            seen[shard.index] = file
+        }
+        let missing = seen.indices.filter { seen[$0] == nil }
+        guard missing.isEmpty else { throw .missingShards(missing.map { "\($0)/\(count)" }) }
+        var points = reference.points
+        for (_, part) in parts.dropFirst() {
+            for index in points.indices { points[index].aggregate.merge(part.result.points[index].aggregate) }
+        }
+        let merged = SweepResult(
+            file: reference.file, name: reference.name, digest: reference.digest, seed: reference.seed,
+            trials: reference.trials, activity: reference.activity, device: reference.device, axes: reference.axes,
+            points: points, shard: nil)
+        return (first.toolVersion, merged)
+    }
+}
+
+/// Why partial sweep results cannot be merged.
+public enum SweepMergeError: Error, Sendable, CustomStringConvertible {
+    case noParts
+    case unreadable(file: String, line: Int, reason: String)
+    case mismatch(first: String, other: String, what: String, values: (String, String))
+    case notShards(file: String)
+    case shardCounts(first: String, other: String, Int, Int)
+    case duplicateShard(index: Int, count: Int, files: (String, String))
+    case missingShards([String])
+
+    public var description: String {
+        switch self {
+        case .noParts:
+            return "no parts to merge"
+        case let .unreadable(file, line, reason):
+            return "\(file):\(line): not a readable sweep result: \(reason)"
+        case let .mismatch(first, other, what, values):
+            return "\(first) and \(other) come from different runs: the \(what) differs (\(values.0) and \(values.1))"
+        case let .notShards(file):
+            return "\(file) is a whole result, not a shard (run with --shard i/n to make parts)"
+        case let .shardCounts(first, other, a, b):
+            return "\(first) is one of \(a) shards but \(other) is one of \(b)"
+        case let .duplicateShard(index, count, files):
+            return "shard \(index)/\(count) given twice (\(files.0) and \(files.1))"
+        case let .missingShards(missing):
+            return "missing shard\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", "))"
+        }
+    }
+}
+
+extension JSONNode {
+    /// The string member `key`, if there is one.
+    func string(_ key: String) -> String? {
+        if case let .string(text)? = member(key)?.value.value { return text }
+        return nil
+    }
+
+    /// The whole-number member `key`, if there is one.
+    func integer(_ key: String) -> Int64? {
+        if case let .number(number)? = member(key)?.value.value { return number.int64Value }
+        return nil
+    }
+}

@@ -1,0 +1,191 @@
+/// What a sweep varies: axes of values, each written into the scenario
+/// file at a JSON path before the point is decoded (so every point is
+/// validated like any scenario).
+public struct SweepSpecification: Hashable, Sendable {
+    /// One axis: where its values go and what they are.
+    public struct Axis: Hashable, Sendable {
+        /// `payload`, `profile`, or the parameter's path.
+        public let name: String
+        /// Where the values are written.
+        public let path: ParameterPath
+        /// The values, as written, and as JSON.
+        public let values: [(text: String, json: JSONNode)]
+
+        public static func == (lhs: Axis, rhs: Axis) -> Bool {
+            lhs.name == rhs.name && lhs.path == rhs.path && lhs.values.map(\.text) == rhs.values.map(\.text)
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(name)
+            hasher.combine(path)
+            hasher.combine(values.map(\.text))
+        }
+    }
+
+    /// The axes, outermost first: parameters in the order given, then
+    /// profile, then payload (which varies fastest).
+    public let axes: [Axis]
+
+    /// A specification from its parts, ordered as documented.
+    public init(payloads: [String], profiles: [String], parameters: [(path: String, values: [String])],
+                payloadPath: ParameterPath) throws(SweepError) {
+        var axes: [Axis] = []
+        for parameter in parameters {
+            guard let path = ParameterPath(parameter.path) else { throw .badParameterPath(parameter.path) }
+            guard !parameter.values.isEmpty else { throw .noValues(parameter.path) }
+            axes.append(Axis(name: parameter.path, path: path, values: parameter.values.map { ($0, JSONNode.parameterValue($0)) }))
+        }
+        if !profiles.isEmpty {
+            axes.append(Axis(
+                name: "profile", path: ParameterPath("network.profile")!,
+                values: profiles.map { ($0, JSONNode(value: .string($0), position: JSONNode.nowhere)) }))
+        }
+        if !payloads.isEmpty {
+            axes.append(Axis(
+                name: "payload", path: payloadPath,
+                values: payloads.map { ($0, JSONNode.parameterValue($0)) }))
+        }
+        var names = Set<String>()
+        for axis in axes where !names.insert(axis.path.description).inserted {
+            throw .duplicateAxis(axis.path.description)
+        }
+        self.axes = axes
+    }
+
+    /// Every point's coordinates (one value index per axis), the last axis
+    /// fastest.
+    public var points: [[Int]] {
+        var result: [[Int]] = [[]]
+        for axis in axes {
+            result = result.flatMap { prefix in axis.values.indices.map { prefix + [$0] } }
+        }
+        return result
+    }
+}
+
+/// A path to a value in a scenario file: `network.wifiPeerToPeer.loss`,
+/// `activities[0].payloadSize`.
+public struct ParameterPath: Hashable, Sendable, CustomStringConvertible {
+    /// One step of the path.
+    public enum Component: Hashable, Sendable {
+        case key(String)
+        case index(Int)
+    }
+
+    /// The steps.
+    public let components: [Component]
+
+    /// Reads `text`: keys separated by `.`, array indices in brackets.
+    public init?(_ text: String) {
+        var components: [Component] = []
+        var key = ""
+        var scalars = Array(text.unicodeScalars)[...]
+        func flushKey() -> Bool {
+            guard !key.isEmpty else { return false }
+            components.append(.key(key))
+            key = ""
+            return true
+        }
+        var expectKey = true
+        while let scalar = scalars.first {
+            scalars = scalars.dropFirst()
+            switch scalar {
+            case ".":
+                if !key.isEmpty { _ = flushKey() } else if expectKey { return nil }
+                expectKey = true
+            case "[":
+                if !key.isEmpty { _ = flushKey() } else if components.isEmpty { return nil }
+                var digits = ""
+                while let next = scalars.first, next != "]" {
+                    digits.unicodeScalars.append(next)
+                    scalars = scalars.dropFirst()
+                }
+                guard scalars.first == "]", let index = Int(digits), index >= 0 else { return nil }
+                scalars = scalars.dropFirst()
+                components.append(.index(index))
+                expectKey = false
+            default:
+                key.unicodeScalars.append(scalar)
+                expectKey = false
+            }
+        }
+        if !key.isEmpty { _ = flushKey() } else if expectKey { return nil }
+        guard !components.isEmpty, case .key = components[0] else { return nil }
+        self.components = components
+    }
+
+    public var description: String {
+        var text = ""
+        for component in components {
+            switch component {
+            case let .key(key): text += text.isEmpty ? key : "." + key
+            case let .index(index): text += "[\(index)]"
+            }
+        }
+        return text
+    }
+}
+
+/// A problem with what a sweep was asked to vary.
+public enum SweepError: Error, Hashable, Sendable, CustomStringConvertible {
+    case badParameterPath(String)
+    case noValues(String)
+    case duplicateAxis(String)
+    case noAxes
+    case cannotSet(String)
+
+    public var description: String {
+        switch self {
+        case let .badParameterPath(path):
+            return "'\(path)' is not a parameter path; write keys separated by '.', with array indices in brackets, such as network.wifiPeerToPeer.loss or activities[0].payloadSize"
+        case let .noValues(path): return "no values given for '\(path)'"
+        case let .duplicateAxis(path): return "'\(path)' is swept twice"
+        case .noAxes: return "nothing to sweep: give --payload, --profile or --vary (or a \"sweep\" block in the file)"
+        case let .cannotSet(path): return "cannot set '\(path)' in this scenario (a value on the way is not an object or array of that size)"
+        }
+    }
+}
+
+extension JSONNode {
+    /// The position given to values that come from the command line.
+    static let nowhere = SourcePosition(line: 0, column: 0, offset: 0)
+
+    /// A value as written on the command line: JSON if it reads as a JSON
+    /// number, boolean, null, array or object; a string otherwise (so
+    /// `3KiB` and `Very Bad Network` need no quotes).
+    static func parameterValue(_ text: String) -> JSONNode {
+        if let node = try? JSONParser.parse(text) {
+            return JSONNode(value: node.value, position: nowhere)
+        }
+        return JSONNode(value: .string(text), position: nowhere)
+    }
+
+    /// This tree with the value at `path` replaced by (or set to) `value`;
+    /// missing object members on the way are created. Nil when a step
+    /// meets a value of the wrong kind or an index out of range.
+    func setting(_ path: ArraySlice<ParameterPath.Component>, to value: JSONNode) -> JSONNode? {
+        guard let step = path.first else { return value }
+        switch (step, self.value) {
+        case let (.key(key), .object(members)):
+            var members = members
+            if let index = members.firstIndex(where: { $0.key == key }) {
+                guard let replaced = members[index].value.setting(path.dropFirst(), to: value) else { return nil }
+                members[index] = JSONMember(key: key, keyPosition: members[index].keyPosition, value: replaced)
+            } else {
+                let empty = JSONNode(value: .object([]), position: position)
+                guard let created = empty.setting(path.dropFirst(), to: value) else { return nil }
+                members.append(JSONMember(key: key, keyPosition: position, value: created))
+            }
+            return JSONNode(value: .object(members), position: position)
+        case let (.index(index), .array(elements)):
+            guard index < elements.count, let replaced = elements[index].setting(path.dropFirst(), to: value) else {
+                return nil
+            }
+            var elements = elements
+            elements[index] = replaced
+            return JSONNode(value: .array(elements), position: position)
+        default:
+            return nil
+        }
+    }
+}

@@ -1,0 +1,385 @@
+import Foundation
+import HandoffReport
+import HandoffScenario
+
+let sweepHelp = """
+    OVERVIEW: Run a scenario over payload sizes, network profiles and any
+    parameter, and report latency percentiles, success rates and failures
+    at every point.
+
+    USAGE: handoff-sim sweep <file> [options]
+
+    OPTIONS:
+      --payload LIST        Payload sizes, e.g. 256B,1KiB,3KiB,16KiB.
+      --profile LIST        Network profiles, e.g. WiFi,LTE,"Very Bad Network".
+      --vary PATH=LIST      Any parameter of the file, e.g.
+                            network.wifiPeerToPeer.loss=0,0.01,0.05
+                            (repeatable). Without --payload, --profile and
+                            --vary, the file's "sweep" block is used.
+      --trials N            Trials per point instead of the file's.
+      --seed S              The seed instead of the file's.
+      --activity NAME       The activity to measure (files with several).
+      --on DEVICE           The receiving device to measure on.
+      --jobs N              Threads (default: all cores). Output does not
+                            depend on N.
+      --shard I/N           Run the I-th (from 0) of N disjoint slices of
+                            every point's trials and write a partial result
+                            (JSON Lines) for 'handoff-sim merge'.
+      --shards N            As --shard, with I from SLURM_ARRAY_TASK_ID
+                            (less SLURM_ARRAY_TASK_MIN) or
+                            JOB_COMPLETION_INDEX (Kubernetes Indexed Jobs).
+                            A Slurm array job needs neither option: the
+                            index and count come from SLURM_ARRAY_TASK_ID
+                            and SLURM_ARRAY_TASK_COUNT.
+      --format FORMAT       text (default), csv, jsonl, markdown or svg.
+      --metric METRIC       The latency an svg chart shows: acceptToContinue
+                            (default), acceptToRestored, advertToOffered.
+      --output PATH         Write to PATH (atomically) instead of stdout.
+      --no-progress         No progress line on a terminal.
+      -h, --help            Show this help.
+
+    EXIT CODES:
+      0   the sweep ran
+      1   a trial stopped at a limit
+      64  bad command-line usage
+      65  the scenario file (or the file at some point) is invalid
+      70  the output could not be written
+    """
+
+let mergeHelp = """
+    OVERVIEW: Merge the partial results of a sharded sweep into the result
+    the unsharded sweep gives, byte for byte.
+
+    USAGE: handoff-sim merge <part>... [--format FORMAT] [--output PATH]
+
+    Every part must come from the same scenario file (digest), seed, trials,
+    axes and tool version, and the parts must be the shards 0/N ... N-1/N,
+    each once.
+
+    OPTIONS:
+      --format FORMAT   text (default), csv, jsonl, markdown or svg.
+      --metric METRIC   The latency an svg chart shows.
+      --output PATH     Write to PATH (atomically) instead of stdout.
+      -h, --help        Show this help.
+
+    EXIT CODES:
+      0   merged
+      64  bad command-line usage
+      65  a part is unreadable, or the parts do not belong together
+      70  the output could not be written
+    """
+
+let sweepFormats = ["text", "csv", "jsonl", "markdown", "svg"]
+
+/// Reads `--format` and `--metric`.
+func outputFormat(_ parsed: ParsedArguments) throws(UsageError) -> (format: String, metric: LatencyMetric) {
+    let format = parsed.value("--format") ?? "text"
+    guard sweepFormats.contains(format) else {
+        var message = "option '--format' expects one of \(sweepFormats.joined(separator: ", ")), found '\(format)'"
+        if let close = suggestion(for: format, among: sweepFormats) { message += " (did you mean '\(close)'?)" }
+        throw UsageError(message: message)
+    }
+    let metricName = parsed.value("--metric") ?? LatencyMetric.acceptToContinue.rawValue
+    guard let metric = LatencyMetric(rawValue: metricName) else {
+        throw UsageError(message: "option '--metric' expects one of \(LatencyMetric.allCases.map(\.rawValue).joined(separator: ", ")), found '\(metricName)'")
+    }
+    return (format, metric)
+}
+
+/// `result` in `format`.
+func render(_ result: SweepResult, format: String, metric: LatencyMetric) -> String {
+    switch format {
+    case "csv": return SweepTable.csv(result)
+    case "jsonl": return SweepJSONLines.render(result, toolVersion: toolVersion)
+    case "markdown": return SweepTable.markdown(result)
+    case "svg": return SweepChart.svg(result, metric: metric)
+    default: return SweepTable.text(result)
+    }
+}
+
+/// Writes `text` to `--output` or standard output.
+func emit(_ text: String, _ parsed: ParsedArguments) -> Int32 {
+    if let path = parsed.value("--output") {
+        do {
+            try writeAtomically(text, to: path)
+        } catch {
+            writeError("error: \(error.message)")
+            return ExitCode.internalError
+        }
+    } else {
+        writeOutput(text)
+    }
+    return ExitCode.success
+}
+
+/// The shard from `--shard`, `--shards` and the environment.
+func shardOption(_ parsed: ParsedArguments, environment: [String: String]) throws(UsageError) -> Shard? {
+    if let text = parsed.value("--shard") {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1, index >= 0, index < count
+        else {
+            throw UsageError(message: "option '--shard' expects I/N with 0 ≤ I < N, such as 0/4; found '\(text)'")
+        }
+        return Shard(index: index, count: count)
+    }
+    if let text = parsed.value("--shards") {
+        guard let count = Int(text), count >= 1 else {
+            throw UsageError(message: "option '--shards' expects a whole number ≥ 1, found '\(text)'")
+        }
+        let index: Int
+        if let value = environment["JOB_COMPLETION_INDEX"] {
+            guard let parsedIndex = Int(value) else {
+                throw UsageError(message: "JOB_COMPLETION_INDEX is '\(value)', not a whole number")
+            }
+            index = parsedIndex
+        } else if let value = environment["SLURM_ARRAY_TASK_ID"] {
+            let minimum = environment["SLURM_ARRAY_TASK_MIN"].flatMap(Int.init) ?? 0
+            guard let id = Int(value) else { throw UsageError(message: "SLURM_ARRAY_TASK_ID is '\(value)', not a whole number") }
+            index = id - minimum
+        } else {
+            throw UsageError(message: "option '--shards' takes the shard's index from JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID, and neither is set; use --shard I/N")
+        }
+        guard index >= 0, index < count else {
+            throw UsageError(message: "the shard index from the environment is \(index), outside 0..<\(count)")
+        }
+        return Shard(index: index, count: count)
+    }
+    if let idText = environment["SLURM_ARRAY_TASK_ID"], let countText = environment["SLURM_ARRAY_TASK_COUNT"],
+        let id = Int(idText), let count = Int(countText), count >= 1
+    {
+        let index = id - (environment["SLURM_ARRAY_TASK_MIN"].flatMap(Int.init) ?? 0)
+        guard index >= 0, index < count else {
+            throw UsageError(message: "SLURM_ARRAY_TASK_ID \(id) (less SLURM_ARRAY_TASK_MIN) is outside 0..<\(count)")
+        }
+        return Shard(index: index, count: count)
+    }
+    return nil
+}
+
+/// A comma-separated list.
+func list(_ text: String) -> [String] {
+    text.split(separator: ",", omittingEmptySubsequences: false).map {
+        $0.trimmingCharacters(in: .whitespaces)
+    }
+}
+
+func sweepCommand(_ arguments: [String]) throws(UsageError) -> Int32 {
+    let parsed = try parseArguments(
+        arguments, command: "sweep", flags: ["--no-progress", "-h", "--help"],
+        options: ["--payload", "--profile", "--vary", "--trials", "--seed", "--activity", "--on", "--jobs", "--shard",
+                  "--shards", "--format", "--metric", "--output"],
+        repeatable: ["--vary"])
+    if parsed.has("-h") || parsed.has("--help") {
+        writeOutput(sweepHelp + "\n")
+        return ExitCode.success
+    }
+    guard parsed.positional.count == 1 else {
+        throw UsageError(message: "sweep takes one scenario file\nUsage: handoff-sim sweep <file> [options]; see 'handoff-sim sweep --help'")
+    }
+    let file = parsed.positional[0]
+    let (format, metric) = try outputFormat(parsed)
+    let trials = try integerOption(parsed, "--trials", in: 1...ScenarioDecoder.maximumTrials)
+    let jobs = try integerOption(parsed, "--jobs", in: 1...1024) ?? defaultJobs
+    var seed: UInt64?
+    if let text = parsed.value("--seed") {
+        guard let value = UInt64(text), value <= UInt64(Int64.max) else {
+            throw UsageError(message: "option '--seed' expects a whole number from 0 to \(Int64.max), found '\(text)'")
+        }
+        seed = value
+    }
+    let environment = ProcessInfo.processInfo.environment
+    let shard = try shardOption(parsed, environment: environment)
+    if shard != nil, format != "jsonl", parsed.value("--format") != nil {
+        throw UsageError(message: "a shard writes a partial result as JSON Lines; merge the parts with 'handoff-sim merge' to render \(format)")
+    }
+    var parameters: [(path: String, values: [String])] = []
+    for text in parsed.all("--vary") {
+        guard let equals = text.firstIndex(of: "=") else {
+            throw UsageError(message: "option '--vary' expects PATH=V1,V2,..., found '\(text)'")
+        }
+        parameters.append((String(text[..<equals]), list(String(text[text.index(after: equals)...]))))
+    }
+    guard let data = FileManager.default.contents(atPath: file) else {
+        throw UsageError(message: "\(file): no such file or cannot be read")
+    }
+    let options = SweepRunner.Options(
+        trials: trials, seed: seed, shard: shard, activity: parsed.value("--activity"), device: parsed.value("--on"))
+    let prepared: PreparedSweep
+    switch SweepRunner.prepare(
+        Array(data), file: file, payloads: parsed.value("--payload").map(list) ?? [],
+        profiles: parsed.value("--profile").map(list) ?? [], parameters: parameters, options: options)
+    {
+    case let .success(value): prepared = value
+    case let .failure(.invalid(problems)):
+        writeError(problems.description)
+        return ExitCode.invalidScenario
+    case let .failure(failure):
+        throw UsageError(message: failure.description)
+    }
+    let showsProgress = standardErrorIsTerminal && !parsed.has("--no-progress")
+    let clock = ContinuousClock()
+    let start = clock.now
+    let perPoint = (shard?.trials(of: prepared.trials) ?? 0..<prepared.trials).count
+    let progress: ((Int, Int) -> Void)? = showsProgress ? { done, total in
+        let elapsed = start.duration(to: clock.now)
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        let rate = seconds > 0 ? Double(done * perPoint) / seconds : 0
+        let remaining = rate > 0 ? Double((total - done) * perPoint) / rate : 0
+        writeError("\u{1B}[2K\rpoint \(done)/\(total), \(Int(rate)) trials/s, about \(Int(remaining.rounded(.up))) s left", newline: false)
+    } : nil
+    let outcome = SweepRunner(jobs: jobs).run(prepared, progress: progress)
+    if showsProgress { writeError("\u{1B}[2K\r", newline: false) }
+    switch outcome {
+    case let .success(result):
+        return emit(render(result, format: shard == nil ? format : "jsonl", metric: metric), parsed)
+    case let .failure(failure):
+        writeError("error: \(failure)")
+        return ExitCode.expectationFailed
+    }
+}
+
+func mergeCommand(_ arguments: [String]) throws(UsageError) -> Int32 {
+    let parsed = try parseArguments(
+        arguments, command: "merge", flags: ["-h", "--help"], options: ["--format", "--metric", "--output"])
+    if parsed.has("-h") || parsed.has("--help") {
+        writeOutput(mergeHelp + "\n")
+        return ExitCode.success
+    }
+    guard !parsed.positional.isEmpty else {
+        throw UsageError(message: "merge needs the parts\nUsage: handoff-sim merge <part>... [--format FORMAT] [--output PATH]")
+    }
+    let (format, metric) = try outputFormat(parsed)
+    var parts: [(file: String, part: SweepJSONLines.Part)] = []
+    do throws(SweepMergeError) {
+        for file in parsed.positional {
+            guard let data = FileManager.default.contents(atPath: file) else {
+                throw SweepMergeError.unreadable(file: file, line: 0, reason: "no such file or cannot be read")
+            }
+            parts.append((file, try SweepJSONLines.read(String(decoding: data, as: UTF8.self), file: file)))
+        }
+        let merged = try SweepJSONLines.merge(parts)
+        let text: String
+        if format == "jsonl" {
+            text = SweepJSONLines.render(merged.result, toolVersion: merged.toolVersion)
+        } else {
+            text = render(merged.result, format: format, metric: metric)
+        }
+        return emit(text, parsed)
+    } catch {
+        writeError("error: \(error)")
+        return ExitCode.invalidScenario
+    }
+}
+
+let adviseHelp = """
+    OVERVIEW: Find, per network profile, the largest userInfo payload that
+    meets a latency and success target, and the size above which
+    continuation streams restore sooner than a userInfo payload.
+
+    USAGE: handoff-sim advise <file> --p95 DURATION [options]
+
+    OPTIONS:
+      --p95 DURATION        The bound on the 95th percentile (or --p50,
+                            --p90, --p99), e.g. 1s.
+      --success RATE        The least share of trials that must continue,
+                            e.g. 99% (default 100%).
+      --metric METRIC       The latency bounded: acceptToContinue (default),
+                            acceptToRestored, advertToOffered.
+      --profile LIST        Profiles to advise on (default: the file's
+                            "sweep" profiles, or its own profile).
+      --resolution SIZE     Find sizes to within SIZE (default 64B).
+      --trials N, --seed S, --activity NAME, --on DEVICE, --jobs N
+                            As for sweep.
+      --format FORMAT       text (default) or json.
+      --output PATH         Write to PATH (atomically) instead of stdout.
+      -h, --help            Show this help.
+
+    Each answer is found by bisection over the payload size, running the
+    scenario's trials at every size tried; the figures assume latency grows
+    with size (it does in the transfer model).
+
+    EXIT CODES:
+      0   advice given
+      1   a trial stopped at a limit
+      64  bad command-line usage
+      65  the scenario file is invalid
+      70  the output could not be written
+    """
+
+func adviseCommand(_ arguments: [String]) throws(UsageError) -> Int32 {
+    let percentileOptions = ["--p50": 50.0, "--p90": 90.0, "--p95": 95.0, "--p99": 99.0]
+    let parsed = try parseArguments(
+        arguments, command: "advise", flags: ["-h", "--help"],
+        options: Array(percentileOptions.keys).sorted() + ["--success", "--metric", "--profile", "--resolution", "--trials",
+                  "--seed", "--activity", "--on", "--jobs", "--format", "--output"])
+    if parsed.has("-h") || parsed.has("--help") {
+        writeOutput(adviseHelp + "\n")
+        return ExitCode.success
+    }
+    guard parsed.positional.count == 1 else {
+        throw UsageError(message: "advise takes one scenario file\nUsage: handoff-sim advise <file> --p95 DURATION [options]")
+    }
+    let file = parsed.positional[0]
+    let given = percentileOptions.keys.sorted().filter { parsed.value($0) != nil }
+    guard given.count == 1, let option = given.first, let text = parsed.value(option) else {
+        throw UsageError(message: "advise needs exactly one latency bound: --p50, --p90, --p95 or --p99 with a duration such as 1s")
+    }
+    guard case let .success(bound) = Quantities.duration(text) else {
+        throw UsageError(message: "option '\(option)' expects a duration such as 1s or 750ms, found '\(text)'")
+    }
+    var success = 1.0
+    if let rate = parsed.value("--success") {
+        guard case let .success(value) = Quantities.percentage(rate) else {
+            throw UsageError(message: "option '--success' expects a percentage such as 99%, found '\(rate)'")
+        }
+        success = value
+    }
+    let metricName = parsed.value("--metric") ?? LatencyMetric.acceptToContinue.rawValue
+    guard let metric = LatencyMetric(rawValue: metricName) else {
+        throw UsageError(message: "option '--metric' expects one of \(LatencyMetric.allCases.map(\.rawValue).joined(separator: ", ")), found '\(metricName)'")
+    }
+    var resolution = 64
+    if let text = parsed.value("--resolution") {
+        guard case let .success(bytes) = Quantities.bytes(text), bytes >= 1 else {
+            throw UsageError(message: "option '--resolution' expects a size such as 64B or 1KiB, found '\(text)'")
+        }
+        resolution = bytes
+    }
+    let format = parsed.value("--format") ?? "text"
+    guard ["text", "json"].contains(format) else {
+        throw UsageError(message: "option '--format' expects text or json, found '\(format)'")
+    }
+    let trials = try integerOption(parsed, "--trials", in: 1...ScenarioDecoder.maximumTrials)
+    let jobs = try integerOption(parsed, "--jobs", in: 1...1024) ?? defaultJobs
+    var seed: UInt64?
+    if let text = parsed.value("--seed") {
+        guard let value = UInt64(text), value <= UInt64(Int64.max) else {
+            throw UsageError(message: "option '--seed' expects a whole number from 0 to \(Int64.max), found '\(text)'")
+        }
+        seed = value
+    }
+    guard let data = FileManager.default.contents(atPath: file) else {
+        throw UsageError(message: "\(file): no such file or cannot be read")
+    }
+    var profiles = parsed.value("--profile").map(list) ?? []
+    if profiles.isEmpty, case let .success(scenario) = ScenarioDecoder.decode(Array(data), file: file) {
+        profiles = scenario.sweep?.profiles ?? []
+    }
+    let target = Advisor.Target(metric: metric, percentile: percentileOptions[option]!, latency: bound, success: success)
+    let options = SweepRunner.Options(trials: trials, seed: seed, activity: parsed.value("--activity"), device: parsed.value("--on"))
+    switch Advisor(jobs: jobs, resolution: resolution).advise(Array(data), file: file, profiles: profiles, target: target, options: options) {
+    case let .success(advice):
+        let text = format == "json"
+            ? AdviceReport.json(advice, target: target, file: file, toolVersion: toolVersion)
+            : AdviceReport.text(advice, target: target)
+        return emit(text, parsed)
+    case let .failure(.invalid(problems)):
+        writeError(problems.description)
+        return ExitCode.invalidScenario
+    case let .failure(.usage(message)):
+        throw UsageError(message: message)
+    case let .failure(failure):
+        writeError("error: \(failure)")
+        return ExitCode.expectationFailed
+    }
+}

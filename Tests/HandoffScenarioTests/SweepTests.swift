@@ -1,0 +1,180 @@
+import Handoff
+import HandoffWorld
+@testable import HandoffScenario
+import SimKernel
+import Testing
+
+/// Sweeps: points built by editing the file, aggregates independent of
+/// threads and shards, latency against the transfer model's closed form.
+@Suite("Sweeps")
+struct SweepTests {
+    /// A loss-free, jitter-free peer-to-peer link of `rate` bits per second.
+    static func lossFree(rate: String = "100Mbit/s", extra: String = "") -> String {
+        scenarioText(
+            #""trials": 20, "network": { "wifiPeerToPeer": { "loss": 0, "jitter": "0s", "bandwidth": "\#(rate)" } }"# + extra,
+            activity: #""device": "mac", "app": "com.example.notes", "type": "com.example.notes.editing", "payloadSize": "1KiB""#)
+    }
+
+    static func prepare(
+        _ text: String, payloads: [String] = [], profiles: [String] = [], parameters: [(path: String, values: [String])] = [],
+        options: SweepRunner.Options = SweepRunner.Options()
+    ) throws -> PreparedSweep {
+        switch SweepRunner.prepare(
+            Array(text.utf8), file: "sweep.json", payloads: payloads, profiles: profiles, parameters: parameters,
+            options: options)
+        {
+        case let .success(prepared): return prepared
+        case let .failure(failure): throw failure
+        }
+    }
+
+    static func run(_ prepared: PreparedSweep, jobs: Int = 1) throws -> SweepResult {
+        switch SweepRunner(jobs: jobs).run(prepared) {
+        case let .success(result): return result
+        case let .failure(failure): throw failure
+        }
+    }
+
+    /// ⌈bytes · 8 · 10⁹ / rate⌉, written out independently of the model.
+    static func serialisation(_ bytes: Int, rate: Int) -> Int64 {
+        let bits = Int64(bytes) * 8 * 1_000_000_000
+        return (bits + Int64(rate) - 1) / Int64(rate)
+    }
+
+    /// The time to put a message of `bytes` on the wire in 1 460-byte
+    /// segments, each with 40 bytes of header, back to back.
+    static func messageSerialisation(_ bytes: Int, rate: Int) -> Int64 {
+        let segments = max(1, (bytes + 1459) / 1460)
+        let last = bytes - (segments - 1) * 1460
+        return Int64(segments - 1) * serialisation(1500, rate: rate) + serialisation(last + 40, rate: rate)
+    }
+
+    @Test("loss-free: p50 accept→continue is non-decreasing in payload size and grows exactly by the payload's serialisation")
+    func closedForm() throws {
+        let sizes = [256, 1024, 3072, 8192, 16_384, 32_768, 61_440]
+        let prepared = try Self.prepare(Self.lossFree(rate: "10Mbit/s"), payloads: sizes.map(String.init))
+        let result = try Self.run(prepared)
+        let p50 = try result.points.map { try #require($0.aggregate.acceptToContinue.value(atPercentile: 50)) }
+        #expect(result.points.map(\.payloadBytes) == sizes)
+        #expect(zip(p50, p50.dropFirst()).allSatisfy { $0 <= $1 })
+        // Every trial takes the same time on this link: p50 is the minimum and the maximum.
+        #expect(result.points.allSatisfy { $0.aggregate.acceptToContinue.min == $0.aggregate.acceptToContinue.max })
+        let envelope = prepared.base.setup.configuration.envelopeBytes
+        for index in sizes.indices.dropFirst() {
+            let expected = Self.messageSerialisation(sizes[index] + envelope, rate: 10_000_000)
+                - Self.messageSerialisation(sizes[0] + envelope, rate: 10_000_000)
+            #expect(p50[index] - p50[0] == expected, "\(sizes[index]) bytes")
+        }
+    }
+
+    @Test("--jobs 1 and --jobs 2 give the same aggregates, point for point")
+    func jobs() throws {
+        let text = scenarioText(#""trials": 60, "network": { "wifiPeerToPeer": { "loss": 0.05 } }"#)
+        let prepared = try Self.prepare(text, payloads: ["1KiB", "16KiB"], parameters: [("network.wifiPeerToPeer.latency", ["5ms", "50ms"])])
+        let one = try Self.run(prepared, jobs: 1)
+        let two = try Self.run(prepared, jobs: 2)
+        #expect(one == two)
+        #expect(SweepJSONLines.render(one, toolVersion: "t") == SweepJSONLines.render(two, toolVersion: "t"))
+        #expect(one.axes.map(\.name) == ["network.wifiPeerToPeer.latency", "payload"])
+        #expect(one.points.map(\.coordinates) == [["5ms", "1KiB"], ["5ms", "16KiB"], ["50ms", "1KiB"], ["50ms", "16KiB"]])
+        #expect(one.points.allSatisfy { $0.aggregate.trials == 60 })
+    }
+
+    @Test("shards 0/3, 1/3, 2/3 merged equal the unsharded run, byte for byte; parts that do not belong together are refused")
+    func shards() throws {
+        let text = scenarioText(#""trials": 31, "network": { "wifiPeerToPeer": { "loss": 0.1 } }"#)
+        let whole = try Self.run(try Self.prepare(text, payloads: ["2KiB", "40KiB"]))
+        func part(_ index: Int, seed: UInt64? = nil) throws -> (file: String, part: SweepJSONLines.Part) {
+            let prepared = try Self.prepare(
+                text, payloads: ["2KiB", "40KiB"], options: SweepRunner.Options(seed: seed, shard: Shard(index: index, count: 3)))
+            let rendered = SweepJSONLines.render(try Self.run(prepared), toolVersion: "0.1.0")
+            return ("part\(index).jsonl", try SweepJSONLines.read(rendered, file: "part\(index).jsonl"))
+        }
+        let parts = try [part(2), part(0), part(1)]
+        #expect(parts.map { $0.part.result.points[0].aggregate.trials } == [11, 10, 10])
+        let merged = try SweepJSONLines.merge(parts)
+        #expect(merged.result == whole)
+        #expect(SweepJSONLines.render(merged.result, toolVersion: merged.toolVersion)
+            == SweepJSONLines.render(whole, toolVersion: "0.1.0"))
+
+        #expect(throws: SweepMergeError.self) { try SweepJSONLines.merge(Array(parts.prefix(2))) }
+        #expect(throws: SweepMergeError.self) { try SweepJSONLines.merge([parts[0], parts[1], try part(0)]) }
+        #expect(throws: SweepMergeError.self) { try SweepJSONLines.merge([parts[0], parts[1], try part(1, seed: 9)]) }
+        do {
+            _ = try SweepJSONLines.merge(Array(parts.prefix(2)))
+        } catch {
+            #expect("\(error)" == "missing shard 1/3")
+        }
+        do {
+            _ = try SweepJSONLines.merge([parts[0], parts[1], try part(0, seed: 9)])
+        } catch {
+            #expect("\(error)" == "part2.jsonl and part0.jsonl come from different runs: the seed differs (1 and 9)")
+        }
+    }
+
+    @Test("a sweep block in the file; values are validated at every point")
+    func fileBlock() throws {
+        let text = Self.lossFree(extra: #", "sweep": { "payload": ["256B", "2KiB"], "vary": { "protocol.userInfoLimit": ["1KiB", "64KiB"] } }"#)
+        let prepared = try Self.prepare(text)
+        #expect(prepared.axes.map(\.name) == ["protocol.userInfoLimit", "payload"])
+        let result = try Self.run(prepared)
+        // Over the 1 KiB limit the source refuses: 4611.
+        #expect(result.points.map { $0.aggregate.failures[3] } == [0, 20, 0, 0])
+        switch SweepRunner.prepare(Array(text.utf8), file: "sweep.json", payloads: ["3 parsecs"], options: SweepRunner.Options()) {
+        case .success: Issue.record("an invalid payload was accepted")
+        case let .failure(failure):
+            #expect(failure.description.contains("error: $.activity.payloadSize: at the sweep point payload=3 parsecs: expected a size"))
+        }
+    }
+
+    @Test("parameter paths")
+    func paths() {
+        #expect(ParameterPath("network.wifiPeerToPeer.loss")?.components == [.key("network"), .key("wifiPeerToPeer"), .key("loss")])
+        #expect(ParameterPath("activities[1].payloadSize")?.components == [.key("activities"), .index(1), .key("payloadSize")])
+        #expect(ParameterPath("devices[0].position[1]")?.description == "devices[0].position[1]")
+        for bad in ["", ".a", "a.", "a..b", "[0]", "a[x]", "a[-1]", "a[1"] {
+            #expect(ParameterPath(bad) == nil, "\(bad)")
+        }
+    }
+}
+
+/// `advise` against a link whose latency has a closed form.
+@Suite("Payload advice")
+struct AdvisorTests {
+    @Test("the largest payload under a p95 bound is exactly the closed form's answer (1-byte resolution)")
+    func closedForm() throws {
+        let text = SweepTests.lossFree(rate: "1Mbit/s").replacingOccurrences(of: #""trials": 20"#, with: #""trials": 3"#)
+        // The constant part of accept → continue, from one size.
+        let prepared = try SweepTests.prepare(text, payloads: ["1024"])
+        let aggregate = try SweepTests.run(prepared).points[0].aggregate
+        let envelope = prepared.base.setup.configuration.envelopeBytes
+        let at1024 = try #require(aggregate.acceptToContinue.value(atPercentile: 95))
+        let constant = at1024 - SweepTests.messageSerialisation(1024 + envelope, rate: 1_000_000)
+        let bound = constant + SweepTests.messageSerialisation(20_000 + envelope, rate: 1_000_000)
+        let target = Advisor.Target(latency: .nanoseconds(bound), success: 1)
+        let advice = try Advisor(resolution: 1).advise(
+            Array(text.utf8), file: "advise.json", profiles: [], target: target, options: SweepRunner.Options()
+        ).get()
+        #expect(advice.count == 1)
+        #expect(advice[0].largestPayload == 20_000)
+        #expect(advice[0].limitBinds == false)
+        #expect(advice[0].latencyAtLargest == .nanoseconds(bound))
+        #expect(advice[0].profile == "WiFi")
+        // One byte more is over the bound: the search is tight.
+        let over = try SweepTests.run(try SweepTests.prepare(text, payloads: ["20001"])).points[0].aggregate
+        #expect(try #require(over.acceptToContinue.value(atPercentile: 95)) > bound)
+    }
+
+    @Test("a bound every size meets is reported as the limit binding; one no size meets, as none")
+    func extremes() throws {
+        let text = SweepTests.lossFree().replacingOccurrences(of: #""trials": 20"#, with: #""trials": 3"#)
+        let generous = try Advisor(resolution: 4096).advise(
+            Array(text.utf8), file: "a.json", profiles: [], target: Advisor.Target(latency: .seconds(60), success: 1),
+            options: SweepRunner.Options()).get()
+        #expect(generous[0].largestPayload == 65_536 && generous[0].limitBinds)
+        let impossible = try Advisor(resolution: 4096).advise(
+            Array(text.utf8), file: "a.json", profiles: [], target: Advisor.Target(latency: .milliseconds(1), success: 1),
+            options: SweepRunner.Options()).get()
+        #expect(impossible[0].largestPayload == nil)
+    }
+}

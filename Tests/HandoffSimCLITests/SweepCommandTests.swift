@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+
+private let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().path
+private let scenario = root + "/Tests/Fixtures/run-scenarios/passes.json"
+
+@Suite("handoff-sim sweep, merge and advise")
+struct SweepCommandTests {
+    static func directory() throws -> String {
+        let path = NSTemporaryDirectory() + "handoff-sweep-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    @Test("sweep writes every format; shards merged through the CLI equal the unsharded run in every format")
+    func shardsThroughTheCommandLine() throws {
+        let directory = try Self.directory()
+        let axes = ["--payload", "256B,8KiB", "--vary", "network.wifiPeerToPeer.loss=0,0.2", "--trials", "12", "--no-progress"]
+        for format in ["text", "csv", "jsonl", "markdown", "svg"] {
+            let whole = try ProductRunner.run(
+                "handoff-sim", ["sweep", scenario] + axes + ["--format", format, "--output", "\(directory)/whole.\(format)"])
+            #expect(whole.status == 0, "\(format): \(whole.standardError)")
+        }
+        for index in 0..<3 {
+            let part = try ProductRunner.run(
+                "handoff-sim", ["sweep", scenario] + axes + ["--shard", "\(index)/3", "--jobs", "2", "--output", "\(directory)/part\(index).jsonl"])
+            #expect(part.status == 0, "\(part.standardError)")
+        }
+        let parts = (0..<3).map { "\(directory)/part\($0).jsonl" }
+        for format in ["text", "csv", "jsonl", "markdown", "svg"] {
+            let merged = try ProductRunner.run(
+                "handoff-sim", ["merge"] + parts.reversed() + ["--format", format, "--output", "\(directory)/merged.\(format)"])
+            #expect(merged.status == 0, "\(merged.standardError)")
+            let a = try String(contentsOfFile: "\(directory)/whole.\(format)", encoding: .utf8)
+            let b = try String(contentsOfFile: "\(directory)/merged.\(format)", encoding: .utf8)
+            #expect(a == b, "\(format)")
+        }
+        let csv = try String(contentsOfFile: "\(directory)/whole.csv", encoding: .utf8).split(separator: "\n")
+        #expect(csv.count == 5)
+        #expect(csv[0].hasPrefix("network.wifiPeerToPeer.loss,payload,payload_bytes,trials,success_rate,"))
+        // A missing part is refused with exit 65.
+        let missing = try ProductRunner.run("handoff-sim", ["merge", parts[0], parts[2]])
+        #expect(missing.status == 65)
+        #expect(missing.standardError == "error: missing shard 1/3\n")
+    }
+
+    @Test("usage errors of sweep exit 64", arguments: [
+        (["sweep", scenario], "error: nothing to sweep: give --payload, --profile or --vary"),
+        (["sweep", scenario, "--payload", "1KiB", "--shard", "3/3"], "error: option '--shard' expects I/N with 0 ≤ I < N"),
+        (["sweep", scenario, "--payload", "1KiB", "--format", "svgg"], "error: option '--format' expects one of text, csv, jsonl, markdown, svg, found 'svgg' (did you mean 'svg'?)"),
+        (["sweep", scenario, "--payload", "1KiB", "--shard", "0/2", "--format", "csv"], "error: a shard writes a partial result as JSON Lines"),
+        (["sweep", scenario, "--vary", "network..loss=1"], "error: 'network..loss' is not a parameter path"),
+        (["sweep", scenario, "--payload", "1KiB", "--on", "mac"], "error: \"mac\" is the source of the activity"),
+        (["advise", scenario], "error: advise needs exactly one latency bound"),
+    ])
+    func usage(arguments: [String], message: String) throws {
+        let run = try ProductRunner.run("handoff-sim", arguments)
+        #expect(run.status == 64)
+        #expect(run.standardError.hasPrefix(message), "\(run.standardError)")
+    }
+
+    @Test("an invalid value at a sweep point is an invalid scenario: exit 65, naming the point")
+    func invalidPoint() throws {
+        let run = try ProductRunner.run("handoff-sim", ["sweep", scenario, "--payload", "1KiB,lots", "--no-progress"])
+        #expect(run.status == 65)
+        #expect(run.standardError.contains("error: $.activity.payloadSize: at the sweep point payload=lots: expected a size"))
+    }
+
+    @Test("advise answers in words and in JSON")
+    func advise() throws {
+        let words = try ProductRunner.run(
+            "handoff-sim", ["advise", scenario, "--p95", "5s", "--success", "90%", "--trials", "4", "--resolution", "8KiB"])
+        #expect(words.status == 0, "\(words.standardError)")
+        #expect(words.standardOutput.hasPrefix("WiFi: every userInfo up to the 64 KiB (65 536 bytes) limit keeps accept → continue p95 under 5s"))
+        let json = try ProductRunner.run(
+            "handoff-sim", ["advise", scenario, "--p95", "5s", "--trials", "4", "--resolution", "8KiB", "--format", "json"])
+        #expect(json.status == 0)
+        let object = try #require(JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+        let profiles = try #require(object["profiles"] as? [[String: Any]])
+        #expect(profiles.first?["largestPayloadBytes"] as? Int == 65_536)
+    }
+}
