@@ -220,13 +220,16 @@ func sweepCommand(_ arguments: [String]) throws(UsageError) -> Int32 {
     let clock = ContinuousClock()
     let start = clock.now
     let perPoint = (shard?.trials(of: prepared.trials) ?? 0..<prepared.trials).count
-    let progress: ((Int, Int) -> Void)? = showsProgress ? { done, total in
+    @Sendable func report(done: Int, total: Int) {
         let elapsed = start.duration(to: clock.now)
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
         let rate = seconds > 0 ? Double(done * perPoint) / seconds : 0
         let remaining = rate > 0 ? Double((total - done) * perPoint) / rate : 0
-        writeError("\u{1B}[2K\rpoint \(done)/\(total), \(Int(rate)) trials/s, about \(Int(remaining.rounded(.up))) s left", newline: false)
-    } : nil
+        writeError(
+            "\u{1B}[2K\rpoint \(done)/\(total), \(Int(rate)) trials/s, about \(Int(remaining.rounded(.up))) s left",
+            newline: false)
+    }
+    let progress: (@Sendable (Int, Int) -> Void)? = showsProgress ? report : nil
     let outcome = SweepRunner(jobs: jobs).run(prepared, progress: progress)
     if showsProgress { writeError("\u{1B}[2K\r", newline: false) }
     switch outcome {

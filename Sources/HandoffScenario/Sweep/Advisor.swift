@@ -106,7 +106,7 @@ public struct Advisor: Sendable {
                 case let .failure(failure): return .failure(failure)
                 }
                 switch runner.runPoint(
-                    prepared.points[0].scenario, activity: prepared.activity, device: prepared.device, trials: trials,
+                    prepared.points[0], activity: prepared.activity, device: prepared.device, trials: trials,
                     seed: prepared.seed)
                 {
                 case let .success(aggregate): return .success(aggregate)

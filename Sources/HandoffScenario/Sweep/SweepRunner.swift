@@ -1,3 +1,4 @@
+import Foundation
 import Dispatch
 import Handoff
 import HandoffWorld
@@ -109,7 +110,7 @@ public struct SweepRunner: Sendable {
         }
         guard !specification.axes.isEmpty else { return .failure(.usage(SweepError.noAxes.description)) }
         // Every point, decoded.
-        var points: [(coordinates: [String], scenario: Scenario)] = []
+        var points: [SweepPointScenario] = []
         var problems: [ScenarioProblem] = []
         for indices in specification.points {
             var tree = root
@@ -124,7 +125,9 @@ public struct SweepRunner: Sendable {
             let label = zip(specification.axes, coordinates).map { "\($0.name)=\($1)" }.joined(separator: ", ")
             switch ScenarioDecoder.decode(root: tree, file: file, digest: digest) {
             case let .success(scenario):
-                points.append((coordinates, scenario))
+                let edits = zip(specification.axes, indices).map { ($0.path, $0.values[$1].text) }
+                points.append(SweepPointScenario(
+                    coordinates: coordinates, scenario: scenario, bytes: bytes, edits: edits, digest: digest))
             case let .failure(found):
                 for problem in found.problems {
                     problems.append(ScenarioProblem(
@@ -143,87 +146,190 @@ public struct SweepRunner: Sendable {
             trials: options.trials ?? base.trials, seed: options.seed ?? base.seed, shard: options.shard))
     }
 
-    /// Runs every point of `sweep`, reporting each point done to `progress`.
-    public func run(_ sweep: PreparedSweep, progress: ((Int, Int) -> Void)? = nil) -> Result<SweepResult, SweepFailure> {
-        var results: [SweepPoint] = []
+    /// Runs every point of `sweep`, reporting points done to `progress`.
+    public func run(_ sweep: PreparedSweep, progress: (@Sendable (Int, Int) -> Void)? = nil) -> Result<SweepResult, SweepFailure> {
         let trials = sweep.shard?.trials(of: sweep.trials) ?? 0..<sweep.trials
-        for (index, point) in sweep.points.enumerated() {
-            let aggregate: PointAggregate
-            switch runPoint(point.scenario, activity: sweep.activity, device: sweep.device, trials: trials, seed: sweep.seed) {
-            case let .success(value): aggregate = value
-            case let .failure(failure):
-                let label = zip(sweep.axes, point.coordinates).map { "\($0.name)=\($1)" }.joined(separator: ", ")
-                return .failure(.stopped("at the sweep point \(label): \(failure)"))
+        let outcome = runPoints(
+            sweep.points, activity: sweep.activity, device: sweep.device, trials: trials, seed: sweep.seed,
+            progress: progress)
+        switch outcome {
+        case let .failure(stopped):
+            let (index, failure) = (stopped.point, stopped.failure)
+            let label = zip(sweep.axes, sweep.points[index].coordinates).map { "\($0.name)=\($1)" }.joined(separator: ", ")
+            return .failure(.stopped("at the sweep point \(label): \(failure)"))
+        case let .success(aggregates):
+            let results = zip(sweep.points, aggregates).map { point, aggregate in
+                let activity = point.scenario.activities[sweep.activity]
+                let profile = point.scenario.setup.devices.first { $0.name == sweep.device }?.internet.name ?? ""
+                return SweepPoint(
+                    coordinates: point.coordinates, payloadBytes: activity.content.transferSize, profile: profile,
+                    aggregate: aggregate)
             }
-            let activity = point.scenario.activities[sweep.activity]
-            let profile = point.scenario.setup.devices.first { $0.name == sweep.device }?.internet.name ?? ""
-            results.append(SweepPoint(
-                coordinates: point.coordinates, payloadBytes: activity.content.transferSize, profile: profile,
-                aggregate: aggregate))
-            progress?(index + 1, sweep.points.count)
+            return .success(SweepResult(
+                file: sweep.base.file, name: sweep.base.name, digest: sweep.base.digest, seed: sweep.seed,
+                trials: sweep.trials, activity: sweep.base.activities[sweep.activity].name, device: sweep.device,
+                axes: sweep.axes, points: results, shard: sweep.shard))
         }
-        return .success(SweepResult(
-            file: sweep.base.file, name: sweep.base.name, digest: sweep.base.digest, seed: sweep.seed,
-            trials: sweep.trials, activity: sweep.base.activities[sweep.activity].name, device: sweep.device,
-            axes: sweep.axes, points: results, shard: sweep.shard))
     }
 
-    /// The aggregate of `trials` of `scenario`, spread over the threads.
+    /// The aggregate of `trials` of one point's scenario.
     public func runPoint(
-        _ scenario: Scenario, activity: Int, device: String, trials: Range<Int>, seed: UInt64
+        _ point: SweepPointScenario, activity: Int, device: String, trials: Range<Int>, seed: UInt64
     ) -> Result<PointAggregate, ScenarioRunFailure> {
-        let workers = max(1, min(jobs, trials.count))
-        let aggregates = UnsafeMutableBufferPointer<PointAggregate>.allocate(capacity: workers)
-        aggregates.initialize(repeating: PointAggregate())
-        let failures = UnsafeMutableBufferPointer<ScenarioRunFailure?>.allocate(capacity: workers)
+        switch runPoints([point], activity: activity, device: device, trials: trials, seed: seed, progress: nil) {
+        case let .success(aggregates): return .success(aggregates[0])
+        case let .failure(stopped): return .failure(stopped.failure)
+        }
+    }
+
+    /// The aggregates of `trials` of every point, spread over the threads.
+    ///
+    /// The work is cut into chunks of trials of one point, handed out in
+    /// point order to whichever thread is free, so threads stay busy across
+    /// points of unequal cost. Each thread makes its own copy of a point's
+    /// scenario from the file (``SweepPointScenario/unsharedScenario()``),
+    /// so no object is shared between threads while trials run: Swift
+    /// counts references atomically, and two cores retaining one object per
+    /// trial would pass its cache line back and forth. Chunks are merged in
+    /// order, and merging is exact, so the result does not depend on the
+    /// number of threads.
+    func runPoints(
+        _ points: [SweepPointScenario], activity: Int, device: String, trials: Range<Int>, seed: UInt64,
+        progress: (@Sendable (Int, Int) -> Void)?
+    ) -> Result<[PointAggregate], PointFailure> {
+        let workers = max(1, min(jobs, trials.count * points.count))
+        // Chunks: enough per point to balance the threads, not so many that
+        // handing them out costs anything.
+        let chunksPerPoint = workers == 1 ? 1 : max(1, min(trials.count / 64, 4 * workers))
+        let chunks = points.indices.flatMap { point in
+            (0..<chunksPerPoint).map { chunk -> (point: Int, trials: Range<Int>) in
+                let lower = trials.lowerBound + trials.count * chunk / chunksPerPoint
+                let upper = trials.lowerBound + trials.count * (chunk + 1) / chunksPerPoint
+                return (point, lower..<upper)
+            }
+        }
+        let results = UnsafeMutableBufferPointer<PointAggregate>.allocate(capacity: chunks.count)
+        results.initialize(repeating: PointAggregate())
+        let failures = UnsafeMutableBufferPointer<ScenarioRunFailure?>.allocate(capacity: chunks.count)
         failures.initialize(repeating: nil)
         defer {
-            aggregates.deinitialize()
-            aggregates.deallocate()
+            results.deinitialize()
+            results.deallocate()
             failures.deinitialize()
             failures.deallocate()
         }
-        nonisolated(unsafe) let sharedAggregates = aggregates
+        nonisolated(unsafe) let sharedResults = results
         nonisolated(unsafe) let sharedFailures = failures
+        let dispenser = ChunkDispenser(
+            count: chunks.count, chunksPerPoint: chunksPerPoint, points: points.count, progress: progress)
         let id = ActivityID(activity)
-        let work: @Sendable (Int) -> Void = { worker in
-            var run: HandoffRun
-            do throws(ScenarioRunFailure) {
-                run = try ScenarioRunner.makeRun(scenario, seed: seed)
-            } catch {
-                sharedFailures[worker] = error
-                return
-            }
-            var aggregate = PointAggregate()
-            var trial = trials.lowerBound + worker
-            while trial < trials.upperBound {
-                do throws(ScenarioRunFailure) {
-                    if let failure = try ScenarioRunner.runTrial(scenario, run: &run, seed: seed, trial: trial, keepsTrace: false) {
-                        sharedFailures[worker] = failure
+        let work: @Sendable (Int) -> Void = { _ in
+            var current: (point: Int, run: HandoffRun, scenario: Scenario)?
+            while let index = dispenser.next() {
+                let chunk = chunks[index]
+                if current?.point != chunk.point {
+                    let scenario = workers == 1 ? points[chunk.point].scenario : points[chunk.point].unsharedScenario()
+                    do throws(ScenarioRunFailure) {
+                        current = (chunk.point, try ScenarioRunner.makeRun(scenario, seed: seed), scenario)
+                    } catch {
+                        sharedFailures[index] = error
+                        dispenser.stop()
                         return
                     }
-                } catch {
-                    sharedFailures[worker] = error
-                    return
                 }
-                aggregate.record(run.summary(of: id, on: device))
-                aggregate.events &+= run.simulation.handledEventCount
-                trial += workers
+                var aggregate = PointAggregate()
+                for trial in chunk.trials {
+                    do throws(ScenarioRunFailure) {
+                        if let failure = try ScenarioRunner.runTrial(
+                            current!.scenario, run: &current!.run, seed: seed, trial: trial, keepsTrace: false)
+                        {
+                            sharedFailures[index] = failure
+                            dispenser.stop()
+                            return
+                        }
+                    } catch {
+                        sharedFailures[index] = error
+                        dispenser.stop()
+                        return
+                    }
+                    aggregate.record(current!.run.summary(of: id, on: device))
+                    aggregate.events &+= current!.run.simulation.handledEventCount
+                }
+                sharedResults[index] = aggregate
+                dispenser.finished(index)
             }
-            sharedAggregates[worker] = aggregate
         }
         if workers == 1 {
             work(0)
         } else {
             DispatchQueue.concurrentPerform(iterations: workers, execute: work)
         }
-        // The failure of the earliest trial, whichever thread met it.
-        if let failure = failures.compactMap({ $0 }).min(by: { ($0.trial ?? -1) < ($1.trial ?? -1) }) {
-            return .failure(failure)
+        let found = failures.enumerated().compactMap { entry in entry.element.map { (index: entry.offset, failure: $0) } }
+        if let first = found.min(by: {
+            (chunks[$0.index].point, $0.failure.trial ?? -1) < (chunks[$1.index].point, $1.failure.trial ?? -1)
+        }) {
+            return .failure(PointFailure(point: chunks[first.index].point, failure: first.failure))
         }
-        var total = PointAggregate()
-        for aggregate in aggregates { total.merge(aggregate) }
-        return .success(total)
+        var aggregates = [PointAggregate](repeating: PointAggregate(), count: points.count)
+        for (index, chunk) in chunks.enumerated() { aggregates[chunk.point].merge(results[index]) }
+        return .success(aggregates)
+    }
+}
+
+/// A trial that stopped a sweep, and the point it belongs to.
+struct PointFailure: Error {
+    let point: Int
+    let failure: ScenarioRunFailure
+}
+
+/// Hands out chunk indices in order to whichever thread asks, under a lock,
+/// and reports points as their last chunk finishes.
+final class ChunkDispenser: @unchecked Sendable {
+    private let lock = NSLock()
+    private var nextIndex = 0
+    private let count: Int
+    private var stopped = false
+    private let chunksPerPoint: Int
+    private let points: Int
+    private var finishedChunks: [Int]
+    private var finishedPoints = 0
+    private let progress: (@Sendable (Int, Int) -> Void)?
+
+    init(count: Int, chunksPerPoint: Int, points: Int, progress: (@Sendable (Int, Int) -> Void)?) {
+        self.count = count
+        self.chunksPerPoint = chunksPerPoint
+        self.points = points
+        self.progress = progress
+        finishedChunks = [Int](repeating: 0, count: points)
+    }
+
+    /// Records that chunk `index` is done; reports its point if it was the
+    /// point's last.
+    func finished(_ index: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        let point = index / chunksPerPoint
+        finishedChunks[point] += 1
+        if finishedChunks[point] == chunksPerPoint {
+            finishedPoints += 1
+            progress?(finishedPoints, points)
+        }
+    }
+
+    /// The next chunk, or nil when all are handed out or the run stopped.
+    func next() -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !stopped, nextIndex < count else { return nil }
+        nextIndex += 1
+        return nextIndex - 1
+    }
+
+    /// Hands out nothing more (a trial failed).
+    func stop() {
+        lock.lock()
+        stopped = true
+        lock.unlock()
     }
 }
 
@@ -234,7 +340,7 @@ public struct PreparedSweep: Sendable {
     /// The axes.
     public let axes: [SweepAxis]
     /// Every point: its coordinates and its scenario.
-    public let points: [(coordinates: [String], scenario: Scenario)]
+    public let points: [SweepPointScenario]
     /// The activity measured (index) and the device it is measured on.
     public let activity: Int
     /// The measured activity's place in the file: `activity` or
@@ -263,5 +369,34 @@ public enum SweepFailure: Error, Sendable, CustomStringConvertible {
         case let .usage(message): return message
         case let .stopped(message): return message
         }
+    }
+}
+
+/// One point of a prepared sweep: its coordinates, its scenario, and how
+/// to make it again from the file (so each thread can make its own copy).
+public struct SweepPointScenario: Sendable {
+    /// The value of each axis.
+    public let coordinates: [String]
+    /// The scenario at this point.
+    public let scenario: Scenario
+    /// The file's bytes and the values written into it at this point.
+    let bytes: [UInt8]
+    let edits: [(path: ParameterPath, value: String)]
+    let digest: String
+
+    /// A copy of ``scenario`` that shares no storage with it, down to its
+    /// strings: the file is parsed again and the values written in again.
+    func unsharedScenario() -> Scenario {
+        guard case var .success(tree) = ScenarioDecoder.parse(bytes, file: scenario.file) else { return scenario }
+        for edit in edits {
+            guard let edited = tree.setting(edit.path.components[...], to: JSONNode.parameterValue(edit.value)) else {
+                return scenario
+            }
+            tree = edited
+        }
+        guard case let .success(copy) = ScenarioDecoder.decode(root: tree, file: scenario.file, digest: digest) else {
+            return scenario
+        }
+        return copy
     }
 }
