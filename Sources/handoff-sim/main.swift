@@ -40,6 +40,8 @@ let help = """
       merge           Merge the shards of a sweep.
       advise          The largest userInfo that meets a latency and success
                       target, and when to switch to continuation streams.
+      baseline        Record simulated figures (update) or check them
+                      against a recorded baseline (check).
       defaults        Print every calibrated default of the world and the
                       continuity protocol with its source, as a Markdown table
                       (the README's table).
@@ -94,6 +96,8 @@ case "merge":
     dispatch(mergeCommand, Array(arguments.dropFirst()))
 case "advise":
     dispatch(adviseCommand, Array(arguments.dropFirst()))
+case "baseline":
+    dispatch(baselineCommand, Array(arguments.dropFirst()))
 case "defaults":
     switch Array(arguments.dropFirst()) {
     case []:

@@ -1,0 +1,88 @@
+/// Baselines as JSON: written in a fixed order so the same figures always
+/// give the same file (and a readable diff in review).
+public enum BaselineFile {
+    /// The format version.
+    public static let formatVersion: Int64 = 1
+
+    /// The file's text.
+    public static func render(_ baseline: Baseline) -> String {
+        let root: JSONOutput = .object([
+            ("kind", .string("handoff-sim baseline")),
+            ("format", .int(formatVersion)),
+            ("toolVersion", .string(baseline.toolVersion)),
+            ("scenarios", .array(baseline.scenarios.map { scenario in
+                .object([
+                    ("file", .string(scenario.file)),
+                    ("name", .string(scenario.name)),
+                    ("digest", .string(scenario.digest)),
+                    ("seed", .int(Int64(scenario.seed))),
+                    ("trials", .int(Int64(scenario.trials))),
+                    ("entries", .array(scenario.entries.map { entry in
+                        .object([
+                            ("key", .string(entry.key)),
+                            ("metrics", .object(entry.metrics.map { metric in
+                                // Counts and latencies are whole numbers: write them exactly.
+                                let value = metric.value
+                                let whole = value == value.rounded() && abs(value) < 9e15
+                                return (metric.name, whole ? JSONOutput.int(Int64(value)) : .double(value))
+                            })),
+                        ])
+                    })),
+                ])
+            })),
+        ])
+        return root.render(pretty: true)
+    }
+
+    /// Why a baseline file cannot be used (exit 5).
+    public struct Unreadable: Error, Hashable, Sendable, CustomStringConvertible {
+        /// The file and what is wrong.
+        public let file: String
+        public let reason: String
+
+        public var description: String { "\(file): not a usable baseline: \(reason)" }
+    }
+
+    /// Reads a baseline written by ``render(_:)``.
+    public static func read(_ text: String, file: String) throws(Unreadable) -> Baseline {
+        let root: JSONNode
+        do {
+            root = try JSONParser.parse(text)
+        } catch {
+            throw Unreadable(file: file, reason: "\(error)")
+        }
+        guard root.string("kind") == "handoff-sim baseline" else {
+            throw Unreadable(file: file, reason: "it is not a handoff-sim baseline")
+        }
+        guard root.integer("format") == formatVersion else {
+            throw Unreadable(file: file, reason: "it is format \(root.integer("format").map(String.init) ?? "?"); this tool reads format \(formatVersion)")
+        }
+        guard let toolVersion = root.string("toolVersion"), case let .array(nodes)? = root.member("scenarios")?.value.value else {
+            throw Unreadable(file: file, reason: "the tool version or the scenarios are missing")
+        }
+        var scenarios: [Baseline.Scenario] = []
+        for node in nodes {
+            guard let path = node.string("file"), let name = node.string("name"), let digest = node.string("digest"),
+                let seed = node.integer("seed"), seed >= 0, let trials = node.integer("trials"),
+                case let .array(entryNodes)? = node.member("entries")?.value.value
+            else { throw Unreadable(file: file, reason: "a scenario lacks a field") }
+            var entries: [Baseline.Entry] = []
+            for entryNode in entryNodes {
+                guard let key = entryNode.string("key"), case let .object(members)? = entryNode.member("metrics")?.value.value else {
+                    throw Unreadable(file: file, reason: "an entry of \(path) lacks its key or metrics")
+                }
+                var metrics: [(name: String, value: Double)] = []
+                for member in members {
+                    guard case let .number(number) = member.value.value else {
+                        throw Unreadable(file: file, reason: "\(path), \(key): \(member.key) is not a number")
+                    }
+                    metrics.append((member.key, number.int64Value.map(Double.init) ?? number.doubleValue))
+                }
+                entries.append(Baseline.Entry(key: key, metrics: metrics))
+            }
+            scenarios.append(Baseline.Scenario(
+                file: path, name: name, digest: digest, seed: UInt64(seed), trials: Int(trials), entries: entries))
+        }
+        return Baseline(toolVersion: toolVersion, scenarios: scenarios)
+    }
+}
