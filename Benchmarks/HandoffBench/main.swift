@@ -9,6 +9,8 @@
 //   handoff-bench handoff-check
 //   handoff-bench sweep --trials N --jobs J
 //   handoff-bench sweep-check
+//   handoff-bench suite [--format text|json|markdown] [--output PATH]
+//   handoff-bench compare OLD.json NEW.json [--time-threshold 10%]
 import Foundation
 
 let usage = """
@@ -62,6 +64,15 @@ let usage = """
       --bytes B      payload bytes (default 10000000)
       --loss P       loss probability per packet, 0 ≤ P < 1 (default 0)
       --seed S       random seed (default 42)
+
+      suite          every workload (phold, transfer, handoff, sweep) in a
+                     fresh process: events/s or trials/s, ns per event, peak
+                     resident memory and deterministic counters;
+                     --format text|json|markdown, --output PATH
+      compare        compare two suite results (JSON): prints every ratio;
+                     exit 2 when a time or memory figure regressed past
+                     --time-threshold (default 10%) or an exact counter
+                     (events, events per trial, checksum) changed
 
     OPTIONS (sweep, sweep-memory, sweep-check):
       --trials N     trials per point (default 10000)
@@ -363,12 +374,15 @@ do {
     case "sweep": try runSweep(arguments.dropFirst())
     case "sweep-memory": try runSweepMemory(arguments.dropFirst())
     case "sweep-check": try runSweepCheck(arguments.dropFirst())
+    case "suite": try runSuite(arguments.dropFirst())
+    case "suite-workload": try runSuiteWorkload(arguments.dropFirst())
+    case "compare": exit(try runCompare(arguments.dropFirst()))
     case "-h", "--help", "help": print(usage)
     case nil:
         FileHandle.standardError.write(Data("error: missing command\n\n\(usage)\n".utf8))
         exit(64)
     case let command?:
-        FileHandle.standardError.write(Data("error: unknown command '\(command)'; expected phold, phold-memory, memory, transfer, transfer-check, handoff, handoff-memory, handoff-check, sweep, sweep-memory or sweep-check\n".utf8))
+        FileHandle.standardError.write(Data("error: unknown command '\(command)'; expected phold, phold-memory, memory, transfer, transfer-check, handoff, handoff-memory, handoff-check, sweep, sweep-memory, sweep-check, suite or compare\n".utf8))
         exit(64)
     }
 } catch let error as UsageError {
