@@ -15,6 +15,8 @@ public enum GitHubAnnotations {
                         file: problem.file, line: problem.position?.line, column: problem.position?.column,
                         title: "invalid scenario", message: "\(problem.path): \(problem.message)"))
                 }
+            case .skipped:
+                continue
             case let .ran(run):
                 if let failure = run.failure {
                     var message = "\(failure)"

@@ -23,10 +23,12 @@ public enum JSONReport {
         var failed: Int64 = 0
         var errors: Int64 = 0
         var invalid: Int64 = 0
+        var skipped: Int64 = 0
         var seconds = 0.0
         for result in results {
             switch result.outcome {
             case .invalid: invalid += 1
+            case .skipped: skipped += 1
             case let .ran(run):
                 seconds += run.wallClockSeconds
                 if run.failure != nil { errors += 1 } else if run.passed { passed += 1 } else { failed += 1 }
@@ -46,6 +48,7 @@ public enum JSONReport {
                 ("failed", .int(failed)),
                 ("errors", .int(errors)),
                 ("invalid", .int(invalid)),
+                ("skipped", .int(skipped)),
             ])),
             ("wallClockSeconds", .double(roundedSeconds(seconds))),
             ("scenarios", .array(results.map { scenario($0, command: command) })),
@@ -67,6 +70,14 @@ public enum JSONReport {
                         ("message", .string(problem.message)),
                     ])
                 })),
+            ])
+        case let .skipped(scenario):
+            return .object([
+                ("file", .string(result.file)),
+                ("name", .string(scenario.name)),
+                ("digest", .string(scenario.digest)),
+                ("status", .string("skipped")),
+                ("reason", .string("no expectations (a file for sweeps)")),
             ])
         case let .ran(run):
             let status = run.failure != nil ? "error" : run.passed ? "passed" : "failed"

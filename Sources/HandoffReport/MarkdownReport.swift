@@ -21,6 +21,8 @@ public enum MarkdownReport {
                 details.append(contentsOf: problems.problems.map(\.description))
                 details.append("```")
                 details.append("")
+            case let .skipped(scenario):
+                lines.append("| ⏭️ | \(cell(scenario.name)) | `\(cell(result.file))` | | skipped: no expectations |")
             case let .ran(run):
                 let held = run.expectations.filter(\.passed).count
                 let mark = run.failure != nil ? "⚠️" : run.passed ? "✅" : "❌"

@@ -17,6 +17,7 @@ public enum TextReport {
         var failed = 0
         var errors = 0
         var invalid = 0
+        var skipped = 0
         var seconds = 0.0
         for result in results {
             switch result.outcome {
@@ -24,6 +25,11 @@ public enum TextReport {
                 invalid += 1
                 lines.append("INVALID  \(pad(name(of: result), width))  \(problems.problems.count) problem\(problems.problems.count == 1 ? "" : "s")")
                 for problem in problems.problems { lines.append("         \(problem)") }
+            case let .skipped(scenario):
+                skipped += 1
+                if !quiet {
+                    lines.append("SKIP     \(pad(scenario.name, width))  no expectations (a file for sweeps)")
+                }
             case let .ran(run):
                 seconds += run.wallClockSeconds
                 let held = run.expectations.filter(\.passed).count
@@ -55,6 +61,7 @@ public enum TextReport {
         if failed > 0 { total += ", \(failed) failed" }
         if errors > 0 { total += ", \(errors) with errors" }
         if invalid > 0 { total += ", \(invalid) invalid" }
+        if skipped > 0 { total += ", \(skipped) skipped" }
         total += " (\(secondsText(seconds)) of simulation)"
         if !lines.isEmpty { lines.append("") }
         lines.append(total)
@@ -63,6 +70,7 @@ public enum TextReport {
 
     static func name(of result: FileResult) -> String {
         if case let .ran(run) = result.outcome { return run.scenario.name }
+        if case let .skipped(scenario) = result.outcome { return scenario.name }
         return result.file
     }
 

@@ -103,7 +103,20 @@ struct ScenarioCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory).isEmpty)
     }
 
-    @Test("--help on every command exits 0", arguments: ["run", "validate", "replay", "list", "defaults"])
+    @Test("a file that only describes a sweep is skipped by run: exit 0, JUnit skipped=1")
+    func sweepFileSkipped() throws {
+        let directory = try temporaryDirectory()
+        let run = try ProductRunner.run(
+            "handoff-sim", ["run", root + "/sweeps", "--no-progress", "--junit", directory + "/r.xml"])
+        #expect(run.status == 0)
+        #expect(run.standardOutput.hasPrefix("SKIP     Payload guidance: MonkeyBrowser over the relay  no expectations (a file for sweeps)"))
+        #expect(run.standardOutput.hasSuffix("1 scenario: 0 passed, 1 skipped (0.00s of simulation)\n"))
+        let junit = try read(directory + "/r.xml")
+        #expect(junit.contains(#"<testsuites name="handoff-sim" tests="1" failures="0" errors="0" skipped="1""#))
+        #expect(junit.contains(#"<skipped message="no expectations (a file for sweeps)"/>"#))
+    }
+
+    @Test("--help on every command exits 0", arguments: ["run", "validate", "replay", "list", "defaults", "sweep", "merge", "advise", "baseline"])
     func help(command: String) throws {
         let run = try ProductRunner.run("handoff-sim", [command, "--help"])
         #expect(run.status == 0)
@@ -185,7 +198,7 @@ struct ScenarioCommandTests {
         let json = try #require(JSONSerialization.jsonObject(with: Data(try read(directory + "/r.json").utf8)) as? [String: Any])
         #expect(json["toolVersion"] as? String == "0.1.0")
         let summary = try #require(json["summary"] as? [String: Int])
-        #expect(summary == ["scenarios": 4, "passed": 1, "failed": 1, "errors": 1, "invalid": 1])
+        #expect(summary == ["scenarios": 4, "passed": 1, "failed": 1, "errors": 1, "invalid": 1, "skipped": 0])
         let scenarios = try #require(json["scenarios"] as? [[String: Any]])
         #expect(scenarios.map { $0["status"] as? String } == ["passed", "failed", "error", "invalid"])
         #expect((scenarios[0]["digest"] as? String)?.count == 64)

@@ -57,6 +57,8 @@ public enum ScenarioSuite {
         for (index, file) in files.enumerated() {
             progress?(index, files.count, file)
             switch load(file) {
+            case let .success(scenario) where scenario.expectations.isEmpty:
+                results.append(FileResult(file: file, outcome: .skipped(scenario)))
             case let .success(scenario):
                 results.append(FileResult(file: file, outcome: .ran(runner.run(scenario, trials: trials, seed: seed))))
             case let .failure(problems):
@@ -75,6 +77,8 @@ public struct FileResult: Sendable {
         case ran(ScenarioResult)
         /// It was invalid; nothing ran.
         case invalid(ScenarioProblems)
+        /// It is valid but expects nothing (a file for sweeps): nothing ran.
+        case skipped(Scenario)
     }
 
     /// The file, as named on the command line.
