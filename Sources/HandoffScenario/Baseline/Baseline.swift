@@ -15,6 +15,7 @@ public struct Baseline: Sendable, Equatable {
         public let digest: String
         /// The seed and trials the figures come from.
         public let seed: UInt64
+        /// Trials per entry.
         public let trials: Int
         /// The figures, one entry per pair or sweep point, in order.
         public let entries: [Entry]

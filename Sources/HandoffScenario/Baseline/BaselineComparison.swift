@@ -10,6 +10,7 @@ public struct Tolerance: Hashable, Sendable {
     public let pattern: String
     /// The allowed move, relative or absolute.
     public let relative: Double?
+    /// The allowed move in the metric's unit, if absolute.
     public let absolute: Double?
 
     /// A tolerance.
@@ -43,6 +44,12 @@ public struct Tolerance: Hashable, Sendable {
 }
 
 /// A baseline checked against a new measurement.
+///
+/// ```swift
+/// let comparison = BaselineComparison(
+///     baseline: old, now: new, tolerances: [Tolerance.parse("acceptToContinue.p95=5%")!])
+/// comparison.hasRegression   // true if any figure got worse past its tolerance
+/// ```
 public struct BaselineComparison: Sendable {
     /// How a figure moved.
     public enum Change: String, Sendable {
@@ -64,7 +71,9 @@ public struct BaselineComparison: Sendable {
         public let metric: String
         /// The baseline's value and the value now, where they exist.
         public let baseline: Double?
+        /// The value now.
         public let now: Double?
+        /// Which way it moved.
         public let change: Change
     }
 

@@ -38,6 +38,7 @@ public enum BaselineFile {
     public struct Unreadable: Error, Hashable, Sendable, CustomStringConvertible {
         /// The file and what is wrong.
         public let file: String
+        /// What is wrong with it.
         public let reason: String
 
         public var description: String { "\(file): not a usable baseline: \(reason)" }

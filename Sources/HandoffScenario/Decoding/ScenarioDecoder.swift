@@ -9,6 +9,13 @@ import SimKernel
 /// what depends on a value already reported, so one run shows everything
 /// to fix. A file with any problem yields no scenario, so nothing of it
 /// runs.
+///
+/// ```swift
+/// switch ScenarioDecoder.decode(Array(data), file: "scenarios/tabs.json") {
+/// case let .success(scenario): print(scenario.name, scenario.trials)
+/// case let .failure(problems): print(problems)   // FILE:LINE:COLUMN: error: $.path: message
+/// }
+/// ```
 public enum ScenarioDecoder {
     /// The account devices are signed in to when the file does not say.
     public static let defaultAccount = "user@icloud.com"

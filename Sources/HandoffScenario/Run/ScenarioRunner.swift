@@ -8,6 +8,13 @@ import SimKernel
 /// Trial k of seed s draws from its own stream, so it gives the same result
 /// whatever else runs; trials are spread over `jobs` threads and their
 /// results merged in trial order, so the result does not depend on `jobs`.
+///
+/// ```swift
+/// let result = ScenarioRunner(jobs: 4).run(scenario)
+/// for expectation in result.expectations where !expectation.passed {
+///     print(expectation.asked, expectation.measured, expectation.failingTrial ?? -1)
+/// }
+/// ```
 public struct ScenarioRunner: Sendable {
     /// Threads to spread trials over (at least 1).
     public var jobs: Int

@@ -9,6 +9,13 @@ import SimKernel
 /// Both searches assume the measured figure changes monotonically with the
 /// size, as it does for the transfer model (more bytes never arrive
 /// sooner); each probe runs the scenario's trials at one size.
+///
+/// ```swift
+/// let target = Advisor.Target(latency: .seconds(1), success: 0.99)
+/// let advice = try Advisor(jobs: 2).advise(
+///     bytes, file: "relay.json", profiles: ["WiFi", "3G"], target: target, options: SweepRunner.Options()).get()
+/// advice[0].largestPayload   // e.g. 49_152
+/// ```
 public struct Advisor: Sendable {
     /// What the payload must achieve.
     public struct Target: Hashable, Sendable {
@@ -43,6 +50,7 @@ public struct Advisor: Sendable {
         /// The figures at ``largestPayload``: the percentile and the
         /// success rate.
         public let latencyAtLargest: SimDuration?
+        /// The success rate at ``largestPayload``.
         public let successAtLargest: Double?
         /// The smallest size at which continuation streams reach "restored"
         /// sooner (p50) than `userInfo`, or nil when they are never sooner

@@ -157,6 +157,7 @@ public struct SweepResult: Sendable, Equatable {
     public let trials: Int
     /// The activity measured and the device it is measured on.
     public let activity: String
+    /// The receiving device measured.
     public let device: String
     /// The axes, outermost first; the last varies fastest.
     public let axes: [SweepAxis]

@@ -12,6 +12,14 @@ import SimKernel
 /// on any thread or shard. Each point's trials are spread over `jobs`
 /// threads; aggregates merge exactly, so the result does not depend on
 /// `jobs` or on how the trials were sharded.
+///
+/// ```swift
+/// let prepared = try SweepRunner.prepare(
+///     bytes, file: "relay.json", payloads: ["256B", "3KiB", "64KiB"], profiles: ["WiFi", "LTE"],
+///     options: SweepRunner.Options(trials: 1000)).get()
+/// let result = try SweepRunner(jobs: 2).run(prepared).get()
+/// print(SweepJSONLines.render(result, toolVersion: "0.1.0"))
+/// ```
 public struct SweepRunner: Sendable {
     /// Threads per point (at least 1).
     public var jobs: Int
@@ -346,9 +354,11 @@ public struct PreparedSweep: Sendable {
     /// The measured activity's place in the file: `activity` or
     /// `activities[i]`.
     public let activityPath: String
+    /// The receiving device measured.
     public let device: String
     /// Trials per point and the seed.
     public let trials: Int
+    /// The seed.
     public let seed: UInt64
     /// The slice of trials to run, if sharded.
     public let shard: Shard?
