@@ -80,3 +80,17 @@ func integerOption(_ parsed: ParsedArguments, _ name: String, in range: ClosedRa
     }
     return value
 }
+
+/// `--trials`, `--seed` and `--jobs`, as every running command reads them.
+func runOptions(_ parsed: ParsedArguments) throws(UsageError) -> (trials: Int?, seed: UInt64?, jobs: Int) {
+    let trials = try integerOption(parsed, "--trials", in: 1...ScenarioDecoder.maximumTrials)
+    let jobs = try integerOption(parsed, "--jobs", in: 1...1024) ?? defaultJobs
+    var seed: UInt64?
+    if let text = parsed.value("--seed") {
+        guard let value = UInt64(text), value <= UInt64(Int64.max) else {
+            throw UsageError(message: "option '--seed' expects a whole number from 0 to \(Int64.max), found '\(text)'")
+        }
+        seed = value
+    }
+    return (trials, seed, jobs)
+}

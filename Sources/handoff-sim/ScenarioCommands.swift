@@ -118,15 +118,7 @@ func runCommand(_ arguments: [String]) throws(UsageError) -> Int32 {
         writeOutput(runHelp + "\n")
         return ExitCode.success
     }
-    let trials = try integerOption(parsed, "--trials", in: 1...ScenarioDecoder.maximumTrials)
-    let jobs = try integerOption(parsed, "--jobs", in: 1...1024) ?? defaultJobs
-    var seed: UInt64?
-    if let text = parsed.value("--seed") {
-        guard let value = UInt64(text), value <= UInt64(Int64.max) else {
-            throw UsageError(message: "option '--seed' expects a whole number from 0 to \(Int64.max), found '\(text)'")
-        }
-        seed = value
-    }
+    let (trials, seed, jobs) = try runOptions(parsed)
     let files = try scenarioFiles(parsed.positional, command: "run")
     let showsProgress = standardErrorIsTerminal && !parsed.has("--no-progress")
     let runner = ScenarioRunner(jobs: jobs)

@@ -79,11 +79,16 @@ func outputFormat(_ parsed: ParsedArguments) throws(UsageError) -> (format: Stri
         if let close = suggestion(for: format, among: sweepFormats) { message += " (did you mean '\(close)'?)" }
         throw UsageError(message: message)
     }
-    let metricName = parsed.value("--metric") ?? LatencyMetric.acceptToContinue.rawValue
-    guard let metric = LatencyMetric(rawValue: metricName) else {
-        throw UsageError(message: "option '--metric' expects one of \(LatencyMetric.allCases.map(\.rawValue).joined(separator: ", ")), found '\(metricName)'")
+    return (format, try metricOption(parsed))
+}
+
+/// `--metric` (default acceptToContinue).
+func metricOption(_ parsed: ParsedArguments) throws(UsageError) -> LatencyMetric {
+    let name = parsed.value("--metric") ?? LatencyMetric.acceptToContinue.rawValue
+    guard let metric = LatencyMetric(rawValue: name) else {
+        throw UsageError(message: "option '--metric' expects one of \(LatencyMetric.allCases.map(\.rawValue).joined(separator: ", ")), found '\(name)'")
     }
-    return (format, metric)
+    return metric
 }
 
 /// `result` in `format`.
@@ -178,15 +183,7 @@ func sweepCommand(_ arguments: [String]) throws(UsageError) -> Int32 {
     }
     let file = parsed.positional[0]
     let (format, metric) = try outputFormat(parsed)
-    let trials = try integerOption(parsed, "--trials", in: 1...ScenarioDecoder.maximumTrials)
-    let jobs = try integerOption(parsed, "--jobs", in: 1...1024) ?? defaultJobs
-    var seed: UInt64?
-    if let text = parsed.value("--seed") {
-        guard let value = UInt64(text), value <= UInt64(Int64.max) else {
-            throw UsageError(message: "option '--seed' expects a whole number from 0 to \(Int64.max), found '\(text)'")
-        }
-        seed = value
-    }
+    let (trials, seed, jobs) = try runOptions(parsed)
     let environment = ProcessInfo.processInfo.environment
     let shard = try shardOption(parsed, environment: environment)
     if shard != nil, format != "jsonl", parsed.value("--format") != nil {
@@ -337,10 +334,7 @@ func adviseCommand(_ arguments: [String]) throws(UsageError) -> Int32 {
         }
         success = value
     }
-    let metricName = parsed.value("--metric") ?? LatencyMetric.acceptToContinue.rawValue
-    guard let metric = LatencyMetric(rawValue: metricName) else {
-        throw UsageError(message: "option '--metric' expects one of \(LatencyMetric.allCases.map(\.rawValue).joined(separator: ", ")), found '\(metricName)'")
-    }
+    let metric = try metricOption(parsed)
     var resolution = 64
     if let text = parsed.value("--resolution") {
         guard case let .success(bytes) = Quantities.bytes(text), bytes >= 1 else {
@@ -352,15 +346,7 @@ func adviseCommand(_ arguments: [String]) throws(UsageError) -> Int32 {
     guard ["text", "json"].contains(format) else {
         throw UsageError(message: "option '--format' expects text or json, found '\(format)'")
     }
-    let trials = try integerOption(parsed, "--trials", in: 1...ScenarioDecoder.maximumTrials)
-    let jobs = try integerOption(parsed, "--jobs", in: 1...1024) ?? defaultJobs
-    var seed: UInt64?
-    if let text = parsed.value("--seed") {
-        guard let value = UInt64(text), value <= UInt64(Int64.max) else {
-            throw UsageError(message: "option '--seed' expects a whole number from 0 to \(Int64.max), found '\(text)'")
-        }
-        seed = value
-    }
+    let (trials, seed, jobs) = try runOptions(parsed)
     guard let data = FileManager.default.contents(atPath: file) else {
         throw UsageError(message: "\(file): no such file or cannot be read")
     }
