@@ -59,8 +59,9 @@ public struct ScenarioRunner: Sendable {
 
     /// Runs one trial with its full trace, for `handoff-sim replay`.
     public static func replay(_ scenario: Scenario, seed: UInt64, trial: Int) throws(ScenarioRunFailure) -> TrialReplay {
-        var run = try makeRun(scenario, seed: seed)
-        let outcome = try runTrial(scenario, run: &run, seed: seed, trial: trial, keepsTrace: true)
+        var trials = try makeRun(scenario, seed: seed)
+        let outcome = try runTrial(scenario, run: &trials, seed: seed, trial: trial, keepsTrace: true)
+        let run = trials.run
         var summaries: [ContinuationSummary] = []
         for (index, _) in scenario.activities.enumerated() {
             for device in scenario.setup.devices where device.name != scenario.activities[index].device {
@@ -111,25 +112,29 @@ public struct ScenarioRunner: Sendable {
         return observations
     }
 
-    static func makeRun(_ scenario: Scenario, seed: UInt64) throws(ScenarioRunFailure) -> HandoffRun {
+    /// A run of `scenario` to reuse for its trials, with its scripted apps.
+    static func makeRun(_ scenario: Scenario, seed: UInt64) throws(ScenarioRunFailure) -> ScenarioTrialRun {
+        let delegates = ScriptedDelegates(scenario)
         do {
-            return try HandoffRun(setup: scenario.setup, seed: seed, trial: 0) { _, app in
-                ScriptedApp(behaviour: scenario.behaviour(of: app.bundleID))
+            let run = try HandoffRun(setup: scenario.setup, seed: seed, trial: 0) { device, app in
+                delegates.app(device: device, bundleID: app.bundleID)
             }
+            return ScenarioTrialRun(run: run, delegates: delegates)
         } catch {
             throw .invalidSetup(error.description)
         }
     }
 
     static func observeTrial(
-        _ scenario: Scenario, plan: ObservationPlan, run: inout HandoffRun, seed: UInt64, trial: Int
+        _ scenario: Scenario, plan: ObservationPlan, run trials: inout ScenarioTrialRun, seed: UInt64, trial: Int
     ) -> TrialObservation {
         let failure: ScenarioRunFailure?
         do {
-            failure = try runTrial(scenario, run: &run, seed: seed, trial: trial, keepsTrace: plan.needsTrace)
+            failure = try runTrial(scenario, run: &trials, seed: seed, trial: trial, keepsTrace: plan.needsTrace)
         } catch {
             failure = error
         }
+        let run = trials.run
         var observation = TrialObservation.empty
         observation.failure = failure
         guard failure == nil else { return observation }
@@ -151,26 +156,30 @@ public struct ScenarioRunner: Sendable {
     /// Runs trial `trial`; a bound hit or an illegal transition is the
     /// trial's failure.
     static func runTrial(
-        _ scenario: Scenario, run: inout HandoffRun, seed: UInt64, trial: Int, keepsTrace: Bool
+        _ scenario: Scenario, run trials: inout ScenarioTrialRun, seed: UInt64, trial: Int, keepsTrace: Bool
     ) throws(ScenarioRunFailure) -> ScenarioRunFailure? {
-        run.reset(seed: seed, trial: trial)
-        run.simulation.model.keepsTrace = keepsTrace
-        var ids: [ActivityID] = []
-        do {
-            for activity in scenario.activities {
-                ids.append(try run.createActivity(
+        trials.run.reset(seed: seed, trial: trial)
+        trials.run.simulation.model.keepsTrace = keepsTrace
+        do throws(HandoffError) {
+            // A reset run numbers activities from 0 in creation order, so
+            // activity i of the scenario is ActivityID(i).
+            for (index, activity) in scenario.activities.enumerated() {
+                let id = try trials.run.createActivity(
                     activity.content, on: activity.device, app: activity.app,
-                    delegate: ScriptedApp(behaviour: scenario.behaviour(of: activity.app))))
+                    delegate: trials.delegates.activities[index])
+                guard id == ActivityID(index) else {
+                    throw HandoffError.invalidParameter(name: "activity", value: "\(id)", expected: "activity #\(index)")
+                }
             }
             for entry in scenario.timeline {
-                try run.schedule(entry.action.handoffAction(ids), at: entry.time)
+                try trials.run.schedule(entry.action.handoffAction, at: entry.time)
             }
         } catch {
             throw .invalidSetup(error.description)
         }
         let limit = SimInstant.zero + (scenario.duration ?? scenario.limits.maxSimulatedTime)
-        let reason = run.run(until: limit, maxEvents: scenario.limits.maxEvents)
-        if let violation = run.violations.first {
+        let reason = trials.run.run(until: limit, maxEvents: scenario.limits.maxEvents)
+        if let violation = trials.run.violations.first {
             return .illegalTransition(trial: trial, violation.description)
         }
         switch reason {
@@ -184,17 +193,47 @@ public struct ScenarioRunner: Sendable {
     }
 }
 
+/// A run of one scenario reused for its trials, with the scenario's
+/// scripted apps (made once, not per trial: a `ScriptedApp` keeps no state
+/// from one trial to the next).
+struct ScenarioTrialRun {
+    var run: HandoffRun
+    let delegates: ScriptedDelegates
+}
+
+/// The scripted apps of one run: one activity delegate per activity and one
+/// app delegate per device and app, made on first use.
+final class ScriptedDelegates {
+    let activities: [ScriptedApp]
+    private let behaviours: [(bundleID: String, behaviour: AppBehaviour)]
+    private var apps: [(device: String, bundleID: String, app: ScriptedApp)] = []
+
+    init(_ scenario: Scenario) {
+        activities = scenario.activities.map { ScriptedApp(behaviour: scenario.behaviour(of: $0.app)) }
+        behaviours = scenario.behaviours
+    }
+
+    /// The app delegate of `bundleID` on `device`.
+    func app(device: String, bundleID: String) -> ScriptedApp {
+        if let known = apps.first(where: { $0.device == device && $0.bundleID == bundleID }) { return known.app }
+        let behaviour = behaviours.first { $0.bundleID == bundleID }?.behaviour ?? AppBehaviour()
+        let app = ScriptedApp(behaviour: behaviour)
+        apps.append((device, bundleID, app))
+        return app
+    }
+}
+
 extension TimelineAction {
-    /// The Handoff action, with activity indices resolved to this trial's
-    /// identifiers.
-    func handoffAction(_ ids: [ActivityID]) -> HandoffAction {
+    /// The Handoff action, with activity indices as identifiers (a trial
+    /// creates the scenario's activities in order, from 0).
+    var handoffAction: HandoffAction {
         switch self {
-        case let .becomeCurrent(activity): return .becomeCurrent(ids[activity])
-        case let .resignCurrent(activity): return .resignCurrent(ids[activity])
-        case let .invalidate(activity): return .invalidate(ids[activity])
-        case let .setNeedsSave(activity, value): return .setNeedsSave(ids[activity], value)
-        case let .addUserInfoEntries(activity, entries): return .addUserInfoEntries(ids[activity], entries)
-        case let .setEligibleForHandoff(activity, value): return .setEligibleForHandoff(ids[activity], value)
+        case let .becomeCurrent(activity): return .becomeCurrent(ActivityID(activity))
+        case let .resignCurrent(activity): return .resignCurrent(ActivityID(activity))
+        case let .invalidate(activity): return .invalidate(ActivityID(activity))
+        case let .setNeedsSave(activity, value): return .setNeedsSave(ActivityID(activity), value)
+        case let .addUserInfoEntries(activity, entries): return .addUserInfoEntries(ActivityID(activity), entries)
+        case let .setEligibleForHandoff(activity, value): return .setEligibleForHandoff(ActivityID(activity), value)
         case let .accept(device): return .accept(device: device)
         case let .setSettings(device, settings): return .setSettings(device: device, settings)
         case let .setAccount(device, account): return .setAccount(device: device, account)

@@ -232,7 +232,7 @@ public struct SweepRunner: Sendable {
             count: chunks.count, chunksPerPoint: chunksPerPoint, points: points.count, progress: progress)
         let id = ActivityID(activity)
         let work: @Sendable (Int) -> Void = { _ in
-            var current: (point: Int, run: HandoffRun, scenario: Scenario)?
+            var current: (point: Int, run: ScenarioTrialRun, scenario: Scenario)?
             while let index = dispenser.next() {
                 let chunk = chunks[index]
                 if current?.point != chunk.point {
@@ -260,8 +260,8 @@ public struct SweepRunner: Sendable {
                         dispenser.stop()
                         return
                     }
-                    aggregate.record(current!.run.summary(of: id, on: device))
-                    aggregate.events &+= current!.run.simulation.handledEventCount
+                    aggregate.record(current!.run.run.summary(of: id, on: device))
+                    aggregate.events &+= current!.run.run.simulation.handledEventCount
                 }
                 sharedResults[index] = aggregate
                 dispenser.finished(index)
