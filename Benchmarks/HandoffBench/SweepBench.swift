@@ -104,14 +104,19 @@ func runSweepCheck(_ arguments: ArraySlice<String>) throws {
             let again = try PHOLD.run(processes: 1_000, events: 5_000_000, seed: 42)
             if again.seconds < phold.seconds { phold = again }
         }
-        let one = try SweepBench.run(trialsPerPoint: options.trials, jobs: 1)
-        let two = try SweepBench.run(trialsPerPoint: options.trials, jobs: 2)
+        // Best of 2 each, as PHOLD is best of 3: a busy host only ever slows a run down.
+        var one = try SweepBench.run(trialsPerPoint: options.trials, jobs: 1)
+        var two = try SweepBench.run(trialsPerPoint: options.trials, jobs: 2)
+        let oneAgain = try SweepBench.run(trialsPerPoint: options.trials, jobs: 1)
+        if oneAgain.seconds < one.seconds { one = oneAgain }
+        let twoAgain = try SweepBench.run(trialsPerPoint: options.trials, jobs: 2)
+        if twoAgain.seconds < two.seconds { two = twoAgain }
         let ratio = one.eventsPerSecond / phold.eventsPerSecond
         let speedup = one.seconds / two.seconds
         ratios.append(ratio)
         speedups.append(speedup)
         print("round \(round): phold events_per_s=\(fixed(phold.eventsPerSecond, digits: 0)) (best of 3); "
-            + sweepLine(one) + "; " + sweepLine(two)
+            + sweepLine(one) + "; " + sweepLine(two) + " (best of 2 each)"
             + " ratio_to_phold=\(fixed(ratio, digits: 3)) speedup_2_jobs=\(fixed(speedup, digits: 2))")
     }
     func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
