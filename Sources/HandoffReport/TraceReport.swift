@@ -40,30 +40,8 @@ public enum ListReport {
             lines.append("  activity \(activity.name): \(activity.content.activityType) on \(activity.device) (\(activity.app))")
         }
         for expectation in scenario.expectations {
-            lines.append("  expect \(ExpectationText.describe(expectation, in: scenario))")
+            lines.append("  expect \(expectation.question(in: scenario))")
         }
         return lines.joined(separator: "\n") + "\n\n"
-    }
-}
-
-/// Expectations in words, as listed and reported.
-public enum ExpectationText {
-    /// "outcome on ipad is continued in every trial", and so on.
-    public static func describe(_ expectation: Expectation, in scenario: Scenario) -> String {
-        let device = expectation.device
-        let subject = scenario.activities.count > 1
-            ? "\(scenario.activities[expectation.activity].name) on \(device)" : "on \(device)"
-        func share(_ rate: RateBound?) -> String { rate.map { "in \($0) of trials" } ?? "in every trial" }
-        switch expectation.kind {
-        case let .outcome(kind, rate): return "outcome \(subject) is \(kind.rawValue) \(share(rate))"
-        case let .successRate(rate): return "success rate \(subject) \(rate)"
-        case let .error(error, rate): return "\(subject) fails with \(error) \(share(rate))"
-        case let .notOffered(reason, rate): return "\(subject) is not offered because \(reason.rawValue) \(share(rate))"
-        case let .callbacks(names): return "callbacks on \(device): \(names.joined(separator: ", "))"
-        case let .events(names): return "events on \(device): \(names.joined(separator: ", "))"
-        case let .latency(metric, percentile, bound):
-            let label = percentile == percentile.rounded() ? String(Int(percentile)) : "\(percentile)"
-            return "\(metric.rawValue) p\(label) \(subject) \(bound)"
-        }
     }
 }

@@ -116,35 +116,26 @@ struct ExpectationEvaluator {
     var trials: Int { observations.count }
 
     func evaluate(_ expectation: Expectation) -> ExpectationResult {
-        let activity = scenario.activities[expectation.activity].name
-        let device = expectation.device
-        let subject = scenario.activities.count > 1 ? "\(activity) on \(device)" : "on \(device)"
+        let asked = expectation.question(in: scenario)
         switch expectation.kind {
         case let .outcome(kind, rate):
-            return share(
-                expectation, rate: rate, asked: "outcome \(subject) is \(kind.rawValue)", what: kind.rawValue
-            ) { kind.matches($0) }
+            return share(expectation, rate: rate, asked: asked, what: kind.rawValue) { kind.matches($0) }
         case let .successRate(rate):
-            return share(expectation, rate: rate, asked: "success rate \(subject)", what: "continued (app or browser)") {
+            return share(expectation, rate: rate, asked: asked, what: "continued (app or browser)") {
                 $0 == .continued || $0 == .continuedInBrowser
             }
         case let .error(error, rate):
-            return share(expectation, rate: rate, asked: "\(subject) fails with \(error)", what: "failed with \(error.code)") {
-                $0 == .failed(error)
-            }
+            return share(expectation, rate: rate, asked: asked, what: "failed with \(error.code)") { $0 == .failed(error) }
         case let .notOffered(reason, rate):
-            return share(
-                expectation, rate: rate, asked: "\(subject) is not offered because \(reason.rawValue)",
-                what: "not offered (\(reason.rawValue))"
-            ) { $0 == .notOffered(reason) }
-        case let .callbacks(expected):
-            return sequence(expectation, expected: expected, asked: "callbacks on \(device)") {
-                $0.filter(scenarioCallbackNames.contains)
+            return share(expectation, rate: rate, asked: asked, what: "not offered (\(reason.rawValue))") {
+                $0 == .notOffered(reason)
             }
+        case let .callbacks(expected):
+            return sequence(expectation, expected: expected, asked: asked) { $0.filter(scenarioCallbackNames.contains) }
         case let .events(expected):
-            return sequence(expectation, expected: expected, asked: "events on \(device)") { $0 }
+            return sequence(expectation, expected: expected, asked: asked) { $0 }
         case let .latency(metric, percentile, bound):
-            return latency(expectation, metric: metric, percentile: percentile, bound: bound, subject: subject)
+            return latency(expectation, metric: metric, percentile: percentile, bound: bound, asked: asked)
         }
     }
 
@@ -175,7 +166,7 @@ struct ExpectationEvaluator {
             let detail = passed ? measured
                 : measured + "; trial \(firstMiss!) was \(missOutcome.map { "\($0)" } ?? "not observed")"
             return ExpectationResult(
-                expectation: expectation, passed: passed, asked: asked + " in every trial", measured: detail,
+                expectation: expectation, passed: passed, asked: asked, measured: detail,
                 failingTrial: passed ? nil : firstMiss)
         }
         let passed = rate.holds(for: fraction)
@@ -185,7 +176,7 @@ struct ExpectationEvaluator {
         case .atMost: failing = passed ? nil : firstMatch
         }
         return ExpectationResult(
-            expectation: expectation, passed: passed, asked: "\(asked) in \(rate) of trials", measured: measured,
+            expectation: expectation, passed: passed, asked: asked, measured: measured,
             failingTrial: failing)
     }
 
@@ -194,18 +185,17 @@ struct ExpectationEvaluator {
         _ expectation: Expectation, expected: [String], asked: String, _ select: ([String]) -> [String]
     ) -> ExpectationResult {
         let index = plan.traceIndex(expectation.device)!
-        let quoted = expected.joined(separator: ", ")
         for (trial, observation) in observations.enumerated() {
             let got = select(observation.events[index])
             if got != expected {
                 return ExpectationResult(
-                    expectation: expectation, passed: false, asked: "\(asked) are exactly [\(quoted)]",
+                    expectation: expectation, passed: false, asked: asked,
                     measured: "trial \(trial) had [\(got.joined(separator: ", "))]" + firstDifference(got, expected),
                     failingTrial: trial)
             }
         }
         return ExpectationResult(
-            expectation: expectation, passed: true, asked: "\(asked) are exactly [\(quoted)]",
+            expectation: expectation, passed: true, asked: asked,
             measured: "as expected in all \(trials) trials", failingTrial: nil)
     }
 
@@ -223,7 +213,7 @@ struct ExpectationEvaluator {
 
     /// A latency percentile (nearest rank) against its bound.
     func latency(
-        _ expectation: Expectation, metric: LatencyMetric, percentile: Double, bound: DurationBound, subject: String
+        _ expectation: Expectation, metric: LatencyMetric, percentile: Double, bound: DurationBound, asked: String
     ) -> ExpectationResult {
         let index = plan.pairIndex(activity: expectation.activity, device: expectation.device)!
         var values: [(SimDuration, Int)] = []
@@ -231,7 +221,6 @@ struct ExpectationEvaluator {
             if let value = observation.pairs[index].latency(metric) { values.append((value, trial)) }
         }
         let label = "p\(numberText(percentile))"
-        let asked = "\(metric.rawValue) \(label) \(subject) \(bound)"
         guard !values.isEmpty else {
             return ExpectationResult(
                 expectation: expectation, passed: false, asked: asked,
@@ -251,4 +240,25 @@ struct ExpectationEvaluator {
 /// `95` as "95", `99.9` as "99.9".
 func numberText(_ value: Double) -> String {
     value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : "\(value)"
+}
+
+extension Expectation {
+    /// What the expectation asks, in words, as reports and `list` show it:
+    /// "outcome on ipad is continued in every trial", "acceptToContinue p95
+    /// on ipad < 1.5s".
+    public func question(in scenario: Scenario) -> String {
+        let subject = scenario.activities.count > 1
+            ? "\(scenario.activities[activity].name) on \(device)" : "on \(device)"
+        func share(_ rate: RateBound?) -> String { rate.map { "in \($0) of trials" } ?? "in every trial" }
+        switch kind {
+        case let .outcome(kind, rate): return "outcome \(subject) is \(kind.rawValue) \(share(rate))"
+        case let .successRate(rate): return "success rate \(subject) \(share(rate))"
+        case let .error(error, rate): return "\(subject) fails with \(error) \(share(rate))"
+        case let .notOffered(reason, rate): return "\(subject) is not offered because \(reason.rawValue) \(share(rate))"
+        case let .callbacks(names): return "callbacks on \(device) are exactly [\(names.joined(separator: ", "))]"
+        case let .events(names): return "events on \(device) are exactly [\(names.joined(separator: ", "))]"
+        case let .latency(metric, percentile, bound):
+            return "\(metric.rawValue) p\(numberText(percentile)) \(subject) \(bound)"
+        }
+    }
 }
