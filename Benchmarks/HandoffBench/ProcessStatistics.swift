@@ -27,4 +27,19 @@ enum ProcessStatistics {
         return nil
         #endif
     }
+
+    /// The CPU time (user and system) this process has used so far, in
+    /// seconds, or `nil` where the platform does not report it.
+    static func cpuSeconds() -> Double? {
+        var usage = rusage()
+        #if canImport(Glibc)
+        guard getrusage(RUSAGE_SELF.rawValue, &usage) == 0 else { return nil }
+        #elseif canImport(Musl) || canImport(Darwin)
+        guard getrusage(RUSAGE_SELF, &usage) == 0 else { return nil }
+        #else
+        return nil
+        #endif
+        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) * 1e-6 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+    }
 }

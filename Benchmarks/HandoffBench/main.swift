@@ -48,9 +48,12 @@ let usage = """
                      seconds=X trials_per_s=Y events_per_s=Z
       sweep-memory   sweep, then the process's peak resident memory
       sweep-check    three rounds of phold (best of 3) and the sweep with
-                     1 and 2 jobs (best of 2 each); prints events/s against phold's, the
-                     speed-up of 2 jobs, then peak memory at 10^4 and 10^6
-                     trials in all
+                     1 and 2 jobs (best of 2 each); prints events/s against
+                     phold's and the speed-up of 2 jobs, set against the
+                     machine's ceiling measured in the same round (two
+                     independent one-thread sweep processes, and two phold
+                     processes, against one); then peak memory at 10^4 and
+                     10^6 trials in all
 
     OPTIONS (phold, phold-memory):
       --lps N        logical processes, i.e. pending events (default 1000)

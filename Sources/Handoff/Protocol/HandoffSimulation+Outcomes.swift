@@ -41,21 +41,23 @@ extension HandoffSimulation {
                 device: name, activity: id, outcome: .notOffered(reason), advertToOffered: nil, acceptToContinue: nil,
                 acceptToRestored: nil)
         }
-        let attempt = attempts[index]
+        // Fields read one by one: copying the whole attempt would copy (and
+        // retain) its activity too, once per trial of a sweep.
         let outcome: ContinuationOutcome
-        switch attempt.state {
+        switch attempts[index].state {
         case .continued, .restored: outcome = .continued
         case .inBrowser: outcome = .continuedInBrowser
-        case .failed: outcome = .failed(attempt.failure ?? .handoffFailed)
+        case .failed: outcome = .failed(attempts[index].failure ?? .handoffFailed)
         case .withdrawn: outcome = .withdrawn
         case .discovered, .offered: outcome = .notAccepted
         case .accepted, .launching, .willContinue, .fetching: outcome = .unfinished
         }
+        let acceptedAt = attempts[index].acceptedAt
         return ContinuationSummary(
             device: name, activity: id, outcome: outcome,
-            advertToOffered: difference(attempt.offeredAt, attempt.advertisingSince),
-            acceptToContinue: difference(attempt.continuedAt, attempt.acceptedAt),
-            acceptToRestored: difference(attempt.restoredAt, attempt.acceptedAt))
+            advertToOffered: difference(attempts[index].offeredAt, attempts[index].advertisingSince),
+            acceptToContinue: difference(attempts[index].continuedAt, acceptedAt),
+            acceptToRestored: difference(attempts[index].restoredAt, acceptedAt))
     }
 
     /// The eligibility verdict at the latest event, for summaries (read

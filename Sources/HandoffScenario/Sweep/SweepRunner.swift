@@ -232,24 +232,33 @@ public struct SweepRunner: Sendable {
             count: chunks.count, chunksPerPoint: chunksPerPoint, points: points.count, progress: progress)
         let id = ActivityID(activity)
         let work: @Sendable (Int) -> Void = { _ in
-            var current: (point: Int, run: ScenarioTrialRun, scenario: Scenario)?
+            // The point this thread is on: its index, its scenario and its
+            // reused run, held apart so that passing the run `inout` does
+            // not copy the scenario out of a shared tuple every trial.
+            var currentPoint = -1
+            var scenario: Scenario?
+            var run: ScenarioTrialRun?
             while let index = dispenser.next() {
                 let chunk = chunks[index]
-                if current?.point != chunk.point {
-                    let scenario = workers == 1 ? points[chunk.point].scenario : points[chunk.point].unsharedScenario()
+                if currentPoint != chunk.point {
+                    let next = workers == 1 ? points[chunk.point].scenario : points[chunk.point].unsharedScenario()
                     do throws(ScenarioRunFailure) {
-                        current = (chunk.point, try ScenarioRunner.makeRun(scenario, seed: seed), scenario)
+                        run = try ScenarioRunner.makeRun(next, seed: seed)
                     } catch {
                         sharedFailures[index] = error
                         dispenser.stop()
                         return
                     }
+                    scenario = next
+                    currentPoint = chunk.point
                 }
+                guard let scenario, var trialRun = run.take() else { return }
+                defer { run = trialRun }
                 var aggregate = PointAggregate()
                 for trial in chunk.trials {
                     do throws(ScenarioRunFailure) {
                         if let failure = try ScenarioRunner.runTrial(
-                            current!.scenario, run: &current!.run, seed: seed, trial: trial, keepsTrace: false)
+                            scenario, run: &trialRun, seed: seed, trial: trial, keepsTrace: false)
                         {
                             sharedFailures[index] = failure
                             dispenser.stop()
@@ -260,8 +269,8 @@ public struct SweepRunner: Sendable {
                         dispenser.stop()
                         return
                     }
-                    aggregate.record(current!.run.run.summary(of: id, on: device))
-                    aggregate.events &+= current!.run.run.simulation.handledEventCount
+                    aggregate.record(trialRun.run.summary(of: id, on: device))
+                    aggregate.events &+= trialRun.run.simulation.handledEventCount
                 }
                 sharedResults[index] = aggregate
                 dispenser.finished(index)
