@@ -177,4 +177,28 @@ struct AdvisorTests {
             options: SweepRunner.Options()).get()
         #expect(impossible[0].largestPayload == nil)
     }
+
+    @Test("the work is cut so that every trial of every point runs once, in order, with the run's last pieces finer")
+    func chunking() {
+        for (points, trials, workers) in [(24, 0..<10_000, 2), (3, 5..<1_005, 4), (1, 0..<7, 2), (5, 0..<100, 1), (2, 0..<64, 3)] {
+            let chunks = SweepRunner.chunks(points: points, trials: trials, workers: workers)
+            // Point by point, the pieces tile the trials exactly, in order.
+            for point in 0..<points {
+                let pieces = chunks.filter { $0.point == point }.map(\.trials)
+                #expect(pieces.first?.lowerBound == trials.lowerBound)
+                #expect(pieces.last?.upperBound == trials.upperBound)
+                #expect(zip(pieces, pieces.dropFirst()).allSatisfy { $0.upperBound == $1.lowerBound })
+                #expect(pieces.allSatisfy { !$0.isEmpty })
+            }
+            // Points are handed out in order.
+            #expect(zip(chunks, chunks.dropFirst()).allSatisfy { $0.point <= $1.point })
+            if workers == 1 { #expect(chunks.count == points) }
+        }
+        // 24 points × 8 pieces of 1,250 trials; the last 4 pieces are cut
+        // in four, so the run ends on pieces of 312 or 313 trials.
+        let chunks = SweepRunner.chunks(points: 24, trials: 0..<10_000, workers: 2)
+        #expect(chunks.count == 24 * 8 - 4 + 16)
+        #expect(chunks.first?.trials.count == 1_250)
+        #expect(chunks.suffix(16).allSatisfy { (312...313).contains($0.trials.count) })
+    }
 }

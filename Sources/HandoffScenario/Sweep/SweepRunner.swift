@@ -206,16 +206,7 @@ public struct SweepRunner: Sendable {
         progress: (@Sendable (Int, Int) -> Void)?
     ) -> Result<[PointAggregate], PointFailure> {
         let workers = max(1, min(jobs, trials.count * points.count))
-        // Chunks: enough per point to balance the threads, not so many that
-        // handing them out costs anything.
-        let chunksPerPoint = workers == 1 ? 1 : max(1, min(trials.count / 64, 4 * workers))
-        let chunks = points.indices.flatMap { point in
-            (0..<chunksPerPoint).map { chunk -> (point: Int, trials: Range<Int>) in
-                let lower = trials.lowerBound + trials.count * chunk / chunksPerPoint
-                let upper = trials.lowerBound + trials.count * (chunk + 1) / chunksPerPoint
-                return (point, lower..<upper)
-            }
-        }
+        let chunks = Self.chunks(points: points.count, trials: trials, workers: workers)
         let results = UnsafeMutableBufferPointer<PointAggregate>.allocate(capacity: chunks.count)
         results.initialize(repeating: PointAggregate())
         let failures = UnsafeMutableBufferPointer<ScenarioRunFailure?>.allocate(capacity: chunks.count)
@@ -228,8 +219,7 @@ public struct SweepRunner: Sendable {
         }
         nonisolated(unsafe) let sharedResults = results
         nonisolated(unsafe) let sharedFailures = failures
-        let dispenser = ChunkDispenser(
-            count: chunks.count, chunksPerPoint: chunksPerPoint, points: points.count, progress: progress)
+        let dispenser = ChunkDispenser(chunkPoints: chunks.map(\.point), points: points.count, progress: progress)
         let id = ActivityID(activity)
         let work: @Sendable (Int) -> Void = { _ in
             // The point this thread is on: its index, its scenario and its
@@ -293,6 +283,37 @@ public struct SweepRunner: Sendable {
     }
 }
 
+extension SweepRunner {
+    /// The chunks of work, in the order they are handed out: `trials` of
+    /// every point cut into pieces of consecutive trials.
+    ///
+    /// Each point is cut into enough pieces to keep `workers` threads busy
+    /// on it (none with one thread). The last pieces of the run are cut
+    /// four times finer, so that the threads finish close together rather
+    /// than one waiting while another runs a whole piece of the last and
+    /// often dearest point. How the trials are cut never changes the
+    /// result: pieces are merged exactly.
+    static func chunks(points: Int, trials: Range<Int>, workers: Int) -> [(point: Int, trials: Range<Int>)] {
+        func split(_ range: Range<Int>, into pieces: Int) -> [Range<Int>] {
+            (0..<pieces).map { piece in
+                (range.lowerBound + range.count * piece / pieces)..<(range.lowerBound + range.count * (piece + 1) / pieces)
+            }
+        }
+        guard workers > 1 else { return (0..<points).map { ($0, trials) } }
+        let perPoint = max(1, min(trials.count / 64, 4 * workers))
+        var chunks = (0..<points).flatMap { point in split(trials, into: perPoint).map { (point: point, trials: $0) } }
+        // The tail: the last 2 × workers pieces, each cut in four while
+        // pieces keep at least 16 trials.
+        let tail = min(chunks.count, 2 * workers)
+        let finer = chunks.suffix(tail).flatMap { chunk in
+            split(chunk.trials, into: max(1, min(4, chunk.trials.count / 16))).map { (point: chunk.point, trials: $0) }
+        }
+        chunks.removeLast(tail)
+        chunks.append(contentsOf: finer)
+        return chunks
+    }
+}
+
 /// A trial that stopped a sweep, and the point it belongs to.
 struct PointFailure: Error {
     let point: Int
@@ -304,20 +325,19 @@ struct PointFailure: Error {
 final class ChunkDispenser: @unchecked Sendable {
     private let lock = NSLock()
     private var nextIndex = 0
-    private let count: Int
     private var stopped = false
-    private let chunksPerPoint: Int
-    private let points: Int
-    private var finishedChunks: [Int]
+    /// The point of every chunk, and how many chunks of each point are
+    /// still running or to run.
+    private let chunkPoints: [Int]
+    private var unfinished: [Int]
     private var finishedPoints = 0
     private let progress: (@Sendable (Int, Int) -> Void)?
 
-    init(count: Int, chunksPerPoint: Int, points: Int, progress: (@Sendable (Int, Int) -> Void)?) {
-        self.count = count
-        self.chunksPerPoint = chunksPerPoint
-        self.points = points
+    init(chunkPoints: [Int], points: Int, progress: (@Sendable (Int, Int) -> Void)?) {
+        self.chunkPoints = chunkPoints
         self.progress = progress
-        finishedChunks = [Int](repeating: 0, count: points)
+        unfinished = [Int](repeating: 0, count: points)
+        for point in chunkPoints { unfinished[point] += 1 }
     }
 
     /// Records that chunk `index` is done; reports its point if it was the
@@ -325,11 +345,11 @@ final class ChunkDispenser: @unchecked Sendable {
     func finished(_ index: Int) {
         lock.lock()
         defer { lock.unlock() }
-        let point = index / chunksPerPoint
-        finishedChunks[point] += 1
-        if finishedChunks[point] == chunksPerPoint {
+        let point = chunkPoints[index]
+        unfinished[point] -= 1
+        if unfinished[point] == 0 {
             finishedPoints += 1
-            progress?(finishedPoints, points)
+            progress?(finishedPoints, unfinished.count)
         }
     }
 
@@ -337,7 +357,7 @@ final class ChunkDispenser: @unchecked Sendable {
     func next() -> Int? {
         lock.lock()
         defer { lock.unlock() }
-        guard !stopped, nextIndex < count else { return nil }
+        guard !stopped, nextIndex < chunkPoints.count else { return nil }
         nextIndex += 1
         return nextIndex - 1
     }
