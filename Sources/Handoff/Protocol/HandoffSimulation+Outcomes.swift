@@ -6,6 +6,14 @@ extension HandoffSimulation {
     /// What happened to `activity` on the device named `device`, with its
     /// latencies; `nil` for an unknown device or activity.
     public func summary(of activity: ActivityID, on device: String) -> ContinuationSummary? {
+        var copy = self
+        return copy.summaryInPlace(of: activity, on: device)
+    }
+
+    /// ``summary(of:on:)`` through `inout` self, which the compiler passes
+    /// in place (see ``HandoffRun/summaryInPlace(of:on:)``); it changes
+    /// nothing.
+    mutating func summaryInPlace(of activity: ActivityID, on device: String) -> ContinuationSummary? {
         guard let number = deviceNumber(device), activity.index >= 0, activity.index < activities.count else {
             return nil
         }
@@ -15,16 +23,20 @@ extension HandoffSimulation {
     /// What happened to every activity on every other device, by activity
     /// then device.
     public func summaries() -> [ContinuationSummary] {
+        var copy = self
         var result: [ContinuationSummary] = []
         for activity in activities {
             for device in 0..<setup.devices.count where device != activity.device.index {
-                result.append(summary(of: activity.id, on: DeviceID(device)))
+                result.append(copy.summary(of: activity.id, on: DeviceID(device)))
             }
         }
         return result
     }
 
-    func summary(of id: ActivityID, on device: DeviceID) -> ContinuationSummary {
+    /// The summary of one pair. Mutating only so that it reads the model in
+    /// place: a non-mutating method called from mutating code would copy
+    /// the whole simulation first. It changes nothing.
+    mutating func summary(of id: ActivityID, on device: DeviceID) -> ContinuationSummary {
         let name = deviceName(device)
         guard let index = attemptIndex[pairSlot(id.index, device.index)] else {
             let reason: NotOfferedReason
@@ -32,7 +44,7 @@ extension HandoffSimulation {
                 reason = rejected
             } else if activities[id.index].lastBecameCurrent == nil {
                 reason = .neverCurrent
-            } else if case let .blocked(rule) = blockingRule(of: id, on: device) {
+            } else if case let .blocked(rule) = eligibility(of: id, on: device, at: clock) {
                 reason = rule
             } else {
                 reason = .outOfRange
@@ -58,13 +70,6 @@ extension HandoffSimulation {
             advertToOffered: difference(attempts[index].offeredAt, attempts[index].advertisingSince),
             acceptToContinue: difference(attempts[index].continuedAt, acceptedAt),
             acceptToRestored: difference(attempts[index].restoredAt, acceptedAt))
-    }
-
-    /// The eligibility verdict at the latest event, for summaries (read
-    /// from outside the run, so the copy costs nothing that matters).
-    func blockingRule(of id: ActivityID, on device: DeviceID) -> Eligibility {
-        var copy = self
-        return copy.eligibility(of: id, on: device, at: clock)
     }
 
     func difference(_ later: SimInstant?, _ earlier: SimInstant?) -> SimDuration? {

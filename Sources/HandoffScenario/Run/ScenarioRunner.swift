@@ -134,18 +134,20 @@ public struct ScenarioRunner: Sendable {
         } catch {
             failure = error
         }
-        let run = trials.run
         var observation = TrialObservation.empty
         observation.failure = failure
         guard failure == nil else { return observation }
-        observation.pairs = plan.pairs.map { pair in
-            let summary = run.summary(of: ActivityID(pair.activity), on: pair.device)
-            return PairObservation(
+        // Read in place: copying the run (or calling its non-mutating
+        // summary) would copy the whole model every trial.
+        observation.pairs.reserveCapacity(plan.pairs.count)
+        for pair in plan.pairs {
+            let summary = trials.run.summaryInPlace(of: ActivityID(pair.activity), on: pair.device)
+            observation.pairs.append(PairObservation(
                 outcome: summary?.outcome, advertToOffered: summary?.advertToOffered,
-                acceptToContinue: summary?.acceptToContinue, acceptToRestored: summary?.acceptToRestored)
+                acceptToContinue: summary?.acceptToContinue, acceptToRestored: summary?.acceptToRestored))
         }
         if plan.needsTrace {
-            let trace = run.trace
+            let trace = trials.run.trace
             observation.events = plan.traceDevices.map { device in
                 trace.filter { $0.device == device }.map(\.event)
             }

@@ -259,7 +259,7 @@ public struct SweepRunner: Sendable {
                         dispenser.stop()
                         return
                     }
-                    aggregate.record(trialRun.run.summary(of: id, on: device))
+                    aggregate.record(trialRun.run.summaryInPlace(of: id, on: device))
                     aggregate.events &+= trialRun.run.simulation.handledEventCount
                 }
                 sharedResults[index] = aggregate
