@@ -89,4 +89,37 @@ struct TrialReuseTests {
             #expect(reused.summary(of: ActivityID(0), on: "ipad")?.outcome == .continued)
         }
     }
+
+    @Test("a factory's app delegates are made again every trial, unless they keep no state; the trials are the same either way")
+    func factoryDelegatesAcrossResets() throws {
+        final class Counting: @unchecked Sendable {
+            var made: [String] = []
+        }
+        var configuration = HandoffConfiguration()
+        configuration.defaultAcceptance = .thinkTime(meanSeconds: 1, standardDeviationSeconds: 0.5)
+        let setup = try monkeySetup(configuration: configuration)
+        for keepNoState in [false, true] {
+            let counting = Counting()
+            var run = try HandoffRun(
+                setup: setup, seed: 9,
+                appDelegates: { device, app in
+                    counting.made.append("\(device)/\(app.bundleID)")
+                    return ScriptedApp()
+                },
+                appDelegatesKeepNoState: keepNoState)
+            var summaries: [ContinuationSummary?] = []
+            for trial in 0..<3 {
+                run.reset(seed: 9, trial: trial)
+                let tab = try run.createActivity(tabActivity(0), on: "iphone", app: monkeyBrowserID)
+                try run.schedule(.becomeCurrent(tab), at: .zero)
+                run.run(until: at(60))
+                summaries.append(run.summaryInPlace(of: tab, on: "ipad"))
+                #expect(run.summary(of: tab, on: "ipad") == summaries.last!)
+            }
+            #expect(summaries.allSatisfy { $0?.outcome == .continued })
+            // The receiving app's delegate on the iPad is asked for once
+            // per trial, or once in all.
+            #expect(counting.made == Array(repeating: "ipad/\(monkeyBrowserID)", count: keepNoState ? 1 : 3))
+        }
+    }
 }

@@ -20,13 +20,20 @@ public struct HandoffRun {
 
     /// Trial `trial` of `setup` under `seed`.
     ///
+    /// - Parameters:
+    ///   - appDelegates: makes the app delegate of an app on a device; see
+    ///     ``HandoffSimulation/init(setup:stream:appDelegates:appDelegatesKeepNoState:)``.
+    ///   - appDelegatesKeepNoState: `appDelegates`' delegates keep no state
+    ///     across trials, so ``reset(seed:trial:)`` keeps them.
     /// - Throws: ``HandoffError`` when the setup is invalid.
     public init(
         setup: HandoffSetup, seed: UInt64, trial: Int = 0,
-        appDelegates: ((String, AppDescription) -> any HandoffAppDelegate)? = nil
+        appDelegates: ((String, AppDescription) -> any HandoffAppDelegate)? = nil,
+        appDelegatesKeepNoState: Bool = false
     ) throws(HandoffError) {
         let model = try HandoffSimulation(
-            setup: setup, stream: RandomStreamKey(seed: seed).child("trial", trial), appDelegates: appDelegates)
+            setup: setup, stream: RandomStreamKey(seed: seed).child("trial", trial), appDelegates: appDelegates,
+            appDelegatesKeepNoState: appDelegatesKeepNoState)
         simulation = Simulation(model: model, expectedPendingEvents: 64)
     }
 

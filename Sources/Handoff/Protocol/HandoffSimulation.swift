@@ -98,9 +98,10 @@ public struct HandoffSimulation: SimulationModel {
     var stream: RandomStreamKey.Hashed
     /// The activity delegate of activities created without one.
     let defaultActivityDelegate = ScriptedApp()
-    /// Whether app delegates come from the built-in ``ScriptedApp`` (which
-    /// keeps no state across trials, so ``reset(stream:)`` keeps them).
-    let usesDefaultAppDelegates: Bool
+    /// Whether the app delegates keep no state across trials (the built-in
+    /// ``ScriptedApp``, or a factory's said to), so ``reset(stream:)`` keeps
+    /// them.
+    let keepsAppDelegates: Bool
     /// How each device's user answers offers.
     let acceptancePolicies: [AcceptancePolicy]
     /// Whether each device's user accepts offers without an action.
@@ -118,14 +119,20 @@ public struct HandoffSimulation: SimulationModel {
 
     /// A simulation of `setup`, drawing every random number from `stream`.
     ///
-    /// - Parameter appDelegates: makes the app delegate of an app on a
-    ///   device (by device name); the built-in ``ScriptedApp`` otherwise.
+    /// - Parameters:
+    ///   - appDelegates: makes the app delegate of an app on a device (by
+    ///     device name); the built-in ``ScriptedApp`` otherwise.
+    ///   - appDelegatesKeepNoState: the delegates `appDelegates` makes keep
+    ///     no state from one trial to the next, so ``reset(stream:)`` keeps
+    ///     them rather than asking the factory again every trial (as it does
+    ///     with the built-in ones).
     /// - Throws: ``HandoffError`` for a duplicate app, an installed app that
     ///   is not in `setup.apps`, an acceptance policy for a device that does
     ///   not exist, an invalid configuration, or a world error.
     public init(
         setup: HandoffSetup, stream: RandomStreamKey,
-        appDelegates factory: ((String, AppDescription) -> any HandoffAppDelegate)? = nil
+        appDelegates factory: ((String, AppDescription) -> any HandoffAppDelegate)? = nil,
+        appDelegatesKeepNoState: Bool = false
     ) throws(HandoffError) {
         try setup.configuration.validate()
         var appIndex: [String: Int] = [:]
@@ -177,7 +184,7 @@ public struct HandoffSimulation: SimulationModel {
         makeAppDelegate = factory ?? { _, _ in ScriptedApp() }
         acceptanceGenerators = Array(repeating: nil, count: count)
         self.stream = stream.numbersOnly
-        usesDefaultAppDelegates = factory == nil
+        keepsAppDelegates = factory == nil || appDelegatesKeepNoState
         acceptancePolicies = setup.devices.map { device in
             setup.configuration.acceptance[device.name] ?? setup.configuration.defaultAcceptance
         }
@@ -189,10 +196,12 @@ public struct HandoffSimulation: SimulationModel {
     }
 
     /// Starts over at time zero drawing from `stream`: exactly the
-    /// simulation a new ``init(setup:stream:appDelegates:)`` would make,
-    /// reusing this one's storage (and, with the built-in app delegates,
-    /// the delegates themselves). App delegates made by a factory are made
-    /// again on first use.
+    /// simulation a new
+    /// ``init(setup:stream:appDelegates:appDelegatesKeepNoState:)`` would
+    /// make, reusing this one's storage (and, with the built-in app
+    /// delegates or a factory's that keep no state, the delegates
+    /// themselves). Other app delegates made by a factory are made again on
+    /// first use.
     ///
     /// Pair it with `Simulation.reset`, which empties the scheduler; see
     /// ``HandoffRun/reset(seed:trial:)``.
@@ -228,7 +237,7 @@ public struct HandoffSimulation: SimulationModel {
             deviceAccounts[device] = initialAccounts[device]
         }
         for index in running.indices { running[index] = false }
-        if !usesDefaultAppDelegates {
+        if !keepsAppDelegates {
             for index in appDelegates.indices { appDelegates[index] = nil }
         }
     }

@@ -116,9 +116,12 @@ public struct ScenarioRunner: Sendable {
     static func makeRun(_ scenario: Scenario, seed: UInt64) throws(ScenarioRunFailure) -> ScenarioTrialRun {
         let delegates = ScriptedDelegates(scenario)
         do {
-            let run = try HandoffRun(setup: scenario.setup, seed: seed, trial: 0) { device, app in
-                delegates.app(device: device, bundleID: app.bundleID)
-            }
+            // A scripted app keeps no state from one trial to the next, so
+            // a reset run keeps its delegates.
+            let run = try HandoffRun(
+                setup: scenario.setup, seed: seed, trial: 0,
+                appDelegates: { device, app in delegates.app(device: device, bundleID: app.bundleID) },
+                appDelegatesKeepNoState: true)
             return ScenarioTrialRun(run: run, delegates: delegates)
         } catch {
             throw .invalidSetup(error.description)
