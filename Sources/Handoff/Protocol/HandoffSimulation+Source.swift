@@ -60,7 +60,8 @@ extension HandoffSimulation {
             world.setSettings(settings, of: DeviceID(device))
         case let .setAccount(name, account):
             let device = deviceNumber(name) ?? 0
-            deviceAccounts[device] = account
+            deviceAccounts[device] = AccountID.sharing(
+                AccountID.sharing(account, with: initialAccounts), with: deviceAccounts)
             world.setAccount(account, of: DeviceID(device), at: now)
         }
     }

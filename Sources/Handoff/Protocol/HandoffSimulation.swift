@@ -190,7 +190,7 @@ public struct HandoffSimulation: SimulationModel {
         }
         acceptsAutomatically = acceptancePolicies.map { $0 != .explicit }
         deviceSettings = setup.devices.map(\.settings)
-        deviceAccounts = setup.devices.map(\.account)
+        deviceAccounts = AccountID.sharingStorage(setup.devices.map(\.account))
         initialSettings = deviceSettings
         initialAccounts = deviceAccounts
     }

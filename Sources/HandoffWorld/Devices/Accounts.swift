@@ -15,6 +15,29 @@ public struct AccountID: Hashable, Comparable, Sendable, CustomStringConvertible
     public var description: String { name }
 }
 
+extension AccountID {
+    /// `accounts`, with every account equal to an earlier one replaced by
+    /// that earlier one, so that equal accounts share their name's storage.
+    ///
+    /// String equality compares storage first, so comparing accounts that
+    /// share it costs a few instructions rather than a byte-by-byte
+    /// comparison; the protocol compares a source's and a receiver's
+    /// accounts several times per continuation.
+    package static func sharingStorage(_ accounts: [AccountID?]) -> [AccountID?] {
+        var shared: [AccountID?] = []
+        shared.reserveCapacity(accounts.count)
+        for account in accounts { shared.append(sharing(account, with: shared)) }
+        return shared
+    }
+
+    /// `account`, or the account in `known` equal to it.
+    package static func sharing(_ account: AccountID?, with known: [AccountID?]) -> AccountID? {
+        guard let account else { return nil }
+        for case let candidate? in known where candidate == account { return candidate }
+        return account
+    }
+}
+
 /// Which account a device was signed in to, over time.
 ///
 /// The history starts with the account at time zero and records every sign

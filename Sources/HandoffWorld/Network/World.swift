@@ -140,8 +140,8 @@ public struct World: Sendable {
         descriptions = devices
         settings = devices.map(\.settings)
         initialSettings = settings
-        initialAccounts = devices.map(\.account)
-        accounts = devices.map { AccountHistory(initial: $0.account) }
+        initialAccounts = AccountID.sharingStorage(devices.map(\.account))
+        accounts = initialAccounts.map { AccountHistory(initial: $0) }
         trust = PairTrust(deviceCount: devices.count)
         let count = devices.count
         links = Array(repeating: LinkState.unused, count: 2 * count + 2 * count * count)
@@ -301,7 +301,15 @@ public struct World: Sendable {
     ///
     /// - Precondition: `instant` is not before the device's last change.
     public mutating func setAccount(_ account: AccountID?, of device: DeviceID, at instant: SimInstant) {
-        accounts[device.index].record(account, at: instant)
+        // Share the name's storage with an equal account already known.
+        var known = AccountID.sharing(account, with: initialAccounts)
+        if let candidate = known {
+            for index in accounts.indices where accounts[index].current == candidate {
+                known = accounts[index].current
+                break
+            }
+        }
+        accounts[device.index].record(known, at: instant)
     }
 
     /// Whether `a` and `b` can skip the key exchange: both are signed in to
