@@ -2,7 +2,7 @@
 //
 // HandoffSim: a deterministic discrete-event simulator of Apple Handoff.
 //
-// Layering (dependencies point down only; see ../shared/DESIGN.md):
+// Layering (dependencies point down only):
 //   SimKernel   simulated time, event queue, run loop, random streams,
 //               distributions, latency histograms. Knows nothing of Handoff.
 //   HandoffWorld the physical world: devices, accounts and pair trust,
@@ -20,15 +20,23 @@
 //   handoff-sim the command-line tool (thin: parse, call the library, render).
 //   handoff-bench (Benchmarks/) the engine's benchmarks, e.g. PHOLD.
 //
-// Build-time define:
-//   SIMKERNEL_INVARIANTS  turns on the event heap's full invariant check after
-//                         every mutation. It is on in debug builds (and so in
-//                         `swift test`) and off in release builds, where it
-//                         would make every operation O(n).
+// Build-time defines, both on in debug builds (and so in `swift test`) and
+// off in release builds:
+//   SIMKERNEL_INVARIANTS    turns on the event heap's full invariant check
+//                           after every mutation (which makes every operation
+//                           O(n)).
+//   HANDOFFWORLD_INVARIANTS turns on the world's link-table checks: a link's
+//                           row after every change to it, the whole table
+//                           (shape, ends, flags against parameters) after
+//                           every structural change.
 import PackageDescription
 
 let invariantChecks: [SwiftSetting] = [
     .define("SIMKERNEL_INVARIANTS", .when(configuration: .debug)),
+]
+
+let worldInvariantChecks: [SwiftSetting] = [
+    .define("HANDOFFWORLD_INVARIANTS", .when(configuration: .debug)),
 ]
 
 let package = Package(
@@ -53,7 +61,8 @@ let package = Package(
         ),
         .target(
             name: "HandoffWorld",
-            dependencies: ["SimKernel"]
+            dependencies: ["SimKernel"],
+            swiftSettings: worldInvariantChecks
         ),
         .target(
             name: "Handoff",

@@ -50,14 +50,13 @@ enum HandoffTrials {
         let start = clock.now
         var events: UInt64 = 0
         var continued = 0
-        var run = try HandoffRun(setup: setup, seed: seed)
-        run.simulation.model.keepsTrace = false
+        let run = try HandoffRun(setup: setup, seed: seed)
         for trial in 0..<trials {
-            run.reset(seed: seed, trial: trial)
+            run.reset(seed: seed, trial: trial, keepsTrace: false)
             let tab = try run.createActivity(content, on: "iphone", app: bundleID)
             try run.schedule(.becomeCurrent(tab), at: .zero)
             run.run(until: limit)
-            events += run.simulation.handledEventCount
+            events += run.handledEventCount
             if run.summary(of: tab, on: "ipad")?.outcome == .continued { continued += 1 }
         }
         let elapsed = start.duration(to: clock.now).components

@@ -13,7 +13,10 @@
 ///     }
 /// }
 /// ```
-public protocol SimulationModel {
+///
+/// A model may be noncopyable (`~Copyable`): a large model then cannot be
+/// copied by accident, and ``Simulation`` holds it in place.
+public protocol SimulationModel: ~Copyable {
     /// The value that describes one event.
     associatedtype Event
 
@@ -48,7 +51,9 @@ public enum StopReason: Hashable, Sendable {
 /// simulation.run(until: .zero + .seconds(1))
 /// print(simulation.model.volleys)   // 201
 /// ```
-public struct Simulation<Model: SimulationModel> {
+///
+/// A simulation of a noncopyable model is itself noncopyable.
+public struct Simulation<Model: SimulationModel & ~Copyable>: ~Copyable {
     /// The model being simulated.
     public var model: Model
 
@@ -65,7 +70,7 @@ public struct Simulation<Model: SimulationModel> {
     ///
     /// - Parameter expectedPendingEvents: passed to the scheduler to reserve
     ///   queue room up front.
-    public init(model: Model, expectedPendingEvents: Int = 0) {
+    public init(model: consuming Model, expectedPendingEvents: Int = 0) {
         self.model = model
         self.scheduler = Scheduler(expectedPendingEvents: expectedPendingEvents)
     }
@@ -77,7 +82,7 @@ public struct Simulation<Model: SimulationModel> {
     /// Starts over at time zero with `model`: no pending events, no events
     /// handled, the queue's storage kept for reuse.
     @inlinable
-    public mutating func reset(model: Model) {
+    public mutating func reset(model: consuming Model) {
         self.model = model
         scheduler.reset()
         handled = 0
@@ -152,3 +157,5 @@ public struct Simulation<Model: SimulationModel> {
         run(until: .distantFuture, maxEvents: count)
     }
 }
+
+extension Simulation: Copyable where Model: Copyable {}

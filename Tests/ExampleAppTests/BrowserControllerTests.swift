@@ -78,7 +78,7 @@ struct BrowserControllerTests {
     func stateMovesAcross() throws {
         let source = BrowserTabController(url: "https://example.com/article", scrollOffset: 1840)
         let receiver = BrowserTabController()
-        var run = try HandoffRun(setup: setup(), seed: 11, appDelegates: { device, _ in
+        let run = try HandoffRun(setup: setup(), seed: 11, appDelegates: { device, _ in
             device == "iphone" ? receiver : BrowserTabController()
         })
         let tab = try run.createActivity(
@@ -112,7 +112,7 @@ struct BrowserControllerTests {
     @Test("the controller hears didFail when the Mac invalidates before the fetch")
     func controllerHearsFailure() throws {
         let receiver = BrowserTabController()
-        var run = try HandoffRun(setup: setup(), seed: 11, appDelegates: { _, _ in receiver })
+        let run = try HandoffRun(setup: setup(), seed: 11, appDelegates: { _, _ in receiver })
         let tab = try run.createActivity(
             ActivityContent(type: "com.example.browser.tab", userInfo: ["Url": "https://example.com"]), on: "mac",
             app: "com.example.browser")

@@ -181,7 +181,7 @@ struct AdvisorTests {
     @Test("the work is cut so that every trial of every point runs once, in order, with the run's last pieces finer")
     func chunking() {
         for (points, trials, workers) in [(24, 0..<10_000, 2), (3, 5..<1_005, 4), (1, 0..<7, 2), (5, 0..<100, 1), (2, 0..<64, 3)] {
-            let chunks = SweepRunner.chunks(points: points, trials: trials, workers: workers)
+            let chunks = ParallelTrials.pieces(points: points, trials: trials, workers: workers)
             // Point by point, the pieces tile the trials exactly, in order.
             for point in 0..<points {
                 let pieces = chunks.filter { $0.point == point }.map(\.trials)
@@ -196,7 +196,7 @@ struct AdvisorTests {
         }
         // 24 points × 8 pieces of 1,250 trials; the last 4 pieces are cut
         // in four, so the run ends on pieces of 312 or 313 trials.
-        let chunks = SweepRunner.chunks(points: 24, trials: 0..<10_000, workers: 2)
+        let chunks = ParallelTrials.pieces(points: 24, trials: 0..<10_000, workers: 2)
         #expect(chunks.count == 24 * 8 - 4 + 16)
         #expect(chunks.first?.trials.count == 1_250)
         #expect(chunks.suffix(16).allSatisfy { (312...313).contains($0.trials.count) })

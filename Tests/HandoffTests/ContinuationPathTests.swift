@@ -81,7 +81,7 @@ struct ContinuationPathTests {
         ])
         var content = ActivityContent(type: browsingWebActivityType, title: "Xamarin", userInfo: ["Scroll": 120])
         try content.setWebpageURL("https://www.xamarin.com/handoff")
-        var run = try HandoffRun(setup: setup, seed: 5)
+        let run = try HandoffRun(setup: setup, seed: 5)
         let activity = try run.createActivity(content, on: "iphone", app: "com.apple.mobilesafari")
         try run.schedule(.becomeCurrent(activity), at: .zero)
         try run.schedule(.accept(device: "ipad"), at: at(acceptTime))
@@ -117,7 +117,7 @@ struct ContinuationPathTests {
         var content = ActivityContent(type: browsingWebActivityType, userInfo: ["Scroll": 120])
         try content.setWebpageURL("https://www.xamarin.com/handoff")
         let recorder = Recorder()
-        var run = try HandoffRun(setup: setup, seed: 5, appDelegates: { _, _ in recorder })
+        let run = try HandoffRun(setup: setup, seed: 5, appDelegates: { _, _ in recorder })
         let activity = try run.createActivity(content, on: "iphone", app: "com.apple.mobilesafari")
         try run.schedule(.becomeCurrent(activity), at: .zero)
         try run.schedule(.accept(device: "ipad"), at: at(acceptTime))
@@ -177,7 +177,7 @@ struct ContinuationPathTests {
             "becomeCurrent", "save", "userActivityWillSave", "send payload", "continued", "userActivityWasContinued",
         ])
         #expect(recorder.continued.first?.userInfo["Scroll"] == 512)
-        #expect(run.model.content(of: activity).needsSave == false)
+        #expect(run.content(of: activity).needsSave == false)
         // The payload leaves exactly the charged 40 ms after the request arrived.
         let save = try #require(run.trace.first { $0.event == "save" })
         let send = try #require(run.trace.first { $0.event == "send payload" })
@@ -197,14 +197,14 @@ struct ContinuationPathTests {
             devices[1].installedApps = ["com.example.editor"]
         })
         let recorder = Recorder()
-        var run = try HandoffRun(setup: setup, seed: 2, appDelegates: { _, _ in recorder })
+        let run = try HandoffRun(setup: setup, seed: 2, appDelegates: { _, _ in recorder })
         let content = ActivityContent(type: "com.example.editor.editing", documentPath: "Documents/Report.rtfd")
         let activity = try run.createActivity(content, on: "iphone", app: "com.example.editor")
         try run.schedule(.becomeCurrent(activity), at: .zero)
         try run.schedule(.accept(device: "ipad"), at: at(acceptTime))
         run.run(until: at(30))
         #expect(run.summary(of: activity, on: "ipad")?.outcome == .continued)
-        guard case let .url(source)? = run.model.content(of: activity).userInfo[documentURLKey],
+        guard case let .url(source)? = run.content(of: activity).userInfo[documentURLKey],
             case let .url(received)? = recorder.continued.first?.userInfo[documentURLKey]
         else {
             Issue.record("the document URL is missing")
@@ -239,7 +239,7 @@ struct ContinuationPathTests {
     func thinkTimeAcceptance() throws {
         var configuration = HandoffConfiguration()
         configuration.defaultAcceptance = .after(.milliseconds(1500))
-        var run = try HandoffRun(setup: monkeySetup(configuration: configuration), seed: 4)
+        let run = try HandoffRun(setup: monkeySetup(configuration: configuration), seed: 4)
         let activity = try run.createActivity(tabActivity(0), on: "iphone", app: monkeyBrowserID)
         try run.schedule(.becomeCurrent(activity), at: .zero)
         run.run(until: at(30))
@@ -253,7 +253,7 @@ struct ContinuationPathTests {
     func pendingAcceptKeepsRunGoing() throws {
         var configuration = HandoffConfiguration()
         configuration.defaultAcceptance = .after(.seconds(3))
-        var run = try HandoffRun(setup: monkeySetup(configuration: configuration), seed: 1)
+        let run = try HandoffRun(setup: monkeySetup(configuration: configuration), seed: 1)
         let activity = try run.createActivity(tabActivity(0), on: "iphone", app: monkeyBrowserID)
         try run.schedule(.becomeCurrent(activity), at: .zero)
         // Run in 100 ms steps until the offer is made (discovery time
@@ -275,7 +275,7 @@ struct ContinuationPathTests {
 
     @Test("a second contact skips the key exchange, so the fetch is one round trip shorter")
     func trustSpeedsUpSecondContact() throws {
-        var run = try HandoffRun(setup: monkeySetup(), seed: 9)
+        let run = try HandoffRun(setup: monkeySetup(), seed: 9)
         let first = try run.createActivity(tabActivity(0), on: "iphone", app: monkeyBrowserID)
         let second = try run.createActivity(tabActivity(1), on: "iphone", app: monkeyBrowserID)
         try run.schedule(.becomeCurrent(first), at: .zero)

@@ -24,7 +24,7 @@ private func settingsOff(_ device: Int, handoff: Bool = true, bluetooth: Bool = 
 /// Every eligibility rule, each blocking on its own.
 let blockedCases: [BlockedCase] = [
     BlockedCase(reason: .neverCurrent) {
-        var run = try HandoffRun(setup: monkeySetup(), seed: 1)
+        let run = try HandoffRun(setup: monkeySetup(), seed: 1)
         let activity = try run.createActivity(tabActivity(0), on: "iphone", app: monkeyBrowserID)
         try run.schedule(.accept(device: "ipad"), at: at(2))
         run.run(until: at(10))
@@ -103,7 +103,7 @@ let blockedCases: [BlockedCase] = [
                 settings: DeviceSettings(bluetoothEnabled: false), installedApps: [monkeyBrowserID],
                 mobility: .stationary(Position(x: 0, y: 2))))
         })
-        var run = try HandoffRun(setup: setup, seed: 1)
+        let run = try HandoffRun(setup: setup, seed: 1)
         let older = try run.createActivity(tabActivity(1), on: "mac", app: monkeyBrowserID)
         let newer = try run.createActivity(tabActivity(0), on: "iphone", app: monkeyBrowserID)
         try run.schedule(.becomeCurrent(older), at: .zero)
@@ -125,7 +125,7 @@ struct EligibilityTests {
         let summary = try #require(run.summary(of: activity, on: "ipad"))
         #expect(summary.outcome == .notOffered(blocked.reason))
         // Nothing past the offer happened on the iPad for this activity.
-        let label = run.model.content(of: activity).label
+        let label = run.content(of: activity).label
         let steps = run.trace.filter { $0.device == "ipad" && $0.activity == label }.map(\.event)
         #expect(!steps.contains("offer") && !steps.contains("continueUserActivity"))
     }
@@ -151,7 +151,7 @@ struct EligibilityTests {
                 name: "mac", kind: .mac, osVersion: OSVersion(14, 4), account: "alice@icloud.com",
                 installedApps: [monkeyBrowserID], mobility: .stationary(Position(x: 0, y: 2))))
         })
-        var run = try HandoffRun(setup: setup, seed: 3)
+        let run = try HandoffRun(setup: setup, seed: 3)
         let older = try run.createActivity(tabActivity(1), on: "mac", app: monkeyBrowserID)
         let newer = try run.createActivity(tabActivity(0), on: "iphone", app: monkeyBrowserID)
         try run.schedule(.becomeCurrent(older), at: .zero)

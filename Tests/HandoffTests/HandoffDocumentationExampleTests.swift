@@ -19,7 +19,7 @@ struct HandoffDocumentationExampleTests {
                                   installedApps: [browser.bundleID], mobility: .stationary(Position(x: 2, y: 0))),
             ],
             apps: [browser])
-        var run = try HandoffRun(setup: setup, seed: 42)
+        let run = try HandoffRun(setup: setup, seed: 42)
         let tab = try run.createActivity(
             ActivityContent(type: "com.xamarin.monkeybrowser.tab1", title: "Weather",
                             userInfo: ["Url": "https://www.weather.com"]),

@@ -10,7 +10,7 @@ struct HandoffSetupErrorTests {
     @Test("an activity for an app the device does not have names the app and the device")
     func appNotInstalled() throws {
         let other = try AppDescription(bundleID: "com.example.notes", teamID: TeamID("EXAMPLE123"))
-        var run = try HandoffRun(setup: monkeySetup(apps: [monkeyBrowserApp(), other]), seed: 1)
+        let run = try HandoffRun(setup: monkeySetup(apps: [monkeyBrowserApp(), other]), seed: 1)
         #expect(throws: HandoffError.appNotInstalled(bundleID: "com.example.notes", device: "iphone")) {
             try run.createActivity(tabActivity(0), on: "iphone", app: "com.example.notes")
         }
@@ -63,14 +63,14 @@ struct HandoffSetupErrorTests {
 
     @Test("an action for a device or activity that does not exist, or in the past, is refused")
     func badActions() throws {
-        var run = try HandoffRun(setup: monkeySetup(), seed: 1)
+        let run = try HandoffRun(setup: monkeySetup(), seed: 1)
         #expect(throws: HandoffError.unknownDevice("ipod")) { try run.schedule(.accept(device: "ipod"), at: .zero) }
         #expect(throws: HandoffError.self) { try run.schedule(.becomeCurrent(ActivityID(3)), at: .zero) }
         let tab = try run.createActivity(tabActivity(0), on: "iphone", app: monkeyBrowserID)
         try run.schedule(.becomeCurrent(tab), at: .zero)
         try run.schedule(.accept(device: "ipad"), at: at(2))
         run.run(until: at(2))
-        #expect(run.simulation.now == at(2))
+        #expect(run.now == at(2))
         #expect(throws: HandoffError.self) { try run.schedule(.invalidate(tab), at: at(1)) }
     }
 }

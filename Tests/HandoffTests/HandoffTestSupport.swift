@@ -68,7 +68,7 @@ func runTab(
     content: ActivityContent? = nil, delegates: ((String, AppDescription) -> any HandoffAppDelegate)? = nil,
     activityDelegate: (any UserActivityDelegate)? = nil, actions: [(Double, (ActivityID) -> HandoffAction)] = []
 ) throws -> (run: HandoffRun, activity: ActivityID) {
-    var run = try HandoffRun(setup: setup, seed: seed, appDelegates: delegates)
+    let run = try HandoffRun(setup: setup, seed: seed, appDelegates: delegates)
     let activity = try run.createActivity(
         content ?? tabActivity(tab), on: "iphone", app: monkeyBrowserID, delegate: activityDelegate)
     try run.schedule(.becomeCurrent(activity), at: .zero)

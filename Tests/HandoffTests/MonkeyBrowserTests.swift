@@ -43,7 +43,7 @@ struct MonkeyBrowserTests {
         #expect(controller.preparing == [monkeyTabs[tab].type])
         #expect(controller.shownURL == ["tab\(tab + 1)": monkeyTabs[tab].url])
         #expect(controller.restored == ["tab\(tab + 1)"])
-        #expect(run.model.content(of: activity).title == monkeyTabs[tab].title)
+        #expect(run.content(of: activity).title == monkeyTabs[tab].title)
         let restored = try #require(summary.acceptToRestored)
         let continued = try #require(summary.acceptToContinue)
         // Restoration follows `continue` by exactly the 15 ms the controller charged.
@@ -72,19 +72,17 @@ struct TrialReuseTests {
         var configuration = HandoffConfiguration()
         configuration.defaultAcceptance = .thinkTime(meanSeconds: 1, standardDeviationSeconds: 0.5)
         let setup = try monkeySetup(configuration: configuration)
-        var reused = try HandoffRun(setup: setup, seed: 77)
+        let reused = try HandoffRun(setup: setup, seed: 77)
         for trial in [0, 1, 2, 5, 1] {
             reused.reset(seed: 77, trial: trial)
-            var fresh = try HandoffRun(setup: setup, seed: 77, trial: trial)
-            for run in [0, 1] {
-                var target = run == 0 ? reused : fresh
+            let fresh = try HandoffRun(setup: setup, seed: 77, trial: trial)
+            for target in [reused, fresh] {
                 let tab = try target.createActivity(tabActivity(trial % 4), on: "iphone", app: monkeyBrowserID)
                 try target.schedule(.becomeCurrent(tab), at: .zero)
                 target.run(until: at(60))
-                if run == 0 { reused = target } else { fresh = target }
             }
             #expect(reused.trace == fresh.trace, "trial \(trial)")
-            #expect(reused.simulation.handledEventCount == fresh.simulation.handledEventCount)
+            #expect(reused.handledEventCount == fresh.handledEventCount)
             #expect(reused.summary(of: ActivityID(0), on: "ipad") == fresh.summary(of: ActivityID(0), on: "ipad"))
             #expect(reused.summary(of: ActivityID(0), on: "ipad")?.outcome == .continued)
         }
@@ -98,28 +96,28 @@ struct TrialReuseTests {
         var configuration = HandoffConfiguration()
         configuration.defaultAcceptance = .thinkTime(meanSeconds: 1, standardDeviationSeconds: 0.5)
         let setup = try monkeySetup(configuration: configuration)
-        for keepNoState in [false, true] {
+        for lifetime in [AppDelegateLifetime.trial, .run] {
             let counting = Counting()
-            var run = try HandoffRun(
+            let run = try HandoffRun(
                 setup: setup, seed: 9,
                 appDelegates: { device, app in
                     counting.made.append("\(device)/\(app.bundleID)")
                     return ScriptedApp()
                 },
-                appDelegatesKeepNoState: keepNoState)
+                appDelegateLifetime: lifetime)
             var summaries: [ContinuationSummary?] = []
             for trial in 0..<3 {
                 run.reset(seed: 9, trial: trial)
                 let tab = try run.createActivity(tabActivity(0), on: "iphone", app: monkeyBrowserID)
                 try run.schedule(.becomeCurrent(tab), at: .zero)
                 run.run(until: at(60))
-                summaries.append(run.summaryInPlace(of: tab, on: "ipad"))
-                #expect(run.summary(of: tab, on: "ipad") == summaries.last!)
+                summaries.append(run.summary(of: tab, on: "ipad"))
+                #expect(run.summaries().first { $0.device == "ipad" } == summaries.last!)
             }
             #expect(summaries.allSatisfy { $0?.outcome == .continued })
             // The receiving app's delegate on the iPad is asked for once
             // per trial, or once in all.
-            #expect(counting.made == Array(repeating: "ipad/\(monkeyBrowserID)", count: keepNoState ? 1 : 3))
+            #expect(counting.made == Array(repeating: "ipad/\(monkeyBrowserID)", count: lifetime == .run ? 1 : 3))
         }
     }
 }

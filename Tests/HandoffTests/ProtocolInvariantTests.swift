@@ -19,7 +19,7 @@ struct ProtocolInvariantTests {
         content.payloadSize = Int(uniform(0, 90_000))
         content.needsSave = generator.unitInterval() < 0.5
         let saver = ScriptedApp(behaviour: AppBehaviour(saveTime: .milliseconds(Int64(uniform(0, 12_000)))))
-        var run = try HandoffRun(setup: setup, seed: seed)
+        let run = try HandoffRun(setup: setup, seed: seed)
         let activity = try run.createActivity(content, on: "iphone", app: monkeyBrowserID, delegate: saver)
         try run.schedule(.becomeCurrent(activity), at: .zero)
         try run.schedule(.accept(device: "ipad"), at: at(uniform(0.5, 8)))

@@ -93,7 +93,7 @@ struct StateMachineTests {
 
     @Test("resignCurrent on an activity that was never current is a violation")
     func resignBeforeCurrent() throws {
-        var run = try HandoffRun(setup: monkeySetup(), seed: 1)
+        let run = try HandoffRun(setup: monkeySetup(), seed: 1)
         let activity = try run.createActivity(tabActivity(0), on: "iphone", app: monkeyBrowserID)
         try run.schedule(.resignCurrent(activity), at: at(1))
         run.run(until: at(5))
@@ -103,15 +103,15 @@ struct StateMachineTests {
 
     @Test("making another activity current supersedes the first, which stops being advertised")
     func supersede() throws {
-        var run = try HandoffRun(setup: monkeySetup(), seed: 1)
+        let run = try HandoffRun(setup: monkeySetup(), seed: 1)
         let first = try run.createActivity(tabActivity(0), on: "iphone", app: monkeyBrowserID)
         let second = try run.createActivity(tabActivity(1), on: "iphone", app: monkeyBrowserID)
         try run.schedule(.becomeCurrent(first), at: .zero)
         try run.schedule(.becomeCurrent(second), at: at(0.001))
         try run.schedule(.accept(device: "ipad"), at: at(acceptTime))
         run.run(until: at(30))
-        #expect(run.model.state(of: first) == .resigned)
-        #expect(run.model.state(of: second) == .current)
+        #expect(run.state(of: first) == .resigned)
+        #expect(run.state(of: second) == .current)
         #expect(run.summary(of: second, on: "ipad")?.outcome == .continued)
         #expect(run.summary(of: first, on: "ipad")?.outcome == .notOffered(.outOfRange))
         #expect(run.violations.isEmpty)
@@ -120,7 +120,7 @@ struct StateMachineTests {
     @Test("resignCurrent stops advertising but leaves the offer; the accepted fetch still succeeds")
     func resignKeepsOffer() throws {
         let (run, activity) = try runTab(setup: monkeySetup(), actions: [(acceptTime - 0.5, { .resignCurrent($0) })])
-        #expect(run.model.state(of: activity) == .resigned)
+        #expect(run.state(of: activity) == .resigned)
         #expect(run.summary(of: activity, on: "ipad")?.outcome == .continued)
     }
 

@@ -102,7 +102,7 @@ struct DeviceAndAccountTests {
     @Test("a world rejects two devices with one name")
     func duplicateDeviceNameIsRejected() {
         #expect(throws: WorldError.duplicateDeviceName("mac")) {
-            try World(
+            _ = try World(
                 devices: [device("mac", kind: .mac), device("iphone"), device("mac", kind: .mac)],
                 stream: RandomStreamKey(seed: 1))
         }

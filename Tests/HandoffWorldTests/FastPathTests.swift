@@ -67,33 +67,45 @@ struct FastPathTests {
         #expect(distances[0 * 3 + 2] == -1 && distances[2 * 3 + 1] == -1 && distances[8] == -1)
     }
 
-    @Test("equal accounts come to share their name's storage, in the world and on sign-in; values are unchanged")
-    func accountsShareStorage() throws {
-        func bits(_ account: AccountID?) -> (UInt64, UInt64)? {
-            account.map { unsafeBitCast($0.name, to: (UInt64, UInt64).self) }
-        }
-        // Built at run time, so that each is its own heap string (longer
-        // than 15 bytes, too long to be stored inline).
+    @Test("accounts are interned to small numbers: equal accounts, equal numbers, in the world and on sign-in; values are unchanged")
+    func accountsAreInterned() throws {
+        // Built at run time, so that each is its own heap string: equality
+        // of numbers must not depend on strings sharing storage.
         func separate(_ name: String) -> AccountID { AccountID(String(decoding: Array(name.utf8), as: UTF8.self)) }
         let accounts: [AccountID?] = [separate("alice@icloud.com"), nil, separate("bob@icloud.example"),
                                       separate("alice@icloud.com")]
-        #expect(bits(accounts[0])! != bits(accounts[3])!)
-        let shared = AccountID.sharingStorage(accounts)
-        #expect(shared == accounts)
-        #expect(bits(shared[0])! == bits(shared[3])!)
-        #expect(bits(shared[2])! != bits(shared[0])!)
-        #expect(shared[1] == nil)
-        #expect(AccountID.sharing(separate("bob@icloud.example"), with: shared).map { bits($0)! == bits(shared[2])! } == true)
-        #expect(AccountID.sharing(nil, with: shared) == nil)
-
         let devices = accounts.enumerated().map { index, account in
             DeviceDescription(name: "d\(index)", kind: .iPhone, osVersion: OSVersion(17, 4), account: account)
         }
         var world = try World(devices: devices, stream: RandomStreamKey(seed: 1))
-        #expect(bits(world.account(of: DeviceID(0)))! == bits(world.account(of: DeviceID(3)))!)
+        let numbers = (0..<4).map { world.deviceTable.account(of: DeviceID($0)) }
+        #expect(numbers[0] != nil && numbers[0] == numbers[3])
+        #expect(numbers[2] != nil && numbers[2] != numbers[0])
+        #expect(numbers[1] == nil)
+        let names = numbers.map { $0.map { world.deviceTable.accountName($0) } }
+        #expect(names == accounts)
+        let shareAlice = world.deviceTable.shareAccount(DeviceID(0), DeviceID(3))
+        let shareBob = world.deviceTable.shareAccount(DeviceID(0), DeviceID(2))
+        let shareNobody = world.deviceTable.shareAccount(DeviceID(1), DeviceID(1))
+        #expect(shareAlice && !shareBob && !shareNobody)
+
+        // Signing in to a known account joins its number; a new account gets a new one.
         world.setAccount(separate("alice@icloud.com"), of: DeviceID(1), at: .zero)
-        #expect(world.account(of: DeviceID(1)) == accounts[0])
-        #expect(bits(world.account(of: DeviceID(1)))! == bits(world.account(of: DeviceID(0)))!)
-        #expect(world.isTrusted(DeviceID(0), DeviceID(1)) == false)
+        let signedIn = world.account(of: DeviceID(1))
+        #expect(signedIn == accounts[0])
+        let joined = world.deviceTable.account(of: DeviceID(1))
+        #expect(joined == numbers[0])
+        world.setAccount(separate("carol@icloud.com"), of: DeviceID(2), at: .zero)
+        let carol = world.deviceTable.account(of: DeviceID(2))
+        #expect(carol != nil && !numbers.contains(carol))
+        let trusted = world.isTrusted(DeviceID(0), DeviceID(1))
+        #expect(trusted == false)
+
+        // A reset forgets the sign-ins and numbers accounts as at the start.
+        world.reset(stream: RandomStreamKey(seed: 1))
+        let afterReset = (0..<4).map { world.deviceTable.account(of: DeviceID($0)) }
+        #expect(afterReset == numbers)
+        let historyLength = world.accountHistory(of: DeviceID(2)).changes.count
+        #expect(historyLength == 1)
     }
 }

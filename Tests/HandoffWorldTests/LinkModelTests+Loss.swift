@@ -18,7 +18,7 @@ extension LinkModelTests {
         #expect(link.fragmentCount(payloadBytes: bytes) == fragments)
         let count = 100_000
         let source = DatagramSource.run(world: world, link: id, bytes: bytes, count: count, batch: 20, spacing: .fixed(1_000_000))
-        let statistics = source.world.statistics(of: id)
+        let statistics = source.linkStatistics
 
         #expect(source.sent == count)
         #expect(statistics.packetsOffered == count)
@@ -46,7 +46,7 @@ extension LinkModelTests {
         let id = world.link(.wifiPeerToPeer(from: DeviceID(0), to: DeviceID(1)))
         let count = 1_000_000
         let source = DatagramSource.run(world: world, link: id, bytes: 100, count: count, batch: 20, spacing: .fixed(1_000_000))
-        let statistics = source.world.statistics(of: id)
+        let statistics = source.linkStatistics
         #expect(source.sent == count)
         #expect(statistics.fragmentsSent == count)
         #expect(statistics.packetsDelivered == count - statistics.fragmentsLost)

@@ -23,7 +23,7 @@ extension LinkModelTests {
         let arrivals = RandomStreamKey(seed: 2024).generator("md1-arrivals")
         let source = DatagramSource.run(
             world: world, link: id, bytes: 960, count: count, spacing: .poisson(gaps, arrivals))
-        let statistics = source.world.statistics(of: id)
+        let statistics = source.linkStatistics
         #expect(source.sent == count)
         #expect(statistics.fragmentsSent == count)
         #expect(statistics.fragmentsDroppedByQueue == 0)

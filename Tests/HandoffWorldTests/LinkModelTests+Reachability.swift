@@ -29,16 +29,19 @@ extension LinkModelTests {
         }
         simulation.run()
 
-        let world = simulation.model.world
         let expectedTags = plan.enumerated().filter(\.element.arrives).map { UInt32($0.offset) }
         #expect(datagramDeliveries(in: simulation, on: id).map(\.tag) == expectedTags)
-        let statistics = world.statistics(of: id)
+        let statistics = simulation.model.world.statistics(of: id)
         #expect(statistics.packetsDelivered == 3)
         #expect(statistics.packetsLostToOutage == 4)
-        #expect(world.isUp(id, at: SimInstant(nanosecondsSinceStart: 9_999_999)))
-        #expect(!world.isUp(id, at: milliseconds(10)))
-        #expect(!world.isUp(id, at: SimInstant(nanosecondsSinceStart: 19_999_999)))
-        #expect(world.isUp(id, at: milliseconds(20)))
+        let upBeforeWindow = simulation.model.world.isUp(id, at: SimInstant(nanosecondsSinceStart: 9_999_999))
+        #expect(upBeforeWindow)
+        let upAtWindowStart = simulation.model.world.isUp(id, at: milliseconds(10))
+        #expect(!upAtWindowStart)
+        let upAtWindowEnd = simulation.model.world.isUp(id, at: SimInstant(nanosecondsSinceStart: 19_999_999))
+        #expect(!upAtWindowEnd)
+        let upAfterWindow = simulation.model.world.isUp(id, at: milliseconds(20))
+        #expect(upAfterWindow)
     }
 
     @Test("Every datagram handed to a link counts as offered, including those the link is down for")
@@ -65,9 +68,12 @@ extension LinkModelTests {
         let window = try TimeWindow(from: milliseconds(10), until: milliseconds(20))
         let world = try makeWorld(wifi: LinkParameters(latency: .milliseconds(5), outages: [window]), seed: 20)
         let id = world.link(.wifiPeerToPeer(from: DeviceID(0), to: DeviceID(1)))
-        #expect(world.isUp(id, at: milliseconds(5)))
-        #expect(!world.isUp(id, at: milliseconds(15)))
-        #expect(!world.isPathAvailable(.wifiPeerToPeer, between: DeviceID(0), and: DeviceID(1), at: milliseconds(15)))
+        let upBeforeWindow = world.isUp(id, at: milliseconds(5))
+        #expect(upBeforeWindow)
+        let upInsideWindow = world.isUp(id, at: milliseconds(15))
+        #expect(!upInsideWindow)
+        let pathInsideWindow = world.isPathAvailable(.wifiPeerToPeer, between: DeviceID(0), and: DeviceID(1), at: milliseconds(15))
+        #expect(!pathInsideWindow)
     }
 
     @Test("A partition cuts both directions between its groups during its window only, and no other link")
@@ -87,16 +93,18 @@ extension LinkModelTests {
                 #expect(world.isUp(world.link(kind), at: milliseconds(time)) == !inside, "\(kind) at \(time) ms")
             }
             for kind in untouched {
-                #expect(world.isUp(world.link(kind), at: milliseconds(time)), "\(kind) at \(time) ms")
+                let up = world.isUp(world.link(kind), at: milliseconds(time))
+                #expect(up, "\(kind) at \(time) ms")
             }
             #expect(world.isPathAvailable(.wifiPeerToPeer, between: a, and: b, at: milliseconds(time)) == !inside)
-            #expect(world.isPathAvailable(.cloudRelay, between: a, and: b, at: milliseconds(time)))
+            let relayAvailable = world.isPathAvailable(.cloudRelay, between: a, and: b, at: milliseconds(time))
+            #expect(relayAvailable)
         }
 
         // Datagrams: a → b is lost inside the window, a → c is not.
-        var simulation = Simulation(model: WorldSimulation(world: world))
         let ab = world.link(.wifiPeerToPeer(from: a, to: b))
         let ac = world.link(.wifiPeerToPeer(from: a, to: c))
+        var simulation = Simulation(model: WorldSimulation(world: world))
         advance(&simulation, to: milliseconds(12))
         sendDatagram(&simulation, on: ab, tag: 1)
         sendDatagram(&simulation, on: ac, tag: 2)
@@ -117,15 +125,19 @@ extension LinkModelTests {
             let instant = milliseconds(time)
             #expect(world.isUp(world.link(.uplink(a)), at: instant) == !inside)
             #expect(world.isUp(world.link(.downlink(a)), at: instant) == !inside)
-            #expect(world.isUp(world.link(.uplink(b)), at: instant))
-            #expect(world.isUp(world.link(.downlink(c)), at: instant))
+            let uplinkOfB = world.isUp(world.link(.uplink(b)), at: instant)
+            #expect(uplinkOfB)
+            let downlinkOfC = world.isUp(world.link(.downlink(c)), at: instant)
+            #expect(downlinkOfC)
             #expect(world.isPathAvailable(.cloudRelay, between: a, and: b, at: instant) == !inside)
             #expect(world.isPathAvailable(.cloudRelay, between: c, and: a, at: instant) == !inside)
-            #expect(world.isPathAvailable(.cloudRelay, between: b, and: c, at: instant))
-            #expect(world.isPathAvailable(.wifiPeerToPeer, between: a, and: b, at: instant))
+            let relayBetweenBAndC = world.isPathAvailable(.cloudRelay, between: b, and: c, at: instant)
+            #expect(relayBetweenBAndC)
+            let peerBetweenAAndB = world.isPathAvailable(.wifiPeerToPeer, between: a, and: b, at: instant)
+            #expect(peerBetweenAAndB)
         }
-        var simulation = Simulation(model: WorldSimulation(world: world))
         let uplink = world.link(.uplink(a))
+        var simulation = Simulation(model: WorldSimulation(world: world))
         advance(&simulation, to: milliseconds(15))
         sendDatagram(&simulation, on: uplink, tag: 1)
         advance(&simulation, to: milliseconds(30))
@@ -204,8 +216,8 @@ extension LinkModelTests {
         #expect(world.isUp(world.link(.downlink(device)), at: instant) == expected)
         #expect(world.isPathAvailable(.cloudRelay, between: device, and: DeviceID(1), at: instant) == expected)
 
-        var simulation = Simulation(model: WorldSimulation(world: world))
         let uplink = world.link(.uplink(device))
+        var simulation = Simulation(model: WorldSimulation(world: world))
         sendDatagram(&simulation, on: uplink, tag: 7)
         simulation.run()
         #expect(datagramDeliveries(in: simulation, on: uplink).map(\.tag) == (expected ? [7] : []))

@@ -36,7 +36,7 @@ func makeWorld(
 /// Keeping only the next send and the datagrams in flight pending keeps the
 /// event queue small, which matters in debug builds, where the kernel checks
 /// the whole heap after every mutation.
-struct DatagramSource: SimulationModel {
+struct DatagramSource: SimulationModel, ~Copyable {
     enum Event: WorldEventRepresentable {
         case world(WorldEvent)
         case send
@@ -59,7 +59,7 @@ struct DatagramSource: SimulationModel {
     private(set) var sent = 0
     private(set) var delivered = 0
 
-    init(world: World, link: LinkID, bytes: Int, count: Int, batch: Int, spacing: Spacing) {
+    init(world: consuming World, link: LinkID, bytes: Int, count: Int, batch: Int, spacing: Spacing) {
         self.world = world
         self.link = link
         self.bytes = bytes
@@ -99,16 +99,29 @@ struct DatagramSource: SimulationModel {
         }
     }
 
+    /// What a finished run counted: the model stays inside its (noncopyable)
+    /// simulation, so the figures the tests read are copied out.
+    struct Outcome {
+        /// Datagrams sent.
+        let sent: Int
+        /// Datagrams delivered.
+        let delivered: Int
+        /// The world's statistics of the link the datagrams were sent on.
+        let linkStatistics: LinkStatistics
+    }
+
     /// Runs `count` sends, `batch` at a time, from time zero until every datagram has arrived
     /// or been lost.
     static func run(
-        world: World, link: LinkID, bytes: Int, count: Int, batch: Int = 1, spacing: Spacing
-    ) -> DatagramSource {
+        world: consuming World, link: LinkID, bytes: Int, count: Int, batch: Int = 1, spacing: Spacing
+    ) -> Outcome {
         let source = DatagramSource(world: world, link: link, bytes: bytes, count: count, batch: batch, spacing: spacing)
         var simulation = Simulation(model: source)
         simulation.scheduler.schedule(.send, at: .zero)
         simulation.run()
-        return simulation.model
+        return Outcome(
+            sent: simulation.model.sent, delivered: simulation.model.delivered,
+            linkStatistics: simulation.model.world.statistics(of: link))
     }
 }
 
@@ -127,7 +140,7 @@ func sendDatagram(
 
 /// The tags of datagrams delivered on `link`, in order of arrival, with
 /// their arrival instants.
-func datagramDeliveries(in simulation: Simulation<WorldSimulation>, on link: LinkID) -> [(tag: UInt32, at: Int64)] {
+func datagramDeliveries(in simulation: borrowing Simulation<WorldSimulation>, on link: LinkID) -> [(tag: UInt32, at: Int64)] {
     simulation.model.log.compactMap { record in
         guard case let .datagramDelivered(id, tag, _) = record.notification, id == link else { return nil }
         return (tag, record.instant.nanosecondsSinceStart)

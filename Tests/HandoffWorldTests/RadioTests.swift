@@ -178,8 +178,8 @@ struct RadioTests {
         let link = LinkParameters(latency: .microseconds(100), loss: .distance(radio))
         let world = try radioWorld(xs: [0, distance], configuration: WorldConfiguration(wifiPeerToPeer: link), seed: 33)
         #expect(world.distance(between: DeviceID(0), and: DeviceID(1), at: .zero) == distance)
-        var simulation = Simulation(model: WorldSimulation(world: world, keepsLog: false))
         let id = world.link(.wifiPeerToPeer(from: DeviceID(0), to: DeviceID(1)))
+        var simulation = Simulation(model: WorldSimulation(world: world, keepsLog: false))
         let count = 20_000
         for tag in 0..<count {
             simulation.model.world.sendDatagram(on: id, bytes: 100, tag: UInt32(tag), at: simulation.now)
@@ -260,8 +260,7 @@ struct RadioTests {
         #expect(scanning.dutyCycle == dutyCycle)
         #expect(withinBinomialBound(successes: heard.count, trials: sent, probability: dutyCycle),
                 "heard \(heard.count) of \(sent), duty cycle \(dutyCycle)")
-        let world = simulation.model.world
-        #expect(heard.allSatisfy { world.isScanning(receiver, at: $0.instant) })
+        #expect(heard.allSatisfy { simulation.model.world.isScanning(receiver, at: $0.instant) })
     }
 
     enum Side: String, CaseIterable, Sendable { case advertiser, receiver }
@@ -279,11 +278,15 @@ struct RadioTests {
         simulation.run(until: seconds(2))
         let sentBefore = simulation.model.world.advertisementsSent(by: advertiser)
         simulation.model.world.setSettings(DeviceSettings(bluetoothEnabled: false), of: switched)
-        if side == .receiver { #expect(!simulation.model.world.isScanning(receiver, at: simulation.now)) }
+        if side == .receiver {
+            let scanningWhileOff = simulation.model.world.isScanning(receiver, at: simulation.now)
+            #expect(!scanningWhileOff)
+        }
         simulation.run(until: seconds(4))
         let sentWhileOff = simulation.model.world.advertisementsSent(by: advertiser) - sentBefore
         simulation.model.world.setSettings(DeviceSettings(bluetoothEnabled: true), of: switched)
-        #expect(simulation.model.world.isAdvertising(advertiser), "advertising survives the radio being off")
+        let advertisingAfterRadioOff = simulation.model.world.isAdvertising(advertiser)
+        #expect(advertisingAfterRadioOff, "advertising survives the radio being off")
         simulation.run(until: seconds(6))
 
         let instants = receptions(in: simulation.model.log).map(\.instant)
@@ -309,10 +312,12 @@ struct RadioTests {
         var simulation = Simulation(model: WorldSimulation(world: try radioWorld(xs: [0, 1], configuration: configuration, seed: 37)))
         let advertiser = DeviceID(0)
         startAdvertising(&simulation, advertiser, payload: 1)
-        #expect(simulation.model.world.isAdvertising(advertiser))
+        let advertisingAtStart = simulation.model.world.isAdvertising(advertiser)
+        #expect(advertisingAtStart)
         simulation.run(until: seconds(2))
         simulation.model.world.stopAdvertising(advertiser)
-        #expect(!simulation.model.world.isAdvertising(advertiser))
+        let advertisingAfterStop = simulation.model.world.isAdvertising(advertiser)
+        #expect(!advertisingAfterStop)
         let sentAtStop = simulation.model.world.advertisementsSent(by: advertiser)
         simulation.run(until: seconds(4))
         #expect(simulation.model.world.advertisementsSent(by: advertiser) == sentAtStop)

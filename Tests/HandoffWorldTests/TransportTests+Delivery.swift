@@ -6,7 +6,7 @@ import Testing
 
 /// A model that starts the next request/response round the moment the
 /// previous response is delivered to the requester.
-private struct RequestRoundsModel: SimulationModel {
+private struct RequestRoundsModel: SimulationModel, ~Copyable {
     var world: World
     let connection: ConnectionID
     let requestBytes: Int

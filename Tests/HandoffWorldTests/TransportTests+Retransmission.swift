@@ -6,7 +6,7 @@ import Testing
 
 /// A model owning a world whose Wi-Fi switch on one device is flipped by
 /// events of the model's own.
-private struct RadioSwitchModel: SimulationModel {
+private struct RadioSwitchModel: SimulationModel, ~Copyable {
     enum Event: WorldEventRepresentable {
         case world(WorldEvent)
         case wifi(Bool)

@@ -16,7 +16,8 @@ extension TransportTests {
         let link = TransportFixture.link(latencyMilliseconds: 5, megabits: 10)
         let world = try TransportFixture.world(forward: link, transport: transport)
         var simulation = Simulation(model: WorldSimulation(world: world))
-        #expect(!simulation.model.world.isTrusted(Self.mac, Self.phone))
+        let trustedBeforeContact = simulation.model.world.isTrusted(Self.mac, Self.phone)
+        #expect(!trustedBeforeContact)
         let first = simulation.model.world.openConnection(
             from: Self.mac, to: Self.phone, over: .wifiPeerToPeer, at: .zero)
         simulation.model.world.schedulePendingEvents(into: &simulation.scheduler)
@@ -35,20 +36,24 @@ extension TransportTests {
         let handshake = 2 * (independentSerialisation(bytes: 40, bitsPerSecond: rate) + latency)
         let keyRound = 2 * (independentSerialisation(bytes: 1064, bitsPerSecond: rate) + latency)
         let log = simulation.model.log
-        let finished = simulation.model.world
-        #expect(finished.neededKeyExchange(first))
-        #expect(!finished.neededKeyExchange(second))
-        #expect(!finished.neededKeyExchange(third))
-        #expect(finished.isTrusted(Self.mac, Self.phone))
-        #expect(finished.isTrusted(Self.phone, Self.mac))
+        let firstNeededKeys = simulation.model.world.neededKeyExchange(first)
+        #expect(firstNeededKeys)
+        let secondNeededKeys = simulation.model.world.neededKeyExchange(second)
+        #expect(!secondNeededKeys)
+        let thirdNeededKeys = simulation.model.world.neededKeyExchange(third)
+        #expect(!thirdNeededKeys)
+        let macTrustsPhone = simulation.model.world.isTrusted(Self.mac, Self.phone)
+        #expect(macTrustsPhone)
+        let phoneTrustsMac = simulation.model.world.isTrusted(Self.phone, Self.mac)
+        #expect(phoneTrustsMac)
         let firstSetup = instant(of: .connectionEstablished(first), in: log).map { $0 - SimInstant.zero }
         let secondSetup = instant(of: .connectionEstablished(second), in: log).map { $0 - seconds(1) }
         let thirdSetup = instant(of: .connectionEstablished(third), in: log).map { $0 - seconds(2) }
         #expect(firstSetup?.nanoseconds == handshake + Int64(keyExchangeRounds) * keyRound)
         #expect(secondSetup?.nanoseconds == handshake)
         #expect(thirdSetup?.nanoseconds == handshake)
-        #expect(finished.statistics(of: first).setupRequestsSent == 1 + keyExchangeRounds)
-        #expect(finished.statistics(of: second).setupRequestsSent == 1)
+        #expect(simulation.model.world.statistics(of: first).setupRequestsSent == 1 + keyExchangeRounds)
+        #expect(simulation.model.world.statistics(of: second).setupRequestsSent == 1)
     }
 
     /// Opens a Mac → iPhone connection at `second` seconds and runs for
@@ -71,41 +76,55 @@ extension TransportTests {
         let phone = Self.phone
 
         let first = Self.connect(&simulation, at: 0)
-        #expect(simulation.model.world.neededKeyExchange(first))
-        #expect(simulation.model.world.isTrusted(mac, phone))
+        let firstNeededKeys = simulation.model.world.neededKeyExchange(first)
+        #expect(firstNeededKeys)
+        let trustedAfterFirstContact = simulation.model.world.isTrusted(mac, phone)
+        #expect(trustedAfterFirstContact)
 
         // The iPhone signs in to "bob": the pair's keys were exchanged under
         // "alice", so they are not trusted, and a connection across accounts
         // exchanges keys without making them trusted.
         simulation.model.world.setAccount("bob", of: phone, at: seconds(1))
-        #expect(!simulation.model.world.isTrusted(mac, phone))
+        let trustedWithPhoneOnBob = simulation.model.world.isTrusted(mac, phone)
+        #expect(!trustedWithPhoneOnBob)
         let acrossAccounts = Self.connect(&simulation, at: 1)
         #expect(simulation.model.world.phase(of: acrossAccounts) == .established)
-        #expect(simulation.model.world.neededKeyExchange(acrossAccounts))
-        #expect(!simulation.model.world.isTrusted(mac, phone))
+        let acrossAccountsNeededKeys = simulation.model.world.neededKeyExchange(acrossAccounts)
+        #expect(acrossAccountsNeededKeys)
+        let trustedAfterConnectionAcrossAccounts = simulation.model.world.isTrusted(mac, phone)
+        #expect(!trustedAfterConnectionAcrossAccounts)
 
         // Back on "alice": the keys exchanged under "alice" still hold.
         simulation.model.world.setAccount("alice", of: phone, at: seconds(2))
-        #expect(simulation.model.world.isTrusted(mac, phone))
+        let trustedBackOnAlice = simulation.model.world.isTrusted(mac, phone)
+        #expect(trustedBackOnAlice)
         let backOnAlice = Self.connect(&simulation, at: 2)
-        #expect(!simulation.model.world.neededKeyExchange(backOnAlice))
+        let backOnAliceNeededKeys = simulation.model.world.neededKeyExchange(backOnAlice)
+        #expect(!backOnAliceNeededKeys)
 
         // Both on "bob": first contact under "bob", so keys again, then trusted.
         simulation.model.world.setAccount("bob", of: mac, at: seconds(3))
         simulation.model.world.setAccount("bob", of: phone, at: seconds(3))
-        #expect(!simulation.model.world.isTrusted(mac, phone))
+        let trustedBothOnBobBeforeContact = simulation.model.world.isTrusted(mac, phone)
+        #expect(!trustedBothOnBobBeforeContact)
         let bothOnBob = Self.connect(&simulation, at: 3)
-        #expect(simulation.model.world.neededKeyExchange(bothOnBob))
-        #expect(simulation.model.world.isTrusted(mac, phone))
+        let bothOnBobNeededKeys = simulation.model.world.neededKeyExchange(bothOnBob)
+        #expect(bothOnBobNeededKeys)
+        let trustedBothOnBobAfterContact = simulation.model.world.isTrusted(mac, phone)
+        #expect(trustedBothOnBobAfterContact)
         let againOnBob = Self.connect(&simulation, at: 4)
-        #expect(!simulation.model.world.neededKeyExchange(againOnBob))
+        let againOnBobNeededKeys = simulation.model.world.neededKeyExchange(againOnBob)
+        #expect(!againOnBobNeededKeys)
 
         // Signed out: no account, no trust, and a connection does not create any.
         simulation.model.world.setAccount(nil, of: phone, at: seconds(5))
-        #expect(!simulation.model.world.isTrusted(mac, phone))
+        let trustedSignedOut = simulation.model.world.isTrusted(mac, phone)
+        #expect(!trustedSignedOut)
         let signedOut = Self.connect(&simulation, at: 5)
-        #expect(simulation.model.world.neededKeyExchange(signedOut))
-        #expect(!simulation.model.world.isTrusted(mac, phone))
+        let signedOutNeededKeys = simulation.model.world.neededKeyExchange(signedOut)
+        #expect(signedOutNeededKeys)
+        let trustedAfterSignedOutConnection = simulation.model.world.isTrusted(mac, phone)
+        #expect(!trustedAfterSignedOutConnection)
     }
 
     // MARK: Cloud relay

@@ -7,7 +7,7 @@ import Testing
 struct WorldResetTests {
     /// Sends five 1,000-byte datagrams on the Wi-Fi link 1 ms apart from
     /// `world` and returns their arrival times.
-    private func arrivals(of world: World, link: LinkID) -> [Int64] {
+    private func arrivals(of world: consuming World, link: LinkID) -> [Int64] {
         var simulation = Simulation(model: WorldSimulation(world: world))
         for tag in 0..<5 {
             advance(&simulation, to: milliseconds(Int64(tag)))
@@ -17,49 +17,78 @@ struct WorldResetTests {
         return datagramDeliveries(in: simulation, on: link).map(\.at)
     }
 
+    /// The world `simulation` ran, moved out of it with `placeholder` left in
+    /// its place (a world is noncopyable, and a simulation from another module
+    /// cannot be taken apart by consuming one of its stored properties).
+    private func takeWorld(from simulation: inout Simulation<WorldSimulation>, leaving placeholder: consuming World) -> World {
+        var world = placeholder
+        swap(&world, &simulation.model.world)
+        return world
+    }
+
     @Test("parameters set during a trial go back to the defaults at a reset; a reset world draws as a new one")
     func resetRestoresLinkParameters() throws {
         let wifi = LinkParameters(
             latency: .milliseconds(3), jitter: .milliseconds(2), bandwidth: .megabitsPerSecond(50))
-        var world = try makeWorld(wifi: wifi, seed: 21)
-        let link = world.link(.wifiPeerToPeer(from: DeviceID(0), to: DeviceID(1)))
-        let firstTrial = arrivals(of: world, link: link)
+        let link = try makeWorld(wifi: wifi, seed: 21).link(.wifiPeerToPeer(from: DeviceID(0), to: DeviceID(1)))
+        // A world is noncopyable: each use of "the world as it stood" is a
+        // fresh world built the same way (same devices, configuration, seed
+        // and calls), which is identical.
+        let firstTrial = arrivals(of: try makeWorld(wifi: wifi, seed: 21), link: link)
         // Change the link mid-way through a trial, then start the next one.
-        var simulation = Simulation(model: WorldSimulation(world: world))
-        sendDatagram(&simulation, on: link, tag: 0)
-        try simulation.model.world.setParameters(LinkParameters(latency: .seconds(1)), of: link)
-        #expect(simulation.model.world.parameters(of: link).latency == .seconds(1))
-        simulation.run()
-        world = simulation.model.world
-        world.reset(stream: RandomStreamKey(seed: 21))
+        func changedThenReset() throws -> World {
+            var simulation = Simulation(model: WorldSimulation(world: try makeWorld(wifi: wifi, seed: 21)))
+            sendDatagram(&simulation, on: link, tag: 0)
+            try simulation.model.world.setParameters(LinkParameters(latency: .seconds(1)), of: link)
+            #expect(simulation.model.world.parameters(of: link).latency == .seconds(1))
+            simulation.run()
+            simulation.model.world.reset(stream: RandomStreamKey(seed: 21))
+            return takeWorld(from: &simulation, leaving: try makeWorld(wifi: wifi, seed: 21))
+        }
+        let world = try changedThenReset()
         #expect(world.parameters(of: link).latency == .milliseconds(3))
         #expect(world.parameters(of: link).jitter == .milliseconds(2))
         let fresh = try makeWorld(wifi: wifi, seed: 21)
-        #expect(arrivals(of: world, link: link) == arrivals(of: fresh, link: link))
-        #expect(arrivals(of: world, link: link) == firstTrial)
+        let resetArrivals = arrivals(of: world, link: link)
+        let freshArrivals = arrivals(of: fresh, link: link)
+        #expect(resetArrivals == freshArrivals)
+        let resetArrivalsAgain = arrivals(of: try changedThenReset(), link: link)
+        #expect(resetArrivalsAgain == firstTrial)
         // And once more, after a trial that left the defaults alone.
-        var reused = world
-        var second = Simulation(model: WorldSimulation(world: reused))
+        var second = Simulation(model: WorldSimulation(world: try changedThenReset()))
         sendDatagram(&second, on: link, tag: 0)
         second.run()
-        reused = second.model.world
-        reused.reset(stream: RandomStreamKey(seed: 21))
-        #expect(arrivals(of: reused, link: link) == firstTrial)
+        second.model.world.reset(stream: RandomStreamKey(seed: 21))
+        let reused = takeWorld(from: &second, leaving: try makeWorld(wifi: wifi, seed: 21))
+        let reusedArrivals = arrivals(of: reused, link: link)
+        #expect(reusedArrivals == firstTrial)
     }
 
     @Test("settings changed during a trial are back at a reset, and so are the links they switched off")
     func resetRestoresSettings() throws {
+        /// Wi-Fi switched off on device 1 during a trial, then a reset.
+        func switchedOffThenReset() throws -> World {
+            var world = try makeWorld(wifi: LinkParameters(latency: .milliseconds(3)), seed: 22)
+            world.setSettings(DeviceSettings(wifiEnabled: false), of: DeviceID(1))
+            world.reset(stream: RandomStreamKey(seed: 22))
+            return world
+        }
         var world = try makeWorld(wifi: LinkParameters(latency: .milliseconds(3)), seed: 22)
         let link = world.link(.wifiPeerToPeer(from: DeviceID(0), to: DeviceID(1)))
-        #expect(world.isUp(link, at: .zero))
+        let upAtFirst = world.isUp(link, at: .zero)
+        #expect(upAtFirst)
         world.setSettings(DeviceSettings(wifiEnabled: false), of: DeviceID(1))
-        #expect(!world.isUp(link, at: .zero))
+        let upWithWifiOff = world.isUp(link, at: .zero)
+        #expect(!upWithWifiOff)
         #expect(!world.settings(of: DeviceID(1)).wifiEnabled)
         world.reset(stream: RandomStreamKey(seed: 22))
         #expect(world.settings(of: DeviceID(1)).wifiEnabled)
-        #expect(world.isUp(link, at: .zero))
+        let upAfterReset = world.isUp(link, at: .zero)
+        #expect(upAfterReset)
         let fresh = try makeWorld(wifi: LinkParameters(latency: .milliseconds(3)), seed: 22)
-        #expect(arrivals(of: world, link: link) == arrivals(of: fresh, link: link))
+        let resetArrivals = arrivals(of: try switchedOffThenReset(), link: link)
+        let freshArrivals = arrivals(of: fresh, link: link)
+        #expect(resetArrivals == freshArrivals)
         // Accounts too: a sign-out during the trial is forgotten.
         let initial = world.account(of: DeviceID(1))
         world.setAccount(nil, of: DeviceID(1), at: seconds(1))
@@ -69,6 +98,7 @@ struct WorldResetTests {
         #expect(world.accountHistory(of: DeviceID(1)).changes.count == 1)
         // A trial that changes nothing keeps the links as they are.
         world.reset(stream: RandomStreamKey(seed: 22))
-        #expect(world.isUp(link, at: .zero))
+        let upAfterQuietTrial = world.isUp(link, at: .zero)
+        #expect(upAfterQuietTrial)
     }
 }

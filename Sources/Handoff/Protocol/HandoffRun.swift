@@ -1,66 +1,109 @@
 import HandoffWorld
 import SimKernel
 
-/// One trial of a Handoff simulation, ready to run: the user-facing handle
-/// around a `Simulation` of ``HandoffSimulation``.
+/// Makes the app delegate of an app on a device, given the device's name
+/// and the app's description.
+public typealias AppDelegateFactory = (_ device: String, _ app: AppDescription) -> any HandoffAppDelegate
+
+/// How long the app delegates made by an ``AppDelegateFactory`` are kept.
+public enum AppDelegateLifetime: Hashable, Sendable {
+    /// A new delegate for every trial: after ``HandoffRun/reset(seed:trial:)``
+    /// the factory is asked again, on first use. Right for any delegate, and
+    /// the default.
+    case trial
+    /// One delegate per app and device for the whole run, kept across
+    /// resets.
+    ///
+    /// Only for delegates that keep no state from one trial to the next: a
+    /// delegate that remembers anything makes trial k depend on the trials
+    /// run before it, so it would no longer give the same result alone as
+    /// in a sweep.
+    case run
+}
+
+/// A Handoff simulation an app team drives: devices and apps, activities
+/// and what happens to them, the delegates that are called, and what came
+/// of each continuation.
 ///
 /// ```swift
-/// var run = try HandoffRun(setup: setup, seed: 42, trial: 3)
+/// let run = try HandoffRun(setup: setup, seed: 42, trial: 3)
 /// let tab = try run.createActivity(content, on: "mac", app: "com.example.browser")
 /// try run.schedule(.becomeCurrent(tab), at: .zero)
 /// try run.schedule(.accept(device: "iphone"), at: SimInstant(nanosecondsSinceStart: 3_000_000_000))
 /// run.run(until: SimInstant(nanosecondsSinceStart: 60_000_000_000))
+/// run.summary(of: tab, on: "iphone")?.outcome   // .continued
 /// ```
 ///
 /// Trial `k` of seed `s` draws from its own named random stream, so it gives
-/// the same result whether it runs alone or among others.
-public struct HandoffRun {
-    /// The simulation: its model and scheduler.
-    public var simulation: Simulation<HandoffSimulation>
+/// the same result whether it runs alone or among others. To run many
+/// trials, ``reset(seed:trial:)`` one run rather than making a new one for
+/// each.
+///
+/// Not guaranteed: a run is not thread-safe, and delegates are called on
+/// the thread that calls ``run(until:)``. Use one run per thread.
+public final class HandoffRun {
+    /// The engine and its scheduler, changed in place.
+    var simulation: Simulation<HandoffEngine>
 
     /// Trial `trial` of `setup` under `seed`.
     ///
     /// - Parameters:
-    ///   - appDelegates: makes the app delegate of an app on a device; see
-    ///     ``HandoffSimulation/init(setup:stream:appDelegates:appDelegatesKeepNoState:)``.
-    ///   - appDelegatesKeepNoState: `appDelegates`' delegates keep no state
-    ///     across trials, so ``reset(seed:trial:)`` keeps them.
+    ///   - appDelegates: makes the app delegate of an app on a device; the
+    ///     built-in ``ScriptedApp`` otherwise.
+    ///   - appDelegateLifetime: whether `appDelegates` is asked again after
+    ///     every ``reset(seed:trial:)`` (the default) or its delegates are
+    ///     kept for the whole run.
     /// - Throws: ``HandoffError`` when the setup is invalid.
     public init(
-        setup: HandoffSetup, seed: UInt64, trial: Int = 0,
-        appDelegates: ((String, AppDescription) -> any HandoffAppDelegate)? = nil,
-        appDelegatesKeepNoState: Bool = false
+        setup: HandoffSetup, seed: UInt64, trial: Int = 0, appDelegates: AppDelegateFactory? = nil,
+        appDelegateLifetime: AppDelegateLifetime = .trial
     ) throws(HandoffError) {
-        let model = try HandoffSimulation(
+        let engine = try HandoffEngine(
             setup: setup, stream: RandomStreamKey(seed: seed).child("trial", trial), appDelegates: appDelegates,
-            appDelegatesKeepNoState: appDelegatesKeepNoState)
-        simulation = Simulation(model: model, expectedPendingEvents: 64)
+            appDelegateLifetime: appDelegateLifetime)
+        simulation = Simulation(model: engine, expectedPendingEvents: 64)
     }
 
-    /// The model.
-    public var model: HandoffSimulation { simulation.model }
+    /// The setup the run was made from.
+    public var setup: HandoffSetup { simulation.model.setup }
+
+    /// The current simulated time.
+    public var now: SimInstant { simulation.now }
 
     /// Starts over as trial `trial` of `seed`, with no activities and no
     /// actions: the same as a new run of the same setup, but reusing this
-    /// one's storage. Running many trials, reset one run instead of making
-    /// a new one for each.
-    public mutating func reset(seed: UInt64, trial: Int) {
-        let stream = RandomStreamKey(seed: seed).numbersOnly.child(HandoffStreamNames.trial, trial)
-        simulation.reset { model in model.reset(stream: stream) }
+    /// one's storage.
+    ///
+    /// - Complexity: O(devices² + apps × devices), allocating nothing once
+    ///   the run's buffers have reached their peak size.
+    public func reset(seed: UInt64, trial: Int) {
+        reset(seed: seed, trial: trial, keepsTrace: true)
     }
 
-    /// Creates an activity; see ``HandoffSimulation/createActivity(_:on:app:delegate:)``.
-    public mutating func createActivity(
+    /// Creates an activity of `app` on `device`, in state `created`; the
+    /// app is running there from now on.
+    ///
+    /// - Parameter delegate: the activity delegate; a ``ScriptedApp`` with
+    ///   default behaviour otherwise.
+    /// - Returns: the activity's identifier: activities are numbered from 0
+    ///   in creation order, in every trial.
+    /// - Throws: ``HandoffError/unknownDevice(_:)``,
+    ///   ``HandoffError/unknownApp(_:)``, or
+    ///   ``HandoffError/appNotInstalled(bundleID:device:)``.
+    public func createActivity(
         _ content: ActivityContent, on device: String, app bundleID: String,
         delegate: (any UserActivityDelegate)? = nil
     ) throws(HandoffError) -> ActivityID {
         try simulation.model.createActivity(content, on: device, app: bundleID, delegate: delegate)
     }
 
-    /// Schedules `action` at `time`; see
-    /// ``HandoffSimulation/schedule(_:at:into:)``.
-    public mutating func schedule(_ action: HandoffAction, at time: SimInstant) throws(HandoffError) {
-        try simulation.model.schedule(action, at: time, into: &simulation.scheduler)
+    /// Schedules `action` to happen at `time`.
+    ///
+    /// - Throws: ``HandoffError/unknownDevice(_:)`` for a device name that
+    ///   does not exist, ``HandoffError/invalidParameter(name:value:expected:)``
+    ///   for an activity that does not exist or a time in the past.
+    public func schedule(_ action: HandoffAction, at time: SimInstant) throws(HandoffError) {
+        try simulation.schedule(action, at: time)
     }
 
     /// Runs until nothing is under way any more (every action done, no
@@ -68,8 +111,11 @@ public struct HandoffRun {
     ///
     /// Advertising never stops by itself while an activity is current, so
     /// a run always needs a limit.
+    ///
+    /// - Returns: ``StopReason/stopped`` when the run settled,
+    ///   ``StopReason/reachedTime`` when the limit ended it first.
     @discardableResult
-    public mutating func run(until limit: SimInstant) -> StopReason {
+    public func run(until limit: SimInstant) -> StopReason {
         run(until: limit, maxEvents: .max)
     }
 
@@ -80,30 +126,68 @@ public struct HandoffRun {
     ///   ``StopReason/reachedTime`` or ``StopReason/reachedEventLimit``
     ///   when a bound ended it first.
     @discardableResult
-    public mutating func run(until limit: SimInstant, maxEvents: UInt64) -> StopReason {
+    public func run(until limit: SimInstant, maxEvents: UInt64) -> StopReason {
         simulation.model.stopsWhenSettled = true
         return simulation.run(until: limit, maxEvents: maxEvents)
     }
 
-    /// Every step and callback so far.
+    /// Every step and callback so far, in time order.
     public var trace: [TraceRecord] { simulation.model.trace }
 
-    /// Illegal transitions so far.
+    /// Illegal transitions so far; a run with any has found a simulator
+    /// bug.
     public var violations: [Violation] { simulation.model.violations }
 
-    /// What happened to `activity` on `device`.
+    /// What happened to `activity` on the device named `device`, with its
+    /// latencies; `nil` for an unknown device or activity.
     public func summary(of activity: ActivityID, on device: String) -> ContinuationSummary? {
         simulation.model.summary(of: activity, on: device)
     }
 
-    /// ``summary(of:on:)`` reading the model in place, for a caller that
-    /// reads a summary after every trial.
+    /// What happened to every activity on every device other than its
+    /// source, by activity then device.
+    public func summaries() -> [ContinuationSummary] { simulation.model.summaries() }
+
+    /// The activity's content as its app sees it now.
     ///
-    /// It changes nothing. Called on a run held in a variable, the
-    /// non-mutating form makes the compiler copy the whole model (about
-    /// 1.6 KB) first whenever it cannot prove that nothing writes to the
-    /// variable during the call; through `inout` it need not.
-    public mutating func summaryInPlace(of activity: ActivityID, on device: String) -> ContinuationSummary? {
-        simulation.model.summaryInPlace(of: activity, on: device)
+    /// - Precondition: `activity` was created in this trial.
+    public func content(of activity: ActivityID) -> ActivityContent { simulation.model.content(of: activity) }
+
+    /// The activity's state on its source device.
+    ///
+    /// - Precondition: `activity` was created in this trial.
+    public func state(of activity: ActivityID) -> SourceActivityMachine.State { simulation.model.state(of: activity) }
+
+    /// The state of the continuation attempt of `activity` on the device
+    /// named `device`, if there is one.
+    public func continuationState(of activity: ActivityID, on device: String) -> ContinuationMachine.State? {
+        simulation.model.continuationState(of: activity, on: device)
+    }
+}
+
+// MARK: - Trials, for the scenario layer and the benchmarks
+
+extension HandoffRun {
+    /// Starts over as trial `trial` of `seed` (see ``reset(seed:trial:)``),
+    /// keeping the trace's records only if `keepsTrace`: a trial whose
+    /// trace nobody reads need not build its text.
+    package func reset(seed: UInt64, trial: Int, keepsTrace: Bool) {
+        let stream = RandomStreamKey(seed: seed).numbersOnly.child(HandoffStreamNames.trial, trial)
+        simulation.reset { engine in engine.reset(stream: stream, keepsTrace: keepsTrace) }
+    }
+
+    /// The number of events handled since the last reset.
+    package var handledEventCount: UInt64 { simulation.handledEventCount }
+
+    /// The number of trace records produced since the last reset, kept or
+    /// not.
+    package var traceCount: Int { simulation.model.traceCount }
+}
+
+extension Simulation where Model == HandoffEngine {
+    /// Records `action` to run at `time`; see
+    /// ``HandoffEngine/schedule(_:at:into:)``.
+    mutating func schedule(_ action: HandoffAction, at time: SimInstant) throws(HandoffError) {
+        try model.schedule(action, at: time, into: &scheduler)
     }
 }

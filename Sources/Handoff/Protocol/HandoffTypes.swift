@@ -26,7 +26,7 @@ public enum HandoffAction: Hashable, Sendable {
 
 /// An event of a Handoff simulation: a world event, a scheduled action, or
 /// a protocol step of one continuation attempt.
-public enum HandoffEvent: WorldEventRepresentable, Sendable {
+package enum HandoffEvent: WorldEventRepresentable, Sendable {
     /// A packet, timer or advertisement of the world.
     case world(WorldEvent)
     /// The scheduled action at this index.
@@ -37,7 +37,7 @@ public enum HandoffEvent: WorldEventRepresentable, Sendable {
 
 /// A protocol step that comes due after a delay (a launch, processing time
 /// charged by a callback, a timeout, a user's think time).
-public enum ProtocolStep: Hashable, Sendable {
+package enum ProtocolStep: Hashable, Sendable {
     /// The user's think time is over: accept the offer.
     case accept
     /// The app (or browser) finished launching.

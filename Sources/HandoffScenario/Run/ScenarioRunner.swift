@@ -59,8 +59,8 @@ public struct ScenarioRunner: Sendable {
 
     /// Runs one trial with its full trace, for `handoff-sim replay`.
     public static func replay(_ scenario: Scenario, seed: UInt64, trial: Int) throws(ScenarioRunFailure) -> TrialReplay {
-        var trials = try makeRun(scenario, seed: seed)
-        let outcome = try runTrial(scenario, run: &trials, seed: seed, trial: trial, keepsTrace: true)
+        let trials = try makeRun(scenario, seed: seed)
+        let outcome = try runTrial(scenario, run: trials, seed: seed, trial: trial, keepsTrace: true)
         let run = trials.run
         var summaries: [ContinuationSummary] = []
         for (index, _) in scenario.activities.enumerated() {
@@ -75,39 +75,38 @@ public struct ScenarioRunner: Sendable {
 
     // MARK: Running trials
 
-    /// Every trial's observation, in trial order.
+    /// Every trial's observation, in trial order, up to and including the
+    /// first trial that failed.
     func observe(_ scenario: Scenario, plan: ObservationPlan, trials: Int, seed: UInt64) throws(ScenarioRunFailure)
         -> [TrialObservation]
     {
         // Fail early, on this thread, if the setup cannot make a run.
         _ = try Self.makeRun(scenario, seed: seed)
         let workers = min(jobs, trials)
-        let buffer = UnsafeMutableBufferPointer<TrialObservation>.allocate(capacity: trials)
-        buffer.initialize(repeating: TrialObservation.empty)
-        defer {
-            buffer.deinitialize()
-            buffer.deallocate()
-        }
-        nonisolated(unsafe) let shared = buffer
-        let work: @Sendable (Int) -> Void = { worker in
-            guard var run = try? Self.makeRun(scenario, seed: seed) else { return }
-            var trial = worker
-            while trial < trials {
-                shared[trial] = Self.observeTrial(scenario, plan: plan, run: &run, seed: seed, trial: trial)
-                // After a failed trial, the scenario stops: later trials are not needed.
-                if shared[trial].failure != nil { break }
-                trial += workers
-            }
-        }
-        if workers == 1 {
-            work(0)
-        } else {
-            DispatchQueue.concurrentPerform(iterations: workers, execute: work)
-        }
-        var observations = Array(buffer)
-        // Trials after the first failure may not have run: keep only up to it.
-        if let first = observations.firstIndex(where: { $0.failure != nil }) {
-            observations.removeSubrange((first + 1)...)
+        let pieces = ParallelTrials.pieces(points: 1, trials: 0..<trials, workers: workers)
+        let outcomes = ParallelTrials(jobs: workers).run(
+            pieces: pieces.count, makeState: { try? Self.makeRun(scenario, seed: seed) },
+            piece: { run, index -> ParallelTrials.PieceOutcome<[TrialObservation]> in
+                var observations: [TrialObservation] = []
+                guard let run else {
+                    var failed = TrialObservation.empty
+                    failed.failure = .invalidSetup("the setup was refused on a worker thread")
+                    return .init(output: [failed], stops: true)
+                }
+                for trial in pieces[index].trials {
+                    let observation = Self.observeTrial(scenario, plan: plan, run: run, seed: seed, trial: trial)
+                    observations.append(observation)
+                    // After a failed trial, the scenario stops: later trials are not needed.
+                    if observation.failure != nil { return .init(output: observations, stops: true) }
+                }
+                return .init(output: observations, stops: false)
+            })
+        var observations: [TrialObservation] = []
+        observations.reserveCapacity(trials)
+        for outcome in outcomes {
+            guard let outcome else { break }
+            observations.append(contentsOf: outcome.output)
+            if outcome.stops { break }
         }
         return observations
     }
@@ -117,11 +116,11 @@ public struct ScenarioRunner: Sendable {
         let delegates = ScriptedDelegates(scenario)
         do {
             // A scripted app keeps no state from one trial to the next, so
-            // a reset run keeps its delegates.
+            // one lives as long as the run.
             let run = try HandoffRun(
                 setup: scenario.setup, seed: seed, trial: 0,
                 appDelegates: { device, app in delegates.app(device: device, bundleID: app.bundleID) },
-                appDelegatesKeepNoState: true)
+                appDelegateLifetime: .run)
             return ScenarioTrialRun(run: run, delegates: delegates)
         } catch {
             throw .invalidSetup(error.description)
@@ -129,22 +128,20 @@ public struct ScenarioRunner: Sendable {
     }
 
     static func observeTrial(
-        _ scenario: Scenario, plan: ObservationPlan, run trials: inout ScenarioTrialRun, seed: UInt64, trial: Int
+        _ scenario: Scenario, plan: ObservationPlan, run trials: ScenarioTrialRun, seed: UInt64, trial: Int
     ) -> TrialObservation {
         let failure: ScenarioRunFailure?
         do {
-            failure = try runTrial(scenario, run: &trials, seed: seed, trial: trial, keepsTrace: plan.needsTrace)
+            failure = try runTrial(scenario, run: trials, seed: seed, trial: trial, keepsTrace: plan.needsTrace)
         } catch {
             failure = error
         }
         var observation = TrialObservation.empty
         observation.failure = failure
         guard failure == nil else { return observation }
-        // Read in place: copying the run (or calling its non-mutating
-        // summary) would copy the whole model every trial.
         observation.pairs.reserveCapacity(plan.pairs.count)
         for pair in plan.pairs {
-            let summary = trials.run.summaryInPlace(of: ActivityID(pair.activity), on: pair.device)
+            let summary = trials.run.summary(of: ActivityID(pair.activity), on: pair.device)
             observation.pairs.append(PairObservation(
                 outcome: summary?.outcome, advertToOffered: summary?.advertToOffered,
                 acceptToContinue: summary?.acceptToContinue, acceptToRestored: summary?.acceptToRestored))
@@ -161,10 +158,9 @@ public struct ScenarioRunner: Sendable {
     /// Runs trial `trial`; a bound hit or an illegal transition is the
     /// trial's failure.
     static func runTrial(
-        _ scenario: Scenario, run trials: inout ScenarioTrialRun, seed: UInt64, trial: Int, keepsTrace: Bool
+        _ scenario: Scenario, run trials: ScenarioTrialRun, seed: UInt64, trial: Int, keepsTrace: Bool
     ) throws(ScenarioRunFailure) -> ScenarioRunFailure? {
-        trials.run.reset(seed: seed, trial: trial)
-        trials.run.simulation.model.keepsTrace = keepsTrace
+        trials.run.reset(seed: seed, trial: trial, keepsTrace: keepsTrace)
         do throws(HandoffError) {
             // A reset run numbers activities from 0 in creation order, so
             // activity i of the scenario is ActivityID(i).
@@ -202,7 +198,7 @@ public struct ScenarioRunner: Sendable {
 /// scripted apps (made once, not per trial: a `ScriptedApp` keeps no state
 /// from one trial to the next).
 struct ScenarioTrialRun {
-    var run: HandoffRun
+    let run: HandoffRun
     let delegates: ScriptedDelegates
 }
 
@@ -306,15 +302,10 @@ struct TrialObservation: Sendable {
 
     static let empty = TrialObservation(pairs: [], events: [], failure: nil)
 
-    /// FNV-1a over everything observed, in a fixed order.
+    /// A ``StableHash`` of everything observed, in a fixed order.
     var fingerprint: UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        func mix(_ text: String) {
-            for byte in text.utf8 {
-                hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
-            }
-            hash = (hash ^ 0xff) &* 0x0000_0100_0000_01b3
-        }
+        var hash = StableHash()
+        func mix(_ text: String) { hash.combine(component: text) }
         func mix(_ duration: SimDuration?) { mix(duration.map { String($0.nanoseconds) } ?? "-") }
         for pair in pairs {
             mix(pair.outcome.map { "\($0)" } ?? "-")
@@ -327,7 +318,7 @@ struct TrialObservation: Sendable {
             mix("|")
         }
         mix(failure.map { "\($0)" } ?? "-")
-        return hash
+        return hash.value
     }
 }
 

@@ -192,13 +192,13 @@ public struct SweepRunner: Sendable {
 
     /// The aggregates of `trials` of every point, spread over the threads.
     ///
-    /// The work is cut into chunks of trials of one point, handed out in
-    /// point order to whichever thread is free, so threads stay busy across
-    /// points of unequal cost. Each thread makes its own copy of a point's
+    /// The trials of every point are cut into pieces (see
+    /// ``ParallelTrials/pieces(points:trials:workers:)``) and run by
+    /// ``ParallelTrials``. Each thread makes its own copy of a point's
     /// scenario from the file (``SweepPointScenario/unsharedScenario()``),
     /// so no object is shared between threads while trials run: Swift
     /// counts references atomically, and two cores retaining one object per
-    /// trial would pass its cache line back and forth. Chunks are merged in
+    /// trial would pass its cache line back and forth. Pieces are merged in
     /// order, and merging is exact, so the result does not depend on the
     /// number of threads.
     func runPoints(
@@ -206,111 +206,60 @@ public struct SweepRunner: Sendable {
         progress: (@Sendable (Int, Int) -> Void)?
     ) -> Result<[PointAggregate], PointFailure> {
         let workers = max(1, min(jobs, trials.count * points.count))
-        let chunks = Self.chunks(points: points.count, trials: trials, workers: workers)
-        let results = UnsafeMutableBufferPointer<PointAggregate>.allocate(capacity: chunks.count)
-        results.initialize(repeating: PointAggregate())
-        let failures = UnsafeMutableBufferPointer<ScenarioRunFailure?>.allocate(capacity: chunks.count)
-        failures.initialize(repeating: nil)
-        defer {
-            results.deinitialize()
-            results.deallocate()
-            failures.deinitialize()
-            failures.deallocate()
-        }
-        nonisolated(unsafe) let sharedResults = results
-        nonisolated(unsafe) let sharedFailures = failures
-        let dispenser = ChunkDispenser(chunkPoints: chunks.map(\.point), points: points.count, progress: progress)
+        let pieces = ParallelTrials.pieces(points: points.count, trials: trials, workers: workers)
         let id = ActivityID(activity)
-        let work: @Sendable (Int) -> Void = { _ in
-            // The point this thread is on: its index, its scenario and its
-            // reused run, held apart so that passing the run `inout` does
-            // not copy the scenario out of a shared tuple every trial.
-            var currentPoint = -1
-            var scenario: Scenario?
-            var run: ScenarioTrialRun?
-            while let index = dispenser.next() {
-                let chunk = chunks[index]
-                if currentPoint != chunk.point {
-                    let next = workers == 1 ? points[chunk.point].scenario : points[chunk.point].unsharedScenario()
-                    do throws(ScenarioRunFailure) {
-                        run = try ScenarioRunner.makeRun(next, seed: seed)
-                    } catch {
-                        sharedFailures[index] = error
-                        dispenser.stop()
-                        return
-                    }
-                    scenario = next
-                    currentPoint = chunk.point
-                }
-                guard let scenario, var trialRun = run.take() else { return }
-                defer { run = trialRun }
-                var aggregate = PointAggregate()
-                for trial in chunk.trials {
-                    do throws(ScenarioRunFailure) {
+        let outcomes = ParallelTrials(jobs: workers).run(
+            pieces: pieces.count, groups: pieces.map(\.point), makeState: { PointRun() },
+            piece: { state, index -> ParallelTrials.PieceOutcome<Result<PointAggregate, ScenarioRunFailure>> in
+                let piece = pieces[index]
+                do throws(ScenarioRunFailure) {
+                    let (scenario, run) = try state.run(
+                        of: piece.point, points: points, seed: seed, unshared: workers > 1)
+                    var aggregate = PointAggregate()
+                    for trial in piece.trials {
                         if let failure = try ScenarioRunner.runTrial(
-                            scenario, run: &trialRun, seed: seed, trial: trial, keepsTrace: false)
+                            scenario, run: run, seed: seed, trial: trial, keepsTrace: false)
                         {
-                            sharedFailures[index] = failure
-                            dispenser.stop()
-                            return
+                            return .init(output: .failure(failure), stops: true)
                         }
-                    } catch {
-                        sharedFailures[index] = error
-                        dispenser.stop()
-                        return
+                        aggregate.record(run.run.summary(of: id, on: device))
+                        aggregate.events &+= run.run.handledEventCount
                     }
-                    aggregate.record(trialRun.run.summaryInPlace(of: id, on: device))
-                    aggregate.events &+= trialRun.run.simulation.handledEventCount
+                    return .init(output: .success(aggregate), stops: false)
+                } catch {
+                    return .init(output: .failure(error), stops: true)
                 }
-                sharedResults[index] = aggregate
-                dispenser.finished(index)
+            },
+            progress: progress)
+        var aggregates = [PointAggregate](repeating: PointAggregate(), count: points.count)
+        for (index, outcome) in outcomes.enumerated() {
+            guard let outcome else { break }
+            switch outcome.output {
+            case let .success(aggregate): aggregates[pieces[index].point].merge(aggregate)
+            case let .failure(failure): return .failure(PointFailure(point: pieces[index].point, failure: failure))
             }
         }
-        if workers == 1 {
-            work(0)
-        } else {
-            DispatchQueue.concurrentPerform(iterations: workers, execute: work)
-        }
-        let found = failures.enumerated().compactMap { entry in entry.element.map { (index: entry.offset, failure: $0) } }
-        if let first = found.min(by: {
-            (chunks[$0.index].point, $0.failure.trial ?? -1) < (chunks[$1.index].point, $1.failure.trial ?? -1)
-        }) {
-            return .failure(PointFailure(point: chunks[first.index].point, failure: first.failure))
-        }
-        var aggregates = [PointAggregate](repeating: PointAggregate(), count: points.count)
-        for (index, chunk) in chunks.enumerated() { aggregates[chunk.point].merge(results[index]) }
         return .success(aggregates)
     }
 }
 
-extension SweepRunner {
-    /// The chunks of work, in the order they are handed out: `trials` of
-    /// every point cut into pieces of consecutive trials.
-    ///
-    /// Each point is cut into enough pieces to keep `workers` threads busy
-    /// on it (none with one thread). The last pieces of the run are cut
-    /// four times finer, so that the threads finish close together rather
-    /// than one waiting while another runs a whole piece of the last and
-    /// often dearest point. How the trials are cut never changes the
-    /// result: pieces are merged exactly.
-    static func chunks(points: Int, trials: Range<Int>, workers: Int) -> [(point: Int, trials: Range<Int>)] {
-        func split(_ range: Range<Int>, into pieces: Int) -> [Range<Int>] {
-            (0..<pieces).map { piece in
-                (range.lowerBound + range.count * piece / pieces)..<(range.lowerBound + range.count * (piece + 1) / pieces)
-            }
-        }
-        guard workers > 1 else { return (0..<points).map { ($0, trials) } }
-        let perPoint = max(1, min(trials.count / 64, 4 * workers))
-        var chunks = (0..<points).flatMap { point in split(trials, into: perPoint).map { (point: point, trials: $0) } }
-        // The tail: the last 2 × workers pieces, each cut in four while
-        // pieces keep at least 16 trials.
-        let tail = min(chunks.count, 2 * workers)
-        let finer = chunks.suffix(tail).flatMap { chunk in
-            split(chunk.trials, into: max(1, min(4, chunk.trials.count / 16))).map { (point: chunk.point, trials: $0) }
-        }
-        chunks.removeLast(tail)
-        chunks.append(contentsOf: finer)
-        return chunks
+/// The point a sweep thread is on: its scenario and its reused run.
+private struct PointRun {
+    private var point = -1
+    private var current: (scenario: Scenario, run: ScenarioTrialRun)?
+
+    /// The scenario and run of point `index`, made when the thread comes to
+    /// a new point: from the point's own scenario, or (`unshared`) from a
+    /// copy of it that shares no storage with other threads'.
+    mutating func run(
+        of index: Int, points: [SweepPointScenario], seed: UInt64, unshared: Bool
+    ) throws(ScenarioRunFailure) -> (Scenario, ScenarioTrialRun) {
+        if point == index, let current { return current }
+        let scenario = unshared ? points[index].unsharedScenario() : points[index].scenario
+        let made = (scenario: scenario, run: try ScenarioRunner.makeRun(scenario, seed: seed))
+        current = made
+        point = index
+        return made
     }
 }
 
@@ -318,56 +267,6 @@ extension SweepRunner {
 struct PointFailure: Error {
     let point: Int
     let failure: ScenarioRunFailure
-}
-
-/// Hands out chunk indices in order to whichever thread asks, under a lock,
-/// and reports points as their last chunk finishes.
-final class ChunkDispenser: @unchecked Sendable {
-    private let lock = NSLock()
-    private var nextIndex = 0
-    private var stopped = false
-    /// The point of every chunk, and how many chunks of each point are
-    /// still running or to run.
-    private let chunkPoints: [Int]
-    private var unfinished: [Int]
-    private var finishedPoints = 0
-    private let progress: (@Sendable (Int, Int) -> Void)?
-
-    init(chunkPoints: [Int], points: Int, progress: (@Sendable (Int, Int) -> Void)?) {
-        self.chunkPoints = chunkPoints
-        self.progress = progress
-        unfinished = [Int](repeating: 0, count: points)
-        for point in chunkPoints { unfinished[point] += 1 }
-    }
-
-    /// Records that chunk `index` is done; reports its point if it was the
-    /// point's last.
-    func finished(_ index: Int) {
-        lock.lock()
-        defer { lock.unlock() }
-        let point = chunkPoints[index]
-        unfinished[point] -= 1
-        if unfinished[point] == 0 {
-            finishedPoints += 1
-            progress?(finishedPoints, unfinished.count)
-        }
-    }
-
-    /// The next chunk, or nil when all are handed out or the run stopped.
-    func next() -> Int? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !stopped, nextIndex < chunkPoints.count else { return nil }
-        nextIndex += 1
-        return nextIndex - 1
-    }
-
-    /// Hands out nothing more (a trial failed).
-    func stop() {
-        lock.lock()
-        stopped = true
-        lock.unlock()
-    }
 }
 
 /// A sweep with every point decoded.

@@ -15,29 +15,6 @@ public struct AccountID: Hashable, Comparable, Sendable, CustomStringConvertible
     public var description: String { name }
 }
 
-extension AccountID {
-    /// `accounts`, with every account equal to an earlier one replaced by
-    /// that earlier one, so that equal accounts share their name's storage.
-    ///
-    /// String equality compares storage first, so comparing accounts that
-    /// share it costs a few instructions rather than a byte-by-byte
-    /// comparison; the protocol compares a source's and a receiver's
-    /// accounts several times per continuation.
-    package static func sharingStorage(_ accounts: [AccountID?]) -> [AccountID?] {
-        var shared: [AccountID?] = []
-        shared.reserveCapacity(accounts.count)
-        for account in accounts { shared.append(sharing(account, with: shared)) }
-        return shared
-    }
-
-    /// `account`, or the account in `known` equal to it.
-    package static func sharing(_ account: AccountID?, with known: [AccountID?]) -> AccountID? {
-        guard let account else { return nil }
-        for case let candidate? in known where candidate == account { return candidate }
-        return account
-    }
-}
-
 /// Which account a device was signed in to, over time.
 ///
 /// The history starts with the account at time zero and records every sign
@@ -105,7 +82,7 @@ struct PairTrust: Sendable {
     private let deviceCount: Int
     /// The account each unordered pair last exchanged keys under, in a
     /// row-major matrix indexed by (smaller index, larger index).
-    private var trustedUnder: [AccountID?]
+    private var trustedUnder: [AccountNumber?]
 
     init(deviceCount: Int) {
         self.deviceCount = deviceCount
@@ -117,7 +94,7 @@ struct PairTrust: Sendable {
     }
 
     /// The account the pair exchanged keys under, if any.
-    func account(_ a: DeviceID, _ b: DeviceID) -> AccountID? { trustedUnder[slot(a, b)] }
+    func account(_ a: DeviceID, _ b: DeviceID) -> AccountNumber? { trustedUnder[slot(a, b)] }
 
     /// Forgets every exchange.
     mutating func removeAll() {
@@ -125,7 +102,7 @@ struct PairTrust: Sendable {
     }
 
     /// Records a completed key exchange under `account`.
-    mutating func record(_ a: DeviceID, _ b: DeviceID, account: AccountID) {
+    mutating func record(_ a: DeviceID, _ b: DeviceID, account: AccountNumber) {
         trustedUnder[slot(a, b)] = account
     }
 }

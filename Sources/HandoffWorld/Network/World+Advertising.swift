@@ -62,7 +62,7 @@ extension World {
     /// Whether `device` is listening for advertisements at `instant`:
     /// Bluetooth on and inside one of its scan windows.
     public func isScanning(_ device: DeviceID, at instant: SimInstant) -> Bool {
-        settings[device.index].bluetoothEnabled
+        deviceTable.settings(of: device).bluetoothEnabled
             && configuration.scanning.isScanning(at: instant, phase: scanPhases[device.index])
     }
 
@@ -75,17 +75,17 @@ extension World {
 
     mutating func advertise(from device: Int, generation: UInt32, now: Int64) {
         guard advertisers[device].active, advertisers[device].generation == generation else { return }
-        let onAir = settings[device].bluetoothEnabled
+        let onAir = deviceTable.settings(of: DeviceID(device)).bluetoothEnabled
         // The next event's delay comes from the advertiser's own generator,
         // so drawing it first changes no other draw.
         let delay = advertisers[device].fire(
             onAir: onAir, maximumDelay: configuration.advertising.maximumRandomDelay.nanoseconds)
         if onAir {
-            let count = descriptions.count
+            let count = deviceTable.count
             // Read plain values only: calling the world's own non-mutating
             // methods from here would copy the whole world.
             for receiver in 0..<count
-            where receiver != device && settings[receiver].bluetoothEnabled
+            where receiver != device && deviceTable.settings(of: DeviceID(receiver)).bluetoothEnabled
                 && scanSchedule.isScanning(at: now, phase: scanPhases[receiver].nanoseconds)
             {
                 let pair = device * count + receiver

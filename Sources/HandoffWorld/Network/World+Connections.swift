@@ -161,7 +161,7 @@ extension World {
             case .recordTrust:
                 let a = routes[connection].initiator
                 let b = routes[connection].responder
-                if let account = accounts[a.index].current, accounts[b.index].current == account {
+                if deviceTable.shareAccount(a, b), let account = deviceTable.account(of: a) {
                     trust.record(a, b, account: account)
                 }
             case .established:

@@ -29,7 +29,7 @@ extension [TimeWindow] {
 
 /// A link's two ends as node indices (devices, then the cloud), its medium,
 /// and for an internet link its device: plain values for the packet path.
-struct LinkEnds: Sendable {
+struct LinkEnds: Hashable, Sendable {
     enum Medium: UInt8, Sendable { case internet, wifi, bluetooth }
     let from: Int32
     let to: Int32
@@ -71,37 +71,19 @@ extension World {
     // MARK: Link table
 
     /// The index of the cloud among nodes.
-    var cloudNode: Int { descriptions.count }
+    var cloudNode: Int { deviceTable.count }
 
     /// The link of `kind`.
-    public func link(_ kind: LinkKind) -> LinkID {
-        let count = descriptions.count
-        switch kind {
-        case let .uplink(device): return LinkID(2 * device.index)
-        case let .downlink(device): return LinkID(2 * device.index + 1)
-        case let .wifiPeerToPeer(from, to): return LinkID(2 * count + 2 * (from.index * count + to.index))
-        case let .bluetooth(from, to): return LinkID(2 * count + 2 * (from.index * count + to.index) + 1)
-        }
-    }
+    ///
+    /// - Precondition: the devices `kind` names are devices of this world.
+    public func link(_ kind: LinkKind) -> LinkID { LinkID(links.index(of: kind)) }
 
     /// What link `id` connects.
-    @inline(__always)
-    public func kind(of id: LinkID) -> LinkKind {
-        let count = descriptions.count
-        if id.index < 2 * count {
-            let device = DeviceID(id.index / 2)
-            return id.index % 2 == 0 ? .uplink(device) : .downlink(device)
-        }
-        let pair = (id.index - 2 * count) / 2
-        let from = DeviceID(pair / count)
-        let to = DeviceID(pair % count)
-        return (id.index - 2 * count) % 2 == 0 ? .wifiPeerToPeer(from: from, to: to) : .bluetooth(from: from, to: to)
-    }
+    public func kind(of id: LinkID) -> LinkKind { links.kind(of: id.index) }
 
     /// The parameters link `id` runs with.
-    @inline(__always)
     public func parameters(of id: LinkID) -> LinkParameters {
-        linkInUse[id.index] ? links[id.index].parameters : defaultParameters(of: kind(of: id))
+        links[id.index].inUse ? links[id.index].state.parameters : defaultParameters(of: kind(of: id))
     }
 
     /// Replaces link `id`'s parameters; packets already on their way are
@@ -113,33 +95,42 @@ extension World {
         try parameters.validate()
         ensureLink(id.index)
         links[id.index].setParameters(parameters)
-        linkFlags[id.index] = LinkFlags(parameters, radiosUp: linkFlags[id.index].radiosUp)
-        linkOutages[id.index] = parameters.outages
+        checkLinkInvariants()
     }
 
     /// Link `id`'s counters.
     public func statistics(of id: LinkID) -> LinkStatistics {
-        links[id.index].statistics
+        links[id.index].state.statistics
     }
 
-    /// The payload one packet of link `index` carries, read in place (a
-    /// copy of the link's parameters would retain their arrays).
-    @inline(__always)
+    /// The payload one packet of link `index` carries.
     func payloadPerPacket(ofLink index: Int) -> Int {
-        if linkInUse[index] { return links[index].parameters.payloadPerPacket }
+        if links[index].inUse { return links[index].state.parameters.payloadPerPacket }
         switch kind(of: LinkID(index)) {
-        case let .uplink(device): return descriptions[device.index].internet.uplink.payloadPerPacket
-        case let .downlink(device): return descriptions[device.index].internet.downlink.payloadPerPacket
+        case let .uplink(device): return deviceTable.description(of: device).internet.uplink.payloadPerPacket
+        case let .downlink(device): return deviceTable.description(of: device).internet.downlink.payloadPerPacket
         case .wifiPeerToPeer: return configuration.wifiPeerToPeer.payloadPerPacket
         case .bluetooth: return configuration.bluetooth.payloadPerPacket
         }
     }
 
-    @inline(__always)
+    /// The parameters the link of `kind` runs with unless set otherwise.
     func defaultParameters(of kind: LinkKind) -> LinkParameters {
         switch kind {
-        case let .uplink(device): return descriptions[device.index].internet.uplink
-        case let .downlink(device): return descriptions[device.index].internet.downlink
+        case let .uplink(device): return deviceTable.description(of: device).internet.uplink
+        case let .downlink(device): return deviceTable.description(of: device).internet.downlink
+        case .wifiPeerToPeer: return configuration.wifiPeerToPeer
+        case .bluetooth: return configuration.bluetooth
+        }
+    }
+
+    /// ``defaultParameters(of:)`` for a world not made yet.
+    static func defaultParameters(
+        of kind: LinkKind, devices: [DeviceDescription], configuration: WorldConfiguration
+    ) -> LinkParameters {
+        switch kind {
+        case let .uplink(device): return devices[device.index].internet.uplink
+        case let .downlink(device): return devices[device.index].internet.downlink
         case .wifiPeerToPeer: return configuration.wifiPeerToPeer
         case .bluetooth: return configuration.bluetooth
         }
@@ -149,9 +140,8 @@ extension World {
     /// named after its endpoints (so adding a device leaves other links'
     /// draws unchanged).
     mutating func ensureLink(_ index: Int) {
-        if linkInUse[index] { return }
-        linkInUse[index] = true
-        let kind = kind(of: LinkID(index))
+        if links[index].inUse { return }
+        let kind = links.kind(of: index)
         // The streams link/<kind>/<ends…>/loss and …/jitter, derived without
         // making the intermediate keys.
         let linkStream: RandomStreamKey.Hashed
@@ -169,12 +159,8 @@ extension World {
         }
         let loss = linkStream.generator(StreamNames.loss)
         let jitter = linkStream.generator(StreamNames.jitter)
-        if linkFlags[index].stateHoldsDefaults {
-            links[index].restart(parameters: nil, lossGenerator: loss, jitterGenerator: jitter)
-        } else {
-            links[index].restart(parameters: defaultParameters(of: kind), lossGenerator: loss, jitterGenerator: jitter)
-            linkFlags[index].stateHoldsDefaults = true
-        }
+        let defaults = links[index].flags.stateHoldsDefaults ? nil : defaultParameters(of: kind)
+        links[index].start(defaults: defaults, lossGenerator: loss, jitterGenerator: jitter)
     }
 
     // MARK: Reachability
@@ -185,7 +171,7 @@ extension World {
     ///
     /// Partitions add to each other and to each link's own outages.
     public mutating func partition(_ groupA: [NetworkNode], from groupB: [NetworkNode], during window: TimeWindow) {
-        var group = Array(repeating: UInt8(0), count: descriptions.count + 1)
+        var group = Array(repeating: UInt8(0), count: deviceTable.count + 1)
         for node in groupA { group[nodeIndex(node)] = 1 }
         for node in groupB { group[nodeIndex(node)] = 2 }
         partitions.append(Partition(group: group, window: window))
@@ -207,11 +193,11 @@ extension World {
 
     @inline(__always)
     func isUp(linkIndex index: Int, at time: Int64) -> Bool {
-        let flags = linkFlags[index]
+        let flags = links[index].flags
         if !flags.radiosUp { return false }
-        if flags.hasOutages, linkOutages[index].anyContains(time) { return false }
+        if flags.hasOutages, links[index].outages.anyContains(time) { return false }
         if !partitions.isEmpty {
-            let ends = linkEnds[index]
+            let ends = links[index].ends
             let instant = SimInstant(nanosecondsSinceStart: time)
             for partition in partitions where partition.window.contains(instant) {
                 let a = partition.group[Int(ends.from)]
@@ -227,25 +213,30 @@ extension World {
     /// internet access).
     @inline(__always)
     func radiosUp(linkIndex index: Int) -> Bool {
-        let ends = linkEnds[index]
+        let ends = links[index].ends
         let from = Int(ends.from)
         let to = Int(ends.to)
         switch ends.medium {
         case .internet:
             let device = Int(ends.device)
-            let access = internetAccess[device]
-            return !(access == .none || (access == .wifi && !settings[device].wifiEnabled))
+            let access = deviceTable.internetAccess(of: device)
+            return !(access == .none || (access == .wifi && !deviceTable.settings(of: DeviceID(device)).wifiEnabled))
         case .wifi:
-            return settings[from].wifiEnabled && settings[to].wifiEnabled
+            return deviceTable.settings(of: DeviceID(from)).wifiEnabled && deviceTable.settings(of: DeviceID(to)).wifiEnabled
         case .bluetooth:
-            return settings[from].bluetoothEnabled && settings[to].bluetoothEnabled
+            return deviceTable.settings(of: DeviceID(from)).bluetoothEnabled
+                && deviceTable.settings(of: DeviceID(to)).bluetoothEnabled
         }
     }
 
     /// Works out every link's ``LinkFlags/radiosUp`` again after a
     /// settings change.
     mutating func refreshRadios() {
-        for index in linkFlags.indices { linkFlags[index].radiosUp = radiosUp(linkIndex: index) }
+        for index in links.indices {
+            let up = radiosUp(linkIndex: index)
+            links[index].flags.radiosUp = up
+        }
+        checkLinkInvariants()
     }
 
     /// Whether a path of `kind` from `a` to `b` is up at `instant` in both
@@ -278,7 +269,7 @@ extension World {
     /// 0 for internet links, which do not use it.
     @inline(__always)
     func linkDistance(_ index: Int, at time: Int64) -> Double {
-        let ends = linkEnds[index]
+        let ends = links[index].ends
         guard ends.medium != .internet else { return 0 }
         return distance(between: Int(ends.from), and: Int(ends.to), at: time)
     }
@@ -286,10 +277,10 @@ extension World {
     /// The distance between two devices at `time`.
     @inline(__always)
     func distance(between a: Int, and b: Int, at time: Int64) -> Double {
-        let fixed = fixedDistances[a * mobilities.count + b]
+        let fixed = fixedDistances[a * deviceTable.count + b]
         if fixed >= 0 { return fixed }
         let instant = SimInstant(nanosecondsSinceStart: time)
-        return mobilities[a].position(at: instant).distance(to: mobilities[b].position(at: instant))
+        return deviceTable.mobility(of: a).position(at: instant).distance(to: deviceTable.mobility(of: b).position(at: instant))
     }
 
     /// ``fixedDistances`` for the given mobilities.
@@ -314,14 +305,14 @@ extension World {
     /// arrival unless it is dropped, lost or the link is down.
     @inline(__always)
     mutating func transmit(_ packet: Packet, payloadBytes: Int, onLink index: Int, now: Int64) {
-        if !linkInUse[index] { ensureLink(index) }
+        if !links[index].inUse { ensureLink(index) }
         guard isUp(linkIndex: index, at: now) else {
-            links[index].statistics.packetsOffered += 1
-            links[index].statistics.packetsLostToOutage += 1
+            links[index].state.statistics.packetsOffered += 1
+            links[index].state.statistics.packetsLostToOutage += 1
             return
         }
-        let distance = linkFlags[index].usesDistance ? linkDistance(index, at: now) : 0
-        if let arrival = links[index].offer(payloadBytes: payloadBytes, now: now, distance: distance) {
+        let distance = links[index].flags.usesDistance ? linkDistance(index, at: now) : 0
+        if let arrival = links[index].state.offer(payloadBytes: payloadBytes, now: now, distance: distance) {
             schedule(.packetArrival(packet), at: arrival)
         }
     }
@@ -345,10 +336,10 @@ extension World {
         if packet.kind == .datagram {
             let index = Int(packet.connection)
             guard isUp(linkIndex: index, at: now) else {
-                links[index].statistics.packetsLostToOutage += 1
+                links[index].state.statistics.packetsLostToOutage += 1
                 return
             }
-            links[index].statistics.packetsDelivered += 1
+            links[index].state.statistics.packetsDelivered += 1
             notify(.datagramDelivered(LinkID(index), tag: packet.sequence, bytes: Int(packet.word)))
             return
         }
@@ -356,10 +347,10 @@ extension World {
         let route = routes[connectionIndex]
         let index = route.link(from: packet.side, hop: packet.hop)
         guard isUp(linkIndex: index, at: now) else {
-            links[index].statistics.packetsLostToOutage += 1
+            links[index].state.statistics.packetsLostToOutage += 1
             return
         }
-        links[index].statistics.packetsDelivered += 1
+        links[index].state.statistics.packetsDelivered += 1
         let nextHop = packet.hop + 1
         if nextHop < route.hops {
             let forwarded = Packet(

@@ -22,41 +22,23 @@ import SimKernel
 /// Not guaranteed: a world is not thread-safe; run one world per trial.
 /// Everything it does is deterministic given its devices, configuration,
 /// random stream and the calls made on it.
-public struct World: Sendable {
+public struct World: ~Copyable, Sendable {
+    /// Makes the world, and every model that embeds it, address-only: a
+    /// borrowed world is passed by address, never as a copy of its bytes.
+    let layout = AddressOnlyLayout()
+
     /// The configuration the world was made with.
     public let configuration: WorldConfiguration
 
-    var descriptions: [DeviceDescription]
-    var settings: [DeviceSettings]
-    /// Each device's switches and account at time zero, for ``reset(stream:)``
-    /// (reading them from the descriptions copies a whole description).
-    let initialSettings: [DeviceSettings]
-    let initialAccounts: [AccountID?]
-    /// Each device's internet access, kept apart from the descriptions so
-    /// the packet path reads plain values only.
-    let internetAccess: [InternetAccess]
-    var accounts: [AccountHistory]
+    /// Every device and its state now: the one table the layers above read.
+    package private(set) var deviceTable: DeviceTable
     var trust: PairTrust
     /// The stream the world draws from, as numbers only (no path text to
     /// build when deriving streams per trial).
     var stream: RandomStreamKey.Hashed
 
-    /// Link states by index; a link's state is made on first use.
-    var links: [LinkState]
-    /// Whether each link's state has been made.
-    var linkInUse: [Bool]
-    /// Whether any device's settings changed since the last reset.
-    var settingsChanged = false
-    /// Per link: whether its loss depends on distance, whether it has
-    /// outage windows. Plain values, read on every packet.
-    var linkFlags: [LinkFlags]
-    /// Per link: its outage windows.
-    var linkOutages: [[TimeWindow]]
-    /// Per link: its ends and medium.
-    var linkEnds: [LinkEnds]
-    /// Each device's mobility, kept apart from the descriptions for the
-    /// packet path.
-    let mobilities: [Mobility]
+    /// Every link: its ends, flags, outage windows and state.
+    var links: LinkTable
     /// Per ordered device pair: the distance between two devices that both
     /// stay put, or −1 if either moves. Saves a square root per packet.
     let fixedDistances: [Double]
@@ -93,23 +75,21 @@ public struct World: Sendable {
     @usableFromInline var notificationBuffer = ReusableBuffer<WorldNotification>()
 
     /// What happened that the layer above needs to know, in the order it
-    /// happened, as a new array. The owner reads and then clears it
-    /// (``removeAllNotifications()``). On a hot path, read
-    /// ``notificationCount`` and ``notification(at:)`` instead, which copy
-    /// nothing.
+    /// happened. The owner reads and then clears it
+    /// (``removeAllNotifications()``).
     public var notifications: [WorldNotification] {
         (0..<notificationBuffer.count).map { notificationBuffer[$0] }
     }
 
     /// The number of notifications waiting.
     @inlinable
-    public var notificationCount: Int { notificationBuffer.count }
+    package var notificationCount: Int { notificationBuffer.count }
 
     /// The waiting notification at `index` (0 is the oldest).
     ///
     /// - Precondition: `index < notificationCount`.
     @inlinable
-    public func notification(at index: Int) -> WorldNotification {
+    package func notification(at index: Int) -> WorldNotification {
         precondition(index < notificationBuffer.count, "notification \(index) of \(notificationBuffer.count)")
         return notificationBuffer[index]
     }
@@ -137,45 +117,18 @@ public struct World: Sendable {
         }
         self.configuration = configuration
         self.stream = stream.numbersOnly
-        descriptions = devices
-        settings = devices.map(\.settings)
-        initialSettings = settings
-        initialAccounts = AccountID.sharingStorage(devices.map(\.account))
-        accounts = initialAccounts.map { AccountHistory(initial: $0) }
+        deviceTable = DeviceTable(devices)
         trust = PairTrust(deviceCount: devices.count)
         let count = devices.count
-        links = Array(repeating: LinkState.unused, count: 2 * count + 2 * count * count)
-        linkInUse = Array(repeating: false, count: links.count)
-        internetAccess = devices.map(\.internetAccess)
-        mobilities = devices.map(\.mobility)
-        fixedDistances = Self.fixedDistances(mobilities)
+        fixedDistances = Self.fixedDistances(devices.map(\.mobility))
         scanSchedule = ScanSchedule(configuration.scanning)
-        linkFlags = []
-        linkOutages = []
-        linkEnds = []
 
         advertisers = Array(repeating: Advertiser(stream: Xoshiro256StarStar(seed: 0)), count: count)
         scanPhases = Array(repeating: .zero, count: count)
         receptions = Array(repeating: PairReception(), count: count * count)
         deviceStreamNames = devices.map { RandomStreamKey.Name($0.name) }
-        linkFlags.reserveCapacity(links.count)
-        linkOutages.reserveCapacity(links.count)
-        linkEnds.reserveCapacity(links.count)
-        for index in 0..<links.count {
-            let kind = kind(of: LinkID(index))
-            let parameters = defaultParameters(of: kind)
-            linkFlags.append(LinkFlags(parameters, radiosUp: true))
-            linkOutages.append(parameters.outages)
-            switch kind {
-            case let .uplink(device):
-                linkEnds.append(LinkEnds(from: Int32(device.index), to: Int32(count), device: Int32(device.index), medium: .internet))
-            case let .downlink(device):
-                linkEnds.append(LinkEnds(from: Int32(count), to: Int32(device.index), device: Int32(device.index), medium: .internet))
-            case let .wifiPeerToPeer(from, to):
-                linkEnds.append(LinkEnds(from: Int32(from.index), to: Int32(to.index), device: -1, medium: .wifi))
-            case let .bluetooth(from, to):
-                linkEnds.append(LinkEnds(from: Int32(from.index), to: Int32(to.index), device: -1, medium: .bluetooth))
-            }
+        links = LinkTable(deviceCount: count) { kind in
+            Self.defaultParameters(of: kind, devices: devices, configuration: configuration)
         }
         refreshRadios()
         seedDeviceStreams()
@@ -185,8 +138,7 @@ public struct World: Sendable {
     /// phase, from the streams device/<name>/advertising and …/scan.
     private mutating func seedDeviceStreams() {
         let scanInterval = UInt64(configuration.scanning.interval.nanoseconds)
-        // By index: iterating the descriptions would copy each one.
-        for index in descriptions.indices {
+        for index in 0..<deviceTable.count {
             let deviceStream = stream.hashed(StreamNames.device, deviceStreamNames[index])
             advertisers[index] = Advertiser(stream: deviceStream.generator(StreamNames.advertising))
             var generator = deviceStream.generator(StreamNames.scan)
@@ -208,30 +160,23 @@ public struct World: Sendable {
         reset(stream: stream.numbersOnly)
     }
 
-    /// ``reset(stream:)`` for a key given as numbers only, so a trial's key
-    /// can be derived without building its path text.
-    public mutating func reset(stream: RandomStreamKey.Hashed) {
+    /// ``reset(stream:)`` for a key given as numbers only.
+    package mutating func reset(stream: RandomStreamKey.Hashed) {
         self.stream = stream
-        for index in descriptions.indices { accounts[index].reset(initial: initialAccounts[index]) }
         seedDeviceStreams()
         trust.removeAll()
-        for index in links.indices where linkInUse[index] {
-            linkInUse[index] = false
-            if !linkFlags[index].stateHoldsDefaults {
-                // Parameters set during the trial: back to the defaults (the
-                // state takes them when the link is next used).
-                let parameters = defaultParameters(of: kind(of: LinkID(index)))
-                linkFlags[index] = LinkFlags(parameters, radiosUp: linkFlags[index].radiosUp)
-                linkOutages[index] = parameters.outages
-            }
+        for index in links.indices where links[index].inUse {
+            // Parameters set during the trial: back to the defaults (the
+            // state takes them when the link is next used).
+            let defaults = links[index].flags.stateHoldsDefaults ? nil : defaultParameters(of: links.kind(of: index))
+            links[index].stopUsing(defaults: defaults)
         }
+        checkLinkInvariants()
         // Radio flags follow the settings; they only need working out again
         // if a setting changed during the trial.
-        if settingsChanged {
-            for index in descriptions.indices { settings[index] = initialSettings[index] }
-            refreshRadios()
-            settingsChanged = false
-        }
+        let settingsChanged = deviceTable.settingsChanged
+        deviceTable.reset()
+        if settingsChanged { refreshRadios() }
         connectionCount = 0
         if !partitions.isEmpty { partitions.removeAll(keepingCapacity: true) }
         // The remembered reception probabilities stay: they depend only on
@@ -247,21 +192,19 @@ public struct World: Sendable {
     // MARK: Devices
 
     /// The number of devices.
-    public var deviceCount: Int { descriptions.count }
+    public var deviceCount: Int { deviceTable.count }
 
     /// Every device, in order.
-    public var devices: [DeviceID] { (0..<descriptions.count).map(DeviceID.init) }
+    public var devices: [DeviceID] { (0..<deviceTable.count).map(DeviceID.init) }
 
     /// The device named `name`, if there is one.
-    public func device(named name: String) -> DeviceID? {
-        descriptions.firstIndex { $0.name == name }.map(DeviceID.init)
-    }
+    public func device(named name: String) -> DeviceID? { deviceTable.device(named: name) }
 
     /// How `device` was described (its settings and account at the start).
-    public func description(of device: DeviceID) -> DeviceDescription { descriptions[device.index] }
+    public func description(of device: DeviceID) -> DeviceDescription { deviceTable.description(of: device) }
 
     /// The device's current settings.
-    public func settings(of device: DeviceID) -> DeviceSettings { settings[device.index] }
+    public func settings(of device: DeviceID) -> DeviceSettings { deviceTable.settings(of: device) }
 
     /// Changes the device's settings from now on.
     ///
@@ -269,14 +212,13 @@ public struct World: Sendable {
     /// lost from now (including those already on their way), and a device
     /// with Bluetooth off neither advertises nor scans.
     public mutating func setSettings(_ newSettings: DeviceSettings, of device: DeviceID) {
-        settings[device.index] = newSettings
-        settingsChanged = true
+        deviceTable.setSettings(newSettings, of: device)
         refreshRadios()
     }
 
     /// Where `device` is at `instant`.
     public func position(of device: DeviceID, at instant: SimInstant) -> Position {
-        mobilities[device.index].position(at: instant)
+        deviceTable.mobility(of: device.index).position(at: instant)
     }
 
     /// The distance between two devices at `instant`, in metres.
@@ -287,37 +229,29 @@ public struct World: Sendable {
     // MARK: Accounts
 
     /// The account signed in on `device` now.
-    public func account(of device: DeviceID) -> AccountID? { accounts[device.index].current }
+    public func account(of device: DeviceID) -> AccountID? { deviceTable.account(of: device).map(deviceTable.accountName) }
 
     /// The account that was signed in on `device` at `instant`.
     public func account(of device: DeviceID, at instant: SimInstant) -> AccountID? {
-        accounts[device.index].account(at: instant)
+        deviceTable.accountHistory(of: device).account(at: instant)
     }
 
     /// Every account change of `device`, from time zero.
-    public func accountHistory(of device: DeviceID) -> AccountHistory { accounts[device.index] }
+    public func accountHistory(of device: DeviceID) -> AccountHistory { deviceTable.accountHistory(of: device) }
 
     /// Signs `device` in to `account` (or out, for `nil`) at `instant`.
     ///
     /// - Precondition: `instant` is not before the device's last change.
     public mutating func setAccount(_ account: AccountID?, of device: DeviceID, at instant: SimInstant) {
-        // Share the name's storage with an equal account already known.
-        var known = AccountID.sharing(account, with: initialAccounts)
-        if let candidate = known {
-            for index in accounts.indices where accounts[index].current == candidate {
-                known = accounts[index].current
-                break
-            }
-        }
-        accounts[device.index].record(known, at: instant)
+        deviceTable.setAccount(account, of: device, at: instant)
     }
 
     /// Whether `a` and `b` can skip the key exchange: both are signed in to
     /// the same account, and they exchanged keys under it before.
     @inline(__always)
     public func isTrusted(_ a: DeviceID, _ b: DeviceID) -> Bool {
-        guard let account = accounts[a.index].current, accounts[b.index].current == account else { return false }
-        return trust.account(a, b) == account
+        guard deviceTable.shareAccount(a, b) else { return false }
+        return trust.account(a, b) == deviceTable.account(of: a)
     }
 
     // MARK: Notifications and events

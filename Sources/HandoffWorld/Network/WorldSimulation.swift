@@ -15,7 +15,7 @@ import SimKernel
 /// simulation.model.world.schedulePendingEvents(into: &simulation.scheduler)
 /// simulation.run()
 /// ```
-public struct WorldSimulation: SimulationModel {
+public struct WorldSimulation: SimulationModel, ~Copyable {
     /// A notification and when it happened.
     public struct Record: Sendable, Equatable {
         /// When it happened.
@@ -34,7 +34,7 @@ public struct WorldSimulation: SimulationModel {
     public private(set) var notificationCount = 0
 
     /// Runs `world`, keeping a log of notifications unless told not to.
-    public init(world: World, keepsLog: Bool = true) {
+    public init(world: consuming World, keepsLog: Bool = true) {
         self.world = world
         self.keepsLog = keepsLog
     }

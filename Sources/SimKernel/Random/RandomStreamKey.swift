@@ -77,7 +77,7 @@ public struct RandomStreamKey: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The key one level down, named `name` (hashed beforehand).
-    public func child(_ name: Name) -> RandomStreamKey {
+    package func child(_ name: Name) -> RandomStreamKey {
         RandomStreamKey(
             seed: seed, pathHash: Self.hash(pathHash, name.hash), node: PathNode(parent: node, name: name.text))
     }
@@ -121,14 +121,14 @@ public struct RandomStreamKey: Hashable, Sendable, CustomStringConvertible {
     /// after the component's UTF-8 bytes and a 0xFF separator (as
     /// ``StableHash/combine(component:)`` leaves it), so it is the same on
     /// every platform and in every process.
-    public struct Name: Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
+    package struct Name: Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
         /// The component's text, for ``RandomStreamKey/path``.
-        public let text: String
+        package let text: String
         /// The component's stable hash.
-        public let hash: UInt64
+        package let hash: UInt64
 
         /// The component `text`.
-        public init(_ text: String) {
+        package init(_ text: String) {
             var hasher = StableHash()
             hasher.combine(component: text)
             self.text = text
@@ -137,21 +137,21 @@ public struct RandomStreamKey: Hashable, Sendable, CustomStringConvertible {
 
         /// The component spelled as the decimal `index`: equal to
         /// `Name(String(index))`.
-        public init(index: Int) {
+        package init(index: Int) {
             self.text = String(index)
             self.hash = Self.hash(index: index)
         }
 
-        public init(stringLiteral value: String) {
+        package init(stringLiteral value: String) {
             self.init(value)
         }
 
-        public var description: String { text }
+        package var description: String { text }
 
         /// The hash of the decimal spelling of `index`, as ``init(index:)``
         /// computes it, without building the text.
         @inlinable
-        public static func hash(index: Int) -> UInt64 {
+        package static func hash(index: Int) -> UInt64 {
             let prime = StableHash.prime
             var state = StableHash.offsetBasis
             if index < 0 { state = (state ^ 0x2D) &* prime }  // "-"
@@ -175,11 +175,11 @@ public struct RandomStreamKey: Hashable, Sendable, CustomStringConvertible {
     /// and `.generator("jitter")`, which equal `child("link").child("wifi")`'s.
     /// With ``Name``s kept by the caller, every derivation here is a few
     /// multiplications.
-    public struct Hashed: Hashable, Sendable {
+    package struct Hashed: Hashable, Sendable {
         /// The run's seed.
-        public let seed: UInt64
+        package let seed: UInt64
         /// The stable hash of the path.
-        public let pathHash: UInt64
+        package let pathHash: UInt64
 
         @inlinable
         init(seed: UInt64, pathHash: UInt64) {
@@ -189,100 +189,100 @@ public struct RandomStreamKey: Hashable, Sendable, CustomStringConvertible {
 
         /// The generator of this key.
         @inlinable
-        public func generator() -> Xoshiro256StarStar {
+        package func generator() -> Xoshiro256StarStar {
             RandomStreamKey.generator(seed: seed, hash: pathHash)
         }
 
         /// The generator of the child key named `name`.
-        public func generator(_ name: String) -> Xoshiro256StarStar {
+        package func generator(_ name: String) -> Xoshiro256StarStar {
             generator(Name(name))
         }
 
         /// The generator of the child key named `name`.
         @inlinable
-        public func generator(_ name: Name) -> Xoshiro256StarStar {
+        package func generator(_ name: Name) -> Xoshiro256StarStar {
             RandomStreamKey.generator(seed: seed, hash: RandomStreamKey.hash(pathHash, name.hash))
         }
 
         /// The generator of the key `a/b/c` below this one.
-        public func generator(_ a: String, _ b: String, _ c: String) -> Xoshiro256StarStar {
+        package func generator(_ a: String, _ b: String, _ c: String) -> Xoshiro256StarStar {
             hashed(Name(a), Name(b), Name(c)).generator()
         }
 
         /// The generator of the key `a/b/c` below this one.
         @inlinable
-        public func generator(_ a: Name, _ b: Name, _ c: Name) -> Xoshiro256StarStar {
+        package func generator(_ a: Name, _ b: Name, _ c: Name) -> Xoshiro256StarStar {
             hashed(a, b, c).generator()
         }
 
         /// The child key named `name`, as numbers only.
-        public func child(_ name: String) -> Hashed {
+        package func child(_ name: String) -> Hashed {
             child(Name(name))
         }
 
         /// The child key named `name`, as numbers only.
         @inlinable
-        public func child(_ name: Name) -> Hashed {
+        package func child(_ name: Name) -> Hashed {
             Hashed(seed: seed, pathHash: RandomStreamKey.hash(pathHash, name.hash))
         }
 
         /// `name`, then the decimal `index`, as ``RandomStreamKey/child(_:_:)``.
-        public func child(_ name: String, _ index: Int) -> Hashed {
+        package func child(_ name: String, _ index: Int) -> Hashed {
             child(Name(name), index)
         }
 
         /// `name`, then the decimal `index`, as ``RandomStreamKey/child(_:_:)``.
         @inlinable
-        public func child(_ name: Name, _ index: Int) -> Hashed {
+        package func child(_ name: Name, _ index: Int) -> Hashed {
             let named = RandomStreamKey.hash(pathHash, name.hash)
             return Hashed(seed: seed, pathHash: RandomStreamKey.hash(named, Name.hash(index: index)))
         }
 
         /// The key `a/b` below this one.
-        public func hashed(_ a: String, _ b: String) -> Hashed {
+        package func hashed(_ a: String, _ b: String) -> Hashed {
             hashed(Name(a), Name(b))
         }
 
         /// The key `a/b/c` below this one.
-        public func hashed(_ a: String, _ b: String, _ c: String) -> Hashed {
+        package func hashed(_ a: String, _ b: String, _ c: String) -> Hashed {
             hashed(Name(a), Name(b), Name(c))
         }
 
         /// The key `a/b/c/d` below this one.
-        public func hashed(_ a: String, _ b: String, _ c: String, _ d: String) -> Hashed {
+        package func hashed(_ a: String, _ b: String, _ c: String, _ d: String) -> Hashed {
             hashed(Name(a), Name(b), Name(c), Name(d))
         }
 
         /// The key `a/b` below this one.
         @inlinable
-        public func hashed(_ a: Name, _ b: Name) -> Hashed {
+        package func hashed(_ a: Name, _ b: Name) -> Hashed {
             Hashed(seed: seed, pathHash: RandomStreamKey.hash(RandomStreamKey.hash(pathHash, a.hash), b.hash))
         }
 
         /// The key `a/b/c` below this one.
         @inlinable
-        public func hashed(_ a: Name, _ b: Name, _ c: Name) -> Hashed {
+        package func hashed(_ a: Name, _ b: Name, _ c: Name) -> Hashed {
             hashed(a, b).child(c)
         }
 
         /// The key `a/b/c/d` below this one.
         @inlinable
-        public func hashed(_ a: Name, _ b: Name, _ c: Name, _ d: Name) -> Hashed {
+        package func hashed(_ a: Name, _ b: Name, _ c: Name, _ d: Name) -> Hashed {
             hashed(a, b).hashed(c, d)
         }
     }
 
     /// This key as numbers only (no path text).
-    public var numbersOnly: Hashed { Hashed(seed: seed, pathHash: pathHash) }
+    package var numbersOnly: Hashed { Hashed(seed: seed, pathHash: pathHash) }
 
     /// The key `a/b` below this one, as numbers only.
-    public func hashed(_ a: String, _ b: String) -> Hashed { numbersOnly.hashed(a, b) }
+    package func hashed(_ a: String, _ b: String) -> Hashed { numbersOnly.hashed(a, b) }
 
     /// The key `a/b/c` below this one, as numbers only.
-    public func hashed(_ a: String, _ b: String, _ c: String) -> Hashed { numbersOnly.hashed(a, b, c) }
+    package func hashed(_ a: String, _ b: String, _ c: String) -> Hashed { numbersOnly.hashed(a, b, c) }
 
     /// The key `a/b/c/d` below this one, as numbers only.
-    public func hashed(_ a: String, _ b: String, _ c: String, _ d: String) -> Hashed {
+    package func hashed(_ a: String, _ b: String, _ c: String, _ d: String) -> Hashed {
         numbersOnly.hashed(a, b, c, d)
     }
 

@@ -16,13 +16,13 @@
 /// let byTen = ExactDivisor(10)
 /// byTen.divide(1234)   // (quotient: 123, remainder: 4)
 /// ```
-public struct ExactDivisor: Hashable, Sendable {
+package struct ExactDivisor: Hashable, Sendable {
     /// The divisor; always positive.
-    public let divisor: UInt64
+    package let divisor: UInt64
     @usableFromInline let reciprocal: UInt64
 
     /// A divider by `divisor`, which must be positive.
-    public init(_ divisor: UInt64) {
+    package init(_ divisor: UInt64) {
         precondition(divisor > 0, "division by zero")
         self.divisor = divisor
         reciprocal = UInt64.max / divisor
@@ -30,7 +30,7 @@ public struct ExactDivisor: Hashable, Sendable {
 
     /// `dividend / divisor` and `dividend % divisor`.
     @inlinable @inline(__always)
-    public func divide(_ dividend: UInt64) -> (quotient: UInt64, remainder: UInt64) {
+    package func divide(_ dividend: UInt64) -> (quotient: UInt64, remainder: UInt64) {
         var quotient = dividend.multipliedFullWidth(by: reciprocal).high
         var remainder = dividend &- quotient &* divisor
         if remainder >= divisor {

@@ -2,24 +2,10 @@ import HandoffWorld
 import SimKernel
 
 /// What happened to each activity on each device, from the attempts.
-extension HandoffSimulation {
+extension HandoffEngine {
     /// What happened to `activity` on the device named `device`, with its
     /// latencies; `nil` for an unknown device or activity.
-    public func summary(of activity: ActivityID, on device: String) -> ContinuationSummary? {
-        guard let receiver = pair(activity, device) else { return nil }
-        if let attempt = attemptIndex[pairSlot(activity.index, receiver.index)] {
-            return summary(ofAttempt: attempt, activity: activity, on: receiver)
-        }
-        // Never offered (rare): working out why needs the mutating
-        // eligibility check, so on a copy.
-        var copy = self
-        return copy.notOfferedSummary(of: activity, on: receiver)
-    }
-
-    /// ``summary(of:on:)`` through `inout` self, which the compiler passes
-    /// in place (see ``HandoffRun/summaryInPlace(of:on:)``); it changes
-    /// nothing.
-    mutating func summaryInPlace(of activity: ActivityID, on device: String) -> ContinuationSummary? {
+    func summary(of activity: ActivityID, on device: String) -> ContinuationSummary? {
         guard let receiver = pair(activity, device) else { return nil }
         if let attempt = attemptIndex[pairSlot(activity.index, receiver.index)] {
             return summary(ofAttempt: attempt, activity: activity, on: receiver)
@@ -29,16 +15,15 @@ extension HandoffSimulation {
 
     /// What happened to every activity on every other device, by activity
     /// then device.
-    public func summaries() -> [ContinuationSummary] {
-        var copy = self
+    func summaries() -> [ContinuationSummary] {
         var result: [ContinuationSummary] = []
         for activity in activities {
-            for device in 0..<setup.devices.count where device != activity.device.index {
+            for device in 0..<world.deviceCount where device != activity.device.index {
                 let receiver = DeviceID(device)
                 if let attempt = attemptIndex[pairSlot(activity.id.index, device)] {
                     result.append(summary(ofAttempt: attempt, activity: activity.id, on: receiver))
                 } else {
-                    result.append(copy.notOfferedSummary(of: activity.id, on: receiver))
+                    result.append(notOfferedSummary(of: activity.id, on: receiver))
                 }
             }
         }
@@ -54,13 +39,8 @@ extension HandoffSimulation {
         return DeviceID(number)
     }
 
-    /// The summary of a pair that has an attempt. Always inlined, so that
-    /// the mutating ``summaryInPlace(of:on:)`` does not call it as a
-    /// non-mutating method, which would copy the whole simulation first.
-    @inline(__always)
+    /// The summary of a pair that has an attempt.
     private func summary(ofAttempt index: Int, activity id: ActivityID, on device: DeviceID) -> ContinuationSummary {
-        // Fields read one by one: copying the whole attempt would copy (and
-        // retain) its activity too, once per trial of a sweep.
         let outcome: ContinuationOutcome
         switch attempts[index].state {
         case .continued, .restored: outcome = .continued
@@ -78,9 +58,8 @@ extension HandoffSimulation {
             acceptToRestored: difference(attempts[index].restoredAt, acceptedAt))
     }
 
-    /// The summary of a pair never offered, with the reason. Mutating only
-    /// for the eligibility check, which changes nothing.
-    private mutating func notOfferedSummary(of id: ActivityID, on device: DeviceID) -> ContinuationSummary {
+    /// The summary of a pair never offered, with the reason.
+    private func notOfferedSummary(of id: ActivityID, on device: DeviceID) -> ContinuationSummary {
         let reason: NotOfferedReason
         if let rejected = rejections[pairSlot(id.index, device.index)] {
             reason = rejected

@@ -7,7 +7,7 @@ enum Eligibility: Hashable, Sendable {
     case blocked(NotOfferedReason)
 }
 
-extension HandoffSimulation {
+extension HandoffEngine {
     // MARK: Discovery and eligibility
 
     ///
@@ -73,15 +73,12 @@ extension HandoffSimulation {
 
     /// The eligibility rules, in order: where the activity would go on
     /// `receiver`, or the first rule that blocks it.
-    ///
-    /// Mutating only so that calling it from the protocol's mutating paths
-    /// does not copy the whole simulation.
-    mutating func eligibility(of id: ActivityID, on receiver: DeviceID, at now: SimInstant) -> Eligibility {
+    func eligibility(of id: ActivityID, on receiver: DeviceID, at now: SimInstant) -> Eligibility {
         let source = activities[id.index].device
-        let platform = devicePlatforms[receiver.index]
+        let platform = world.deviceTable.platform(of: receiver)
         if platform == .watchOS { return .blocked(.receiverIsWatch) }
-        let sourceSettings = deviceSettings[source.index]
-        let receiverSettings = deviceSettings[receiver.index]
+        let sourceSettings = world.deviceTable.settings(of: source)
+        let receiverSettings = world.deviceTable.settings(of: receiver)
         if !sourceSettings.handoffEnabled { return .blocked(.handoffDisabledOnSource) }
         if !receiverSettings.handoffEnabled { return .blocked(.handoffDisabledOnReceiver) }
         if !sourceSettings.bluetoothEnabled { return .blocked(.bluetoothOffOnSource) }
@@ -90,7 +87,8 @@ extension HandoffSimulation {
             if !sourceSettings.wifiEnabled { return .blocked(.wifiOffOnSource) }
             if !receiverSettings.wifiEnabled { return .blocked(.wifiOffOnReceiver) }
         }
-        guard let sourceAccount = deviceAccounts[source.index], let receiverAccount = deviceAccounts[receiver.index]
+        guard let sourceAccount = world.deviceTable.account(of: source),
+            let receiverAccount = world.deviceTable.account(of: receiver)
         else {
             return .blocked(.notSignedIn)
         }
@@ -109,17 +107,10 @@ extension HandoffSimulation {
             return .eligible(.browser)
         }
         let team = appTeams[activities[id.index].app]
-        // The apps' descriptions are read through a buffer, in place: this
-        // method mutates self, so calling their methods directly would copy
-        // each description out of the setup.
-        let native = setup.apps.withUnsafeBufferPointer { apps -> Int? in
-            for app in runnableApps[receiver.index]
-            where appTeams[app] == team && apps[app].declares(activityType: activityType) {
-                return app
-            }
-            return nil
+        for app in runnableApps[receiver.index]
+        where appTeams[app] == team && setup.apps[app].declares(activityType: activityType) {
+            return .eligible(.app(app))
         }
-        if let native { return .eligible(.app(native)) }
         if activities[id.index].content.webpageURL != nil { return .eligible(.browser) }
         return .blocked(.noSuitableApp)
     }
@@ -157,7 +148,7 @@ extension HandoffSimulation {
             traceCount += 1
             if keepsTrace {
                 trace.append(TraceRecord(
-                    time: now, device: setup.devices[device].name, app: "system", activity: "", from: "",
+                    time: now, device: deviceName(DeviceID(device)), app: "system", activity: "", from: "",
                     event: "accept", to: "", detail: "nothing is offered"))
             }
             return

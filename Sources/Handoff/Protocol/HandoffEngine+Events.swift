@@ -3,12 +3,12 @@ import SimKernel
 
 /// Handling due events and the world's notifications, and knowing when a
 /// run has settled.
-extension HandoffSimulation {
+extension HandoffEngine {
     /// Handles one due event: a world event, a scheduled action or a
     /// protocol step; then acts on the world's notifications, hands the
     /// world's new events to `scheduler`, and stops the run once it has
     /// settled (with ``stopsWhenSettled``).
-    public mutating func handle(_ event: HandoffEvent, scheduler: inout Scheduler<HandoffEvent>) {
+    package mutating func handle(_ event: HandoffEvent, scheduler: inout Scheduler<HandoffEvent>) {
         let now = scheduler.now
         clock = now
         // A world event that tells the protocol nothing cannot change
@@ -41,18 +41,8 @@ extension HandoffSimulation {
     /// On such a device every current activity must have reached it (and
     /// been accepted) or been blocked by a rule; an activity that is out of
     /// range keeps the run going until its limit.
-    public var isSettled: Bool {
-        var copy = self
-        return copy.settled()
-    }
-
-    /// ``isSettled``, as a mutating method: the protocol calls it after
-    /// every event, and a non-mutating call from mutating code would copy
-    /// the whole simulation.
-    mutating func settled() -> Bool {
+    func settled() -> Bool {
         guard actionsRemaining == 0 else { return false }
-        // Index loops reading single fields: iterating the attempts by value
-        // would copy (and retain) each one.
         for index in attempts.indices {
             if attempts[index].pendingSteps > 0 || attempts[index].outstandingRequests > 0
                 || attempts[index].noticeInFlight
@@ -64,8 +54,8 @@ extension HandoffSimulation {
             default: continue
             }
         }
-        for device in 0..<setup.devices.count where acceptsAutomatically[device] {
-            for source in 0..<setup.devices.count where source != device {
+        for device in 0..<world.deviceCount where acceptsAutomatically[device] {
+            for source in 0..<world.deviceCount where source != device {
                 guard let activity = currentActivity[source] else { continue }
                 let slot = pairSlot(activity.index, device)
                 if rejections[slot] != nil { continue }

@@ -3,7 +3,7 @@ import SimKernel
 
 /// The receiver's side of continuation streams: opening them, the app's
 /// requests and the responses.
-extension HandoffSimulation {
+extension HandoffEngine {
     mutating func streamsOpened(_ attempt: Int, now: SimInstant, scheduler: inout Scheduler<HandoffEvent>) {
         attempts[attempt].outstandingRequests -= 1
         let id = attempts[attempt].activity

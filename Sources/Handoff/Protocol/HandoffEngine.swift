@@ -11,38 +11,27 @@ import SimKernel
 /// recorded in ``violations`` and not applied. Every step and callback is
 /// recorded in ``trace``.
 ///
-/// Drive it with ``HandoffRun`` (or a `Simulation` of your own):
-///
-/// ```swift
-/// var run = try HandoffRun(setup: setup, seed: 7)
-/// let tab = try run.createActivity(content, on: "mac", app: "com.xamarin.monkeybrowser")
-/// try run.schedule(.becomeCurrent(tab), at: .zero)
-/// try run.schedule(.accept(device: "iphone"), at: SimInstant(nanosecondsSinceStart: 2_000_000_000))
-/// run.run(until: SimInstant(nanosecondsSinceStart: 30_000_000_000))
-/// print(run.simulation.model.summary(of: tab, on: "iphone"))
-/// ```
-///
-/// Not guaranteed: delegates are called on the thread that runs the
-/// simulation; a simulation is not thread-safe.
-public struct HandoffSimulation: SimulationModel {
-    public typealias Event = HandoffEvent
+/// The engine is noncopyable: it is driven in place by the ``Simulation``
+/// inside a ``HandoffRun``, the app-facing handle.
+package struct HandoffEngine: SimulationModel, ~Copyable {
+    package typealias Event = HandoffEvent
 
     /// The world the protocol runs over.
-    public internal(set) var world: World
+    package internal(set) var world: World
     /// The setup it started from.
-    public let setup: HandoffSetup
+    package let setup: HandoffSetup
     /// Every step and callback so far (kept only while ``keepsTrace``).
-    public internal(set) var trace: [TraceRecord] = []
+    package internal(set) var trace: [TraceRecord] = []
     /// Whether ``trace`` keeps records (otherwise only ``traceCount``
     /// counts them).
-    public var keepsTrace = true
+    package internal(set) var keepsTrace = true
     /// The number of trace records produced.
-    public internal(set) var traceCount = 0
+    package internal(set) var traceCount = 0
     /// Illegal transitions; a run with any has failed.
-    public internal(set) var violations: [Violation] = []
+    package internal(set) var violations: [Violation] = []
     /// Whether the run stops by itself once nothing is under way (no
     /// scheduled action left, no attempt in progress).
-    public var stopsWhenSettled = false
+    var stopsWhenSettled = false
     /// Whether the last check found the run unsettled and nothing in the
     /// protocol has changed since (so the check can be skipped).
     var knownUnsettled = false
@@ -72,13 +61,8 @@ public struct HandoffSimulation: SimulationModel {
     var running: [Bool]
     /// App delegates per device × app, made on first use.
     var appDelegates: [(any HandoffAppDelegate)?]
-    let makeAppDelegate: (String, AppDescription) -> any HandoffAppDelegate
-    let deviceIndex: [String: Int]
-    /// Each device's name and platform, read on the hot path (reading them
-    /// through `setup.devices` copies a whole description each time).
-    let deviceNames: [String]
-    let devicePlatforms: [Platform]
-    /// Each app's bundle ID, likewise.
+    let makeAppDelegate: AppDelegateFactory
+    /// Each app's bundle ID.
     let appBundleIDs: [String]
     let appIndex: [String: Int]
     /// The latest rule that kept each activity from each device (activity ×
@@ -94,45 +78,34 @@ public struct HandoffSimulation: SimulationModel {
     var actionsRemaining = 0
     /// Think-time generators per device, made on first use.
     var acceptanceGenerators: [Xoshiro256StarStar?]
-    /// The stream this run draws from, as numbers only.
+    /// The stream this run draws from.
     var stream: RandomStreamKey.Hashed
     /// The activity delegate of activities created without one.
     let defaultActivityDelegate = ScriptedApp()
-    /// Whether the app delegates keep no state across trials (the built-in
-    /// ``ScriptedApp``, or a factory's said to), so ``reset(stream:)`` keeps
-    /// them.
+    /// Whether ``reset(stream:keepsTrace:)`` keeps the app delegates: the
+    /// built-in ``ScriptedApp``s keep no state, and a factory's are kept
+    /// when its lifetime says so.
     let keepsAppDelegates: Bool
     /// How each device's user answers offers.
     let acceptancePolicies: [AcceptancePolicy]
     /// Whether each device's user accepts offers without an action.
     let acceptsAutomatically: [Bool]
-    /// Each device's switches and account, mirrored from the world (every
-    /// change goes through ``perform(_:now:scheduler:)``), so the protocol
-    /// reads plain arrays instead of calling into the world.
-    var deviceSettings: [DeviceSettings]
-    var deviceAccounts: [AccountID?]
-    /// The switches and accounts at time zero, for ``reset(stream:)``.
-    let initialSettings: [DeviceSettings]
-    let initialAccounts: [AccountID?]
     /// The time of the latest event handled.
-    public internal(set) var clock: SimInstant = .zero
+    package internal(set) var clock: SimInstant = .zero
 
     /// A simulation of `setup`, drawing every random number from `stream`.
     ///
     /// - Parameters:
     ///   - appDelegates: makes the app delegate of an app on a device (by
     ///     device name); the built-in ``ScriptedApp`` otherwise.
-    ///   - appDelegatesKeepNoState: the delegates `appDelegates` makes keep
-    ///     no state from one trial to the next, so ``reset(stream:)`` keeps
-    ///     them rather than asking the factory again every trial (as it does
-    ///     with the built-in ones).
+    ///   - appDelegateLifetime: whether ``reset(stream:keepsTrace:)`` keeps
+    ///     the delegates `appDelegates` made.
     /// - Throws: ``HandoffError`` for a duplicate app, an installed app that
     ///   is not in `setup.apps`, an acceptance policy for a device that does
     ///   not exist, an invalid configuration, or a world error.
-    public init(
-        setup: HandoffSetup, stream: RandomStreamKey,
-        appDelegates factory: ((String, AppDescription) -> any HandoffAppDelegate)? = nil,
-        appDelegatesKeepNoState: Bool = false
+    package init(
+        setup: HandoffSetup, stream: RandomStreamKey, appDelegates factory: AppDelegateFactory? = nil,
+        appDelegateLifetime: AppDelegateLifetime = .trial
     ) throws(HandoffError) {
         try setup.configuration.validate()
         var appIndex: [String: Int] = [:]
@@ -149,11 +122,11 @@ public struct HandoffSimulation: SimulationModel {
             }
             installed.append(apps)
         }
-        do {
-            world = try World(devices: setup.devices, configuration: setup.world, stream: stream.child("world"))
-        } catch {
-            throw .world(error)
+        let deviceNames = Set(setup.devices.map(\.name))
+        for name in setup.configuration.acceptance.keys.sorted() where !deviceNames.contains(name) {
+            throw .unknownDevice(name)
         }
+        world = try Self.world(of: setup, stream: stream.child("world"))
         self.setup = setup
         self.appIndex = appIndex
         self.installed = installed
@@ -166,15 +139,7 @@ public struct HandoffSimulation: SimulationModel {
             teamNumbers[app.teamID] = teamNumbers.count
             return teamNumbers.count - 1
         }
-        var deviceIndex: [String: Int] = [:]
-        for (index, device) in setup.devices.enumerated() { deviceIndex[device.name] = index }
-        self.deviceIndex = deviceIndex
-        for name in setup.configuration.acceptance.keys.sorted() where deviceIndex[name] == nil {
-            throw .unknownDevice(name)
-        }
-        deviceNames = setup.devices.map(\.name)
         appBundleIDs = setup.apps.map(\.bundleID)
-        devicePlatforms = setup.devices.map(\.kind.platform)
         let count = setup.devices.count
         visibleOffer = Array(repeating: nil, count: count)
         currentActivity = Array(repeating: nil, count: count)
@@ -184,34 +149,33 @@ public struct HandoffSimulation: SimulationModel {
         makeAppDelegate = factory ?? { _, _ in ScriptedApp() }
         acceptanceGenerators = Array(repeating: nil, count: count)
         self.stream = stream.numbersOnly
-        keepsAppDelegates = factory == nil || appDelegatesKeepNoState
+        keepsAppDelegates = factory == nil || appDelegateLifetime == .run
         acceptancePolicies = setup.devices.map { device in
             setup.configuration.acceptance[device.name] ?? setup.configuration.defaultAcceptance
         }
         acceptsAutomatically = acceptancePolicies.map { $0 != .explicit }
-        deviceSettings = setup.devices.map(\.settings)
-        deviceAccounts = AccountID.sharingStorage(setup.devices.map(\.account))
-        initialSettings = deviceSettings
-        initialAccounts = deviceAccounts
+    }
+
+    /// The world of `setup`, drawing from `stream`.
+    private static func world(of setup: HandoffSetup, stream: RandomStreamKey) throws(HandoffError) -> World {
+        do {
+            return try World(devices: setup.devices, configuration: setup.world, stream: stream)
+        } catch {
+            throw .world(error)
+        }
     }
 
     /// Starts over at time zero drawing from `stream`: exactly the
-    /// simulation a new
-    /// ``init(setup:stream:appDelegates:appDelegatesKeepNoState:)`` would
-    /// make, reusing this one's storage (and, with the built-in app
-    /// delegates or a factory's that keep no state, the delegates
-    /// themselves). Other app delegates made by a factory are made again on
-    /// first use.
+    /// simulation a new ``init(setup:stream:appDelegates:appDelegateLifetime:)``
+    /// would make, reusing this one's storage (and the app delegates, when
+    /// their lifetime is the run), keeping trace records only if
+    /// `keepsTrace`.
     ///
     /// Pair it with `Simulation.reset`, which empties the scheduler; see
     /// ``HandoffRun/reset(seed:trial:)``.
-    public mutating func reset(stream: RandomStreamKey) {
-        reset(stream: stream.numbersOnly)
-    }
-
-    /// ``reset(stream:)`` for a key given as numbers only.
-    public mutating func reset(stream: RandomStreamKey.Hashed) {
+    mutating func reset(stream: RandomStreamKey.Hashed, keepsTrace: Bool) {
         self.stream = stream
+        self.keepsTrace = keepsTrace
         world.reset(stream: stream.child(HandoffStreamNames.world))
         if !trace.isEmpty { trace.removeAll(keepingCapacity: true) }
         traceCount = 0
@@ -228,13 +192,11 @@ public struct HandoffSimulation: SimulationModel {
         actions.removeAllKeepingStorage()
         actionsRemaining = 0
         knownUnsettled = false
-        for device in 0..<setup.devices.count {
+        for device in 0..<world.deviceCount {
             visibleOffer[device] = nil
             currentActivity[device] = nil
             latestCandidate[device] = nil
             acceptanceGenerators[device] = nil
-            deviceSettings[device] = initialSettings[device]
-            deviceAccounts[device] = initialAccounts[device]
         }
         for index in running.indices { running[index] = false }
         if !keepsAppDelegates {
@@ -253,7 +215,7 @@ public struct HandoffSimulation: SimulationModel {
     ///   ``HandoffError/unknownApp(_:)``, or
     ///   ``HandoffError/appNotInstalled(bundleID:device:)`` when the app is
     ///   not installed on the device.
-    public mutating func createActivity(
+    mutating func createActivity(
         _ content: ActivityContent, on device: String, app bundleID: String,
         delegate: (any UserActivityDelegate)? = nil
     ) throws(HandoffError) -> ActivityID {
@@ -264,13 +226,13 @@ public struct HandoffSimulation: SimulationModel {
         var content = content
         if let path = content.documentPath {
             content.userInfo[documentURLKey] = .url(UbiquityContainer.url(
-                of: path, bundleID: bundleID, device: device, platform: devicePlatforms[deviceNumber]))
+                of: path, bundleID: bundleID, device: device, platform: world.deviceTable.platform(of: DeviceID(deviceNumber))))
         }
         activities.append(SourceActivity(
             id: id, device: DeviceID(deviceNumber), app: app, content: content,
             delegate: delegate ?? defaultActivityDelegate))
         running[deviceNumber * setup.apps.count + app] = true
-        for _ in 0..<setup.devices.count {
+        for _ in 0..<world.deviceCount {
             rejections.append(nil)
             attemptIndex.append(nil)
         }
@@ -278,14 +240,14 @@ public struct HandoffSimulation: SimulationModel {
     }
 
     /// The activity's content as its app sees it now.
-    public func content(of activity: ActivityID) -> ActivityContent { activities[activity.index].content }
+    func content(of activity: ActivityID) -> ActivityContent { activities[activity.index].content }
 
     /// The activity's state on its source device.
-    public func state(of activity: ActivityID) -> SourceActivityMachine.State { activities[activity.index].state }
+    func state(of activity: ActivityID) -> SourceActivityMachine.State { activities[activity.index].state }
 
     /// The state of the continuation attempt of `activity` on `device`, if
     /// there is one.
-    public func continuationState(of activity: ActivityID, on device: String) -> ContinuationMachine.State? {
+    func continuationState(of activity: ActivityID, on device: String) -> ContinuationMachine.State? {
         guard let number = deviceNumber(device), let attempt = attemptIndex[pairSlot(activity.index, number)] else {
             return nil
         }
@@ -297,7 +259,7 @@ public struct HandoffSimulation: SimulationModel {
     /// - Throws: ``HandoffError/unknownDevice(_:)`` for a device name that
     ///   does not exist, ``HandoffError/invalidParameter(name:value:expected:)``
     ///   for an activity that does not exist or a time in the past.
-    public mutating func schedule(
+    mutating func schedule(
         _ action: HandoffAction, at time: SimInstant, into scheduler: inout Scheduler<HandoffEvent>
     ) throws(HandoffError) {
         switch action {
@@ -349,7 +311,7 @@ public struct HandoffSimulation: SimulationModel {
         traceCount += 1
         guard keepsTrace else { return }
         trace.append(TraceRecord(
-            time: now, device: deviceNames[device.index], app: name(of: app),
+            time: now, device: deviceName(device), app: name(of: app),
             activity: activities[activity.index].content.label, from: from, event: event, to: to, detail: detail))
     }
 
@@ -359,7 +321,7 @@ public struct HandoffSimulation: SimulationModel {
         event: String
     ) {
         violations.append(Violation(
-            time: now, device: deviceNames[device.index], activity: activities[activity.index].content.label,
+            time: now, device: deviceName(device), activity: activities[activity.index].content.label,
             machine: machine, state: state, event: event))
         record(now, device: device, app: app, activity: activity, from: state, event: event, to: "",
                detail: "illegal transition")
@@ -428,27 +390,23 @@ public struct HandoffSimulation: SimulationModel {
         }
     }
 
-    /// The number of the device named `name`: a scan of the names for a few
-    /// devices (cheaper than hashing the name), the table otherwise.
-    @inline(__always)
+    /// The number of the device named `name`.
     func deviceNumber(_ name: String) -> Int? {
-        if deviceNames.count <= 8 { return deviceNames.firstIndex(of: name) }
-        return deviceIndex[name]
+        world.deviceTable.device(named: name)?.index
     }
 
-    /// The index of the app with `bundleID`, likewise.
-    @inline(__always)
+    /// The index of the app with `bundleID`: a scan of the IDs for a few
+    /// apps, the table otherwise.
     func appNumber(_ bundleID: String) -> Int? {
         if appBundleIDs.count <= 8 { return appBundleIDs.firstIndex(of: bundleID) }
         return appIndex[bundleID]
     }
 
     /// The slot of (activity, device) in the per-pair tables.
-    @inline(__always)
-    func pairSlot(_ activity: Int, _ device: Int) -> Int { activity * setup.devices.count + device }
+    func pairSlot(_ activity: Int, _ device: Int) -> Int { activity * world.deviceCount + device }
 
-    @inline(__always)
-    func deviceName(_ device: DeviceID) -> String { deviceNames[device.index] }
+    /// The name of `device`.
+    func deviceName(_ device: DeviceID) -> String { world.deviceTable.name(of: device) }
 }
 
 /// The fixed components of the protocol's stream paths, hashed once.

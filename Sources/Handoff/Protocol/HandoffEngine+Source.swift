@@ -25,7 +25,7 @@ enum MessageKind: UInt64 {
     }
 }
 
-extension HandoffSimulation {
+extension HandoffEngine {
     // MARK: Actions
 
     mutating func perform(_ action: HandoffAction, now: SimInstant, scheduler: inout Scheduler<HandoffEvent>) {
@@ -55,14 +55,9 @@ extension HandoffSimulation {
         case let .accept(name):
             accept(on: deviceNumber(name) ?? 0, now: now, scheduler: &scheduler)
         case let .setSettings(name, settings):
-            let device = deviceNumber(name) ?? 0
-            deviceSettings[device] = settings
-            world.setSettings(settings, of: DeviceID(device))
+            world.setSettings(settings, of: DeviceID(deviceNumber(name) ?? 0))
         case let .setAccount(name, account):
-            let device = deviceNumber(name) ?? 0
-            deviceAccounts[device] = AccountID.sharing(
-                AccountID.sharing(account, with: initialAccounts), with: deviceAccounts)
-            world.setAccount(account, of: DeviceID(device), at: now)
+            world.setAccount(account, of: DeviceID(deviceNumber(name) ?? 0), at: now)
         }
     }
 
@@ -103,7 +98,7 @@ extension HandoffSimulation {
         guard apply(.invalidate, to: id, now: now) else { return }
         stopAdvertising(id)
         // Offers not yet picked go away everywhere.
-        for device in 0..<setup.devices.count {
+        for device in 0..<world.deviceCount {
             guard let attempt = attemptIndex[pairSlot(id.index, device)] else { continue }
             switch attempts[attempt].state {
             case .discovered, .offered:
@@ -176,17 +171,10 @@ extension HandoffSimulation {
     /// Whether the source can still hand the activity to `receiver`: not
     /// invalidated, and the source still signed in to the receiver's
     /// account with Handoff on.
-    ///
-    /// Mutating only so that calling it from the protocol's mutating paths
-    /// does not copy the whole simulation.
-    mutating func isSourceAvailable(_ id: ActivityID, for receiver: DeviceID) -> Bool {
+    func isSourceAvailable(_ id: ActivityID, for receiver: DeviceID) -> Bool {
         let source = activities[id.index].device
         guard activities[id.index].state != .invalidated else { return false }
-        guard deviceSettings[source.index].handoffEnabled else { return false }
-        guard let account = deviceAccounts[source.index], deviceAccounts[receiver.index] == account else {
-            return false
-        }
-        return true
+        return world.deviceTable.settings(of: source).handoffEnabled && world.deviceTable.shareAccount(source, receiver)
     }
 
     /// What the receiving app gets: the data sent, a document URL moved to
@@ -199,8 +187,8 @@ extension HandoffSimulation {
         var userInfo = activityType == browsingWebActivityType ? UserInfo() : activities[id.index].content.sentUserInfo
         if let path = activities[id.index].content.documentPath, case let .app(app) = target {
             userInfo[documentURLKey] = .url(UbiquityContainer.url(
-                of: path, bundleID: appBundleIDs[app], device: deviceNames[receiver.index],
-                platform: devicePlatforms[receiver.index]))
+                of: path, bundleID: appBundleIDs[app], device: deviceName(receiver),
+                platform: world.deviceTable.platform(of: receiver)))
         }
         return ContinuedActivity(
             activityType: activityType, title: activities[id.index].content.title, userInfo: userInfo,

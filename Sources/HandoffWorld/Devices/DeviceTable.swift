@@ -1,0 +1,145 @@
+import SimKernel
+
+/// An account interned as a small number: equal accounts, equal numbers.
+///
+/// Numbers are given in order of first appearance (the devices' accounts at
+/// time zero, in device order, then accounts first signed in to during a
+/// run), so they are the same in every trial of a setup.
+package struct AccountNumber: Hashable, Sendable {
+    /// The number.
+    package let value: Int32
+}
+
+/// Every device of a world and its state now: how it was described, its
+/// switches, the account signed in (with its history), its internet access
+/// and how it moves. The world owns the only copy; the layers above read it
+/// through the world.
+///
+/// - Invariant: a device's ``account(of:)`` is the number of the current
+///   account of its ``accountHistory(of:)``.
+package struct DeviceTable: Sendable {
+    /// One device's row.
+    struct Row: Sendable {
+        let description: DeviceDescription
+        let platform: Platform
+        let internetAccess: InternetAccess
+        let mobility: Mobility
+        let initialAccount: AccountNumber?
+        var settings: DeviceSettings
+        var account: AccountNumber?
+        var history: AccountHistory
+    }
+
+    private(set) var rows: [Row]
+    /// The interned accounts: number `n` is `accountNames[n]`. The first
+    /// ``initialAccountCount`` come from the setup; later ones from sign-ins
+    /// during a run, forgotten at a reset.
+    private var accountNames: [AccountID]
+    private let initialAccountCount: Int
+    /// The device numbers by name, for worlds of many devices.
+    private let indexByName: [String: Int]
+    /// Whether any setting changed since the table was made or reset.
+    private(set) var settingsChanged = false
+
+    /// The table of `devices`, in order.
+    init(_ devices: [DeviceDescription]) {
+        var names: [AccountID] = []
+        var rows: [Row] = []
+        rows.reserveCapacity(devices.count)
+        for device in devices {
+            let account = device.account.map { Self.intern($0, into: &names) }
+            rows.append(Row(
+                description: device, platform: device.kind.platform, internetAccess: device.internetAccess,
+                mobility: device.mobility, initialAccount: account, settings: device.settings, account: account,
+                history: AccountHistory(initial: device.account)))
+        }
+        self.rows = rows
+        accountNames = names
+        initialAccountCount = names.count
+        var indexByName: [String: Int] = [:]
+        for (index, device) in devices.enumerated() { indexByName[device.name] = index }
+        self.indexByName = indexByName
+    }
+
+    /// The number of `account`, interning it if it is new.
+    private static func intern(_ account: AccountID, into names: inout [AccountID]) -> AccountNumber {
+        if let known = names.firstIndex(of: account) { return AccountNumber(value: Int32(known)) }
+        names.append(account)
+        return AccountNumber(value: Int32(names.count - 1))
+    }
+
+    /// Every device back as it was at time zero.
+    ///
+    /// - Complexity: O(devices).
+    mutating func reset() {
+        if accountNames.count > initialAccountCount { accountNames.removeLast(accountNames.count - initialAccountCount) }
+        for index in rows.indices {
+            rows[index].account = rows[index].initialAccount
+            rows[index].history.reset(initial: rows[index].description.account)
+            if settingsChanged { rows[index].settings = rows[index].description.settings }
+        }
+        settingsChanged = false
+    }
+
+    // MARK: Reading
+
+    /// The number of devices.
+    package var count: Int { rows.count }
+
+    /// The device named `name`, if there is one.
+    ///
+    /// - Complexity: O(1) on average; a scan for a few devices.
+    package func device(named name: String) -> DeviceID? {
+        if rows.count <= 8 { return rows.firstIndex { $0.description.name == name }.map(DeviceID.init) }
+        return indexByName[name].map(DeviceID.init)
+    }
+
+    /// The device's name.
+    package func name(of device: DeviceID) -> String { rows[device.index].description.name }
+
+    /// The device's platform.
+    package func platform(of device: DeviceID) -> Platform { rows[device.index].platform }
+
+    /// How the device was described.
+    package func description(of device: DeviceID) -> DeviceDescription { rows[device.index].description }
+
+    /// The device's switches now.
+    package func settings(of device: DeviceID) -> DeviceSettings { rows[device.index].settings }
+
+    /// The number of the account signed in on the device now, if any.
+    package func account(of device: DeviceID) -> AccountNumber? { rows[device.index].account }
+
+    /// The account with number `number`.
+    package func accountName(_ number: AccountNumber) -> AccountID { accountNames[Int(number.value)] }
+
+    /// Every account change of the device.
+    package func accountHistory(of device: DeviceID) -> AccountHistory { rows[device.index].history }
+
+    /// Whether both devices are signed in, to the same account.
+    package func shareAccount(_ a: DeviceID, _ b: DeviceID) -> Bool {
+        guard let account = rows[a.index].account else { return false }
+        return rows[b.index].account == account
+    }
+
+    /// The device's internet access.
+    func internetAccess(of device: Int) -> InternetAccess { rows[device].internetAccess }
+
+    /// How the device moves.
+    func mobility(of device: Int) -> Mobility { rows[device].mobility }
+
+    // MARK: Changing
+
+    /// Changes the device's switches.
+    mutating func setSettings(_ settings: DeviceSettings, of device: DeviceID) {
+        rows[device.index].settings = settings
+        settingsChanged = true
+    }
+
+    /// Signs the device in to `account` (or out, for `nil`) at `instant`.
+    ///
+    /// - Precondition: `instant` is not before the device's last change.
+    mutating func setAccount(_ account: AccountID?, of device: DeviceID, at instant: SimInstant) {
+        rows[device.index].history.record(account, at: instant)
+        rows[device.index].account = account.map { Self.intern($0, into: &accountNames) }
+    }
+}

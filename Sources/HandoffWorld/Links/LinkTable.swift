@@ -1,0 +1,160 @@
+import SimKernel
+
+/// Every link of a world, one row each: its ends, what the packet path
+/// checks before sending (flags and outage windows), and its state.
+///
+/// Links are numbered densely: the uplink and downlink of each device,
+/// then, for each ordered pair of devices, its Wi-Fi peer-to-peer link and
+/// its Bluetooth link. ``index(of:)`` and ``kind(of:)`` convert between a
+/// link's kind and its number; nothing else does arithmetic on numbers.
+///
+/// A link's state is made on first use in a trial (``Row/inUse``); its
+/// flags and outage windows always describe the parameters it runs (or
+/// will run) with.
+///
+/// With `HANDOFFWORLD_INVARIANTS` defined (debug builds), every change
+/// through the table's subscript checks that row's invariants, and
+/// structural changes check the whole table; see `LinkTable+Invariants`.
+struct LinkTable: Sendable {
+    /// One link.
+    struct Row: Sendable {
+        /// Its ends and medium.
+        let ends: LinkEnds
+        /// Whether its state has been made in this trial.
+        var inUse = false
+        /// What the packet path checks, as plain values.
+        var flags: LinkFlags
+        /// Its outage windows.
+        var outages: [TimeWindow]
+        /// Its parameters, queue, loss state and counters (meaningful only
+        /// while ``inUse``, or after it, until the next reset).
+        var state = LinkState.unused
+    }
+
+    /// The number of devices the table is for.
+    let deviceCount: Int
+    /// The rows by link number; changed only through the subscript.
+    private(set) var rows: [Row]
+
+    /// The links of `deviceCount` devices, each with the flags and outages
+    /// of `parameters(kind)`, not in use.
+    init(deviceCount: Int, parameters: (LinkKind) -> LinkParameters) {
+        self.deviceCount = deviceCount
+        let count = 2 * deviceCount + 2 * deviceCount * deviceCount
+        rows = []
+        rows.reserveCapacity(count)
+        for index in 0..<count {
+            let kind = Self.kind(of: index, deviceCount: deviceCount)
+            let linkParameters = parameters(kind)
+            rows.append(Row(
+                ends: LinkEnds(kind, deviceCount: deviceCount), flags: LinkFlags(linkParameters, radiosUp: true),
+                outages: linkParameters.outages))
+        }
+        checkInvariants()
+    }
+
+    /// The number of links.
+    var count: Int { rows.count }
+
+    /// Every link number.
+    var indices: Range<Int> { rows.indices }
+
+    /// The link with number `index`.
+    ///
+    /// - Precondition: `index` is a link number of this table.
+    subscript(index: Int) -> Row {
+        _read { yield rows[index] }
+        _modify {
+            yield &rows[index]
+            #if HANDOFFWORLD_INVARIANTS
+            checkInvariants(ofRow: index)
+            #endif
+        }
+    }
+
+    /// The number of the link of `kind`.
+    ///
+    /// - Precondition: the devices `kind` names are devices of this table.
+    /// - Complexity: O(1).
+    func index(of kind: LinkKind) -> Int {
+        let count = deviceCount
+        switch kind {
+        case let .uplink(device):
+            precondition(device.index >= 0 && device.index < count, "no \(device) among \(count) devices")
+            return 2 * device.index
+        case let .downlink(device):
+            precondition(device.index >= 0 && device.index < count, "no \(device) among \(count) devices")
+            return 2 * device.index + 1
+        case let .wifiPeerToPeer(from, to), let .bluetooth(from, to):
+            precondition(
+                from.index >= 0 && from.index < count && to.index >= 0 && to.index < count,
+                "no link from \(from) to \(to) among \(count) devices")
+            let wifi = 2 * count + 2 * (from.index * count + to.index)
+            if case .wifiPeerToPeer = kind { return wifi }
+            return wifi + 1
+        }
+    }
+
+    /// What link `index` connects.
+    ///
+    /// - Complexity: O(1).
+    func kind(of index: Int) -> LinkKind { Self.kind(of: index, deviceCount: deviceCount) }
+
+    static func kind(of index: Int, deviceCount count: Int) -> LinkKind {
+        if index < 2 * count {
+            let device = DeviceID(index / 2)
+            return index % 2 == 0 ? .uplink(device) : .downlink(device)
+        }
+        let pair = (index - 2 * count) / 2
+        let from = DeviceID(pair / count)
+        let to = DeviceID(pair % count)
+        return (index - 2 * count) % 2 == 0 ? .wifiPeerToPeer(from: from, to: to) : .bluetooth(from: from, to: to)
+    }
+}
+
+extension LinkTable.Row {
+    /// Makes the link's state for a trial with the given generators:
+    /// `defaults` when given, otherwise the parameters the state already
+    /// holds (which are the defaults).
+    mutating func start(
+        defaults: LinkParameters?, lossGenerator: Xoshiro256StarStar, jitterGenerator: Xoshiro256StarStar
+    ) {
+        inUse = true
+        state.restart(parameters: defaults, lossGenerator: lossGenerator, jitterGenerator: jitterGenerator)
+        if defaults != nil { flags.stateHoldsDefaults = true }
+    }
+
+    /// The link runs with `parameters` from now on.
+    mutating func setParameters(_ parameters: LinkParameters) {
+        state.setParameters(parameters)
+        flags = LinkFlags(parameters, radiosUp: flags.radiosUp)
+        outages = parameters.outages
+    }
+
+    /// The link is no longer in use (a new trial begins); `defaults`, when
+    /// the state holds other parameters, are what it will run with next.
+    mutating func stopUsing(defaults: LinkParameters?) {
+        inUse = false
+        if let defaults {
+            flags = LinkFlags(defaults, radiosUp: flags.radiosUp)
+            outages = defaults.outages
+        }
+    }
+}
+
+extension LinkEnds {
+    /// The ends of the link of `kind` among `deviceCount` devices (the
+    /// cloud is node `deviceCount`).
+    init(_ kind: LinkKind, deviceCount count: Int) {
+        switch kind {
+        case let .uplink(device):
+            self.init(from: Int32(device.index), to: Int32(count), device: Int32(device.index), medium: .internet)
+        case let .downlink(device):
+            self.init(from: Int32(count), to: Int32(device.index), device: Int32(device.index), medium: .internet)
+        case let .wifiPeerToPeer(from, to):
+            self.init(from: Int32(from.index), to: Int32(to.index), device: -1, medium: .wifi)
+        case let .bluetooth(from, to):
+            self.init(from: Int32(from.index), to: Int32(to.index), device: -1, medium: .bluetooth)
+        }
+    }
+}
