@@ -91,7 +91,10 @@ let package = Package(
         ),
         .testTarget(
             name: "HandoffWorldTests",
-            dependencies: ["HandoffWorld", "SimKernel"]
+            dependencies: ["HandoffWorld", "SimKernel"],
+            // The same define as the library, so the tests of its checks
+            // are compiled where the checks are.
+            swiftSettings: worldInvariantChecks
         ),
         .testTarget(
             name: "HandoffTests",

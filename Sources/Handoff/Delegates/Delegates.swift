@@ -311,3 +311,24 @@ extension UserActivityDelegate {
         context: inout CallbackContext
     ) -> Int { 0 }
 }
+
+/// Keeps the memory of one restoration list from trial to trial, so that a
+/// run reset for trial after trial does not allocate a new list for every
+/// `continue` callback: the list of a finished attempt is kept at a reset
+/// and handed to the next ``ContinueContext``.
+struct RestorationListPool {
+    private var spare: [(objects: [String], delay: SimDuration)] = []
+
+    /// A context for a `continue` callback at `now` on `device`, whose
+    /// restoration list uses the kept memory.
+    mutating func continueContext(now: SimInstant, device: String) -> ContinueContext {
+        var list: [(objects: [String], delay: SimDuration)] = []
+        swap(&list, &spare)
+        return ContinueContext(now: now, device: device, reusing: list)
+    }
+
+    /// Keeps `list`'s memory if it is larger than what is kept.
+    mutating func keep(_ list: inout [(objects: [String], delay: SimDuration)]) {
+        if list.capacity > spare.capacity { swap(&spare, &list) }
+    }
+}

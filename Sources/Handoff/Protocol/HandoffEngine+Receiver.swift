@@ -334,9 +334,7 @@ extension HandoffEngine {
         guard apply(.continue, to: attempt, now: now) else { return }
         attempts[attempt].continuedAt = now
         let receiver = attempts[attempt].receiver
-        var spare: [(objects: [String], delay: SimDuration)] = []
-        swap(&spare, &spareRestorations)
-        var context = ContinueContext(now: now, device: deviceName(receiver), reusing: consume spare)
+        var context = restorationLists.continueContext(now: now, device: deviceName(receiver))
         let handled = appDelegate(device: receiver, app: app).continueUserActivity(activity, context: &context)
         record(now, device: receiver, app: .bundle(app), activity: attempts[attempt].activity,
                event: "continueUserActivity", detail: keepsTrace ? "returned \(handled)" : "")

@@ -129,8 +129,8 @@ extension HandoffEngine {
         }
         apply(.save, to: id, now: now, detail: keepsTrace ? "requested by \(deviceName(receiver))" : "")
         if activities[id.index].content.needsSave || activities[id.index].content.isResponderManaged {
-            // The delegate may change the content: hand it a copy, then keep
-            // what it made.
+            // The delegates change the content through `inout`; the result
+            // replaces it.
             var content = activities[id.index].content
             let delegate = activities[id.index].delegate
             if content.needsSave {

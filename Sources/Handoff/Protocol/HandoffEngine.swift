@@ -11,8 +11,8 @@ import SimKernel
 /// recorded in ``violations`` and not applied. Every step and callback is
 /// recorded in ``trace``.
 ///
-/// The engine is noncopyable: it is driven in place by the ``Simulation``
-/// inside a ``HandoffRun``, the app-facing handle.
+/// The engine is noncopyable: the ``Simulation`` inside a ``HandoffRun``,
+/// the app-facing handle, drives it.
 package struct HandoffEngine: SimulationModel, ~Copyable {
     package typealias Event = HandoffEvent
 
@@ -38,9 +38,8 @@ package struct HandoffEngine: SimulationModel, ~Copyable {
 
     var activities: [SourceActivity] = []
     var attempts: [Attempt] = []
-    /// A restoration list kept from an earlier trial's attempt, handed to the
-    /// next `continue` callback so that it does not allocate one.
-    var spareRestorations: [(objects: [String], delay: SimDuration)] = []
+    /// Restoration lists kept for the next trials' `continue` callbacks.
+    var restorationLists = RestorationListPool()
     /// The attempt offered on each device, if any.
     var visibleOffer: [Int?]
     /// Each device's current activity.
@@ -167,9 +166,9 @@ package struct HandoffEngine: SimulationModel, ~Copyable {
 
     /// Starts over at time zero drawing from `stream`: exactly the
     /// simulation a new ``init(setup:stream:appDelegates:appDelegateLifetime:)``
-    /// would make, reusing this one's storage (and the app delegates, when
-    /// their lifetime is the run), keeping trace records only if
-    /// `keepsTrace`.
+    /// would make, without building its tables again (and keeping the app
+    /// delegates, when their lifetime is the run), keeping trace records
+    /// only if `keepsTrace`.
     ///
     /// Pair it with `Simulation.reset`, which empties the scheduler; see
     /// ``HandoffRun/reset(seed:trial:)``.
@@ -182,9 +181,7 @@ package struct HandoffEngine: SimulationModel, ~Copyable {
         if !violations.isEmpty { violations.removeAll(keepingCapacity: true) }
         clock = .zero
         activities.removeAllKeepingStorage()
-        for index in attempts.indices where attempts[index].restorations.capacity > spareRestorations.capacity {
-            swap(&spareRestorations, &attempts[index].restorations)
-        }
+        for index in attempts.indices { restorationLists.keep(&attempts[index].restorations) }
         attempts.removeAllKeepingStorage()
         rejections.removeAllKeepingStorage()
         attemptIndex.removeAllKeepingStorage()
@@ -281,8 +278,8 @@ package struct HandoffEngine: SimulationModel, ~Copyable {
 
     // MARK: Trace and machines
 
-    /// The app a trace record names, worked out only when the trace is
-    /// kept (passing its bundle ID as a string would copy it every time).
+    /// The app a trace record names, resolved to its name only when the
+    /// trace keeps records.
     enum TraceApp {
         /// The app that created activity `id`.
         case source(ActivityID)
@@ -334,8 +331,6 @@ package struct HandoffEngine: SimulationModel, ~Copyable {
         _ event: SourceActivityMachine.Event, to id: ActivityID, now: SimInstant,
         detail: String = ""
     ) -> Bool {
-        // Read the fields needed, not the whole activity (copying it would
-        // retain its content's strings and collections).
         let state = activities[id.index].state
         let device = activities[id.index].device
         guard let next = SourceActivityMachine.transition(from: state, on: event) else {
@@ -360,8 +355,6 @@ package struct HandoffEngine: SimulationModel, ~Copyable {
     mutating func apply(
         _ event: ContinuationMachine.Event, to attempt: Int, now: SimInstant, detail: String = ""
     ) -> Bool {
-        // Read the fields needed, not the whole attempt (copying it would
-        // retain every array and string in it).
         let state = attempts[attempt].state
         let receiver = attempts[attempt].receiver
         let activity = attempts[attempt].activity

@@ -167,8 +167,6 @@ struct LinkState: Sendable {
     /// Gilbert-Elliott chain after it.
     @inline(__always)
     private mutating func isLost(distance: Double) -> Bool {
-        // Switching on the stored model reads only the case's own fields;
-        // copying the model out first would copy all of it.
         switch parameters.loss {
         case .none:
             return false

@@ -82,8 +82,6 @@ extension World {
             onAir: onAir, maximumDelay: configuration.advertising.maximumRandomDelay.nanoseconds)
         if onAir {
             let count = deviceTable.count
-            // Read plain values only: calling the world's own non-mutating
-            // methods from here would copy the whole world.
             for receiver in 0..<count
             where receiver != device && deviceTable.settings(of: DeviceID(receiver)).bluetoothEnabled
                 && scanSchedule.isScanning(at: now, phase: scanPhases[receiver].nanoseconds)

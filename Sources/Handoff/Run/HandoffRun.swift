@@ -42,7 +42,7 @@ public enum AppDelegateLifetime: Hashable, Sendable {
 /// Not guaranteed: a run is not thread-safe, and delegates are called on
 /// the thread that calls ``run(until:)``. Use one run per thread.
 public final class HandoffRun {
-    /// The engine and its scheduler, changed in place.
+    /// The engine and its scheduler.
     var simulation: Simulation<HandoffEngine>
 
     /// Trial `trial` of `setup` under `seed`.
