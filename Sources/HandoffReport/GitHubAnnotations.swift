@@ -51,13 +51,15 @@ public enum GitHubAnnotations {
     }
 
     static func escapeMessage(_ text: String) -> String {
+        // By Unicode scalar: Swift reads "\r\n" as one Character, which
+        // would match neither case.
         var result = ""
-        for character in text {
-            switch character {
+        for scalar in text.unicodeScalars {
+            switch scalar {
             case "%": result += "%25"
             case "\r": result += "%0D"
             case "\n": result += "%0A"
-            default: result.append(character)
+            default: result.unicodeScalars.append(scalar)
             }
         }
         return result
@@ -65,11 +67,11 @@ public enum GitHubAnnotations {
 
     static func escapeProperty(_ text: String) -> String {
         var result = ""
-        for character in escapeMessage(text) {
-            switch character {
+        for scalar in escapeMessage(text).unicodeScalars {
+            switch scalar {
             case ":": result += "%3A"
             case ",": result += "%2C"
-            default: result.append(character)
+            default: result.unicodeScalars.append(scalar)
             }
         }
         return result

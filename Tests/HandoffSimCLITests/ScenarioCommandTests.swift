@@ -79,6 +79,20 @@ struct ScenarioCommandTests {
         #expect(run.standardOutput.contains("2 scenarios: 1 passed, 1 with errors"))
     }
 
+    @Test("run: a trial that reaches its time limit ends the same way on one thread or two (exit 1, same report)")
+    func timeLimitIndependentOfJobs() throws {
+        var outputs: [String] = []
+        for jobs in ["1", "2", "3"] {
+            let run = try ProductRunner.run(
+                "handoff-sim", ["run", fixtures + "time-limit.json", "--no-progress", "--jobs", jobs])
+            #expect(run.status == 1, "--jobs \(jobs)")
+            #expect(run.standardOutput.contains("trial 0 reached the simulated-time limit of 20s"), "--jobs \(jobs)")
+            outputs.append(run.standardOutput.replacingOccurrences(
+                of: #"\([0-9.]+s of simulation\)"#, with: "", options: .regularExpression))
+        }
+        #expect(outputs[0] == outputs[1] && outputs[1] == outputs[2])
+    }
+
     @Test("usage errors exit 64 with a message on stderr", arguments: [
         (["run"], "error: missing <file or dir>"),
         (["run", "/no/such/dir"], "error: /no/such/dir: no such file or directory"),

@@ -6,8 +6,18 @@ import SimKernel
 final class DecodingContext {
     let file: String
     private(set) var problems: [ScenarioProblem] = []
+    /// Problems found after the first ``maximumProblems``, counted only.
+    private(set) var omittedProblems = 0
+
+    /// The most problems reported for one file; past them, validation
+    /// only counts (and skips working out suggestions), so a file of a
+    /// million mistakes is still read in time linear in its size.
+    static let maximumProblems = 100
 
     init(file: String) { self.file = file }
+
+    /// Whether further problems are only counted.
+    var isSaturated: Bool { problems.count >= Self.maximumProblems }
 
     /// The problems in document order (by line and column; problems
     /// without a position last), ties in the order found.
@@ -19,11 +29,29 @@ final class DecodingContext {
             case (nil, .some): return false
             case (nil, nil): return left.offset < right.offset
             }
-        }.map(\.element)
+        }.map(\.element) + omittedSummary
+    }
+
+    /// The line that says how many problems were not listed, if any.
+    private var omittedSummary: [ScenarioProblem] {
+        guard omittedProblems > 0 else { return [] }
+        return [ScenarioProblem(
+            file: file, path: "$", position: nil,
+            message: "\(omittedProblems) more problem\(omittedProblems == 1 ? "" : "s") not listed (only the first \(Self.maximumProblems) are)")]
+    }
+
+    /// " (did you mean …?)" for `word` among `candidates`, or nothing once
+    /// the problem list is full.
+    func didYouMean(_ word: String, among candidates: [String]) -> String {
+        isSaturated ? "" : HandoffScenario.didYouMean(word, among: candidates)
     }
 
     /// Records a problem at `path` (the value at `position`).
     func report(_ path: JSONPath, at position: SourcePosition?, _ message: String) {
+        guard !isSaturated else {
+            omittedProblems += 1
+            return
+        }
         problems.append(ScenarioProblem(file: file, path: path.description, position: position, message: message))
     }
 
@@ -54,14 +82,13 @@ final class DecodingContext {
             mismatch(node, path, expected: what)
             return nil
         }
-        var seen: [String] = []
+        var seen = Set<String>()
         for member in members {
             let memberPath = path.key(member.key)
-            if seen.contains(member.key) {
+            guard seen.insert(member.key).inserted else {
                 report(memberPath, at: member.keyPosition, "duplicate key \"\(member.key)\"")
                 continue
             }
-            seen.append(member.key)
             if !allowed.contains(member.key) {
                 report(
                     memberPath, at: member.keyPosition,
@@ -121,7 +148,8 @@ final class DecodingContext {
         return number.doubleValue
     }
 
-    /// A duration written as a string (`"250ms"`), or the number 0.
+    /// A duration written as a string (`"250ms"`), or the number 0, from
+    /// `minimum` to ``InputBounds/maximumDuration``.
     func duration(_ node: JSONNode, _ path: JSONPath, minimum: SimDuration = .zero) -> SimDuration? {
         let expected = "a duration such as \"250ms\", \"1.5s\" or \"2min\" (units ns, us, ms, s, min, h)"
         if case let .number(number) = node.value, number.int64Value == 0, minimum == .zero { return .zero }
@@ -135,6 +163,11 @@ final class DecodingContext {
                 report(path, at: node.position, "expected a duration of at least \(minimum), found \"\(text)\"")
                 return nil
             }
+            guard duration <= InputBounds.maximumDuration else {
+                report(path, at: node.position,
+                       "expected a duration of at most \(InputBounds.maximumDuration) (7 days), found \"\(text)\"")
+                return nil
+            }
             return duration
         case let .failure(error):
             report(path, at: node.position, "expected \(error.expected), found \"\(text)\"")
@@ -142,8 +175,12 @@ final class DecodingContext {
         }
     }
 
-    /// A byte count: a size string (`"3KiB"`) or a whole number of bytes.
-    func bytes(_ node: JSONNode, _ path: JSONPath, minimum: Int = 0) -> Int? {
+    /// A byte count: a size string (`"3KiB"`) or a whole number of bytes,
+    /// from `minimum` to `maximum`.
+    func bytes(
+        _ node: JSONNode, _ path: JSONPath, minimum: Int = 0, maximum: Int = InputBounds.maximumBytes,
+        maximumText: String = "1 GiB"
+    ) -> Int? {
         let value: Int
         switch node.value {
         case let .number(number):
@@ -165,6 +202,10 @@ final class DecodingContext {
         }
         guard value >= minimum else {
             report(path, at: node.position, "expected a size of at least \(minimum) bytes, found \(found(node))")
+            return nil
+        }
+        guard value <= maximum else {
+            report(path, at: node.position, "expected a size of at most \(maximumText), found \(found(node))")
             return nil
         }
         return value
@@ -208,10 +249,18 @@ final class DecodingContext {
         return text
     }
 
-    /// The elements of `node` if it is an array.
-    func array(_ node: JSONNode, _ path: JSONPath, expected: String) -> [JSONNode]? {
+    /// The elements of `node` if it is an array of at most `maximumCount`
+    /// elements (``InputBounds/maximumTimelineEntries`` unless told).
+    func array(
+        _ node: JSONNode, _ path: JSONPath, expected: String,
+        maximumCount: Int = InputBounds.maximumTimelineEntries
+    ) -> [JSONNode]? {
         guard case let .array(elements) = node.value else {
             mismatch(node, path, expected: expected)
+            return nil
+        }
+        guard elements.count <= maximumCount else {
+            report(path, at: node.position, "expected \(expected) of at most \(maximumCount) elements, found \(elements.count)")
             return nil
         }
         return elements

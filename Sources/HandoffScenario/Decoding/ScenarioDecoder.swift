@@ -156,7 +156,9 @@ struct ScenarioReader {
 
         var apps: [AppDescription] = []
         var behaviours: [(String, AppBehaviour)] = []
-        if let list = top.required("apps", what: "the apps, an array", { context.array($0, $1, expected: "an array of apps") }) {
+        if let list = top.required("apps", what: "the apps, an array", {
+            context.array($0, $1, expected: "an array of apps", maximumCount: InputBounds.maximumApps)
+        }) {
             for (index, node) in list.enumerated() {
                 guard let (app, behaviour) = readApp(node, root_.key("apps").index(index)) else { continue }
                 if apps.contains(where: { $0.bundleID == app.bundleID }) {
@@ -177,7 +179,7 @@ struct ScenarioReader {
         let problemsBeforeDevices = context.problems.count
         var drafts: [DeviceDraft] = []
         if let list = top.required("devices", what: "the devices, an array", {
-            context.array($0, $1, expected: "an array of devices")
+            context.array($0, $1, expected: "an array of devices", maximumCount: InputBounds.maximumDevices)
         }) {
             for (index, node) in list.enumerated() {
                 let path = root_.key("devices").index(index)
@@ -237,7 +239,7 @@ struct ScenarioReader {
     /// the names the file declares, whatever else is wrong with them.
     func declaredNames(_ list: JSONNode?, key: String) -> [String] {
         guard let list, case let .array(elements) = list.value else { return [] }
-        return elements.compactMap { element in
+        return elements.prefix(InputBounds.maximumTimelineEntries).compactMap { element in
             guard case let .string(name)? = element.member(key)?.value.value else { return nil }
             return name
         }

@@ -16,12 +16,14 @@ public struct ScenarioProblem: Error, Hashable, Sendable, CustomStringConvertibl
     /// What is wrong and what was expected.
     public let message: String
 
-    /// A problem at `path` in `file`.
+    /// A problem at `path` in `file`. Control characters in any of the
+    /// three texts are escaped (see ``Swift/String/escapingControlCharacters``),
+    /// so a problem is always one line.
     public init(file: String, path: String, position: SourcePosition?, message: String) {
-        self.file = file
-        self.path = path
+        self.file = file.escapingControlCharacters
+        self.path = path.escapingControlCharacters
         self.position = position
-        self.message = message
+        self.message = message.escapingControlCharacters
     }
 
     public var description: String {
@@ -44,15 +46,23 @@ public struct ScenarioProblems: Error, Hashable, Sendable, CustomStringConvertib
 /// least 1, case ignored for the distance); ties go to the earlier
 /// candidate. Used for "did you mean" in scenario files and on the
 /// command line.
+///
+/// Words longer than 64 characters get no suggestion, candidates are the
+/// first 1,000, and candidates whose length differs by more than the allowed
+/// distance are skipped, so a suggestion costs at most a few million steps
+/// whatever the input.
 public func suggestion(for word: String, among candidates: [String]) -> String? {
     let target = Array(word.lowercased().unicodeScalars)
+    guard target.count <= 64 else { return nil }
+    let allowed = max(1, target.count / 3)
     var best: (String, Int)?
-    for candidate in candidates {
-        let distance = editDistance(target, Array(candidate.lowercased().unicodeScalars))
+    for candidate in candidates.prefix(1_000) {
+        let scalars = Array(candidate.lowercased().unicodeScalars)
+        guard abs(scalars.count - target.count) <= allowed else { continue }
+        let distance = editDistance(target, scalars)
         if best == nil || distance < best!.1 { best = (candidate, distance) }
     }
     guard let (candidate, distance) = best else { return nil }
-    let allowed = max(1, target.count / 3)
     return distance <= allowed && candidate != word ? candidate : nil
 }
 

@@ -19,7 +19,9 @@ extension ScenarioReader {
         case let (.some(single), nil):
             nodes.append((single.value, root.key("activity"), "activity"))
         case let (nil, .some(list)):
-            if let elements = context.array(list.value, root.key("activities"), expected: "an array of activities") {
+            if let elements = context.array(
+                list.value, root.key("activities"), expected: "an array of activities",
+                maximumCount: InputBounds.maximumActivities) {
                 if elements.isEmpty {
                     context.report(root.key("activities"), at: list.value.position, "expected at least one activity")
                 }
@@ -68,7 +70,7 @@ extension ScenarioReader {
                 // A declared app that is invalid was reported where it is declared.
                 if bundleIDs.contains(bundleID) { return nil }
                 context.report(appPath, at: node.position,
-                               "unknown app \"\(bundleID)\"; apps are declared under \"apps\"" + didYouMean(bundleID, among: bundleIDs))
+                               "unknown app \"\(bundleID)\"; apps are declared under \"apps\"" + context.didYouMean(bundleID, among: bundleIDs))
                 return nil
             }
             return app
@@ -112,7 +114,7 @@ extension ScenarioReader {
         if type != browsingWebActivityType, !declared.contains(type) {
             context.report(path.key("type"), at: object.position(of: "type"),
                            "activity type \"\(type)\" is not declared by app \"\(app.bundleID)\" (its activityTypes: \(declared.isEmpty ? "none" : declared.joined(separator: ", ")))"
-                               + didYouMean(type, among: declared))
+                               + context.didYouMean(type, among: declared))
         }
         return ScenarioActivity(name: name, device: device, app: app.bundleID, content: content)
     }
@@ -123,7 +125,7 @@ extension ScenarioReader {
         guard names.contains(name) else {
             context.report(path, at: node.position,
                            "unknown device \"\(name)\"; devices are \(names.joined(separator: ", "))"
-                               + didYouMean(name, among: names))
+                               + context.didYouMean(name, among: names))
             return nil
         }
         return name
@@ -194,7 +196,10 @@ extension ScenarioReader {
             }
             return url
         case "$data":
-            guard let size = context.bytes(member.value, valuePath) else { return nil }
+            guard let size = context.bytes(
+                member.value, valuePath, maximum: InputBounds.maximumDataBytes,
+                maximumText: "16 MiB (give larger payloads as payloadSize)")
+            else { return nil }
             return UserInfoValue.zeroBytes(size)
         case "$date":
             guard let seconds = context.number(member.value, valuePath, in: -1e12...1e12,
@@ -210,7 +215,7 @@ extension ScenarioReader {
         default:
             context.report(valuePath, at: member.keyPosition,
                            "unknown tagged value \"\(member.key)\"; expected one of \(tags.joined(separator: ", "))"
-                               + didYouMean(member.key, among: tags))
+                               + context.didYouMean(member.key, among: tags))
             return nil
         }
     }

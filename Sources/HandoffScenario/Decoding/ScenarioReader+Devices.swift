@@ -44,7 +44,7 @@ extension ScenarioReader {
                 } else {
                     context.report(listPath.index(index), at: element.position,
                                    "unknown app \"\(bundleID)\"; apps are declared under \"apps\""
-                                       + didYouMean(bundleID, among: bundleIDs))
+                                       + context.didYouMean(bundleID, among: bundleIDs))
                 }
             }
             return result
@@ -85,6 +85,11 @@ extension ScenarioReader {
             x.doubleValue.isFinite, y.doubleValue.isFinite
         else {
             context.mismatch(node, path, expected: expected)
+            return nil
+        }
+        let bound = InputBounds.maximumCoordinate
+        guard abs(x.doubleValue) <= bound, abs(y.doubleValue) <= bound else {
+            context.mismatch(node, path, expected: "a position [x, y] in metres, each within ±1000000 (1,000 km)")
             return nil
         }
         return Position(x: x.doubleValue, y: y.doubleValue)

@@ -8,7 +8,8 @@ extension ScenarioReader {
         _ node: JSONNode, _ path: JSONPath, activities: [ScenarioActivity], deviceNames: [String],
         canInferReceiver: Bool
     ) -> [Expectation]? {
-        guard let list = context.array(node, path, expected: "an array of expectations") else { return nil }
+        guard let list = context.array(
+            node, path, expected: "an array of expectations", maximumCount: InputBounds.maximumExpectations) else { return nil }
         if list.isEmpty {
             context.report(path, at: node.position, "expected at least one expectation")
         }
@@ -45,7 +46,7 @@ extension ScenarioReader {
                 if activity == nil {
                     context.report(path.key("activity"), at: member.value.position,
                                    "unknown activity \"\(name)\"; activities are \(names.joined(separator: ", "))"
-                                       + didYouMean(name, among: names))
+                                       + context.didYouMean(name, among: names))
                 }
             }
         } else if activities.count == 1 || ["callbacks", "events"].contains(kindKey) {
@@ -96,7 +97,7 @@ extension ScenarioReader {
                 for (index, name) in names.enumerated() where !scenarioCallbackNames.contains(name) {
                     context.report(kindPath.index(index), at: context.array(kindNode, kindPath, expected: "")?[index].position,
                                    "unknown callback \"\(name)\"; expected one of \(scenarioCallbackNames.joined(separator: ", "))"
-                                       + didYouMean(name, among: scenarioCallbackNames))
+                                       + context.didYouMean(name, among: scenarioCallbackNames))
                 }
                 kind = .callbacks(names)
             } else {
@@ -172,7 +173,7 @@ extension ScenarioReader {
         case let .string(text):
             if let error = known.first(where: { $0.name == text }) { return error }
             context.report(path, at: node.position,
-                           "expected \(expected), found \"\(text)\"" + didYouMean(text, among: known.map(\.name)))
+                           "expected \(expected), found \"\(text)\"" + context.didYouMean(text, among: known.map(\.name)))
             return nil
         default:
             break

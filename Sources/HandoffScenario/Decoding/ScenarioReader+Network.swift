@@ -9,7 +9,7 @@ extension ScenarioReader {
             return nil
         }
         var limits = ScenarioLimits.defaults
-        if let events = object.optional("maxEvents", { context.integer($0, $1, in: 1...1_000_000_000_000) }) {
+        if let events = object.optional("maxEvents", { context.integer($0, $1, in: 1...InputBounds.maximumEventsPerTrial) }) {
             limits.maxEvents = UInt64(events)
         }
         if let time = object.optional("maxSimulatedTime", { context.duration($0, $1, minimum: .nanoseconds(1)) }) {
@@ -58,7 +58,12 @@ extension ScenarioReader {
             if case .null = member.value.value {
                 link.bandwidth = nil
             } else if case let .string(text) = member.value.value, case let .success(rate) = Quantities.bandwidth(text) {
-                link.bandwidth = rate
+                if rate.bitsPerSecond < InputBounds.minimumBitsPerSecond {
+                    context.report(path.key("bandwidth"), at: member.value.position,
+                                   "expected a rate of at least 10kbit/s, found \"\(text)\"")
+                } else {
+                    link.bandwidth = rate
+                }
             } else {
                 context.mismatch(member.value, path.key("bandwidth"),
                                  expected: "a rate such as \"54Mbit/s\" or \"256kbit/s\" (units bit/s, kbit/s, Mbit/s, Gbit/s), or null for no limit")

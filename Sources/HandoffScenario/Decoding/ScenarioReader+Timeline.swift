@@ -37,7 +37,7 @@ extension ScenarioReader {
                     guard let index = activities.firstIndex(of: name) else {
                         context.report(entryPath.key("activity"), at: member.value.position,
                                        "unknown activity \"\(name)\"; activities are \(activities.joined(separator: ", "))"
-                                           + didYouMean(name, among: activities))
+                                           + context.didYouMean(name, among: activities))
                         return nil
                     }
                     return index

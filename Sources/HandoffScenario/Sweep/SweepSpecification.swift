@@ -49,6 +49,12 @@ public struct SweepSpecification: Hashable, Sendable {
         for axis in axes where !names.insert(axis.path.description).inserted {
             throw .duplicateAxis(axis.path.description)
         }
+        var count = 1
+        for axis in axes {
+            let (product, overflow) = count.multipliedReportingOverflow(by: axis.values.count)
+            count = overflow ? Int.max : product
+        }
+        guard count <= InputBounds.maximumSweepPoints else { throw .tooManyPoints(count) }
         self.axes = axes
     }
 
@@ -133,6 +139,9 @@ public enum SweepError: Error, Hashable, Sendable, CustomStringConvertible {
     case duplicateAxis(String)
     case noAxes
     case cannotSet(String)
+    /// The axes' value counts multiply to more points than
+    /// ``InputBounds/maximumSweepPoints``.
+    case tooManyPoints(Int)
 
     public var description: String {
         switch self {
@@ -142,6 +151,9 @@ public enum SweepError: Error, Hashable, Sendable, CustomStringConvertible {
         case let .duplicateAxis(path): return "'\(path)' is swept twice"
         case .noAxes: return "nothing to sweep: give --payload, --profile or --vary (or a \"sweep\" block in the file)"
         case let .cannotSet(path): return "cannot set '\(path)' in this scenario (a value on the way is not an object or array of that size)"
+        case let .tooManyPoints(count):
+            let found = count == Int.max ? "more than \(Int.max)" : "\(count)"
+            return "a sweep may have at most \(InputBounds.maximumSweepPoints) points (the product of its axes' value counts); this one has \(found)"
         }
     }
 }
