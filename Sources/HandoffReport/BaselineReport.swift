@@ -71,7 +71,8 @@ public enum BaselineReport {
     static func delta(_ row: BaselineComparison.Row) -> String {
         guard let old = row.baseline, let new = row.now, old != 0 else { return "" }
         let percent = (new - old) / abs(old) * 100
-        let tenths = Int64((percent * 10).rounded())
+        // Values come from files: keep any ratio printable.
+        guard let tenths = Int64(exactly: (min(max(percent, -1e15), 1e15) * 10).rounded()) else { return "" }
         let sign = tenths >= 0 ? "+" : "-"
         let magnitude = abs(tenths)
         return " (\(sign)\(magnitude / 10).\(magnitude % 10)%)"
@@ -81,8 +82,11 @@ public enum BaselineReport {
     /// rates.
     static func value(_ value: Double?, metric: String) -> String {
         guard let value else { return "—" }
-        if BaselineMetrics.isLatency(metric) { return SimDuration.nanoseconds(Int64(value)).description }
-        if metric == "trials" { return String(Int64(value)) }
+        // Values come from files: print any that no integer holds as read.
+        guard value.isFinite, abs(value) < 9e18 else { return "\(value)" }
+        if BaselineMetrics.isLatency(metric) { return SimDuration.nanoseconds(Int64(value.rounded())).description }
+        if metric == "trials" { return String(Int64(value.rounded())) }
+        guard abs(value) < 9e10 else { return "\(value)" }
         let millionths = Int64((value * 100_000_000).rounded())
         let whole = millionths / 1_000_000
         var fraction = String(millionths % 1_000_000)

@@ -121,44 +121,62 @@ func emit(_ text: String, _ parsed: ParsedArguments) -> Int32 {
 func shardOption(_ parsed: ParsedArguments, environment: [String: String]) throws(UsageError) -> Shard? {
     if let text = parsed.value("--shard") {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1, index >= 0, index < count
+        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]),
+            let shard = Shard(index: index, count: count)
         else {
-            throw UsageError(message: "option '--shard' expects I/N with 0 ≤ I < N, such as 0/4; found '\(text)'")
+            throw UsageError(message: "option '--shard' expects I/N with 0 ≤ I < N ≤ \(Shard.maximumCount), such as 0/4; found '\(text.escapingControlCharacters)'")
         }
-        return Shard(index: index, count: count)
+        return shard
     }
     if let text = parsed.value("--shards") {
-        guard let count = Int(text), count >= 1 else {
-            throw UsageError(message: "option '--shards' expects a whole number ≥ 1, found '\(text)'")
+        guard let count = Int(text), (1...Shard.maximumCount).contains(count) else {
+            throw UsageError(message: "option '--shards' expects a whole number from 1 to \(Shard.maximumCount), found '\(text.escapingControlCharacters)'")
         }
         let index: Int
         if let value = environment["JOB_COMPLETION_INDEX"] {
             guard let parsedIndex = Int(value) else {
-                throw UsageError(message: "JOB_COMPLETION_INDEX is '\(value)', not a whole number")
+                throw UsageError(message: "JOB_COMPLETION_INDEX is '\(value.escapingControlCharacters)', not a whole number")
             }
             index = parsedIndex
         } else if let value = environment["SLURM_ARRAY_TASK_ID"] {
-            let minimum = environment["SLURM_ARRAY_TASK_MIN"].flatMap(Int.init) ?? 0
-            guard let id = Int(value) else { throw UsageError(message: "SLURM_ARRAY_TASK_ID is '\(value)', not a whole number") }
-            index = id - minimum
+            guard let id = Int(value) else {
+                throw UsageError(message: "SLURM_ARRAY_TASK_ID is '\(value.escapingControlCharacters)', not a whole number")
+            }
+            index = try slurmIndex(id, environment: environment)
         } else {
             throw UsageError(message: "option '--shards' takes the shard's index from JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID, and neither is set; use --shard I/N")
         }
-        guard index >= 0, index < count else {
+        guard let shard = Shard(index: index, count: count) else {
             throw UsageError(message: "the shard index from the environment is \(index), outside 0..<\(count)")
         }
-        return Shard(index: index, count: count)
+        return shard
     }
     if let idText = environment["SLURM_ARRAY_TASK_ID"], let countText = environment["SLURM_ARRAY_TASK_COUNT"],
         let id = Int(idText), let count = Int(countText), count >= 1
     {
-        let index = id - (environment["SLURM_ARRAY_TASK_MIN"].flatMap(Int.init) ?? 0)
-        guard index >= 0, index < count else {
-            throw UsageError(message: "SLURM_ARRAY_TASK_ID \(id) (less SLURM_ARRAY_TASK_MIN) is outside 0..<\(count)")
+        let index = try slurmIndex(id, environment: environment)
+        guard let shard = Shard(index: index, count: count) else {
+            throw UsageError(message: "SLURM_ARRAY_TASK_ID \(id) (less SLURM_ARRAY_TASK_MIN) is outside 0..<\(count), or SLURM_ARRAY_TASK_COUNT is over \(Shard.maximumCount)")
         }
-        return Shard(index: index, count: count)
+        return shard
     }
     return nil
+}
+
+/// SLURM_ARRAY_TASK_ID `id` less SLURM_ARRAY_TASK_MIN (0 when unset).
+private func slurmIndex(_ id: Int, environment: [String: String]) throws(UsageError) -> Int {
+    var minimum = 0
+    if let text = environment["SLURM_ARRAY_TASK_MIN"] {
+        guard let value = Int(text) else {
+            throw UsageError(message: "SLURM_ARRAY_TASK_MIN is '\(text.escapingControlCharacters)', not a whole number")
+        }
+        minimum = value
+    }
+    let (index, overflow) = id.subtractingReportingOverflow(minimum)
+    guard !overflow else {
+        throw UsageError(message: "SLURM_ARRAY_TASK_ID \(id) less SLURM_ARRAY_TASK_MIN \(minimum) is out of range")
+    }
+    return index
 }
 
 /// A comma-separated list.

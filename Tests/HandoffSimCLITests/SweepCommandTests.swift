@@ -48,6 +48,10 @@ struct SweepCommandTests {
     @Test("usage errors of sweep exit 64", arguments: [
         (["sweep", scenario], "error: nothing to sweep: give --payload, --profile or --vary"),
         (["sweep", scenario, "--payload", "1KiB", "--shard", "3/3"], "error: option '--shard' expects I/N with 0 ≤ I < N"),
+        (["sweep", scenario, "--payload", "1KiB", "--shard", "999999999999999999/1000000000000000000"],
+         "error: option '--shard' expects I/N with 0 ≤ I < N ≤ 1000000, such as 0/4; found '999999999999999999/1000000000000000000'"),
+        (["sweep", scenario, "--payload", "1KiB", "--shards", "1000000000000000000"],
+         "error: option '--shards' expects a whole number from 1 to 1000000, found '1000000000000000000'"),
         (["sweep", scenario, "--payload", "1KiB", "--format", "svgg"], "error: option '--format' expects one of text, csv, jsonl, markdown, svg, found 'svgg' (did you mean 'svg'?)"),
         (["sweep", scenario, "--payload", "1KiB", "--shard", "0/2", "--format", "csv"], "error: a shard writes a partial result as JSON Lines"),
         (["sweep", scenario, "--vary", "network..loss=1"], "error: 'network..loss' is not a parameter path"),
@@ -56,6 +60,20 @@ struct SweepCommandTests {
     ])
     func usage(arguments: [String], message: String) throws {
         let run = try ProductRunner.run("handoff-sim", arguments)
+        #expect(run.status == 64)
+        #expect(run.standardError.hasPrefix(message), "\(run.standardError)")
+    }
+
+    @Test("extreme Slurm indices are usage errors, never an overflow", arguments: [
+        (["SLURM_ARRAY_TASK_ID": "-9223372036854775808", "SLURM_ARRAY_TASK_MIN": "9223372036854775807", "SLURM_ARRAY_TASK_COUNT": "4"],
+         "error: SLURM_ARRAY_TASK_ID -9223372036854775808 less SLURM_ARRAY_TASK_MIN 9223372036854775807 is out of range"),
+        (["SLURM_ARRAY_TASK_ID": "5", "SLURM_ARRAY_TASK_COUNT": "9223372036854775807"],
+         "error: SLURM_ARRAY_TASK_ID 5 (less SLURM_ARRAY_TASK_MIN) is outside 0..<9223372036854775807, or SLURM_ARRAY_TASK_COUNT is over 1000000"),
+        (["SLURM_ARRAY_TASK_ID": "5", "SLURM_ARRAY_TASK_MIN": "x\n", "SLURM_ARRAY_TASK_COUNT": "8"],
+         "error: SLURM_ARRAY_TASK_MIN is 'x\\n', not a whole number"),
+    ])
+    func extremeSlurmIndices(environment: [String: String], message: String) throws {
+        let run = try ProductRunner.run("handoff-sim", ["sweep", scenario, "--payload", "1KiB"], environment: environment)
         #expect(run.status == 64)
         #expect(run.standardError.hasPrefix(message), "\(run.standardError)")
     }

@@ -70,6 +70,15 @@ public enum BaselineMetrics {
         metric == "successRate" ? .higherIsBetter : .lowerIsBetter
     }
 
+    /// The values `metric` can take: whole trials up to the most a scenario
+    /// may ask for, latencies up to the longest simulated time in
+    /// nanoseconds, shares from 0 to 1.
+    public static func range(of metric: String) -> ClosedRange<Double> {
+        if metric == "trials" { return 0...Double(ScenarioDecoder.maximumTrials) }
+        if isLatency(metric) { return 0...Double(InputBounds.maximumDuration.nanoseconds) }
+        return 0...1
+    }
+
     /// Whether `metric` is a latency (in nanoseconds).
     public static func isLatency(_ metric: String) -> Bool {
         LatencyMetric.allCases.contains { metric.hasPrefix($0.rawValue + ".") }

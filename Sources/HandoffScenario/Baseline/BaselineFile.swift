@@ -65,6 +65,7 @@ public enum BaselineFile {
         for node in nodes {
             guard let path = node.string("file"), let name = node.string("name"), let digest = node.string("digest"),
                 let seed = node.integer("seed"), seed >= 0, let trials = node.integer("trials"),
+                (1...Int64(ScenarioDecoder.maximumTrials)).contains(trials),
                 case let .array(entryNodes)? = node.member("entries")?.value.value
             else { throw Unreadable(file: file, reason: "a scenario lacks a field") }
             var entries: [Baseline.Entry] = []
@@ -77,7 +78,14 @@ public enum BaselineFile {
                     guard case let .number(number) = member.value.value else {
                         throw Unreadable(file: file, reason: "\(path), \(key): \(member.key) is not a number")
                     }
-                    metrics.append((member.key, number.int64Value.map(Double.init) ?? number.doubleValue))
+                    let value = number.int64Value.map(Double.init) ?? number.doubleValue
+                    let range = BaselineMetrics.range(of: member.key)
+                    guard value.isFinite, range.contains(value) else {
+                        throw Unreadable(
+                            file: file,
+                            reason: "\(path), \(key): \(member.key) is \(number.text), outside \(Self.describe(range, metric: member.key))")
+                    }
+                    metrics.append((member.key, value))
                 }
                 entries.append(Baseline.Entry(key: key, metrics: metrics))
             }
@@ -85,5 +93,12 @@ public enum BaselineFile {
                 file: path, name: name, digest: digest, seed: UInt64(seed), trials: Int(trials), entries: entries))
         }
         return Baseline(toolVersion: toolVersion, scenarios: scenarios)
+    }
+
+    /// `range` as the reader of a baseline file writes it.
+    private static func describe(_ range: ClosedRange<Double>, metric: String) -> String {
+        if metric == "trials" { return "0...\(ScenarioDecoder.maximumTrials)" }
+        if BaselineMetrics.isLatency(metric) { return "0...\(InputBounds.maximumDuration.nanoseconds) ns" }
+        return "0...1"
     }
 }

@@ -95,7 +95,8 @@ public enum SweepJSONLines {
         }
         guard let toolVersion = header.string("toolVersion"), let name = header.string("name"),
             let scenarioFile = header.string("file"), let digest = header.string("digest"),
-            let seed = header.integer("seed"), seed >= 0, let trials = header.integer("trials"), trials >= 1,
+            let seed = header.integer("seed"), seed >= 0, let trials = header.integer("trials"),
+            (1...Int64(ScenarioDecoder.maximumTrials)).contains(trials),
             let activity = header.string("activity"), let device = header.string("device"),
             case let .array(axisNodes)? = header.member("axes")?.value.value
         else { throw fail(1, "the header lacks a field") }
@@ -110,10 +111,10 @@ public enum SweepJSONLines {
         }
         var shard: Shard?
         if let shardNode = header.member("shard")?.value, shardNode.value != .null {
-            guard let index = shardNode.integer("index"), let count = shardNode.integer("count"), count >= 1, index >= 0,
-                index < count
-            else { throw fail(1, "the shard is not i/n") }
-            shard = Shard(index: Int(index), count: Int(count))
+            guard let index = shardNode.integer("index"), let count = shardNode.integer("count"),
+                let parsed = Shard(index: Int(index), count: Int(count))
+            else { throw fail(1, "the shard is not i/n with 0 ≤ i < n ≤ \(Shard.maximumCount)") }
+            shard = parsed
         }
         var points: [SweepPoint] = []
         for (offset, line) in lines.dropFirst().enumerated() {
@@ -125,24 +126,39 @@ public enum SweepJSONLines {
                 throw fail(number, "\(error)")
             }
             guard case let .object(coordinates)? = node.member("point")?.value.value,
-                let payload = node.integer("payloadBytes"), let profile = node.string("profile"),
+                let payload = node.integer("payloadBytes"), payload >= 0, let profile = node.string("profile"),
                 let trialCount = node.integer("trials"), let events = node.integer("events"),
                 let continued = node.integer("continued"),
                 let browser = node.integer("continuedInBrowser"), let notOffered = node.integer("notOffered"),
                 let other = node.integer("other"), let failureNode = node.member("failures")?.value,
                 let latencyNode = node.member("latencies")?.value
             else { throw fail(number, "a point lacks a field") }
+            // Counts are checked against the trials this part holds, so that
+            // no edited file can make a merge overflow.
+            let expectedTrials = Int64((shard?.trials(of: Int(trials)) ?? 0..<Int(trials)).count)
+            guard trialCount == expectedTrials else {
+                throw fail(number, "the point has \(trialCount) trials; this part holds \(expectedTrials)")
+            }
+            let maximumEvents = trialCount * InputBounds.maximumEventsPerTrial
+            guard (0...maximumEvents).contains(events) else {
+                throw fail(number, "the point's event count \(events) is outside 0...\(maximumEvents)")
+            }
             var aggregate = PointAggregate()
             aggregate.trials = UInt64(trialCount)
             aggregate.events = UInt64(events)
+            var outcomes: [Int64] = [continued, browser, notOffered, other]
+            for (index, code) in PointAggregate.failureCodes.enumerated() {
+                guard let count = failureNode.integer(String(code)) else { throw fail(number, "failures lack \(code)") }
+                outcomes.append(count)
+                aggregate.failures[index] = UInt64(clamping: count)
+            }
+            guard outcomes.allSatisfy({ (0...trialCount).contains($0) }), outcomes.reduce(0, +) == trialCount else {
+                throw fail(number, "the point's outcome counts do not add up to its \(trialCount) trials")
+            }
             aggregate.continued = UInt64(continued)
             aggregate.continuedInBrowser = UInt64(browser)
             aggregate.notOffered = UInt64(notOffered)
             aggregate.otherOutcomes = UInt64(other)
-            for (index, code) in PointAggregate.failureCodes.enumerated() {
-                guard let count = failureNode.integer(String(code)), count >= 0 else { throw fail(number, "failures lack \(code)") }
-                aggregate.failures[index] = UInt64(count)
-            }
             for metric in LatencyMetric.allCases {
                 guard let encoded = latencyNode.member(metric.rawValue)?.value.string("histogram") else {
                     throw fail(number, "no \(metric.rawValue) histogram")
@@ -152,6 +168,9 @@ public enum SweepJSONLines {
                     histogram = try LatencyHistogram(encoded: encoded)
                 } catch {
                     throw fail(number, "\(error)")
+                }
+                guard histogram.count <= UInt64(trialCount) else {
+                    throw fail(number, "the \(metric.rawValue) histogram has \(histogram.count) values for \(trialCount) trials")
                 }
                 switch metric {
                 case .acceptToContinue: aggregate.acceptToContinue = histogram

@@ -126,17 +126,26 @@ public struct Shard: Hashable, Sendable, CustomStringConvertible {
     /// How many slices.
     public let count: Int
 
-    /// The `index`-th of `count` slices.
-    public init(index: Int, count: Int) {
-        precondition(count >= 1 && index >= 0 && index < count, "shard \(index)/\(count)")
+    /// The most slices a sweep may be cut into: 1,000,000.
+    public static let maximumCount = 1_000_000
+
+    /// The `index`-th of `count` slices, or nil unless
+    /// 1 ≤ `count` ≤ ``maximumCount`` and 0 ≤ `index` < `count`.
+    public init?(index: Int, count: Int) {
+        guard (1...Self.maximumCount).contains(count), index >= 0, index < count else { return nil }
         self.index = index
         self.count = count
     }
 
-    /// The trials of this slice among `trials`: a contiguous range, the
-    /// slices together covering every trial once.
+    /// The trials of this slice among `trials` (≥ 0): a contiguous range,
+    /// the slices together covering every trial once. Computed in 128 bits,
+    /// so it never overflows.
     public func trials(of trials: Int) -> Range<Int> {
-        (trials * index / count)..<(trials * (index + 1) / count)
+        let trials = max(0, trials)
+        func boundary(_ slice: Int) -> Int {
+            count.dividingFullWidth(trials.multipliedFullWidth(by: slice)).quotient
+        }
+        return boundary(index)..<boundary(index + 1)
     }
 
     /// `i/n`.

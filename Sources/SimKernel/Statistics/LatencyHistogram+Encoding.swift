@@ -53,7 +53,7 @@ extension LatencyHistogram {
         var values: [UInt64] = []
         for part in fields[7].split(separator: ",", omittingEmptySubsequences: false) {
             if part.hasPrefix("z") {
-                guard let run = Int(part.dropFirst()), run > 1, values.count + run <= Self.maximumBucketCount else {
+                guard let run = Int(part.dropFirst()), run > 1, run <= Self.maximumBucketCount - values.count else {
                     throw .malformedHistogram(text)
                 }
                 values.append(contentsOf: repeatElement(0, count: run))
