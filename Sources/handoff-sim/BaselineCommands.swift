@@ -76,6 +76,7 @@ func baselineCommand(_ arguments: [String]) throws(UsageError) -> Int32 {
     let parsed = try parseArguments(
         arguments, command: "baseline", flags: ["-h", "--help"],
         options: ["--output", "--tolerance", "--markdown", "--jobs"], repeatable: ["--tolerance"])
+    if let failure = preflightOutputs(parsed) { return failure }
     if parsed.has("-h") || parsed.has("--help") || parsed.positional.isEmpty {
         if parsed.positional.isEmpty, !(parsed.has("-h") || parsed.has("--help")) {
             throw UsageError(message: "baseline needs 'update' or 'check'\nUsage: handoff-sim baseline update|check ...; see 'handoff-sim baseline --help'")

@@ -6,6 +6,7 @@ import Musl
 import Darwin
 #endif
 import Foundation
+import HandoffScenario
 
 /// Writes `message` to standard error, with a final newline unless
 /// `newline` is false.
@@ -14,22 +15,43 @@ func writeError(_ message: String, newline: Bool = true) {
     if newline, !text.hasSuffix("\n") { text += "\n" }
     // Write to file descriptor 2 directly: the C `stderr` global is not
     // concurrency-safe in Swift 6.
-    var bytes = Array(text.utf8)[...]
-    while !bytes.isEmpty {
-        let written = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
-        if written <= 0 { return }
-        bytes = bytes.dropFirst(written)
-    }
+    _ = writeAll(Array(text.utf8), to: 2)
 }
 
-/// Writes `text` to standard output, flushing it.
+/// The first error writing standard output, if any: the command's exit
+/// status becomes 70 and the error is reported (see ``finish(_:)``).
+nonisolated(unsafe) private var standardOutputError: Int32?
+
+/// Writes `text` to standard output.
 func writeOutput(_ text: String) {
-    var bytes = Array(text.utf8)[...]
-    while !bytes.isEmpty {
-        let written = bytes.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
-        if written <= 0 { return }
-        bytes = bytes.dropFirst(written)
+    guard standardOutputError == nil else { return }
+    if let error = writeAll(Array(text.utf8), to: 1) { standardOutputError = error }
+}
+
+/// Writes every byte to `descriptor`, retrying on interruption.
+///
+/// - Returns: the `errno` of the first failure, or nil.
+private func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
+    var remaining = bytes[...]
+    while !remaining.isEmpty {
+        let written = remaining.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        if written < 0 {
+            if errno == EINTR { continue }
+            return errno
+        }
+        if written == 0 { return EIO }
+        remaining = remaining.dropFirst(written)
     }
+    return nil
+}
+
+/// The command's exit status, or 70 with a message if standard output
+/// could not be written (a full disk, a closed descriptor): a report that
+/// was lost must not look like a success.
+func finish(_ status: Int32) -> Int32 {
+    guard let error = standardOutputError else { return status }
+    writeError("error: cannot write standard output: \(String(cString: strerror(error)))")
+    return ExitCode.internalError
 }
 
 /// Whether standard error is a terminal (progress goes there only then).
@@ -40,30 +62,181 @@ struct OutputError: Error {
     let message: String
 }
 
-/// Writes `text` to `path` through a temporary file in the same directory
-/// and a rename, so a reader never sees half a file.
-func writeAtomically(_ text: String, to path: String) throws(OutputError) {
-    do {
-        try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
-    } catch {
-        throw OutputError(message: "cannot write \(path): \(error.localizedDescription)")
+/// Where a report goes: standard output (`-`), a device, FIFO or
+/// `/dev/…` path written directly, or a regular file replaced atomically.
+///
+/// A symbolic link is followed: the file it points to is replaced (through
+/// a temporary file beside it), and the link stays a link. Missing parent
+/// folders are made. Temporary files are named
+/// `.<name>.handoff-sim-<pid>.tmp`; one left by a process that no longer
+/// runs is removed the next time the same file is written.
+struct OutputTarget {
+    enum Kind {
+        case standardOutput
+        case device(String)
+        case file(String)
+    }
+
+    let path: String
+    let kind: Kind
+
+    /// Checks `path` before any work is done, making missing parent
+    /// folders, so a run never does all its work to fail at the end.
+    ///
+    /// - Throws: ``OutputError`` for a folder, a path ending in `/`, or a
+    ///   parent that cannot be made.
+    init(_ path: String) throws(OutputError) {
+        self.path = path
+        if path == "-" {
+            kind = .standardOutput
+            return
+        }
+        guard !path.isEmpty else { throw OutputError(message: "an output path is empty") }
+        let shown = path.escapingControlCharacters
+        guard !path.hasSuffix("/") else {
+            throw OutputError(message: "cannot write \(shown): the path ends in '/', which names a folder; give a file name")
+        }
+        // A device path (/dev/stdout, /dev/fd/3, /proc/self/fd/1) is written
+        // in place: it may name this process's own descriptor, which a rename
+        // would cut off from the file it writes.
+        if path.hasPrefix("/dev/") || path.hasPrefix("/proc/") {
+            kind = .device(path)
+            return
+        }
+        var info = stat()
+        if stat(path, &info) == 0 {
+            switch info.st_mode & S_IFMT {
+            case S_IFDIR:
+                throw OutputError(message: "cannot write \(shown): it is a folder; give a file name")
+            case S_IFCHR, S_IFIFO, S_IFSOCK:
+                kind = .device(path)
+                return
+            default:
+                break
+            }
+        }
+        let target = Self.resolvingLinks(path)
+        let parent = (target as NSString).deletingLastPathComponent
+        var isFolder: ObjCBool = false
+        if !parent.isEmpty, FileManager.default.fileExists(atPath: parent, isDirectory: &isFolder), !isFolder.boolValue {
+            throw OutputError(message: "cannot write \(shown): \(parent.escapingControlCharacters) is not a folder")
+        }
+        if !parent.isEmpty, !FileManager.default.fileExists(atPath: parent) {
+            do {
+                try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+            } catch {
+                throw OutputError(message: "cannot write \(shown): cannot make the folder \(parent.escapingControlCharacters): \(Self.reason(of: error))")
+            }
+        }
+        kind = .file(target)
+    }
+
+    /// Writes `text` whole: to standard output, straight to a device, or to
+    /// a temporary file beside the target renamed over it.
+    func write(_ text: String) throws(OutputError) {
+        let shown = path.escapingControlCharacters
+        switch kind {
+        case .standardOutput:
+            writeOutput(text)
+        case let .device(target):
+            let descriptor = open(target, O_WRONLY | O_APPEND)
+            guard descriptor >= 0 else { throw OutputError(message: "cannot write \(shown): \(String(cString: strerror(errno)))") }
+            defer { close(descriptor) }
+            if let error = writeAll(Array(text.utf8), to: descriptor) {
+                throw OutputError(message: "cannot write \(shown): \(String(cString: strerror(error)))")
+            }
+        case let .file(target):
+            let folder = (target as NSString).deletingLastPathComponent
+            let name = (target as NSString).lastPathComponent
+            let directory = folder.isEmpty ? "." : folder
+            Self.removeStaleTemporaries(of: name, in: directory)
+            let temporary = directory + "/." + name + ".handoff-sim-\(getpid()).tmp"
+            let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_EXCL, 0o644)
+            guard descriptor >= 0 else {
+                throw OutputError(message: "cannot write \(shown): \(String(cString: strerror(errno)))")
+            }
+            let failure = writeAll(Array(text.utf8), to: descriptor)
+            let closed = close(descriptor)
+            if failure != nil || closed != 0 || rename(temporary, target) != 0 {
+                let error = failure ?? errno
+                unlink(temporary)
+                throw OutputError(message: "cannot write \(shown): \(String(cString: strerror(error)))")
+            }
+        }
+    }
+
+    /// The file `path` finally names, following symbolic links (up to 40,
+    /// as the kernel does); a dangling link names the file it points to.
+    static func resolvingLinks(_ path: String) -> String {
+        var current = path
+        for _ in 0..<40 {
+            guard let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: current) else {
+                return current
+            }
+            current = destination.hasPrefix("/")
+                ? destination : ((current as NSString).deletingLastPathComponent as NSString).appendingPathComponent(destination)
+        }
+        return current
+    }
+
+    /// Removes temporary files for `name` in `directory` left by processes
+    /// that no longer run.
+    static func removeStaleTemporaries(of name: String, in directory: String) {
+        let prefix = "." + name + ".handoff-sim-"
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        for entry in entries where entry.hasPrefix(prefix) && entry.hasSuffix(".tmp") {
+            let digits = entry.dropFirst(prefix.count).dropLast(4)
+            guard let pid = Int32(digits), pid != getpid() else { continue }
+            if kill(pid, 0) != 0, errno == ESRCH { unlink(directory + "/" + entry) }
+        }
+    }
+
+    /// A file-system error as a short sentence.
+    static func reason(of error: Error) -> String {
+        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+        if let code = underlying?.code, underlying?.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(code)))
+        }
+        return error.localizedDescription
     }
 }
 
+/// Writes `text` to `path` (see ``OutputTarget``).
+func writeAtomically(_ text: String, to path: String) throws(OutputError) {
+    try OutputTarget(path).write(text)
+}
+
 /// Appends `text` to `path` (for GITHUB_STEP_SUMMARY, which the runner
-/// reads after the step).
+/// reads after the step), making missing parent folders.
 func append(_ text: String, to path: String) throws(OutputError) {
-    guard let handle = FileHandle(forWritingAtPath: path) else {
-        guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) else {
-            throw OutputError(message: "cannot write \(path)")
+    let shown = path.escapingControlCharacters
+    let parent = (path as NSString).deletingLastPathComponent
+    if !parent.isEmpty, !FileManager.default.fileExists(atPath: parent) {
+        try? FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+    }
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+    guard descriptor >= 0 else { throw OutputError(message: "cannot append to \(shown): \(String(cString: strerror(errno)))") }
+    defer { close(descriptor) }
+    if let error = writeAll(Array(text.utf8), to: descriptor) {
+        throw OutputError(message: "cannot append to \(shown): \(String(cString: strerror(error)))")
+    }
+}
+
+/// Checks every output path among `parsed`'s options (`--output`,
+/// `--json`, `--junit`, `--markdown`) before a command does any work,
+/// making missing folders.
+///
+/// - Returns: exit 70 after printing the problem, or nil when every path
+///   can be written.
+func preflightOutputs(_ parsed: ParsedArguments) -> Int32? {
+    for option in ["--output", "--json", "--junit", "--markdown"] {
+        guard let path = parsed.value(option) else { continue }
+        do {
+            _ = try OutputTarget(path)
+        } catch {
+            writeError("error: \(error.message)")
+            return ExitCode.internalError
         }
-        return
     }
-    defer { try? handle.close() }
-    do {
-        try handle.seekToEnd()
-        try handle.write(contentsOf: Data(text.utf8))
-    } catch {
-        throw OutputError(message: "cannot append to \(path): \(error.localizedDescription)")
-    }
+    return nil
 }

@@ -192,6 +192,7 @@ func sweepCommand(_ arguments: [String]) throws(UsageError) -> Int32 {
         options: ["--payload", "--profile", "--vary", "--trials", "--seed", "--activity", "--on", "--jobs", "--shard",
                   "--shards", "--format", "--metric", "--output"],
         repeatable: ["--vary"])
+    if let failure = preflightOutputs(parsed) { return failure }
     if parsed.has("-h") || parsed.has("--help") {
         writeOutput(sweepHelp + "\n")
         return ExitCode.success
@@ -259,6 +260,7 @@ func sweepCommand(_ arguments: [String]) throws(UsageError) -> Int32 {
 func mergeCommand(_ arguments: [String]) throws(UsageError) -> Int32 {
     let parsed = try parseArguments(
         arguments, command: "merge", flags: ["-h", "--help"], options: ["--format", "--metric", "--output"])
+    if let failure = preflightOutputs(parsed) { return failure }
     if parsed.has("-h") || parsed.has("--help") {
         writeOutput(mergeHelp + "\n")
         return ExitCode.success
@@ -330,6 +332,7 @@ func adviseCommand(_ arguments: [String]) throws(UsageError) -> Int32 {
         arguments, command: "advise", flags: ["-h", "--help"],
         options: Array(percentileOptions.keys).sorted() + ["--success", "--metric", "--profile", "--resolution", "--trials",
                   "--seed", "--activity", "--on", "--jobs", "--format", "--output"])
+    if let failure = preflightOutputs(parsed) { return failure }
     if parsed.has("-h") || parsed.has("--help") {
         writeOutput(adviseHelp + "\n")
         return ExitCode.success

@@ -73,7 +73,7 @@ func defaultsTable() -> String {
 /// Runs a scenario command, turning a usage error into exit 64.
 func dispatch(_ command: ([String]) throws(UsageError) -> Int32, _ arguments: [String]) -> Never {
     do {
-        exit(try command(arguments))
+        exit(finish(try command(arguments)))
     } catch {
         writeError("error: \(error.message)")
         exit(ExitCode.usage)
@@ -101,17 +101,21 @@ case "baseline":
 case "defaults":
     switch Array(arguments.dropFirst()) {
     case []:
-        print(defaultsTable())
+        writeOutput(defaultsTable() + "\n")
+        exit(finish(ExitCode.success))
     case ["-h"], ["--help"]:
-        print(defaultsHelp)
+        writeOutput(defaultsHelp + "\n")
+        exit(finish(ExitCode.success))
     case let extra:
         writeError("error: unexpected argument '\(extra[0])'\nUsage: handoff-sim defaults; see 'handoff-sim defaults --help'")
         exit(64)
     }
 case "-h", "--help", "help":
-    print(help)
+    writeOutput(help + "\n")
+    exit(finish(ExitCode.success))
 case "--version":
-    print(toolVersion)
+    writeOutput(toolVersion + "\n")
+    exit(finish(ExitCode.success))
 case nil:
     writeError("error: missing command\n\n\(help)")
     exit(64)

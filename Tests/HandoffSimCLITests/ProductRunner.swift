@@ -39,7 +39,12 @@ enum ProductRunner {
         throw NotFound(description: "handoff-sim was not found; looked in \(candidates.map(\.path))")
     }
 
-    static func run(_ product: String, _ arguments: [String], environment: [String: String] = [:]) throws -> ProductRun {
+    /// Runs `product`; `standardOutput`, when given, receives its standard
+    /// output instead of a pipe (``ProductRun/standardOutput`` is then empty).
+    static func run(
+        _ product: String, _ arguments: [String], environment: [String: String] = [:],
+        standardOutput: FileHandle? = nil
+    ) throws -> ProductRun {
         let process = Process()
         process.executableURL = try productsDirectory().appendingPathComponent(product)
         process.arguments = arguments
@@ -50,9 +55,10 @@ enum ProductRunner {
         process.environment = inherited.merging(environment) { $1 }
         let output = Pipe()
         let error = Pipe()
-        process.standardOutput = output
+        process.standardOutput = standardOutput ?? output
         process.standardError = error
         try process.run()
+        if standardOutput != nil { try output.fileHandleForWriting.close() }
         // Read both pipes before waiting so a chatty child cannot block.
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
         let errorData = error.fileHandleForReading.readDataToEndOfFile()

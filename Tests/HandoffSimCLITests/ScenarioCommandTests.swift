@@ -107,14 +107,16 @@ struct ScenarioCommandTests {
         #expect(run.standardError.hasPrefix(message), "\(run.standardError)")
     }
 
-    @Test("an output file that cannot be written is an internal error: exit 70, nothing half-written")
+    @Test("an output file that cannot be written is an internal error: exit 70 before the run, nothing half-written")
     func unwritableOutput() throws {
         let directory = try temporaryDirectory()
+        try "not a folder".write(toFile: directory + "/file", atomically: false, encoding: .utf8)
         let run = try ProductRunner.run(
-            "handoff-sim", ["run", fixtures + "passes.json", "--no-progress", "--json", directory + "/missing/r.json"])
+            "handoff-sim", ["run", fixtures + "passes.json", "--no-progress", "--json", directory + "/file/r.json"])
         #expect(run.status == 70)
-        #expect(run.standardError.hasPrefix("error: cannot write \(directory)/missing/r.json: "))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).isEmpty)
+        #expect(run.standardError == "error: cannot write \(directory)/file/r.json: \(directory)/file is not a folder\n")
+        #expect(run.standardOutput.isEmpty, "nothing ran")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["file"])
     }
 
     @Test("a file that only describes a sweep is skipped by run: exit 0, JUnit skipped=1")
