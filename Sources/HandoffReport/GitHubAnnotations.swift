@@ -41,6 +41,32 @@ public enum GitHubAnnotations {
         return lines
     }
 
+    /// One `::error` line per problem of an invalid file (for `validate`).
+    public static func lines(for problems: ScenarioProblems) -> [String] {
+        problems.problems.map { problem in
+            annotation(
+                file: problem.file, line: problem.position?.line, column: problem.position?.column,
+                title: "invalid scenario", message: "\(problem.path): \(problem.message)")
+        }
+    }
+
+    /// One `::error` line per figure that moved past its tolerance or
+    /// disappeared (for `baseline check`), on the scenario file.
+    public static func lines(for comparison: BaselineComparison) -> [String] {
+        comparison.rows.compactMap { row in
+            switch row.change {
+            case .regression, .removed:
+                let what = row.metric.isEmpty ? row.entry : "\(row.entry): \(row.metric)"
+                let values = "baseline \(row.baseline.map { "\($0)" } ?? "none"), now \(row.now.map { "\($0)" } ?? "none")"
+                return annotation(
+                    file: row.file, line: nil, column: nil, title: "baseline changed",
+                    message: "\(what) \(row.change == .removed ? "is gone" : "got worse") (\(values))")
+            case .improvement, .added:
+                return nil
+            }
+        }
+    }
+
     /// One workflow command, with its properties and message escaped.
     static func annotation(file: String, line: Int?, column: Int?, title: String, message: String) -> String {
         var properties = ["file=\(escapeProperty(file))"]

@@ -62,7 +62,7 @@ public enum TextReport {
         if errors > 0 { total += ", \(errors) with errors" }
         if invalid > 0 { total += ", \(invalid) invalid" }
         if skipped > 0 { total += ", \(skipped) skipped" }
-        total += " (\(secondsText(seconds)) of simulation)"
+        total += " in \(secondsText(seconds)) of wall time"
         if !lines.isEmpty { lines.append("") }
         lines.append(total)
         return lines.joined(separator: "\n") + "\n"

@@ -122,7 +122,9 @@ func baselineCommand(_ arguments: [String]) throws(UsageError) -> Int32 {
             tolerances.append(tolerance)
         }
         let path = parsed.positional[1]
-        let files = try scenarioFiles(Array(parsed.positional.dropFirst(2)), command: "baseline check")
+        let rest = Array(parsed.positional.dropFirst(2))
+        if let swapped = swappedBaselineArguments(path, rest) { throw UsageError(message: swapped) }
+        let files = try scenarioFiles(rest, command: "baseline check")
         guard let data = FileManager.default.contents(atPath: path) else {
             writeError("error: \(path): the baseline is missing (make it with 'handoff-sim baseline update ... --output \(path)')")
             return BaselineExit.missingBaseline
@@ -142,6 +144,9 @@ func baselineCommand(_ arguments: [String]) throws(UsageError) -> Int32 {
         let comparison = BaselineComparison(
             baseline: baseline, now: Baseline(toolVersion: toolVersion, scenarios: scenarios), tolerances: tolerances)
         writeOutput(BaselineReport.text(comparison))
+        if ProcessInfo.processInfo.environment["GITHUB_ACTIONS"] == "true" {
+            for line in GitHubAnnotations.lines(for: comparison) { writeOutput(line + "\n") }
+        }
         let markdown = BaselineReport.markdown(comparison)
         do {
             if let path = parsed.value("--markdown") { try writeAtomically(markdown, to: path) }
@@ -159,4 +164,24 @@ func baselineCommand(_ arguments: [String]) throws(UsageError) -> Int32 {
         if let close = suggestion(for: action, among: ["update", "check"]) { message += " (did you mean '\(close)'?)" }
         throw UsageError(message: message)
     }
+}
+
+/// A message when `baseline check`'s arguments are the wrong way round:
+/// the first is a folder, or is not a baseline while one of the others is.
+func swappedBaselineArguments(_ first: String, _ rest: [String]) -> String? {
+    let usage = "the baseline comes first: handoff-sim baseline check BASELINE <file or dir>..."
+    var isFolder: ObjCBool = false
+    let isBaseline = { (path: String) -> Bool in
+        guard let data = FileManager.default.contents(atPath: path) else { return false }
+        return (try? BaselineFile.read(String(decoding: data, as: UTF8.self), file: path)) != nil
+    }
+    let baseline = rest.first(where: isBaseline)
+    if FileManager.default.fileExists(atPath: first, isDirectory: &isFolder), isFolder.boolValue {
+        let hint = baseline.map { "; '\($0.escapingControlCharacters)' is the baseline" } ?? ""
+        return "'\(first.escapingControlCharacters)' is a folder, not a baseline file; \(usage)\(hint)"
+    }
+    if let baseline, !isBaseline(first) {
+        return "'\(first.escapingControlCharacters)' is not a baseline but '\(baseline.escapingControlCharacters)' is; \(usage)"
+    }
+    return nil
 }

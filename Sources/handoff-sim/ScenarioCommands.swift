@@ -197,6 +197,9 @@ func validateCommand(_ arguments: [String]) throws(UsageError) -> Int32 {
         case let .failure(problems):
             invalid += 1
             writeError(problems.description)
+            if ProcessInfo.processInfo.environment["GITHUB_ACTIONS"] == "true" {
+                for line in GitHubAnnotations.lines(for: problems) { writeOutput(line + "\n") }
+            }
         }
     }
     if invalid > 0 {
