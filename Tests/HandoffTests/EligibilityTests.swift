@@ -114,6 +114,18 @@ let blockedCases: [BlockedCase] = [
         #expect(run.summary(of: newer, on: "ipad")?.outcome == .continued)
         return (run, older)
     },
+    BlockedCase(reason: .acceptedBeforeOffer) {
+        // The user on the iPad accepts at the instant the tab becomes
+        // current, before any advertisement: nothing is left to do, so the
+        // trial settles then. The reason is the early accept, not range.
+        let run = try HandoffRun(setup: monkeySetup(), seed: 1)
+        let activity = try run.createActivity(tabActivity(0), on: "iphone", app: monkeyBrowserID)
+        try run.schedule(.becomeCurrent(activity), at: .zero)
+        try run.schedule(.accept(device: "ipad"), at: .zero)
+        run.run(until: at(10))
+        #expect(run.trace.contains { $0.device == "ipad" && $0.event == "accept" && $0.detail == "nothing is offered" })
+        return (run, activity)
+    },
 ]
 
 @Suite("Eligibility rules")

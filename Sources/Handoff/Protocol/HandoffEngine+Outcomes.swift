@@ -67,12 +67,21 @@ extension HandoffEngine {
             reason = .neverCurrent
         } else if case let .blocked(rule) = eligibility(of: id, on: device, at: clock) {
             reason = rule
+        } else if acceptedWithoutOffer[device.index], isInRadioRange(activities[id.index].device, device) {
+            reason = .acceptedBeforeOffer
         } else {
             reason = .outOfRange
         }
         return ContinuationSummary(
             device: deviceName(device), activity: id, outcome: .notOffered(reason), advertToOffered: nil,
             acceptToContinue: nil, acceptToRestored: nil)
+    }
+
+    /// Whether an advertisement from `source` reaches `receiver` more often
+    /// than not at their distance now.
+    private func isInRadioRange(_ source: DeviceID, _ receiver: DeviceID) -> Bool {
+        let distance = world.distance(between: source, and: receiver, at: clock)
+        return world.configuration.bluetoothRadio.receptionProbability(atDistance: distance) >= 0.5
     }
 
     func difference(_ later: SimInstant?, _ earlier: SimInstant?) -> SimDuration? {

@@ -145,6 +145,7 @@ extension HandoffEngine {
     /// The user on `device` picks what is offered there.
     mutating func accept(on device: Int, now: SimInstant, scheduler: inout Scheduler<HandoffEvent>) {
         guard let attempt = visibleOffer[device], attempts[attempt].state == .offered else {
+            acceptedWithoutOffer[device] = true
             traceCount += 1
             if keepsTrace {
                 trace.append(TraceRecord(

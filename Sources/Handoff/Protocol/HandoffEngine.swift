@@ -47,6 +47,8 @@ package struct HandoffEngine: SimulationModel, ~Copyable {
     /// The most recently current activity each device has seen advertised
     /// and found eligible.
     var latestCandidate: [ActivityID?]
+    /// Whether each device's user accepted while nothing was offered there.
+    var acceptedWithoutOffer: [Bool]
     /// Installed apps per device, as indices into `setup.apps`, in the
     /// device's listed order.
     let installed: [[Int]]
@@ -143,6 +145,7 @@ package struct HandoffEngine: SimulationModel, ~Copyable {
         visibleOffer = Array(repeating: nil, count: count)
         currentActivity = Array(repeating: nil, count: count)
         latestCandidate = Array(repeating: nil, count: count)
+        acceptedWithoutOffer = Array(repeating: false, count: count)
         running = Array(repeating: false, count: count * setup.apps.count)
         appDelegates = Array(repeating: nil, count: count * setup.apps.count)
         makeAppDelegate = factory ?? { _, _ in ScriptedApp() }
@@ -193,6 +196,7 @@ package struct HandoffEngine: SimulationModel, ~Copyable {
             visibleOffer[device] = nil
             currentActivity[device] = nil
             latestCandidate[device] = nil
+            acceptedWithoutOffer[device] = false
             acceptanceGenerators[device] = nil
         }
         for index in running.indices { running[index] = false }

@@ -90,6 +90,10 @@ public enum NotOfferedReason: String, CaseIterable, Hashable, Sendable, CustomSt
     /// A more recently current activity from another device is offered
     /// instead.
     case supersededByMoreRecent
+    /// The user on the device accepted before anything was offered there,
+    /// in radio range of the source, and nothing was offered afterwards (the
+    /// trial settled first).
+    case acceptedBeforeOffer
 
     /// The rule in words.
     public var description: String {
@@ -109,6 +113,7 @@ public enum NotOfferedReason: String, CaseIterable, Hashable, Sendable, CustomSt
         case .noSuitableApp: return "no app with the same Team ID declares the activity type, and there is no webpageURL"
         case .outOfRange: return "no advertisement reached the device (out of range)"
         case .supersededByMoreRecent: return "a more recently current activity is offered instead"
+        case .acceptedBeforeOffer: return "the user accepted before anything was offered on this device"
         }
     }
 }
