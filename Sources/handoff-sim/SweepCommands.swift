@@ -232,6 +232,11 @@ func sweepCommand(_ arguments: [String]) throws(UsageError) -> Int32 {
     case let .failure(failure):
         throw UsageError(message: failure.description)
     }
+    if let warning = SweepRunner.profileWarning(
+        for: prepared.base, profiles: prepared.axes.contains { $0.name == "profile" })
+    {
+        writeError("warning: \(warning)")
+    }
     let showsProgress = standardErrorIsTerminal && !parsed.has("--no-progress")
     let clock = ContinuousClock()
     let start = clock.now
@@ -372,8 +377,11 @@ func adviseCommand(_ arguments: [String]) throws(UsageError) -> Int32 {
         throw UsageError(message: "\(file): no such file or cannot be read")
     }
     var profiles = parsed.value("--profile").map(list) ?? []
-    if profiles.isEmpty, case let .success(scenario) = ScenarioDecoder.decode(Array(data), file: file) {
-        profiles = scenario.sweep?.profiles ?? []
+    if case let .success(scenario) = ScenarioDecoder.decode(Array(data), file: file) {
+        if profiles.isEmpty { profiles = scenario.sweep?.profiles ?? [] }
+        if let warning = SweepRunner.profileWarning(for: scenario, profiles: !profiles.isEmpty) {
+            writeError("warning: \(warning)")
+        }
     }
     let target = Advisor.Target(metric: metric, percentile: percentileOptions[option]!, latency: bound, success: success)
     let options = SweepRunner.Options(trials: trials, seed: seed, activity: parsed.value("--activity"), device: parsed.value("--on"))

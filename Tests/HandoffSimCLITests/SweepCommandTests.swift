@@ -64,6 +64,21 @@ struct SweepCommandTests {
         #expect(run.standardError.hasPrefix(message), "\(run.standardError)")
     }
 
+    @Test("sweep and advise warn when the varied profiles are not on the fetch path; the sweep still runs")
+    func profilesOffThePathWarn() throws {
+        let warning = "warning: the network profiles shape each device's internet link, but \(scenario) fetches over wifiPeerToPeer, which does not use it; the profiles change nothing here (set network.fetchPath to cloudRelay to measure them)\n"
+        let sweep = try ProductRunner.run("handoff-sim", ["sweep", scenario, "--profile", "WiFi,LTE", "--trials", "4", "--no-progress"])
+        #expect(sweep.status == 0)
+        #expect(sweep.standardError == warning)
+        let advise = try ProductRunner.run(
+            "handoff-sim", ["advise", scenario, "--p95", "2s", "--profile", "WiFi", "--trials", "4"])
+        #expect(advise.standardError.hasPrefix(warning), "\(advise.standardError)")
+        let relay = try ProductRunner.run(
+            "handoff-sim", ["sweep", root + "/sweeps/payload-guidance.json", "--trials", "2", "--no-progress"])
+        #expect(relay.status == 0)
+        #expect(!relay.standardError.contains("warning"))
+    }
+
     @Test("extreme Slurm indices are usage errors, never an overflow", arguments: [
         (["SLURM_ARRAY_TASK_ID": "-9223372036854775808", "SLURM_ARRAY_TASK_MIN": "9223372036854775807", "SLURM_ARRAY_TASK_COUNT": "4"],
          "error: SLURM_ARRAY_TASK_ID -9223372036854775808 less SLURM_ARRAY_TASK_MIN 9223372036854775807 is out of range"),

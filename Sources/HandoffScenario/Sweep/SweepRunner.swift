@@ -338,3 +338,14 @@ public struct SweepPointScenario: Sendable {
         return copy
     }
 }
+
+extension SweepRunner {
+    /// A warning when network profiles are varied but the scenario does not
+    /// fetch over the internet: the profiles shape each device's internet
+    /// link, which only the cloud relay path uses, so every point would
+    /// measure the same fetch.
+    public static func profileWarning(for scenario: Scenario, profiles: Bool) -> String? {
+        guard profiles, scenario.setup.configuration.fetchPath != .cloudRelay else { return nil }
+        return "the network profiles shape each device's internet link, but \(scenario.file) fetches over \(scenario.setup.configuration.fetchPath.rawValue), which does not use it; the profiles change nothing here (set network.fetchPath to cloudRelay to measure them)"
+    }
+}
