@@ -44,10 +44,18 @@ public enum SweepTable {
     ///
     /// - Returns: the table, each line ending in `\n`.
     /// - Complexity: O(points × columns).
-    public static func text(_ result: SweepResult) -> String {
+    public static func text(_ result: SweepResult, columns: Columns = .compact) -> String {
         func oneLine(_ field: String) -> String { String(field.map { $0.isNewline ? " " : $0 }) }
-        let header = displayHeader(result).map(oneLine)
-        let rows = result.points.map { displayFields($0, axisCount: result.axes.count).map(oneLine) }
+        let header: [String]
+        let rows: [[String]]
+        switch columns {
+        case .full:
+            header = displayHeader(result).map(oneLine)
+            rows = result.points.map { displayFields($0, axisCount: result.axes.count).map(oneLine) }
+        case .compact:
+            header = compactHeader(result).map(oneLine)
+            rows = result.points.map { compactFields($0, axisCount: result.axes.count).map(oneLine) }
+        }
         let leftAligned = result.axes.count
         var widths = header.map(\.count)
         for row in rows {
@@ -196,6 +204,41 @@ public enum SweepTable {
     }
 
     /// The abbreviated column names of the text and Markdown tables.
+    /// Which columns the text table shows.
+    public enum Columns: String, CaseIterable, Sendable {
+        /// The axes, trials, success, failures, not offered and
+        /// accept → `continue` at p50, p90, p95, p99 and max: under 120
+        /// columns for two axes.
+        case compact
+        /// Every column: bytes, each error code, and every statistic of
+        /// every latency.
+        case full
+    }
+
+    /// The compact table's header.
+    static func compactHeader(_ result: SweepResult) -> [String] {
+        result.axes.map(\.name) + ["trials", "success", "failed", "not offered"]
+            + compactStatistics.map { "a→c \($0.displayName)" }
+    }
+
+    /// One row of the compact table, unescaped.
+    static func compactFields(_ point: SweepPoint, axisCount: Int) -> [String] {
+        let aggregate = point.aggregate
+        var fields = coordinates(point, axisCount: axisCount)
+        fields.append(String(aggregate.trials))
+        fields.append(successRate(aggregate, scale: 10_000).map { decimalText($0, scale: 100) + "%" } ?? "—")
+        fields.append(String(aggregate.failures.reduce(0, +)))
+        fields.append(String(aggregate.notOffered))
+        let histogram = aggregate.histogram(.acceptToContinue)
+        fields += compactStatistics.map { durationText(histogram.value(atPercentile: $0.percentile)) }
+        return fields
+    }
+
+    /// The statistics of the compact table: all but p99.9.
+    static var compactStatistics: [(displayName: String, percentile: Double)] {
+        statistics.filter { $0.displayName != "p99.9" }.map { ($0.displayName, $0.percentile) }
+    }
+
     static func displayHeader(_ result: SweepResult) -> [String] {
         var names = result.axes.map(\.name)
         names += ["bytes", "trials", "success"]

@@ -34,6 +34,10 @@ let sweepHelp = """
       --format FORMAT       text (default), csv, jsonl, markdown or svg.
       --metric METRIC       The latency an svg chart shows: acceptToContinue
                             (default), acceptToRestored, advertToOffered.
+      --columns COLUMNS     The text table's columns: compact (default; the
+                            axes, trials, success, failures and accept →
+                            continue percentiles, under 120 columns) or
+                            full (every error code and latency).
       --output PATH         Write to PATH (atomically) instead of stdout.
       --no-progress         No progress line on a terminal.
       -h, --help            Show this help.
@@ -59,6 +63,7 @@ let mergeHelp = """
     OPTIONS:
       --format FORMAT   text (default), csv, jsonl, markdown or svg.
       --metric METRIC   The latency an svg chart shows.
+      --columns COLUMNS The text table's columns: compact (default) or full.
       --output PATH     Write to PATH (atomically) instead of stdout.
       -h, --help        Show this help.
 
@@ -82,6 +87,15 @@ func outputFormat(_ parsed: ParsedArguments) throws(UsageError) -> (format: Stri
     return (format, try metricOption(parsed))
 }
 
+/// `--columns` (default compact): which columns the text table shows.
+func columnsOption(_ parsed: ParsedArguments) throws(UsageError) -> SweepTable.Columns {
+    let name = parsed.value("--columns") ?? SweepTable.Columns.compact.rawValue
+    guard let columns = SweepTable.Columns(rawValue: name) else {
+        throw UsageError(message: "option '--columns' expects compact or full, found '\(name.escapingControlCharacters)'")
+    }
+    return columns
+}
+
 /// `--metric` (default acceptToContinue).
 func metricOption(_ parsed: ParsedArguments) throws(UsageError) -> LatencyMetric {
     let name = parsed.value("--metric") ?? LatencyMetric.acceptToContinue.rawValue
@@ -92,13 +106,13 @@ func metricOption(_ parsed: ParsedArguments) throws(UsageError) -> LatencyMetric
 }
 
 /// `result` in `format`.
-func render(_ result: SweepResult, format: String, metric: LatencyMetric) -> String {
+func render(_ result: SweepResult, format: String, metric: LatencyMetric, columns: SweepTable.Columns = .compact) -> String {
     switch format {
     case "csv": return SweepTable.csv(result)
     case "jsonl": return SweepJSONLines.render(result, toolVersion: toolVersion)
     case "markdown": return SweepTable.markdown(result)
     case "svg": return SweepChart.svg(result, metric: metric)
-    default: return SweepTable.text(result)
+    default: return SweepTable.text(result, columns: columns)
     }
 }
 
@@ -190,7 +204,7 @@ func sweepCommand(_ arguments: [String]) throws(UsageError) -> Int32 {
     let parsed = try parseArguments(
         arguments, command: "sweep", flags: ["--no-progress", "-h", "--help"],
         options: ["--payload", "--profile", "--vary", "--trials", "--seed", "--activity", "--on", "--jobs", "--shard",
-                  "--shards", "--format", "--metric", "--output"],
+                  "--shards", "--format", "--metric", "--columns", "--output"],
         repeatable: ["--vary"])
     if let failure = preflightOutputs(parsed) { return failure }
     if parsed.has("-h") || parsed.has("--help") {
@@ -202,6 +216,7 @@ func sweepCommand(_ arguments: [String]) throws(UsageError) -> Int32 {
     }
     let file = parsed.positional[0]
     let (format, metric) = try outputFormat(parsed)
+    let columns = try columnsOption(parsed)
     let (trials, seed, jobs) = try runOptions(parsed)
     let environment = ProcessInfo.processInfo.environment
     let shard = try shardOption(parsed, environment: environment)
@@ -255,7 +270,9 @@ func sweepCommand(_ arguments: [String]) throws(UsageError) -> Int32 {
     if showsProgress { writeError("\u{1B}[2K\r", newline: false) }
     switch outcome {
     case let .success(result):
-        return emit(render(result, format: shard == nil ? format : "jsonl", metric: metric), parsed)
+        return emit(
+            render(result, format: shard == nil ? format : "jsonl", metric: metric, columns: columns),
+            parsed)
     case let .failure(failure):
         writeError("error: \(failure)")
         return ExitCode.expectationFailed
@@ -264,7 +281,7 @@ func sweepCommand(_ arguments: [String]) throws(UsageError) -> Int32 {
 
 func mergeCommand(_ arguments: [String]) throws(UsageError) -> Int32 {
     let parsed = try parseArguments(
-        arguments, command: "merge", flags: ["-h", "--help"], options: ["--format", "--metric", "--output"])
+        arguments, command: "merge", flags: ["-h", "--help"], options: ["--format", "--metric", "--columns", "--output"])
     if let failure = preflightOutputs(parsed) { return failure }
     if parsed.has("-h") || parsed.has("--help") {
         writeOutput(mergeHelp + "\n")
@@ -274,6 +291,7 @@ func mergeCommand(_ arguments: [String]) throws(UsageError) -> Int32 {
         throw UsageError(message: "merge needs the parts\nUsage: handoff-sim merge <part>... [--format FORMAT] [--output PATH]")
     }
     let (format, metric) = try outputFormat(parsed)
+    let columns = try columnsOption(parsed)
     var parts: [(file: String, part: SweepJSONLines.Part)] = []
     do throws(SweepMergeError) {
         for file in parsed.positional {
@@ -287,7 +305,7 @@ func mergeCommand(_ arguments: [String]) throws(UsageError) -> Int32 {
         if format == "jsonl" {
             text = SweepJSONLines.render(merged.result, toolVersion: merged.toolVersion)
         } else {
-            text = render(merged.result, format: format, metric: metric)
+            text = render(merged.result, format: format, metric: metric, columns: columns)
         }
         return emit(text, parsed)
     } catch {

@@ -106,7 +106,7 @@ struct SweepRenderingTests {
     @Test("text table: every column lines up under its header, one row per point")
     func textAligned() throws {
         let result = twoProfilesFourPayloads()
-        let lines = SweepTable.text(result).split(separator: "\n").map(String.init)
+        let lines = SweepTable.text(result, columns: .full).split(separator: "\n").map(String.init)
         #expect(lines.count == 2 + result.points.count)
         let rule = Array(lines[1])
         // The rule is runs of dashes separated by two spaces, one per column.
@@ -129,9 +129,21 @@ struct SweepRenderingTests {
 
         // A line break in a value stays within its row.
         let broken = sweep(points: [point(profile: "WiFi", bytes: 1024, milliseconds: [5], coordinates: ["1\nKiB"])])
-        let brokenLines = SweepTable.text(broken).split(separator: "\n")
+        let brokenLines = SweepTable.text(broken, columns: .full).split(separator: "\n")
         #expect(brokenLines.count == 3)
         #expect(brokenLines[2].hasPrefix("1 KiB"))
+    }
+
+    @Test("the default text table is compact: under 120 columns with the longest profile name and a payload axis")
+    func compactTextFits() throws {
+        let result = twoProfilesFourPayloads()
+        #expect(result.points.contains { $0.coordinates.first == "Very Bad Network" })
+        let lines = SweepTable.text(result).split(separator: "\n").map(String.init)
+        #expect(lines.count == 2 + result.points.count)
+        #expect(lines.allSatisfy { $0.count < 120 }, "\(lines.map(\.count))")
+        #expect(lines[0] == "profile           payload  trials  success  failed  not offered  a→c p50  a→c p90  a→c p95  a→c p99  a→c max")
+        #expect(lines[2].hasPrefix("WiFi              256B"))
+        #expect(SweepTable.text(result, columns: .full).split(separator: "\n").first?.contains("err 4608") == true)
     }
 
     @Test("Markdown: a heading with scenario, seed and trials, then one table row per point")
