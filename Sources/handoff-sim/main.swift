@@ -44,10 +44,10 @@ let help = """
                       against a recorded baseline (check).
       defaults        Print every calibrated default of the world and the
                       continuity protocol with its source, as a Markdown table
-                      (the README's table).
+                      (docs/defaults.md).
 
     See 'handoff-sim <command> --help' for a command's options, and
-    README.md for the scenario format.
+    docs/scenario-format.md for the scenario format.
     """
 
 let defaultsHelp = """
@@ -57,7 +57,7 @@ let defaultsHelp = """
     USAGE: handoff-sim defaults
 
     Rows marked "assumption" are not published figures. Every default can be
-    overridden (see README.md).
+    overridden (see docs/scenario-format.md).
     """
 
 /// The defaults table as Markdown, one row per default.

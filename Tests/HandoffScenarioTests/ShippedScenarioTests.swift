@@ -3,7 +3,7 @@ import HandoffScenario
 import Testing
 
 /// Every scenario shipped in scenarios/ is valid and every expectation in
-/// it holds: the README's main command passes.
+/// it holds: the README's main command (`handoff-sim run scenarios`) passes.
 @Suite("Shipped scenarios")
 struct ShippedScenarioTests {
     static let files: [String] = (try? ScenarioSuite.files(in: [packageRoot() + "/scenarios"])) ?? []

@@ -61,20 +61,20 @@ struct CommandLineTests {
         #expect(try checksum(seed: 12) != first)
     }
 
-    @Test("handoff-sim defaults prints the README's defaults table, row for row")
-    func defaultsTableMatchesReadme() throws {
+    @Test("handoff-sim defaults prints the docs/defaults.md table, row for row")
+    func defaultsTableMatchesDocumentation() throws {
         let run = try ProductRunner.run("handoff-sim", ["defaults"])
         #expect(run.status == 0)
         let rows = run.standardOutput.split(separator: "\n").map(String.init)
         #expect(rows.count > 15)
         #expect(rows.first == "| setting | default | source |")
-        let readme = try String(
+        let page = try String(
             contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .deletingLastPathComponent().appendingPathComponent("README.md"),
+                .deletingLastPathComponent().appendingPathComponent("docs").appendingPathComponent("defaults.md"),
             encoding: .utf8)
-        let readmeLines = Set(readme.split(separator: "\n").map(String.init))
+        let pageLines = Set(page.split(separator: "\n").map(String.init))
         for row in rows {
-            #expect(readmeLines.contains(row), "README.md lacks the row: \(row)")
+            #expect(pageLines.contains(row), "docs/defaults.md lacks the row: \(row)")
         }
     }
 

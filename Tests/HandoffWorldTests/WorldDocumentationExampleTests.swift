@@ -2,9 +2,10 @@ import HandoffWorld
 import SimKernel
 import Testing
 
-@Suite("The README's world example")
+/// The world example in docs/library.md, as written there.
+@Suite("The library guide's world example")
 struct WorldDocumentationExampleTests {
-    @Test("the README example delivers 3 KiB over the cloud relay and reports it in order")
+    @Test("the library guide's example delivers 3 KiB over the cloud relay and reports it in order")
     func readmeExampleRuns() throws {
         let devices = [
             DeviceDescription(name: "mac", kind: .mac, osVersion: OSVersion(14, 4), account: "alice"),

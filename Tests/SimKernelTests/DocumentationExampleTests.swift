@@ -1,7 +1,7 @@
 import Testing
 import SimKernel
 
-/// The examples in README.md and in the doc comments, run as written.
+/// The examples in docs/library.md and in the doc comments, run as written.
 @Suite("Documentation examples")
 struct DocumentationExampleTests {
     struct PingPong: SimulationModel {
@@ -12,7 +12,7 @@ struct DocumentationExampleTests {
         }
     }
 
-    @Test("the README's ping-pong runs 201 volleys in one simulated second")
+    @Test("the library guide's ping-pong runs 201 volleys in one simulated second")
     func pingPong() {
         var simulation = Simulation(model: PingPong())
         simulation.scheduler.schedule(0, at: .zero)

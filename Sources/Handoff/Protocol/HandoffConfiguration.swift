@@ -16,7 +16,7 @@ public enum AcceptancePolicy: Hashable, Sendable {
 /// message sizes, timeouts, and how users answer offers.
 ///
 /// Apple publishes none of these numbers except the 3 KB payload guidance;
-/// each default is an assumption documented in the README's table of
+/// each default is an assumption documented in the defaults table (docs/defaults.md) of
 /// calibrated defaults, and every one can be overridden.
 public struct HandoffConfiguration: Hashable, Sendable {
     /// The path the payload and streams take.

@@ -3,7 +3,7 @@ import SimKernel
 /// Everything about a world that is not about one device: the peer links,
 /// the radios, advertising and scanning, and the transport.
 ///
-/// Every default is documented, with its source, in the README's defaults
+/// Every default is documented, with its source, in the defaults table (docs/defaults.md)
 /// table; every one can be overridden.
 public struct WorldConfiguration: Hashable, Sendable {
     /// Each direction of a Wi-Fi peer-to-peer link.

@@ -24,10 +24,10 @@ public struct CalibratedDefault: Hashable, Sendable {
 /// Every default of the world model with its source, in one table.
 ///
 /// The values are read from the constants the model runs with, so the
-/// table cannot drift from the code; the README shows the same table and a
+/// table cannot drift from the code; docs/defaults.md shows the same table and a
 /// test checks that it matches.
 public enum CalibratedDefaults {
-    /// The table, in the order the README shows it.
+    /// The table, in the order docs/defaults.md shows it.
     public static var table: [CalibratedDefault] {
         var rows: [CalibratedDefault] = []
         let nlc = "Network Link Conditioner preset (published figures, as listed by NSHipster and WebRTC's emulate.py)"

@@ -5,7 +5,7 @@ import SimKernel
 /// The built-in profiles carry Network Link Conditioner's names. Where
 /// Apple's tool publishes numbers (Very Bad Network, Edge, 3G, 100% Loss)
 /// they are used as published; the others are documented assumptions. The
-/// README's defaults table gives the source of every number.
+/// defaults table (docs/defaults.md) gives the source of every number.
 ///
 /// ```swift
 /// var profile = try NetworkProfile.named("3G")
@@ -64,7 +64,7 @@ public struct NetworkProfile: Hashable, Sendable, CustomStringConvertible {
     public static let hundredPercentLoss = internet(
         "100% Loss", down: nil, up: nil, downDelay: 0, upDelay: 0, loss: 1)
 
-    /// Every built-in internet profile, in the order of the README table.
+    /// Every built-in internet profile, in the order of the defaults table (docs/defaults.md).
     public static let builtIn: [NetworkProfile] = [
         .wifi, .lte, .dsl, .threeG, .edge, .veryBadNetwork, .hundredPercentLoss,
     ]

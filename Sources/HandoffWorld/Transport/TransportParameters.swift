@@ -34,7 +34,7 @@ public struct TransportParameters: Hashable, Sendable {
     /// every link on the path (the path MTU less headers).
     public var segmentSize: Int?
 
-    /// Creates transport settings; see the README's defaults table for the
+    /// Creates transport settings; see the defaults table (docs/defaults.md) for the
     /// source of each default.
     public init(
         initialRetransmissionTimeout: SimDuration = .seconds(1),
