@@ -98,6 +98,9 @@ struct SweepCommandTests {
         let run = try ProductRunner.run("handoff-sim", ["sweep", scenario, "--payload", "1KiB,lots", "--no-progress"])
         #expect(run.status == 65)
         #expect(run.standardError.contains("error: $.activity.payloadSize: at the sweep point payload=lots: expected a size"))
+        // The value came from the command line: no made-up line 0, column 0.
+        #expect(run.standardError.hasPrefix("\(scenario): error: $.activity.payloadSize: at the sweep point payload=lots"))
+        #expect(!run.standardError.contains(":0:0:"))
     }
 
     @Test("advise answers in words and in JSON")

@@ -138,8 +138,11 @@ public struct SweepRunner: Sendable {
                     coordinates: coordinates, scenario: scenario, bytes: bytes, edits: edits, digest: digest))
             case let .failure(found):
                 for problem in found.problems {
+                    // A value from the command line has no place in the file:
+                    // its problem names the path only, not line 0.
+                    let position = problem.position.flatMap { $0.line == 0 ? nil : $0 }
                     problems.append(ScenarioProblem(
-                        file: problem.file, path: problem.path, position: problem.position,
+                        file: problem.file, path: problem.path, position: position,
                         message: "at the sweep point \(label): \(problem.message)"))
                 }
             }
