@@ -142,6 +142,26 @@ struct EligibilityTests {
         #expect(!steps.contains("offer") && !steps.contains("continueUserActivity"))
     }
 
+    @Test("two activities current at the same instant: one is offered and continued, the other is reported superseded", arguments: 1...5)
+    func simultaneousCandidates(seed: UInt64) throws {
+        let setup = try monkeySetup(adjust: { devices in
+            devices.append(DeviceDescription(
+                name: "mac", kind: .mac, osVersion: OSVersion(14, 4), account: "alice@icloud.com",
+                installedApps: [monkeyBrowserID], mobility: .stationary(Position(x: 0, y: 2))))
+        })
+        let run = try HandoffRun(setup: setup, seed: seed)
+        let fromMac = try run.createActivity(tabActivity(1), on: "mac", app: monkeyBrowserID)
+        let fromPhone = try run.createActivity(tabActivity(0), on: "iphone", app: monkeyBrowserID)
+        try run.schedule(.becomeCurrent(fromMac), at: .zero)
+        try run.schedule(.becomeCurrent(fromPhone), at: .zero)
+        try run.schedule(.accept(device: "ipad"), at: at(10))
+        run.run(until: at(30))
+        #expect(run.violations.isEmpty)
+        let outcomes = [fromMac, fromPhone].map { run.summary(of: $0, on: "ipad")?.outcome }
+        #expect(outcomes.filter { $0 == .continued }.count == 1, "\(outcomes)")
+        #expect(outcomes.filter { $0 == .notOffered(.supersededByMoreRecent) }.count == 1, "\(outcomes)")
+    }
+
     @Test("with every rule satisfied the same setup is offered and continued")
     func controlCaseContinues() throws {
         let (run, activity) = try runTab(setup: monkeySetup())

@@ -38,10 +38,12 @@ extension HandoffEngine {
         case let .eligible(eligibleTarget):
             target = eligibleTarget
         }
-        // With two candidates, the more recently current one is offered.
+        // With two candidates, the more recently current one is offered; of
+        // two that became current at the same instant, the one already a
+        // candidate stays and the other is superseded (no flip-flopping).
         if let other = latestCandidate[receiver.index], other != id,
             currentActivity[activities[other.index].device.index] == other,
-            activities[other.index].lastBecameCurrent ?? .zero > activities[index].lastBecameCurrent ?? .zero
+            activities[other.index].lastBecameCurrent ?? .zero >= activities[index].lastBecameCurrent ?? .zero
         {
             reject(id, on: receiver, because: .supersededByMoreRecent, now: now)
             return true
