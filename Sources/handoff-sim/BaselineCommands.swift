@@ -34,12 +34,13 @@ let baselineHelp = """
 
     EXIT CODES:
       0   every figure matches (update: written)
+      1   a trial stopped at a limit (events or simulated time)
       2   a regression: slower, less successful, or a new failure cause
       4   only improvements (or scenarios and entries added or removed)
       5   the baseline is missing or unreadable
-      64  bad command-line usage
+      64  bad command-line usage, or a scenario file that does not exist
       65  a scenario file is invalid
-      70  internal error (a trial hit a limit, or an output cannot be written)
+      70  internal error (an output cannot be written)
     """
 
 enum BaselineExit {
@@ -61,7 +62,11 @@ func measureBaseline(_ files: [String], jobs: Int) -> Result<[Baseline.Scenario]
             invalid = true
         case let .failure(failure):
             writeError("error: \(failure)")
-            return .failure(ExitFailure(code: ExitCode.internalError))
+            switch failure {
+            case .unreadable: return .failure(ExitFailure(code: ExitCode.usage))
+            case .stopped: return .failure(ExitFailure(code: ExitCode.expectationFailed))
+            case .invalid: return .failure(ExitFailure(code: ExitCode.invalidScenario))
+            }
         }
     }
     return invalid ? .failure(ExitFailure(code: ExitCode.invalidScenario)) : .success(scenarios)

@@ -244,6 +244,9 @@ func sweepCommand(_ arguments: [String]) throws(UsageError) -> Int32 {
     case let .failure(.invalid(problems)):
         writeError(problems.description)
         return ExitCode.invalidScenario
+    case let .failure(.badValue(axis, value, problem)):
+        let option = axis == "payload" ? "--payload" : axis == "profile" ? "--profile" : "--vary \(axis)"
+        throw UsageError(message: "option '\(option)' value '\(value.escapingControlCharacters)': \(problem)")
     case let .failure(failure):
         throw UsageError(message: failure.description)
     }
@@ -293,6 +296,10 @@ func mergeCommand(_ arguments: [String]) throws(UsageError) -> Int32 {
     let (format, metric) = try outputFormat(parsed)
     let columns = try columnsOption(parsed)
     var parts: [(file: String, part: SweepJSONLines.Part)] = []
+    // A missing input is a usage error (64) in every command.
+    for file in parsed.positional where !FileManager.default.isReadableFile(atPath: file) {
+        throw UsageError(message: "\(file.escapingControlCharacters): no such file or cannot be read")
+    }
     do throws(SweepMergeError) {
         for file in parsed.positional {
             guard let data = FileManager.default.contents(atPath: file) else {
@@ -414,6 +421,9 @@ func adviseCommand(_ arguments: [String]) throws(UsageError) -> Int32 {
         return ExitCode.invalidScenario
     case let .failure(.usage(message)):
         throw UsageError(message: message)
+    case let .failure(.badValue(axis, value, problem)):
+        let option = axis == "profile" ? "--profile" : axis
+        throw UsageError(message: "option '\(option)' value '\(value.escapingControlCharacters)': \(problem)")
     case let .failure(failure):
         writeError("error: \(failure)")
         return ExitCode.expectationFailed

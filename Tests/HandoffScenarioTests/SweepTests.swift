@@ -123,7 +123,14 @@ struct SweepTests {
         switch SweepRunner.prepare(Array(text.utf8), file: "sweep.json", payloads: ["3 parsecs"], options: SweepRunner.Options()) {
         case .success: Issue.record("an invalid payload was accepted")
         case let .failure(failure):
-            #expect(failure.description.contains("error: $.activity.payloadSize: at the sweep point payload=3 parsecs: expected a size"))
+            // A value the caller gave is reported against the axis, not the file.
+            guard case let .badValue(axis, value, problem) = failure else {
+                Issue.record("expected a bad axis value, got \(failure)")
+                return
+            }
+            #expect(axis == "payload" && value == "3 parsecs")
+            #expect(problem.hasPrefix("expected a size"))
+            #expect(failure.description.hasPrefix("the payload value '3 parsecs': expected a size"))
         }
     }
 

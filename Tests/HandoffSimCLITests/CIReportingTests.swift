@@ -33,4 +33,23 @@ struct CIReportingTests {
         #expect(file.status == 64)
         #expect(file.standardError == "error: '\(root)/scenarios/payload-3kib.json' is not a baseline but '\(root)/baselines/scenarios.json' is; the baseline comes first: handoff-sim baseline check BASELINE <file or dir>...\n")
     }
+
+    @Test("one meaning per exit code: a limit is 1 in baseline as in run, a missing input is 64 in merge as in sweep")
+    func exitCodesAgree() throws {
+        let directory = NSTemporaryDirectory() + "handoff-sim-exit-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let limit = root + "/Tests/Fixtures/run-scenarios/event-limit.json"
+        let run = try ProductRunner.run("handoff-sim", ["run", limit, "--no-progress"])
+        let baseline = try ProductRunner.run("handoff-sim", ["baseline", "update", limit, "--output", directory + "/b.json"])
+        #expect(run.status == 1)
+        #expect(baseline.status == 1)
+        #expect(baseline.standardError.contains("handled 5 events (limits.maxEvents) without settling"))
+        #expect(!FileManager.default.fileExists(atPath: directory + "/b.json"))
+        let missing = directory + "/nowhere.jsonl"
+        let merge = try ProductRunner.run("handoff-sim", ["merge", missing])
+        let sweep = try ProductRunner.run("handoff-sim", ["sweep", missing, "--payload", "1KiB"])
+        #expect(merge.status == 64)
+        #expect(sweep.status == 64)
+        #expect(merge.standardError == "error: \(missing): no such file or cannot be read\n")
+    }
 }

@@ -93,14 +93,33 @@ struct SweepCommandTests {
         #expect(run.standardError.hasPrefix(message), "\(run.standardError)")
     }
 
-    @Test("an invalid value at a sweep point is an invalid scenario: exit 65, naming the point")
-    func invalidPoint() throws {
-        let run = try ProductRunner.run("handoff-sim", ["sweep", scenario, "--payload", "1KiB,lots", "--no-progress"])
-        #expect(run.status == 65)
-        #expect(run.standardError.contains("error: $.activity.payloadSize: at the sweep point payload=lots: expected a size"))
-        // The value came from the command line: no made-up line 0, column 0.
-        #expect(run.standardError.hasPrefix("\(scenario): error: $.activity.payloadSize: at the sweep point payload=lots"))
+    @Test("a bad value given on the command line is a usage error naming the option: exit 64", arguments: [
+        (["--payload", "1KiB,lots"], "error: option '--payload' value 'lots': expected a size such as"),
+        (["--payload", "3kb"], "error: option '--payload' value '3kb': expected a size such as"),
+        (["--vary", "network.wifiPeerToPeer.latency=5ms,fast"],
+         "error: option '--vary network.wifiPeerToPeer.latency' value 'fast': expected a duration such as"),
+    ])
+    func invalidOptionValue(arguments: [String], message: String) throws {
+        let run = try ProductRunner.run("handoff-sim", ["sweep", scenario] + arguments + ["--no-progress"])
+        #expect(run.status == 64)
+        #expect(run.standardError.hasPrefix(message), "\(run.standardError)")
         #expect(!run.standardError.contains(":0:0:"))
+    }
+
+    @Test("an invalid value in the file's own sweep block is an invalid scenario: exit 65, at its place in the file")
+    func invalidPointInFile() throws {
+        let directory = NSTemporaryDirectory() + "handoff-sim-sweep-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        var text = try String(contentsOfFile: scenario, encoding: .utf8)
+        let brace = try #require(text.lastIndex(of: "}"))
+        text.replaceSubrange(brace...brace, with: #", "sweep": { "payload": ["1KiB", "lots"] } }"#)
+        let file = directory + "/sweep.json"
+        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        let run = try ProductRunner.run("handoff-sim", ["sweep", file, "--no-progress"])
+        #expect(run.status == 65)
+        #expect(run.standardError.hasPrefix("\(file):"), "\(run.standardError)")
+        #expect(run.standardError.contains(#": error: $.sweep.payload[1]: expected a size such as "3KiB" or a whole number of bytes, found "lots""#),
+                "\(run.standardError)")
     }
 
     @Test("advise answers in words and in JSON")

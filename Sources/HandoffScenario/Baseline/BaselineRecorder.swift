@@ -13,13 +13,16 @@ public struct BaselineRecorder: Sendable {
     public enum Failure: Error, Sendable, CustomStringConvertible {
         /// The file is invalid (exit 65).
         case invalid(ScenarioProblems)
-        /// The file cannot be read, or a trial stopped at a limit.
-        case failed(file: String, String)
+        /// The file cannot be read.
+        case unreadable(file: String)
+        /// A trial stopped at a limit (events or simulated time).
+        case stopped(file: String, String)
 
         public var description: String {
             switch self {
             case let .invalid(problems): return problems.description
-            case let .failed(file, message): return "\(file): \(message)"
+            case let .unreadable(file): return "\(file): no such file or cannot be read"
+            case let .stopped(file, message): return "\(file): \(message)"
             }
         }
     }
@@ -28,7 +31,7 @@ public struct BaselineRecorder: Sendable {
     /// device, then every point of its `sweep` block, if it has one.
     public func measure(file: String) -> Result<Baseline.Scenario, Failure> {
         guard let data = FileManager.default.contents(atPath: file) else {
-            return .failure(.failed(file: file, "cannot read the file"))
+            return .failure(.unreadable(file: file))
         }
         let bytes = Array(data)
         let scenario: Scenario
@@ -46,17 +49,17 @@ public struct BaselineRecorder: Sendable {
                     entries.append(Baseline.Entry(
                         key: "\(activity.name) on \(device.name)", metrics: BaselineMetrics.metrics(of: aggregate)))
                 case let .failure(failure):
-                    return .failure(.failed(file: file, "\(failure)"))
+                    return .failure(.stopped(file: file, "\(failure)"))
                 }
             }
         }
         if scenario.sweep != nil {
             switch SweepRunner.prepare(bytes, file: file, options: SweepRunner.Options()) {
             case let .failure(.invalid(problems)): return .failure(.invalid(problems))
-            case let .failure(failure): return .failure(.failed(file: file, "sweep: \(failure)"))
+            case let .failure(failure): return .failure(.stopped(file: file, "sweep: \(failure)"))
             case let .success(prepared):
                 switch runner.run(prepared) {
-                case let .failure(failure): return .failure(.failed(file: file, "sweep: \(failure)"))
+                case let .failure(failure): return .failure(.stopped(file: file, "sweep: \(failure)"))
                 case let .success(result):
                     for point in result.points {
                         let key = "sweep: " + zip(result.axes, point.coordinates).map { "\($0.name)=\($1)" }.joined(separator: ", ")

@@ -72,7 +72,8 @@ public struct SweepRunner: Sendable {
         var payloads = payloads
         var profiles = profiles
         var parameters = parameters
-        if payloads.isEmpty, profiles.isEmpty, parameters.isEmpty, let sweep = base.sweep {
+        let axesFromCaller = !(payloads.isEmpty && profiles.isEmpty && parameters.isEmpty)
+        if !axesFromCaller, let sweep = base.sweep {
             payloads = sweep.payloads
             profiles = sweep.profiles
             parameters = sweep.parameters
@@ -137,6 +138,13 @@ public struct SweepRunner: Sendable {
                 points.append(SweepPointScenario(
                     coordinates: coordinates, scenario: scenario, bytes: bytes, edits: edits, digest: digest))
             case let .failure(found):
+                // A bad value the caller gave (an option, not the file) is a
+                // usage problem naming the option.
+                for problem in found.problems where axesFromCaller {
+                    for (axis, index) in zip(specification.axes, indices) where problem.path == "$." + axis.path.description {
+                        return .failure(.badValue(axis: axis.name, value: axis.values[index].text, problem: problem.message))
+                    }
+                }
                 for problem in found.problems {
                     // A value from the command line has no place in the file:
                     // its problem names the path only, not line 0.
@@ -303,12 +311,18 @@ public enum SweepFailure: Error, Sendable, CustomStringConvertible {
     case usage(String)
     /// A trial hit a limit (exit 1).
     case stopped(String)
+    /// A value the caller gave for an axis (not one from the file) is not
+    /// valid there: the axis (`payload`, `profile` or a parameter path), the
+    /// value, and what was expected.
+    case badValue(axis: String, value: String, problem: String)
 
     public var description: String {
         switch self {
         case let .invalid(problems): return problems.description
         case let .usage(message): return message
         case let .stopped(message): return message
+        case let .badValue(axis, value, problem):
+            return "the \(axis) value '\(value.escapingControlCharacters)': \(problem)"
         }
     }
 }
