@@ -10,6 +10,7 @@ import Musl
 import Darwin
 #endif
 import Handoff
+import HandoffScenario
 import HandoffWorld
 
 /// The tool's version, printed by `--version` and recorded in every report
@@ -80,36 +81,42 @@ func dispatch(_ command: ([String]) throws(UsageError) -> Int32, _ arguments: [S
     }
 }
 
-let arguments = Array(CommandLine.arguments.dropFirst())
-switch arguments.first {
-case "run":
-    dispatch(runCommand, Array(arguments.dropFirst()))
-case "validate":
-    dispatch(validateCommand, Array(arguments.dropFirst()))
-case "replay":
-    dispatch(replayCommand, Array(arguments.dropFirst()))
-case "list":
-    dispatch(listCommand, Array(arguments.dropFirst()))
-case "sweep":
-    dispatch(sweepCommand, Array(arguments.dropFirst()))
-case "merge":
-    dispatch(mergeCommand, Array(arguments.dropFirst()))
-case "advise":
-    dispatch(adviseCommand, Array(arguments.dropFirst()))
-case "baseline":
-    dispatch(baselineCommand, Array(arguments.dropFirst()))
-case "defaults":
-    switch Array(arguments.dropFirst()) {
+/// `handoff-sim defaults`: the table, or its help.
+func defaultsCommand(_ arguments: [String]) throws(UsageError) -> Int32 {
+    switch arguments {
     case []:
         writeOutput(defaultsTable() + "\n")
-        exit(finish(ExitCode.success))
     case ["-h"], ["--help"]:
         writeOutput(defaultsHelp + "\n")
-        exit(finish(ExitCode.success))
     case let extra:
-        writeError("error: unexpected argument '\(extra[0])'\nUsage: handoff-sim defaults; see 'handoff-sim defaults --help'")
-        exit(64)
+        throw UsageError(message: "unexpected argument '\(extra[0].escapingControlCharacters)'\nUsage: handoff-sim defaults; see 'handoff-sim defaults --help'")
     }
+    return ExitCode.success
+}
+
+/// Every command, by name, in the order `--help` lists them.
+let commands: [(name: String, run: ([String]) throws(UsageError) -> Int32)] = [
+    ("run", runCommand), ("validate", validateCommand), ("replay", replayCommand), ("list", listCommand),
+    ("sweep", sweepCommand), ("merge", mergeCommand), ("advise", adviseCommand), ("baseline", baselineCommand),
+    ("defaults", defaultsCommand),
+]
+
+/// "unknown command 'x'" with a did-you-mean.
+@MainActor func unknownCommand(_ word: String) -> Never {
+    var message = "error: unknown command '\(word.escapingControlCharacters)'"
+    if let close = suggestion(for: word, among: commands.map(\.name)) { message += " (did you mean '\(close)'?)" }
+    writeError(message + "\nUsage: handoff-sim <command> [options]; see 'handoff-sim --help'")
+    exit(ExitCode.usage)
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+switch arguments.first {
+case let name? where commands.contains { $0.name == name }:
+    dispatch(commands.first { $0.name == name }!.run, Array(arguments.dropFirst()))
+case "help" where arguments.count > 1:
+    // `handoff-sim help CMD` is `handoff-sim CMD --help`.
+    guard let command = commands.first(where: { $0.name == arguments[1] }) else { unknownCommand(arguments[1]) }
+    dispatch(command.run, ["--help"])
 case "-h", "--help", "help":
     writeOutput(help + "\n")
     exit(finish(ExitCode.success))
@@ -118,12 +125,11 @@ case "--version":
     exit(finish(ExitCode.success))
 case nil:
     writeError("error: missing command\n\n\(help)")
-    exit(64)
+    exit(ExitCode.usage)
 case let word?:
     if word.hasPrefix("-") {
-        writeError("error: unknown option '\(word)'\nUsage: handoff-sim <command> [options]; see 'handoff-sim --help'")
-    } else {
-        writeError("error: unknown command '\(word)'\nUsage: handoff-sim <command> [options]; see 'handoff-sim --help'")
+        writeError("error: unknown option '\(word.escapingControlCharacters)'\nUsage: handoff-sim <command> [options]; see 'handoff-sim --help'")
+        exit(ExitCode.usage)
     }
-    exit(64)
+    unknownCommand(word)
 }

@@ -27,6 +27,24 @@ struct CommandLineTests {
         #expect(run.standardError.hasPrefix("error: unknown command 'frobnicate'"))
     }
 
+    @Test("a mistyped command gets a did-you-mean, in help too")
+    func mistypedCommand() throws {
+        for arguments in [["swep", "x.json"], ["help", "swep"]] {
+            let run = try ProductRunner.run("handoff-sim", arguments)
+            #expect(run.status == 64)
+            #expect(run.standardError.hasPrefix("error: unknown command 'swep' (did you mean 'sweep'?)\n"), "\(run.standardError)")
+        }
+    }
+
+    @Test("handoff-sim help CMD prints CMD's help", arguments: ["run", "validate", "replay", "list", "sweep", "merge", "advise", "baseline", "defaults"])
+    func helpCommand(command: String) throws {
+        let viaHelp = try ProductRunner.run("handoff-sim", ["help", command])
+        let viaFlag = try ProductRunner.run("handoff-sim", [command, "--help"])
+        #expect(viaHelp.status == 0)
+        #expect(viaHelp.standardOutput == viaFlag.standardOutput)
+        #expect(viaHelp.standardOutput.contains("USAGE: handoff-sim \(command)"))
+    }
+
     @Test("no command at all is a usage error")
     func missingCommand() throws {
         let run = try ProductRunner.run("handoff-sim", [])
