@@ -9,17 +9,7 @@ import Testing
 struct HandoffDocumentationExampleTests {
     @Test("the library guide's MonkeyBrowser example continues the tab on the iPad")
     func readmeExample() throws {
-        let browser = try AppDescription(
-            bundleID: "com.xamarin.monkeybrowser", teamID: TeamID("XAMARIN123"),
-            activityTypes: ["com.xamarin.monkeybrowser.tab1"])
-        let setup = HandoffSetup(
-            devices: [
-                DeviceDescription(name: "iphone", kind: .iPhone, osVersion: OSVersion(17, 4), account: "alice",
-                                  installedApps: [browser.bundleID]),
-                DeviceDescription(name: "ipad", kind: .iPad, osVersion: OSVersion(17, 4), account: "alice",
-                                  installedApps: [browser.bundleID], mobility: .stationary(Position(x: 2, y: 0))),
-            ],
-            apps: [browser])
+        let (browser, setup) = try Self.guideSetup()
         let run = try HandoffRun(setup: setup, seed: 42)
         let tab = try run.createActivity(
             ActivityContent(type: "com.xamarin.monkeybrowser.tab1", title: "Weather",
@@ -79,17 +69,7 @@ struct HandoffDocumentationExampleTests {
 
     @Test("the library guide's reset loop continues every one of 1,000 trials")
     func resetLoopExample() throws {
-        let browser = try AppDescription(
-            bundleID: "com.xamarin.monkeybrowser", teamID: TeamID("XAMARIN123"),
-            activityTypes: ["com.xamarin.monkeybrowser.tab1"])
-        let setup = HandoffSetup(
-            devices: [
-                DeviceDescription(name: "iphone", kind: .iPhone, osVersion: OSVersion(17, 4), account: "alice",
-                                  installedApps: [browser.bundleID]),
-                DeviceDescription(name: "ipad", kind: .iPad, osVersion: OSVersion(17, 4), account: "alice",
-                                  installedApps: [browser.bundleID], mobility: .stationary(Position(x: 2, y: 0))),
-            ],
-            apps: [browser])
+        let (browser, setup) = try Self.guideSetup()
         let run = try HandoffRun(setup: setup, seed: 42)
         let content = ActivityContent(type: "com.xamarin.monkeybrowser.tab1", title: "Weather",
                                       userInfo: ["Url": "https://www.weather.com"])
@@ -103,5 +83,22 @@ struct HandoffDocumentationExampleTests {
             if run.summary(of: tab, on: "ipad")?.outcome == .continued { continued += 1 }
         }
         #expect(continued == 1_000)
+    }
+
+    /// The MonkeyBrowser setup of the library guide's first example, which
+    /// its later examples reuse.
+    static func guideSetup() throws -> (AppDescription, HandoffSetup) {
+        let browser = try AppDescription(
+            bundleID: "com.xamarin.monkeybrowser", teamID: TeamID("XAMARIN123"),
+            activityTypes: ["com.xamarin.monkeybrowser.tab1"])
+        let setup = HandoffSetup(
+            devices: [
+                DeviceDescription(name: "iphone", kind: .iPhone, osVersion: OSVersion(17, 4), account: "alice",
+                                  installedApps: [browser.bundleID]),
+                DeviceDescription(name: "ipad", kind: .iPad, osVersion: OSVersion(17, 4), account: "alice",
+                                  installedApps: [browser.bundleID], mobility: .stationary(Position(x: 2, y: 0))),
+            ],
+            apps: [browser])
+        return (browser, setup)
     }
 }
