@@ -116,18 +116,7 @@ struct OutputTarget {
             }
         }
         let target = Self.resolvingLinks(path)
-        let parent = (target as NSString).deletingLastPathComponent
-        var isFolder: ObjCBool = false
-        if !parent.isEmpty, FileManager.default.fileExists(atPath: parent, isDirectory: &isFolder), !isFolder.boolValue {
-            throw OutputError(message: "cannot write \(shown): \(parent.escapingControlCharacters) is not a folder")
-        }
-        if !parent.isEmpty, !FileManager.default.fileExists(atPath: parent) {
-            do {
-                try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
-            } catch {
-                throw OutputError(message: "cannot write \(shown): cannot make the folder \(parent.escapingControlCharacters): \(Self.reason(of: error))")
-            }
-        }
+        try Self.makeParentFolder(of: target, shownAs: shown)
         kind = .file(target)
     }
 
@@ -162,6 +151,26 @@ struct OutputTarget {
                 unlink(temporary)
                 throw OutputError(message: "cannot write \(shown): \(String(cString: strerror(error)))")
             }
+        }
+    }
+
+    /// Makes the folder that will hold `path`, if it is missing.
+    ///
+    /// - Throws: ``OutputError`` when the parent is a file or cannot be made.
+    static func makeParentFolder(of path: String, shownAs shown: String) throws(OutputError) {
+        let parent = (path as NSString).deletingLastPathComponent
+        guard !parent.isEmpty else { return }
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: parent, isDirectory: &isFolder) {
+            guard isFolder.boolValue else {
+                throw OutputError(message: "cannot write \(shown): \(parent.escapingControlCharacters) is not a folder")
+            }
+            return
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+        } catch {
+            throw OutputError(message: "cannot write \(shown): cannot make the folder \(parent.escapingControlCharacters): \(reason(of: error))")
         }
     }
 
@@ -210,10 +219,7 @@ func writeAtomically(_ text: String, to path: String) throws(OutputError) {
 /// reads after the step), making missing parent folders.
 func append(_ text: String, to path: String) throws(OutputError) {
     let shown = path.escapingControlCharacters
-    let parent = (path as NSString).deletingLastPathComponent
-    if !parent.isEmpty, !FileManager.default.fileExists(atPath: parent) {
-        try? FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
-    }
+    try OutputTarget.makeParentFolder(of: path, shownAs: shown)
     let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
     guard descriptor >= 0 else { throw OutputError(message: "cannot append to \(shown): \(String(cString: strerror(errno)))") }
     defer { close(descriptor) }

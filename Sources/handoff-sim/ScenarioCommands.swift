@@ -125,16 +125,7 @@ func runCommand(_ arguments: [String]) throws(UsageError) -> Int32 {
     let progress: ((Int, Int, String) -> Void)? = showsProgress ? { index, count, file in
         writeError("\u{1B}[2K\r[\(index + 1)/\(count)] \(file)", newline: false)
     } : nil
-    // Output paths are checked (and missing folders made) before any work.
-    var outputs: [String: OutputTarget] = [:]
-    do {
-        for option in ["--json", "--junit", "--markdown"] {
-            if let path = parsed.value(option) { outputs[option] = try OutputTarget(path) }
-        }
-    } catch {
-        writeError("error: \(error.message)")
-        return ExitCode.internalError
-    }
+    if let failure = preflightOutputs(parsed) { return failure }
     let results = ScenarioSuite.run(files: files, runner: runner, trials: trials, seed: seed, progress: progress)
     if showsProgress { writeError("\u{1B}[2K\r", newline: false) }
 
@@ -152,14 +143,14 @@ func runCommand(_ arguments: [String]) throws(UsageError) -> Int32 {
         for line in GitHubAnnotations.lines(for: results) { writeOutput(line + "\n") }
     }
     do {
-        if let target = outputs["--json"] {
-            try target.write(JSONReport.render(results, toolVersion: toolVersion, trials: trials, seed: seed))
+        if let path = parsed.value("--json") {
+            try writeAtomically(JSONReport.render(results, toolVersion: toolVersion, trials: trials, seed: seed), to: path)
         }
-        if let target = outputs["--junit"] {
-            try target.write(JUnitReport.render(results, toolVersion: toolVersion))
+        if let path = parsed.value("--junit") {
+            try writeAtomically(JUnitReport.render(results, toolVersion: toolVersion), to: path)
         }
         let markdown = MarkdownReport.render(results)
-        if let target = outputs["--markdown"] { try target.write(markdown) }
+        if let path = parsed.value("--markdown") { try writeAtomically(markdown, to: path) }
         if let path = environment["GITHUB_STEP_SUMMARY"], !path.isEmpty { try append(markdown, to: path) }
     } catch {
         writeError("error: \(error.message)")

@@ -85,12 +85,20 @@ public struct ScenarioRunner: Sendable {
         let workers = min(jobs, trials)
         let pieces = ParallelTrials.pieces(points: 1, trials: 0..<trials, workers: workers)
         let outcomes = ParallelTrials(jobs: workers).run(
-            pieces: pieces.count, makeState: { try? Self.makeRun(scenario, seed: seed) },
-            piece: { run, index -> ParallelTrials.PieceOutcome<[TrialObservation]> in
+            pieces: pieces.count,
+            makeState: { () -> Result<ScenarioTrialRun, ScenarioRunFailure> in
+                do throws(ScenarioRunFailure) { return .success(try Self.makeRun(scenario, seed: seed)) } catch { return .failure(error) }
+            },
+            piece: { made, index -> ParallelTrials.PieceOutcome<[TrialObservation]> in
                 var observations: [TrialObservation] = []
-                guard let run else {
+                let run: ScenarioTrialRun
+                switch made {
+                case let .success(value): run = value
+                case let .failure(failure):
+                    // Made once on this thread above, so it cannot fail here;
+                    // if it did, the trial reports why.
                     var failed = TrialObservation.empty
-                    failed.failure = .invalidSetup("the setup was refused on a worker thread")
+                    failed.failure = failure
                     return .init(output: [failed], stops: true)
                 }
                 for trial in pieces[index].trials {

@@ -21,9 +21,6 @@ package struct DeviceTable: Sendable {
     /// One device's row.
     struct Row: Sendable {
         let description: DeviceDescription
-        let platform: Platform
-        let internetAccess: InternetAccess
-        let mobility: Mobility
         let initialAccount: AccountNumber?
         var settings: DeviceSettings
         var account: AccountNumber?
@@ -49,8 +46,7 @@ package struct DeviceTable: Sendable {
         for device in devices {
             let account = device.account.map { Self.intern($0, into: &names) }
             rows.append(Row(
-                description: device, platform: device.kind.platform, internetAccess: device.internetAccess,
-                mobility: device.mobility, initialAccount: account, settings: device.settings, account: account,
+                description: device, initialAccount: account, settings: device.settings, account: account,
                 history: AccountHistory(initial: device.account)))
         }
         self.rows = rows
@@ -98,7 +94,7 @@ package struct DeviceTable: Sendable {
     package func name(of device: DeviceID) -> String { rows[device.index].description.name }
 
     /// The device's platform.
-    package func platform(of device: DeviceID) -> Platform { rows[device.index].platform }
+    package func platform(of device: DeviceID) -> Platform { rows[device.index].description.kind.platform }
 
     /// How the device was described.
     package func description(of device: DeviceID) -> DeviceDescription { rows[device.index].description }
@@ -122,10 +118,10 @@ package struct DeviceTable: Sendable {
     }
 
     /// The device's internet access.
-    func internetAccess(of device: Int) -> InternetAccess { rows[device].internetAccess }
+    func internetAccess(of device: Int) -> InternetAccess { rows[device].description.internetAccess }
 
     /// How the device moves.
-    func mobility(of device: Int) -> Mobility { rows[device].mobility }
+    func mobility(of device: Int) -> Mobility { rows[device].description.mobility }
 
     // MARK: Changing
 

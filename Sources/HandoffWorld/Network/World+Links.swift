@@ -116,21 +116,17 @@ extension World {
 
     /// The parameters the link of `kind` runs with unless set otherwise.
     func defaultParameters(of kind: LinkKind) -> LinkParameters {
-        switch kind {
-        case let .uplink(device): return deviceTable.description(of: device).internet.uplink
-        case let .downlink(device): return deviceTable.description(of: device).internet.downlink
-        case .wifiPeerToPeer: return configuration.wifiPeerToPeer
-        case .bluetooth: return configuration.bluetooth
-        }
+        Self.defaultParameters(of: kind, configuration: configuration) { deviceTable.description(of: $0) }
     }
 
-    /// ``defaultParameters(of:)`` for a world not made yet.
+    /// The parameters the link of `kind` runs with unless set otherwise,
+    /// given each device's description (also for a world not made yet).
     static func defaultParameters(
-        of kind: LinkKind, devices: [DeviceDescription], configuration: WorldConfiguration
+        of kind: LinkKind, configuration: WorldConfiguration, device: (DeviceID) -> DeviceDescription
     ) -> LinkParameters {
         switch kind {
-        case let .uplink(device): return devices[device.index].internet.uplink
-        case let .downlink(device): return devices[device.index].internet.downlink
+        case let .uplink(id): return device(id).internet.uplink
+        case let .downlink(id): return device(id).internet.downlink
         case .wifiPeerToPeer: return configuration.wifiPeerToPeer
         case .bluetooth: return configuration.bluetooth
         }

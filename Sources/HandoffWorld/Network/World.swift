@@ -128,7 +128,7 @@ public struct World: ~Copyable, Sendable {
         receptions = Array(repeating: PairReception(), count: count * count)
         deviceStreamNames = devices.map { RandomStreamKey.Name($0.name) }
         links = LinkTable(deviceCount: count) { kind in
-            Self.defaultParameters(of: kind, devices: devices, configuration: configuration)
+            Self.defaultParameters(of: kind, configuration: configuration) { devices[$0.index] }
         }
         refreshRadios()
         seedDeviceStreams()
