@@ -308,26 +308,7 @@ public enum SweepTable {
     /// `12.5us`, `1m`); `—` for `nil`.
     static func durationText(_ nanoseconds: Int64?) -> String {
         guard let nanoseconds else { return "—" }
-        return SimDuration(nanoseconds: rounded(nanoseconds, significantDigits: 3)).description
-    }
-
-    /// `value` rounded half up (half away from zero) to `significantDigits`
-    /// decimal digits: `430_251_040` → `430_000_000`, `999_600` →
-    /// `1_000_000`.
-    static func rounded(_ value: Int64, significantDigits: Int) -> Int64 {
-        let magnitude = value.magnitude
-        var digits = 0
-        var remaining = magnitude
-        while remaining > 0 {
-            digits += 1
-            remaining /= 10
-        }
-        guard digits > significantDigits else { return value }
-        var scale: UInt64 = 1
-        for _ in 0..<(digits - significantDigits) { scale *= 10 }
-        let roundedMagnitude = (magnitude / scale + (magnitude % scale >= scale - magnitude % scale ? 1 : 0)) * scale
-        let clamped = Int64(min(roundedMagnitude, UInt64(Int64.max)))
-        return value < 0 ? -clamped : clamped
+        return SimDuration(nanoseconds: nanoseconds).rounded(toSignificantDigits: 3).description
     }
 
     /// One CSV field, quoted when it holds a comma, a double quote, a CR or

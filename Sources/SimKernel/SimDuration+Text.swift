@@ -214,3 +214,29 @@ extension SimDuration: CustomStringConvertible {
         return "\(whole).\(text)"
     }
 }
+
+extension SimDuration {
+    /// The duration rounded half up (half away from zero) to
+    /// `significantDigits` decimal digits of nanoseconds, for reports:
+    /// 430.251040 ms → 430 ms, 999.6 us → 1 ms (at 3 digits).
+    ///
+    /// - Precondition: `significantDigits >= 1`.
+    public func rounded(toSignificantDigits significantDigits: Int) -> SimDuration {
+        precondition(significantDigits >= 1, "significantDigits must be at least 1, got \(significantDigits)")
+        let magnitude = nanoseconds.magnitude
+        var digits = 0
+        var remaining = magnitude
+        while remaining > 0 {
+            digits += 1
+            remaining /= 10
+        }
+        guard digits > significantDigits else { return self }
+        var scale: UInt64 = 1
+        for _ in 0..<(digits - significantDigits) { scale *= 10 }
+        let remainder = magnitude % scale
+        let (roundedMagnitude, overflow) = (magnitude / scale + (remainder >= scale - remainder ? 1 : 0))
+            .multipliedReportingOverflow(by: scale)
+        let clamped = overflow ? Int64.max : Int64(min(roundedMagnitude, UInt64(Int64.max)))
+        return SimDuration(nanoseconds: nanoseconds < 0 ? -clamped : clamped)
+    }
+}

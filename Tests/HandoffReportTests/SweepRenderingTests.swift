@@ -98,7 +98,8 @@ struct SweepRenderingTests {
         #expect(SweepTable.durationText(17) == "17ns")
         #expect(SweepTable.durationText(0) == "0s")
         #expect(SweepTable.durationText(nil) == "—")
-        #expect(SweepTable.rounded(Int64.max, significantDigits: 3) == 9_220_000_000_000_000_000)  // no overflow
+        #expect(SimDuration(nanoseconds: .max).rounded(toSignificantDigits: 3).nanoseconds == 9_220_000_000_000_000_000)  // no overflow
+        #expect(SimDuration(nanoseconds: -1_235_000).rounded(toSignificantDigits: 3).nanoseconds == -1_240_000)
     }
 
     // MARK: Text and Markdown

@@ -13,15 +13,15 @@ struct ScenarioRunnerTests {
             #""trials": 30, "network": { "wifiPeerToPeer": { "loss": 0.05 } }"#,
             expect: #"[{ "successRate": "50%" }, { "latency": "acceptToContinue", "percentile": 90, "below": "5s" }]"#))
         let results = [1, 2, 3].map { ScenarioRunner(jobs: $0).run(scenario) }
-        #expect(results[0].trialFingerprints.count == 30)
-        #expect(Set(results[0].trialFingerprints).count > 1)
+        #expect(results[0].fingerprints.count == 30)
+        #expect(results[0].fingerprints.trialsPerBlock == 1)
         for result in results.dropFirst() {
-            #expect(result.trialFingerprints == results[0].trialFingerprints)
+            #expect(result.fingerprints == results[0].fingerprints)
             #expect(result.expectations == results[0].expectations)
             #expect(result.pairs == results[0].pairs)
         }
         // Another seed gives other trials.
-        #expect(ScenarioRunner().run(scenario, seed: 99).trialFingerprints != results[0].trialFingerprints)
+        #expect(ScenarioRunner().run(scenario, seed: 99).fingerprints.firstDifference(from: results[0].fingerprints) == 0..<1)
     }
 
     @Test("the determinism check names the first scenario and trial that differ")
@@ -31,11 +31,11 @@ struct ScenarioRunnerTests {
         let second = ScenarioRunner().run(scenario)
         let same = [FileResult(file: "s.json", outcome: .ran(first))]
         #expect(DeterminismCheck.firstDifference(same, [FileResult(file: "s.json", outcome: .ran(second))]) == nil)
-        var fingerprints = second.trialFingerprints
-        fingerprints[3] ^= 1
+        var fingerprints = second.fingerprints
+        fingerprints.add(1, trial: 3)
         let altered = ScenarioResult(
             scenario: scenario, seed: second.seed, trials: second.trials, expectations: second.expectations,
-            pairs: second.pairs, failure: nil, trialFingerprints: fingerprints, wallClockSeconds: 0)
+            pairs: second.pairs, failure: nil, fingerprints: fingerprints, wallClockSeconds: 0)
         #expect(DeterminismCheck.firstDifference(same, [FileResult(file: "s.json", outcome: .ran(altered))])
             == "s.json (scenario \"test\"), trial 3, seed 1")
     }
@@ -75,14 +75,93 @@ struct ScenarioRunnerTests {
         #expect(replay.summaries.first?.outcome != .continued)
     }
 
-    @Test("nearest-rank percentiles")
-    func percentiles() {
-        let values = Array(1...200)
-        #expect(nearestRank(values, 50) == 100)
-        #expect(nearestRank(values, 95) == 190)
-        #expect(nearestRank(values, 99.9) == 200)
-        #expect(nearestRank(values, 0.1) == 1)
-        #expect(nearestRank([Int](), 50) == nil)
+    @Test("trial fingerprints stay at 1,024 blocks: a difference is pinned to a trial, or to a block of trials")
+    func fingerprintBlocks() {
+        var small = TrialFingerprints(trials: 1000)
+        var large = TrialFingerprints(trials: 3000)
+        #expect(small.trialsPerBlock == 1 && large.trialsPerBlock == 3)
+        var (smallCopy, largeCopy) = (small, large)
+        for trial in 0..<3000 {
+            if trial < 1000 {
+                small.add(UInt64(trial), trial: trial)
+                smallCopy.add(trial == 617 ? 1 : UInt64(trial), trial: trial)
+            }
+            large.add(UInt64(trial), trial: trial)
+            largeCopy.add(trial == 1000 ? 0 : UInt64(trial), trial: trial)
+        }
+        #expect(small.firstDifference(from: small) == nil)
+        #expect(small.firstDifference(from: smallCopy) == 617..<618)
+        #expect(large.firstDifference(from: largeCopy) == 999..<1002)
+        // Merging pieces in any cut gives the same digest.
+        var first = TrialFingerprints(trials: 3000), second = TrialFingerprints(trials: 3000)
+        for trial in 0..<1234 { first.add(UInt64(trial), trial: trial) }
+        for trial in 1234..<3000 { second.add(UInt64(trial), trial: trial) }
+        first.merge(second)
+        #expect(first == large)
+        // A run that stopped early differs where it stopped.
+        var stopped = TrialFingerprints(trials: 1000)
+        for trial in 0..<10 { stopped.add(UInt64(trial), trial: trial) }
+        #expect(stopped.firstDifference(from: small) == 10..<11)
+    }
+
+    @Test("run and sweep report the same latency percentiles for the same trials; memory per pair is a histogram")
+    func runMatchesSweepPercentiles() throws {
+        let text = scenarioText(
+            #""trials": 200, "network": { "wifiPeerToPeer": { "loss": 0.05 } }"#,
+            expect: #"[{ "latency": "acceptToContinue", "percentile": 95, "below": "50s" }]"#)
+        let scenario = try validScenario(text)
+        let result = ScenarioRunner(jobs: 2).run(scenario)
+        let point = SweepPointScenario(
+            coordinates: [], scenario: scenario, bytes: Array(text.utf8), edits: [], digest: scenario.digest)
+        guard case let .success(aggregate) = SweepRunner(jobs: 1).runPoint(
+            point, activity: 0, device: "iphone", trials: 0..<200, seed: scenario.seed)
+        else { Issue.record("the sweep point failed"); return }
+        let latency = try #require(result.pairs[0].latencies.first { $0.metric == .acceptToContinue })
+        #expect(latency.count == Int(aggregate.acceptToContinue.count))
+        #expect(latency.p95?.nanoseconds == aggregate.acceptToContinue.value(atPercentile: 95))
+        #expect(latency.p50?.nanoseconds == aggregate.acceptToContinue.value(atPercentile: 50))
+        #expect(latency.max?.nanoseconds == aggregate.acceptToContinue.max)
+        let p95 = SimDuration(nanoseconds: aggregate.acceptToContinue.value(atPercentile: 95)!)
+        #expect(result.expectations[0].measured
+            == "p95 = \(p95.rounded(toSignificantDigits: 3)) over \(latency.count) of 200 trials")
+    }
+
+    @Test("a latency bound inside the percentile's histogram bucket fails, saying so, with a trial that breaks it")
+    func latencyBoundInsideBucket() throws {
+        // Nineteen trials of 1.5s and one (trial 7) of 2s: p90 is 1.5s, known
+        // to within its histogram bucket.
+        func latency(_ trial: Int) -> Int64 { trial == 7 ? 2_000_000_000 : 1_500_000_000 }
+        var histogram = LatencyHistogram()
+        for trial in 0..<20 { histogram.record(latency(trial)) }
+        let range = try #require(histogram.range(atPercentile: 90))
+        #expect(range.lowerBound == 1_500_000_000 && range.upperBound > range.lowerBound)
+        let inside = SimDuration(nanoseconds: range.lowerBound + (range.upperBound - range.lowerBound) / 2)
+        let above = SimDuration(nanoseconds: range.upperBound + 1)
+        let scenario = try validScenario(scenarioText(
+            #""trials": 20"#,
+            expect: """
+                [{ "latency": "acceptToContinue", "percentile": 90, "below": "\(inside)" },
+                 { "latency": "acceptToContinue", "percentile": 90, "below": "\(above)" },
+                 { "latency": "acceptToContinue", "percentile": 90, "above": "\(SimDuration(nanoseconds: range.lowerBound - 1))" },
+                 { "latency": "acceptToContinue", "percentile": 90, "above": "\(inside)" }]
+                """))
+        let plan = ObservationPlan(scenario)
+        var tally = TrialTally(scenario, plan: plan, trialCount: 20)
+        for trial in 0..<20 {
+            var observation = TrialObservation.empty
+            observation.pairs = [PairObservation(
+                outcome: .continued, advertToOffered: nil, acceptToContinue: SimDuration(nanoseconds: latency(trial)),
+                acceptToRestored: nil)]
+            tally.add(observation, trial: trial, scenario: scenario, plan: plan)
+        }
+        let results = ExpectationEvaluator(scenario: scenario, plan: plan, tally: tally).evaluateAll()
+        #expect(results.map(\.passed) == [false, true, true, false])
+        #expect(results[0].failingTrial == 7)
+        #expect(results[0].measured == "p90 = 1.5s over 20 of 20 trials (the histogram places it between 1.5s and "
+            + "\(SimDuration(nanoseconds: range.upperBound)), on both sides of the bound)")
+        #expect(results[1].measured == "p90 = 1.5s over 20 of 20 trials")
+        // A lower bound fails on the bucket's lower end: trial 0 (1.5s) breaks it.
+        #expect(results[3].failingTrial == 0)
     }
 
     @Test("SHA-256 matches the FIPS 180-4 examples")

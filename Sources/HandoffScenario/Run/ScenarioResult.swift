@@ -18,10 +18,10 @@ public struct ScenarioResult: Sendable {
     public let pairs: [PairSummary]
     /// Why the scenario stopped before its expectations could be checked.
     public let failure: ScenarioRunFailure?
-    /// A 64-bit fingerprint of what each trial showed (outcomes, latencies,
-    /// trace events), in trial order: two runs that agree on these agree
-    /// on every figure. Used by the determinism check.
-    public let trialFingerprints: [UInt64]
+    /// A digest of what every trial showed (outcomes, latencies, trace
+    /// events), of fixed size: two runs that agree on it agree on every
+    /// figure. Used by the determinism check.
+    public let fingerprints: TrialFingerprints
     /// Wall-clock time the run took, in seconds: the only figure that
     /// differs between runs, and never part of a digest.
     public let wallClockSeconds: Double
@@ -51,7 +51,9 @@ public struct OutcomeCount: Hashable, Sendable {
     public let trials: Int
 }
 
-/// Percentiles (nearest rank) of one latency.
+/// Percentiles (nearest rank) of one latency, to three significant digits
+/// (``LatencyHistogram/value(atPercentile:)``, as a sweep reports them);
+/// the maximum is exact.
 public struct LatencySummary: Hashable, Sendable {
     /// Which latency.
     public let metric: LatencyMetric
@@ -76,30 +78,17 @@ public struct ExpectationResult: Hashable, Sendable {
     public let failingTrial: Int?
 }
 
-/// Checks expectations against the trials' observations.
-/// The nearest-rank `percentile` of ascending `sorted` (the rank as
-/// `LatencyHistogram` computes it, so 95 % of 1 000 is rank 950 exactly).
-func nearestRank<T>(_ sorted: [T], _ percentile: Double) -> T? {
-    guard !sorted.isEmpty else { return nil }
-    let rank = LatencyHistogram.rank(percentile: percentile, count: UInt64(sorted.count))
-    return sorted[Int(rank) - 1]
-}
-
 /// Summaries of every observed pair.
-func pairSummaries(scenario: Scenario, plan: ObservationPlan, observations: [TrialObservation]) -> [PairSummary] {
+func pairSummaries(scenario: Scenario, plan: ObservationPlan, tally: TrialTally) -> [PairSummary] {
     plan.pairs.enumerated().map { index, pair in
-        var counts: [String: Int] = [:]
-        for observation in observations {
-            let text = observation.pairs[index].outcome.map { "\($0)" } ?? "not observed"
-            counts[text, default: 0] += 1
-        }
-        let outcomes = counts.map { OutcomeCount(outcome: $0.key, trials: $0.value) }
+        let outcomes = tally.pairs[index].outcomes
+            .map { OutcomeCount(outcome: $0.outcome.map { "\($0)" } ?? "not observed", trials: $0.trials) }
             .sorted { ($1.trials, $0.outcome) < ($0.trials, $1.outcome) }
-        let latencies = LatencyMetric.allCases.map { metric in
-            let values = observations.compactMap { $0.pairs[index].latency(metric) }.sorted()
+        let latencies = zip(LatencyMetric.allCases, tally.pairs[index].latencies).map { metric, histogram in
+            func percentile(_ p: Double) -> SimDuration? { histogram.value(atPercentile: p).map(SimDuration.init) }
             return LatencySummary(
-                metric: metric, count: values.count, p50: nearestRank(values, 50), p90: nearestRank(values, 90),
-                p95: nearestRank(values, 95), p99: nearestRank(values, 99), max: values.last)
+                metric: metric, count: Int(histogram.count), p50: percentile(50), p90: percentile(90),
+                p95: percentile(95), p99: percentile(99), max: histogram.max.map(SimDuration.init))
         }
         return PairSummary(
             activity: scenario.activities[pair.activity].name, device: pair.device, outcomes: outcomes,
@@ -107,72 +96,62 @@ func pairSummaries(scenario: Scenario, plan: ObservationPlan, observations: [Tri
     }
 }
 
+/// Checks expectations against the trials' tally.
 struct ExpectationEvaluator {
     let scenario: Scenario
     let plan: ObservationPlan
-    let observations: [TrialObservation]
-    let seed: UInt64
+    let tally: TrialTally
 
-    var trials: Int { observations.count }
+    var trials: Int { tally.trials }
 
-    func evaluate(_ expectation: Expectation) -> ExpectationResult {
+    /// Every expectation's result, in file order.
+    func evaluateAll() -> [ExpectationResult] {
+        scenario.expectations.indices.map(evaluate)
+    }
+
+    func evaluate(_ index: Int) -> ExpectationResult {
+        let expectation = scenario.expectations[index]
         let asked = expectation.question(in: scenario)
-        switch expectation.kind {
-        case let .outcome(kind, rate):
-            return share(expectation, rate: rate, asked: asked, what: kind.rawValue) { kind.matches($0) }
-        case let .successRate(rate):
-            return share(expectation, rate: rate, asked: asked, what: "continued (app or browser)") {
-                $0 == .continued || $0 == .continuedInBrowser
-            }
-        case let .error(error, rate):
-            return share(expectation, rate: rate, asked: asked, what: "failed with \(error.code)") { $0 == .failed(error) }
-        case let .notOffered(reason, rate):
-            return share(expectation, rate: rate, asked: asked, what: "not offered (\(reason.rawValue))") {
-                $0 == .notOffered(reason)
-            }
-        case let .callbacks(expected):
-            return sequence(expectation, expected: expected, asked: asked) { $0.filter(scenarioCallbackNames.contains) }
-        case let .events(expected):
-            return sequence(expectation, expected: expected, asked: asked) { $0 }
-        case let .latency(metric, percentile, bound):
-            return latency(expectation, metric: metric, percentile: percentile, bound: bound, asked: asked)
+        switch (expectation.kind, tally.checks[index]) {
+        case let (.outcome(kind, rate), .share(count, firstMatch, firstMiss)):
+            return share(expectation, rate: rate, asked: asked, what: kind.rawValue, count, firstMatch, firstMiss)
+        case let (.successRate(rate), .share(count, firstMatch, firstMiss)):
+            return share(expectation, rate: rate, asked: asked, what: "continued (app or browser)", count, firstMatch, firstMiss)
+        case let (.error(error, rate), .share(count, firstMatch, firstMiss)):
+            return share(expectation, rate: rate, asked: asked, what: "failed with \(error.code)", count, firstMatch, firstMiss)
+        case let (.notOffered(reason, rate), .share(count, firstMatch, firstMiss)):
+            return share(
+                expectation, rate: rate, asked: asked, what: "not offered (\(reason.rawValue))", count, firstMatch, firstMiss)
+        case let (.callbacks(expected), .sequence(firstFailure)), let (.events(expected), .sequence(firstFailure)):
+            return sequence(expectation, expected: expected, asked: asked, firstFailure: firstFailure)
+        case let (.latency(metric, percentile, bound), .latency(firstBreaking)):
+            return latency(
+                expectation, metric: metric, percentile: percentile, bound: bound, asked: asked,
+                histogram: tally.pairs[plan.expectationPairs[index]!].latencies[metric.index], firstBreaking: firstBreaking)
+        default:
+            preconditionFailure("expectation \(index) has a tally of another kind")
         }
     }
 
     /// An outcome share: every trial (no rate) or a fraction within `rate`.
     func share(
         _ expectation: Expectation, rate: RateBound?, asked: String, what: String,
-        _ matches: (ContinuationOutcome) -> Bool
+        _ count: Int, _ firstMatch: Int?, _ firstMiss: (trial: Int, outcome: ContinuationOutcome?)?
     ) -> ExpectationResult {
-        let index = plan.pairIndex(activity: expectation.activity, device: expectation.device)!
-        var count = 0
-        var firstMatch: Int?
-        var firstMiss: Int?
-        var missOutcome: ContinuationOutcome?
-        for (trial, observation) in observations.enumerated() {
-            let outcome = observation.pairs[index].outcome
-            if let outcome, matches(outcome) {
-                count += 1
-                if firstMatch == nil { firstMatch = trial }
-            } else if firstMiss == nil {
-                firstMiss = trial
-                missOutcome = outcome
-            }
-        }
         let fraction = trials == 0 ? 0 : Double(count) / Double(trials)
         let measured = "\(what) in \(count) of \(trials) trials (\(percentText(fraction)))"
         guard let rate else {
             let passed = count == trials
             let detail = passed ? measured
-                : measured + "; trial \(firstMiss!) was \(missOutcome.map { "\($0)" } ?? "not observed")"
+                : measured + "; trial \(firstMiss!.trial) was \(firstMiss!.outcome.map { "\($0)" } ?? "not observed")"
             return ExpectationResult(
                 expectation: expectation, passed: passed, asked: asked, measured: detail,
-                failingTrial: passed ? nil : firstMiss)
+                failingTrial: passed ? nil : firstMiss?.trial)
         }
         let passed = rate.holds(for: fraction)
         let failing: Int?
         switch rate {
-        case .atLeast: failing = passed ? nil : firstMiss
+        case .atLeast: failing = passed ? nil : firstMiss?.trial
         case .atMost: failing = passed ? nil : firstMatch
         }
         return ExpectationResult(
@@ -182,17 +161,13 @@ struct ExpectationEvaluator {
 
     /// An exact sequence of trace events in every trial.
     func sequence(
-        _ expectation: Expectation, expected: [String], asked: String, _ select: ([String]) -> [String]
+        _ expectation: Expectation, expected: [String], asked: String, firstFailure: (trial: Int, got: [String])?
     ) -> ExpectationResult {
-        let index = plan.traceIndex(expectation.device)!
-        for (trial, observation) in observations.enumerated() {
-            let got = select(observation.events[index])
-            if got != expected {
-                return ExpectationResult(
-                    expectation: expectation, passed: false, asked: asked,
-                    measured: "trial \(trial) had [\(got.joined(separator: ", "))]" + firstDifference(got, expected),
-                    failingTrial: trial)
-            }
+        if let (trial, got) = firstFailure {
+            return ExpectationResult(
+                expectation: expectation, passed: false, asked: asked,
+                measured: "trial \(trial) had [\(got.joined(separator: ", "))]" + firstDifference(got, expected),
+                failingTrial: trial)
         }
         return ExpectationResult(
             expectation: expectation, passed: true, asked: asked,
@@ -211,30 +186,40 @@ struct ExpectationEvaluator {
         return ""
     }
 
-    /// A latency percentile (nearest rank) against its bound.
+    /// A latency percentile (nearest rank, from the pair's histogram) against
+    /// its bound. The bound must hold for every value the histogram cannot
+    /// tell from the exact percentile, so a latency never passes a bound
+    /// the exact value breaks. The failing trial is the first whose latency
+    /// broke the bound; one always exists when the check fails, since the
+    /// histogram's range lies within the smallest and largest latency.
     func latency(
-        _ expectation: Expectation, metric: LatencyMetric, percentile: Double, bound: DurationBound, asked: String
+        _ expectation: Expectation, metric: LatencyMetric, percentile: Double, bound: DurationBound, asked: String,
+        histogram: LatencyHistogram, firstBreaking: Int?
     ) -> ExpectationResult {
-        let index = plan.pairIndex(activity: expectation.activity, device: expectation.device)!
-        var values: [(SimDuration, Int)] = []
-        for (trial, observation) in observations.enumerated() {
-            if let value = observation.pairs[index].latency(metric) { values.append((value, trial)) }
-        }
         let label = "p\(numberText(percentile))"
-        guard !values.isEmpty else {
+        guard let range = histogram.range(atPercentile: percentile) else {
             return ExpectationResult(
                 expectation: expectation, passed: false, asked: asked,
                 measured: "no trial of \(trials) reached the end of \(metric.rawValue)",
-                failingTrial: observations.isEmpty ? nil : 0)
+                failingTrial: trials == 0 ? nil : 0)
         }
-        // Stable order: by value, then trial.
-        values.sort { ($0.0, $0.1) < ($1.0, $1.1) }
-        let (value, trial) = nearestRank(values, percentile)!
-        let passed = bound.holds(for: value)
+        let low = SimDuration(nanoseconds: range.lowerBound)
+        let high = SimDuration(nanoseconds: range.upperBound)
+        let passed = bound.holds(for: low) && bound.holds(for: high)
+        var measured = "\(label) = \(high.rounded(toSignificantDigits: 3)) over \(histogram.count) of \(trials) trials"
+        if bound.holds(for: low) != bound.holds(for: high) {
+            // The bound falls inside the bucket: say why it does not pass.
+            measured += " (the histogram places it between \(low) and \(high), on both sides of the bound)"
+        }
         return ExpectationResult(
-            expectation: expectation, passed: passed, asked: asked,
-            measured: "\(label) = \(value) over \(values.count) of \(trials) trials", failingTrial: passed ? nil : trial)
+            expectation: expectation, passed: passed, asked: asked, measured: measured,
+            failingTrial: passed ? nil : firstBreaking)
     }
+}
+
+extension LatencyMetric {
+    /// The metric's position in `allCases` (its histogram in a tally).
+    var index: Int { LatencyMetric.allCases.firstIndex(of: self)! }
 }
 
 /// `95` as "95", `99.9` as "99.9".

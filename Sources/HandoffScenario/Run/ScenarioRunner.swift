@@ -30,31 +30,26 @@ public struct ScenarioRunner: Sendable {
         let trialCount = trials ?? scenario.trials
         let seed = seed ?? scenario.seed
         let plan = ObservationPlan(scenario)
-        var observations: [TrialObservation] = []
+        var tally = TrialTally(scenario, plan: plan, trialCount: trialCount)
         var failure: ScenarioRunFailure?
         do {
-            observations = try observe(scenario, plan: plan, trials: trialCount, seed: seed)
+            tally = try self.tally(scenario, plan: plan, trials: trialCount, seed: seed)
+            failure = tally.failure
         } catch {
             failure = error
-        }
-        if failure == nil, let stopped = observations.firstIndex(where: { $0.failure != nil }) {
-            failure = observations[stopped].failure
         }
         let elapsed = start.duration(to: clock.now)
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
         guard failure == nil else {
             return ScenarioResult(
                 scenario: scenario, seed: seed, trials: trialCount, expectations: [], pairs: [], failure: failure,
-                trialFingerprints: observations.map(\.fingerprint), wallClockSeconds: seconds)
-        }
-        let results = scenario.expectations.map { expectation in
-            ExpectationEvaluator(scenario: scenario, plan: plan, observations: observations, seed: seed)
-                .evaluate(expectation)
+                fingerprints: tally.fingerprints, wallClockSeconds: seconds)
         }
         return ScenarioResult(
-            scenario: scenario, seed: seed, trials: trialCount, expectations: results,
-            pairs: pairSummaries(scenario: scenario, plan: plan, observations: observations), failure: nil,
-            trialFingerprints: observations.map(\.fingerprint), wallClockSeconds: seconds)
+            scenario: scenario, seed: seed, trials: trialCount,
+            expectations: ExpectationEvaluator(scenario: scenario, plan: plan, tally: tally).evaluateAll(),
+            pairs: pairSummaries(scenario: scenario, plan: plan, tally: tally), failure: nil,
+            fingerprints: tally.fingerprints, wallClockSeconds: seconds)
     }
 
     /// Runs one trial with its full trace, for `handoff-sim replay`.
@@ -75,10 +70,13 @@ public struct ScenarioRunner: Sendable {
 
     // MARK: Running trials
 
-    /// Every trial's observation, in trial order, up to and including the
-    /// first trial that failed.
-    func observe(_ scenario: Scenario, plan: ObservationPlan, trials: Int, seed: UInt64) throws(ScenarioRunFailure)
-        -> [TrialObservation]
+    /// The tally of every trial, in trial order, up to and including the
+    /// first trial that failed. Each piece of trials is tallied on its own
+    /// thread and the pieces' tallies merged in order, so memory does not
+    /// grow with the number of trials and the result does not depend on
+    /// `jobs`.
+    func tally(_ scenario: Scenario, plan: ObservationPlan, trials: Int, seed: UInt64) throws(ScenarioRunFailure)
+        -> TrialTally
     {
         // Fail early, on this thread, if the setup cannot make a run.
         _ = try Self.makeRun(scenario, seed: seed)
@@ -89,34 +87,33 @@ public struct ScenarioRunner: Sendable {
             makeState: { () -> Result<ScenarioTrialRun, ScenarioRunFailure> in
                 do throws(ScenarioRunFailure) { return .success(try Self.makeRun(scenario, seed: seed)) } catch { return .failure(error) }
             },
-            piece: { made, index -> ParallelTrials.PieceOutcome<[TrialObservation]> in
-                var observations: [TrialObservation] = []
-                let run: ScenarioTrialRun
+            piece: { made, index -> ParallelTrials.PieceOutcome<TrialTally> in
+                var tally = TrialTally(scenario, plan: plan, trialCount: trials)
                 switch made {
-                case let .success(value): run = value
+                case let .success(run):
+                    for trial in pieces[index].trials {
+                        tally.add(
+                            Self.observeTrial(scenario, plan: plan, run: run, seed: seed, trial: trial), trial: trial,
+                            scenario: scenario, plan: plan)
+                        // After a failed trial, the scenario stops: later trials are not needed.
+                        if tally.failure != nil { break }
+                    }
                 case let .failure(failure):
                     // Made once on this thread above, so it cannot fail here;
-                    // if it did, the trial reports why.
+                    // if it did, the piece's first trial reports why.
                     var failed = TrialObservation.empty
                     failed.failure = failure
-                    return .init(output: [failed], stops: true)
+                    tally.add(failed, trial: pieces[index].trials.lowerBound, scenario: scenario, plan: plan)
                 }
-                for trial in pieces[index].trials {
-                    let observation = Self.observeTrial(scenario, plan: plan, run: run, seed: seed, trial: trial)
-                    observations.append(observation)
-                    // After a failed trial, the scenario stops: later trials are not needed.
-                    if observation.failure != nil { return .init(output: observations, stops: true) }
-                }
-                return .init(output: observations, stops: false)
+                return .init(output: tally, stops: tally.failure != nil)
             })
-        var observations: [TrialObservation] = []
-        observations.reserveCapacity(trials)
+        var tally = TrialTally(scenario, plan: plan, trialCount: trials)
         for outcome in outcomes {
             guard let outcome else { break }
-            observations.append(contentsOf: outcome.output)
+            tally.append(outcome.output)
             if outcome.stops { break }
         }
-        return observations
+        return tally
     }
 
     /// A run of `scenario` to reuse for its trials, with its scripted apps.
@@ -260,6 +257,11 @@ struct ObservationPlan: Sendable {
 
     let pairs: [Pair]
     let traceDevices: [String]
+    /// Each expectation's index in ``pairs`` (nil for sequences).
+    let expectationPairs: [Int?]
+    /// Each sequence expectation's index in ``traceDevices`` (nil for the
+    /// others).
+    let expectationTraces: [Int?]
     var needsTrace: Bool { !traceDevices.isEmpty }
 
     init(_ scenario: Scenario) {
@@ -276,13 +278,17 @@ struct ObservationPlan: Sendable {
         }
         self.pairs = pairs
         self.traceDevices = traceDevices
+        expectationPairs = scenario.expectations.map { expectation in
+            pairs.firstIndex(of: Pair(activity: expectation.activity, device: expectation.device))
+        }
+        expectationTraces = scenario.expectations.map { expectation in
+            switch expectation.kind {
+            case .callbacks, .events: return traceDevices.firstIndex(of: expectation.device)
+            default: return nil
+            }
+        }
     }
 
-    func pairIndex(activity: Int, device: String) -> Int? {
-        pairs.firstIndex(of: Pair(activity: activity, device: device))
-    }
-
-    func traceIndex(_ device: String) -> Int? { traceDevices.firstIndex(of: device) }
 }
 
 /// One (activity, device) pair in one trial.

@@ -9,13 +9,9 @@ public enum DeterminismCheck {
         for (a, b) in zip(first, second) {
             switch (a.outcome, b.outcome) {
             case let (.ran(left), .ran(right)):
-                let count = max(left.trialFingerprints.count, right.trialFingerprints.count)
-                for trial in 0..<count {
-                    let x = trial < left.trialFingerprints.count ? left.trialFingerprints[trial] : nil
-                    let y = trial < right.trialFingerprints.count ? right.trialFingerprints[trial] : nil
-                    if x != y {
-                        return "\(a.file) (scenario \"\(left.scenario.name)\"), trial \(trial), seed \(left.seed)"
-                    }
+                if let trials = left.fingerprints.firstDifference(from: right.fingerprints) {
+                    let which = trials.count == 1 ? "trial \(trials.lowerBound)" : "a trial in \(trials.lowerBound)...\(trials.upperBound - 1)"
+                    return "\(a.file) (scenario \"\(left.scenario.name)\"), \(which), seed \(left.seed)"
                 }
                 if left.expectations != right.expectations || left.failure != right.failure {
                     return "\(a.file) (scenario \"\(left.scenario.name)\"): the expectation results differ"

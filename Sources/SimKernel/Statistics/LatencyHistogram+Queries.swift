@@ -14,22 +14,36 @@ extension LatencyHistogram {
     /// - Precondition: `0 <= percentile <= 100`.
     /// - Complexity: O(b) for b allocated buckets.
     public func value(atPercentile percentile: Double) -> Int64? {
+        range(atPercentile: percentile)?.upperBound
+    }
+
+    /// The range known to hold the exact value at `percentile`: the bucket
+    /// holding that rank, clamped to [``min``, ``max``].
+    ///
+    /// ``value(atPercentile:)`` is this range's upper end. A bound checked
+    /// on the range (an upper bound on its upper end, a lower bound on its
+    /// lower end) never passes when the exact value would fail it.
+    ///
+    /// - Returns: `nil` when the histogram is empty.
+    /// - Precondition: `0 <= percentile <= 100`.
+    /// - Complexity: O(b) for b allocated buckets.
+    public func range(atPercentile percentile: Double) -> ClosedRange<Int64>? {
         precondition(percentile >= 0 && percentile <= 100, "percentile must be in 0...100, got \(percentile)")
         guard count > 0 else { return nil }
         let rank = Self.rank(percentile: percentile, count: count)
-        // Rank 1 is the minimum itself, known exactly (its bucket's highest
-        // value can lie above it).
-        if rank == 1 { return minimum }
+        // The first and last ranks are the minimum and maximum, known exactly
+        // (their buckets can reach beyond them).
+        if rank == 1 { return minimum...minimum }
+        if rank == count { return maximum...maximum }
         var seen: UInt64 = 0
         for (offset, bucketCount) in counts.enumerated() where bucketCount > 0 {
             seen &+= bucketCount
             if seen >= rank {
-                let highest = Self.highestValue(ofIndex: firstIndex + offset)
-                let clamped = Swift.min(Swift.max(highest, UInt64(minimum)), UInt64(maximum))
-                return Int64(clamped)
+                let clamp = { (value: UInt64) in Int64(Swift.min(Swift.max(value, UInt64(minimum)), UInt64(maximum))) }
+                return clamp(Self.lowestValue(ofIndex: firstIndex + offset))...clamp(Self.highestValue(ofIndex: firstIndex + offset))
             }
         }
-        return maximum
+        return maximum...maximum
     }
 
     /// The 1-based rank of `percentile` among `count` sorted values.

@@ -1,0 +1,216 @@
+import Handoff
+import SimKernel
+
+/// What a run of consecutive trials showed, in memory fixed by the scenario
+/// (its pairs and expectations), never by the number of trials.
+///
+/// Each (activity, device) pair keeps its outcome counts and one
+/// ``LatencyHistogram`` per metric, the same histograms a sweep keeps, so
+/// `run` and `sweep` report the same percentile for the same trials; each
+/// expectation keeps only what its verdict and its failing trial need (a
+/// count, the first trial that matched or missed, the first sequence that
+/// differed, the first latency that broke the bound). Tallies of
+/// consecutive runs of trials merge exactly, in trial order, so a result
+/// does not depend on how trials were cut over threads.
+struct TrialTally: Sendable {
+    /// How many trials ended one way.
+    struct OutcomeTally: Sendable {
+        /// The outcome, or nil when the pair was not observed.
+        let outcome: ContinuationOutcome?
+        var trials: Int
+    }
+
+    /// One observed (activity, device) pair.
+    struct Pair: Sendable {
+        /// Outcomes in the order first seen.
+        var outcomes: [OutcomeTally] = []
+        /// One histogram per ``LatencyMetric``, in `allCases` order.
+        var latencies = [LatencyHistogram](repeating: LatencyHistogram(), count: LatencyMetric.allCases.count)
+
+        mutating func count(_ outcome: ContinuationOutcome?, trials: Int = 1) {
+            if let index = outcomes.firstIndex(where: { $0.outcome == outcome }) {
+                outcomes[index].trials += trials
+            } else {
+                outcomes.append(OutcomeTally(outcome: outcome, trials: trials))
+            }
+        }
+    }
+
+    /// What one expectation needs beyond its pair's tally.
+    enum Check: Sendable {
+        /// An outcome share: trials that matched, the first that matched,
+        /// the first that did not and how it ended.
+        case share(matches: Int, firstMatch: Int?, firstMiss: (trial: Int, outcome: ContinuationOutcome?)?)
+        /// An exact sequence: the first trial whose sequence differed, with
+        /// that sequence.
+        case sequence(firstFailure: (trial: Int, got: [String])?)
+        /// A latency percentile: the first trial whose latency broke the
+        /// bound (a trial that shows a failure).
+        case latency(firstBreaking: Int?)
+    }
+
+    /// The trials tallied.
+    private(set) var trials = 0
+    private(set) var pairs: [Pair]
+    private(set) var checks: [Check]
+    private(set) var fingerprints: TrialFingerprints
+    /// Why the last trial tallied stopped the run, if it did.
+    private(set) var failure: ScenarioRunFailure?
+
+    /// An empty tally for `scenario`'s plan, in a run of `trialCount` trials.
+    init(_ scenario: Scenario, plan: ObservationPlan, trialCount: Int) {
+        pairs = [Pair](repeating: Pair(), count: plan.pairs.count)
+        checks = scenario.expectations.map { expectation in
+            switch expectation.kind {
+            case .outcome, .successRate, .error, .notOffered:
+                return .share(matches: 0, firstMatch: nil, firstMiss: nil)
+            case .callbacks, .events:
+                return .sequence(firstFailure: nil)
+            case .latency:
+                return .latency(firstBreaking: nil)
+            }
+        }
+        fingerprints = TrialFingerprints(trials: trialCount)
+    }
+
+    /// Adds trial `trial`, the trial after those tallied so far.
+    mutating func add(_ observation: TrialObservation, trial: Int, scenario: Scenario, plan: ObservationPlan) {
+        trials += 1
+        fingerprints.add(observation.fingerprint, trial: trial)
+        if let failure = observation.failure {
+            self.failure = failure
+            return
+        }
+        for (index, pair) in observation.pairs.enumerated() {
+            pairs[index].count(pair.outcome)
+            for (metric, kind) in LatencyMetric.allCases.enumerated() {
+                if let value = pair.latency(kind) { pairs[index].latencies[metric].record(value) }
+            }
+        }
+        for (index, expectation) in scenario.expectations.enumerated() {
+            switch (checks[index], expectation.kind) {
+            case let (.share(matches, firstMatch, firstMiss), kind):
+                let outcome = observation.pairs[plan.expectationPairs[index]!].outcome
+                if let outcome, kind.shareMatches(outcome) == true {
+                    checks[index] = .share(matches: matches + 1, firstMatch: firstMatch ?? trial, firstMiss: firstMiss)
+                } else if firstMiss == nil {
+                    checks[index] = .share(matches: matches, firstMatch: firstMatch, firstMiss: (trial, outcome))
+                }
+            case let (.sequence(nil), kind):
+                let events = observation.events[plan.expectationTraces[index]!]
+                if let (expected, got) = kind.sequence(in: events), got != expected {
+                    checks[index] = .sequence(firstFailure: (trial, got))
+                }
+            case let (.latency(nil), .latency(metric, _, bound)):
+                let pair = observation.pairs[plan.expectationPairs[index]!]
+                if let value = pair.latency(metric), !bound.holds(for: value) {
+                    checks[index] = .latency(firstBreaking: trial)
+                }
+            default:
+                break
+            }
+        }
+    }
+
+    /// Adds `later`, the tally of the trials right after these.
+    mutating func append(_ later: TrialTally) {
+        trials += later.trials
+        fingerprints.merge(later.fingerprints)
+        failure = failure ?? later.failure
+        for index in pairs.indices {
+            for outcome in later.pairs[index].outcomes { pairs[index].count(outcome.outcome, trials: outcome.trials) }
+            for metric in pairs[index].latencies.indices {
+                pairs[index].latencies[metric].merge(later.pairs[index].latencies[metric])
+            }
+        }
+        for index in checks.indices {
+            switch (checks[index], later.checks[index]) {
+            case let (.share(matches, firstMatch, firstMiss), .share(laterMatches, laterMatch, laterMiss)):
+                checks[index] = .share(
+                    matches: matches + laterMatches, firstMatch: firstMatch ?? laterMatch, firstMiss: firstMiss ?? laterMiss)
+            case let (.sequence(nil), .sequence(laterFailure)):
+                checks[index] = .sequence(firstFailure: laterFailure)
+            case let (.latency(nil), .latency(laterBreaking)):
+                checks[index] = .latency(firstBreaking: laterBreaking)
+            default:
+                break
+            }
+        }
+    }
+}
+
+extension Expectation.Kind {
+    /// Whether `outcome` counts towards an outcome share; nil for kinds
+    /// that are not shares.
+    func shareMatches(_ outcome: ContinuationOutcome) -> Bool? {
+        switch self {
+        case let .outcome(kind, _): return kind.matches(outcome)
+        case .successRate: return outcome == .continued || outcome == .continuedInBrowser
+        case let .error(error, _): return outcome == .failed(error)
+        case let .notOffered(reason, _): return outcome == .notOffered(reason)
+        case .callbacks, .events, .latency: return nil
+        }
+    }
+
+    /// For a sequence expectation, the expected sequence and the part of a
+    /// device's trace `events` it is compared with; nil for other kinds.
+    func sequence(in events: [String]) -> (expected: [String], got: [String])? {
+        switch self {
+        case let .callbacks(expected): return (expected, events.filter(scenarioCallbackNames.contains))
+        case let .events(expected): return (expected, events)
+        default: return nil
+        }
+    }
+}
+
+/// A digest of what every trial of a run showed (outcomes, latencies, trace
+/// events), in memory that does not grow with the number of trials: two
+/// runs that agree on it agree on every figure.
+///
+/// The trials are cut into at most ``maximumBlocks`` blocks of consecutive
+/// trials, and each block keeps a 64-bit digest of its trials' fingerprints.
+/// With up to that many trials every block is one trial, so a difference is
+/// pinned to a trial; with more, to a block of trials.
+public struct TrialFingerprints: Hashable, Sendable {
+    /// The most blocks kept (8 KiB of digests).
+    public static let maximumBlocks = 1024
+
+    /// How many consecutive trials each block covers.
+    public let trialsPerBlock: Int
+    /// The number of trials digested.
+    public private(set) var count = 0
+    /// A digest per block: the wrapping sum of a mix of each trial's index
+    /// and fingerprint, so blocks merge in any order.
+    private var blocks: [UInt64]
+
+    /// Digests for a run of `trials` trials.
+    init(trials: Int) {
+        let trials = max(1, trials)
+        trialsPerBlock = (trials + Self.maximumBlocks - 1) / Self.maximumBlocks
+        blocks = [UInt64](repeating: 0, count: (trials + trialsPerBlock - 1) / trialsPerBlock)
+    }
+
+    /// Adds trial `trial`'s fingerprint.
+    mutating func add(_ fingerprint: UInt64, trial: Int) {
+        blocks[trial / trialsPerBlock] &+= SplitMix64.mix(fingerprint ^ SplitMix64.mix(UInt64(truncatingIfNeeded: trial)))
+        count += 1
+    }
+
+    /// Adds the trials digested in `other` (of a run of the same length).
+    mutating func merge(_ other: TrialFingerprints) {
+        for index in blocks.indices { blocks[index] &+= other.blocks[index] }
+        count += other.count
+    }
+
+    /// The trials of the first block where `self` and `other` differ (one
+    /// trial when every block is one trial), or nil when they agree.
+    public func firstDifference(from other: TrialFingerprints) -> Range<Int>? {
+        guard trialsPerBlock == other.trialsPerBlock else { return 0..<max(count, other.count) }
+        for index in 0..<max(blocks.count, other.blocks.count) {
+            let mine = index < blocks.count ? blocks[index] : nil
+            let theirs = index < other.blocks.count ? other.blocks[index] : nil
+            if mine != theirs { return (index * trialsPerBlock)..<((index + 1) * trialsPerBlock) }
+        }
+        return count == other.count ? nil : min(count, other.count)..<max(count, other.count)
+    }
+}
