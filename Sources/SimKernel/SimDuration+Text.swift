@@ -43,7 +43,9 @@ extension SimDuration {
     ///   text is not a duration (empty, negative, no unit, unknown unit, stray
     ///   characters, finer than a nanosecond), and
     ///   ``SimKernelError/durationOverflow(input:)`` when it is longer than
-    ///   ``SimDuration/max``.
+    ///   ``SimDuration/max``. The whole text is read before any value is
+    ///   worked out, so a text that is not a duration is reported as
+    ///   malformed even if a number in it is also too long or too fine.
     public init(parsing text: String) throws(SimKernelError) {
         func malformed(_ problem: String) -> SimKernelError {
             .malformedDuration(input: text, problem: problem)
@@ -57,7 +59,10 @@ extension SimDuration {
         }
         let scalars = Array(text.unicodeScalars)
         var index = 0
-        var total: Int64 = 0
+        // The form first (every component read), then the value: a text
+        // that is not a duration is reported as such even when a number in
+        // it is also too long.
+        var components: [(integerDigits: [UInt8], fractionDigits: [UInt8], unit: TextUnit)] = []
         while index < scalars.count {
             // Number: digits, optionally "." and more digits.
             let numberStart = index
@@ -103,6 +108,10 @@ extension SimDuration {
                 throw malformed("unknown unit \"\(word)\"; expected one of \(Self.unitList)")
             }
             index += unit.symbol.unicodeScalars.count
+            components.append((integerDigits, fractionDigits, unit))
+        }
+        var total: Int64 = 0
+        for (integerDigits, fractionDigits, unit) in components {
             let component = try Self.componentNanoseconds(
                 integerDigits: integerDigits, fractionDigits: fractionDigits, unit: unit, input: text)
             let (sum, overflow) = total.addingReportingOverflow(component)

@@ -73,6 +73,10 @@ struct SimDurationTests {
         ("5ms ", "invalid duration \"5ms \": unexpected space; write the number and unit together, e.g. \"250ms\""),
         (" 5ms", "invalid duration \" 5ms\": unexpected space; write the number and unit together, e.g. \"250ms\""),
         ("5x", "invalid duration \"5x\": unknown unit \"x\"; expected one of ns, us, ms, s, m, h"),
+        // The form is checked before the value: a malformed text with a
+        // number too long (or too fine) is reported as malformed.
+        ("99999999999999999999min1hms", "invalid duration \"99999999999999999999min1hms\": unknown unit \"hms\"; expected one of ns, us, ms, s, m, h"),
+        ("0.5ns5", "invalid duration \"0.5ns5\": missing unit after \"5\"; expected one of ns, us, ms, s, m, h"),
     ])
     func rejectsMalformedInput(text: String, message: String) {
         #expect(throws: SimKernelError.self) { try SimDuration(parsing: text) }

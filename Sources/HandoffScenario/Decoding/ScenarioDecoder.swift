@@ -267,9 +267,20 @@ struct ScenarioReader {
         }
         let payloads = object.optional("payload") { node, payloadPath -> [String]? in
             guard let list = values(node, payloadPath) else { return nil }
-            for (index, text) in list.enumerated() where (try? Quantities.bytes(text).get()) == nil && Int(text) == nil {
-                context.report(payloadPath.index(index), at: context.array(node, payloadPath, expected: "")?[index].position,
-                               "expected a size such as \"3KiB\" or a whole number of bytes, found \"\(text)\"")
+            // A size as everywhere else (and as the schema says): a size
+            // string, or a whole number of bytes written as a JSON number.
+            for (index, element) in (context.array(node, payloadPath, expected: "") ?? []).enumerated() {
+                let isSize: Bool
+                switch element.value {
+                case let .string(text): isSize = (try? Quantities.bytes(text).get()) != nil
+                case let .number(number): isSize = (number.int64Value ?? -1) >= 0
+                case .bool: isSize = false
+                default: continue  // reported above
+                }
+                if !isSize {
+                    context.report(payloadPath.index(index), at: element.position,
+                                   "expected a size such as \"3KiB\" or a whole number of bytes, found \(context.found(element))")
+                }
             }
             return list
         } ?? []

@@ -1,10 +1,15 @@
 import HandoffWorld
 import SimKernel
 
-/// Sizes, rates and fractions as people write them in scenario files.
+/// Sizes, rates, fractions and durations as people write them in scenario
+/// files: a decimal number, then the unit, with at most one space between
+/// (`"64 KiB"`, `"54 Mbit/s"`, `"99.5 %"`, `"250 ms"`; a duration of
+/// several components, such as `"1m30s"`, has none).
 ///
 /// Each reader returns the value or a message saying what was expected;
 /// the scenario decoder adds the file, the JSON path and the position.
+/// schema/scenario.schema.json gives the same forms as patterns, and
+/// SchemaAgreementTests checks that the two agree.
 public enum Quantities {
     /// Byte units: decimal (1 kB = 1 000 B) and binary (1 KiB = 1 024 B).
     static let byteUnits: [(symbol: String, bytes: Int64)] = [
@@ -28,7 +33,8 @@ public enum Quantities {
             return .failure(QuantityError(expected: expected))
         }
         guard let value = number.scaled(by: multiplier) else {
-            return .failure(QuantityError(expected: "\(expected), a whole number of bytes up to 2⁶² bytes"))
+            return .failure(QuantityError(
+                expected: "\(expected), a whole number of bytes up to 2⁶² bytes", isOutOfRange: true))
         }
         return .success(Int(value))
     }
@@ -37,37 +43,60 @@ public enum Quantities {
     public static func bandwidth(_ text: String) -> Result<Bandwidth, QuantityError> {
         let expected = "a rate such as \"54Mbit/s\" or \"256kbit/s\" (units bit/s, kbit/s, Mbit/s, Gbit/s)"
         guard let (number, unit) = splitNumber(text),
-            let multiplier = rateUnits.first(where: { $0.symbol == unit })?.bitsPerSecond,
-            let value = number.scaled(by: multiplier), value > 0,
-            let bandwidth = try? Bandwidth(bitsPerSecond: value)
+            let multiplier = rateUnits.first(where: { $0.symbol == unit })?.bitsPerSecond
         else { return .failure(QuantityError(expected: expected)) }
+        guard let value = number.scaled(by: multiplier), value > 0,
+            let bandwidth = try? Bandwidth(bitsPerSecond: value)
+        else { return .failure(QuantityError(expected: expected, isOutOfRange: true)) }
         return .success(bandwidth)
     }
 
-    /// Reads a fraction written as a percentage: `"99%"`, `"99.9%"`, `"0%"`.
+    /// Reads a fraction written as a percentage: `"99%"`, `"99.9%"`, `"0%"`,
+    /// `"99.5 %"`.
+    ///
+    /// The bound is checked on the number as written, so `"100.0000000000000000001%"`
+    /// is over 100 % even though it rounds to 1.
     public static func percentage(_ text: String) -> Result<Double, QuantityError> {
         let expected = "a percentage from \"0%\" to \"100%\", such as \"99.5%\""
-        guard text.hasSuffix("%"), let (number, unit) = splitNumber(String(text.dropLast())), unit.isEmpty,
-            let value = Double(number.movingPoint(left: 2)), value >= 0, value <= 1
-        else { return .failure(QuantityError(expected: expected)) }
+        guard text.hasSuffix("%"), let (number, unit) = splitNumber(String(text.dropLast())), unit.isEmpty else {
+            return .failure(QuantityError(expected: expected))
+        }
+        guard !number.exceeds(100), let value = Double(number.movingPoint(left: 2)), value >= 0, value <= 1 else {
+            return .failure(QuantityError(expected: expected, isOutOfRange: true))
+        }
         // Read as a decimal fraction ("99.9%" is 0.999, correctly rounded),
         // not as a percentage divided by 100.
         return .success(value)
     }
 
     /// Reads a duration: `"250ms"`, `"1.5s"`, `"1m30s"` (see
-    /// `SimDuration.init(parsing:)`), allowing one space before a single
-    /// unit (`"250 ms"`).
+    /// `SimDuration.init(parsing:)`), allowing one space between the number
+    /// and the unit of a duration of one component (`"250 ms"`, not
+    /// `"1m 30s"` or `"1m30 s"`).
     public static func duration(_ text: String) -> Result<SimDuration, QuantityError> {
         let expected = "a duration such as \"250ms\", \"1.5s\" or \"2min\" (units ns, us, ms, s, min, h)"
         var compact = text
-        if let space = text.firstIndex(of: " "), text[text.index(after: space)...].allSatisfy(\.isLetter) {
-            compact.remove(at: space)
+        if let space = text.firstIndex(of: " ") {
+            let number = text[..<space]
+            let unit = text[text.index(after: space)...]
+            if !number.isEmpty, number.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) || $0 == "." }),
+                !unit.isEmpty, unit.allSatisfy(\.isLetter) {
+                compact.remove(at: space)
+            }
         }
         do {
             return .success(try SimDuration(parsing: compact))
         } catch {
-            return .failure(QuantityError(expected: expected))
+            // Too long, or finer than a nanosecond: the form is right, the
+            // value is not.
+            switch error {
+            case .durationOverflow:
+                return .failure(QuantityError(expected: expected, isOutOfRange: true))
+            case let .malformedDuration(_, problem) where problem.hasPrefix("finer than one nanosecond"):
+                return .failure(QuantityError(expected: expected, isOutOfRange: true))
+            default:
+                return .failure(QuantityError(expected: expected))
+            }
         }
     }
 
@@ -104,6 +133,10 @@ public enum Quantities {
 public struct QuantityError: Error, Hashable, Sendable {
     /// The expected form, in words.
     public let expected: String
+    /// Whether the text has the quantity's form but a value out of range
+    /// (too large, zero, over 100 %, finer than a nanosecond, not a whole
+    /// number of bytes): what a pattern in the JSON Schema cannot tell.
+    var isOutOfRange = false
 }
 
 /// A non-negative decimal number kept as text, for exact scaling.
@@ -119,6 +152,16 @@ struct DecimalText {
         while whole.count <= places { whole = "0" + whole }
         let split = whole.index(whole.endIndex, offsetBy: -places)
         return String(whole[..<split]) + "." + String(whole[split...]) + fraction
+    }
+
+    /// Whether the number is more than `limit`, exactly (no rounding).
+    func exceeds(_ limit: Int) -> Bool {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        let whole = parts[0].drop(while: { $0 == "0" })
+        let limitText = String(limit)
+        if whole.count != limitText.count { return whole.count > limitText.count }
+        if whole != limitText[...] { return whole > limitText[...] }
+        return parts.count > 1 && parts[1].contains(where: { $0 != "0" })
     }
 
     /// The number times `multiplier`, if that is a whole number that fits

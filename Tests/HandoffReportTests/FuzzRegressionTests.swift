@@ -1,0 +1,170 @@
+import Foundation
+import HandoffReport
+import HandoffScenario
+import Testing
+
+/// Every input that ever crashed one of the libFuzzer targets in Fuzz/ (or
+/// crashed the tool before them, in the same shape), kept under
+/// Tests/Fixtures/fuzz-regressions/TARGET/ and replayed here through the
+/// same calls the target makes, so `swift test` catches a regression without
+/// a fuzzer. Each must end in the clear error listed in ``expected`` (or,
+/// where the value is valid, be read and rendered without a crash).
+///
+/// The calls are repeated from Fuzz/Sources/TARGET/*.swift rather than
+/// shared, so the libraries need no entry point for fuzzing: keep the two in
+/// step. A new crash input is added by copying the minimised input into the
+/// folder and its message into ``expected`` (the test below fails for an
+/// input without one).
+@Suite("Fuzz regressions")
+struct FuzzRegressionTests {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/fuzz-regressions").path
+
+    static let targets = ["scenario-decoder", "sweep-jsonlines", "baseline-file"]
+
+    /// For each target, each kept input and what replaying it must give.
+    /// The first inputs kept are the shapes of the crashes fixed before the
+    /// fuzz targets existed (bounded inputs, commit ce75e55; edited shard
+    /// parts and baselines, commit 5cfb0d7).
+    static let expected: [String: [String: String]] = [
+        "scenario-decoder": [
+            "duration-int64-max.json":
+                #"fuzz.json:3:15: error: $.duration: expected a duration of at most 168h (7 days), found "2562047h47m16s854775807ns""#,
+            "envelope-bytes-4294967295gib.json":
+                #"fuzz.json:3:34: error: $.protocol.envelopeBytes: expected a size of at most 1 GiB, found "4294967295GiB""#,
+            "trials-minus-1.json":
+                #"fuzz.json:3:13: error: $.trials: expected a whole number from 1 to 10000000, found -1"#,
+            "userinfo-data-64gib.json":
+                #"fuzz.json:10:132: error: $.activity.userInfo.blob.$data: expected a size of at most 16 MiB (give larger payloads as payloadSize), found "64GiB""#,
+        ],
+        "sweep-jsonlines": [
+            "histogram-zero-run-overflow.jsonl":
+                #"part0.jsonl:2: not a readable sweep result: not an encoded histogram: "h1;2;160317115;1890564703;0;2050881818;18631;1,z922337203685…""#,
+            "outcome-count-int64-max.jsonl":
+                "part0.jsonl:2: not a readable sweep result: the point's outcome counts do not add up to its 2 trials",
+            "point-trials-minus-1.jsonl":
+                "part0.jsonl:2: not a readable sweep result: the point has -1 trials; this part holds 2",
+            "shard-count-1e15.jsonl":
+                "part0.jsonl:1: not a readable sweep result: the shard is not i/n with 0 ≤ i < n ≤ 1000000",
+        ],
+        "baseline-file": [
+            "latency-1e300.json":
+                "fuzz-baseline.json: not a usable baseline: a.json, x on y: acceptToContinue.p50 is 1e300, outside 0...604800000000000 ns",
+            "success-rate-1e300.json":
+                "fuzz-baseline.json: not a usable baseline: a.json, x on y: successRate is 1e300, outside 0...1",
+            // A success rate of 1e-300 is a valid figure (within 0...1): it
+            // reads, and comparing and printing it must not trap.
+            "success-rate-1e-300.json": "read 1 scenarios",
+        ],
+    ]
+
+    /// The names of the inputs kept for `target`, sorted.
+    static func inputs(_ target: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder + "/" + target)) ?? [])
+            .filter { !$0.hasPrefix(".") }.sorted()
+    }
+
+    static func bytes(_ target: String, _ name: String) throws -> [UInt8] {
+        Array(try #require(FileManager.default.contents(atPath: folder + "/" + target + "/" + name)))
+    }
+
+    // MARK: The targets' calls, returning what they ended in
+
+    /// Fuzz/Sources/scenario-decoder: decode; for a file that decodes,
+    /// prepare its sweep.
+    static func scenarioDecoder(_ bytes: [UInt8]) -> String {
+        let file = "fuzz.json"
+        switch ScenarioDecoder.decode(bytes, file: file) {
+        case let .failure(problems):
+            _ = GitHubAnnotations.lines(for: problems)
+            return problems.description
+        case .success:
+            switch SweepRunner.prepare(bytes, file: file, options: SweepRunner.Options()) {
+            case let .failure(failure): return "decoded; sweep: " + failure.description
+            case let .success(prepared): return "decoded; sweep of \(prepared.points.count) points"
+            }
+        }
+    }
+
+    /// Fuzz/Sources/sweep-jsonlines: read one part, or two split at the
+    /// first NUL byte; merge each alone, with itself and with the other,
+    /// rendering what merges.
+    static func sweepJSONLines(_ bytes: [UInt8]) -> String {
+        let pieces = bytes.split(separator: 0, maxSplits: 1, omittingEmptySubsequences: false)
+        var outcomes: [String] = []
+        var parts: [(file: String, part: SweepJSONLines.Part)] = []
+        for (index, piece) in pieces.enumerated() {
+            let file = "part\(index).jsonl"
+            do {
+                parts.append((file, try SweepJSONLines.read(String(decoding: piece, as: UTF8.self), file: file)))
+            } catch {
+                outcomes.append(error.description)
+            }
+        }
+        var attempts = parts.map { [$0] } + parts.map { [$0, $0] }
+        if parts.count == 2 { attempts.append(parts) }
+        for attempt in attempts {
+            do {
+                let merged = try SweepJSONLines.merge(attempt)
+                _ = SweepJSONLines.render(merged.result, toolVersion: merged.toolVersion)
+                _ = SweepTable.text(merged.result)
+                _ = SweepTable.text(merged.result, columns: .full)
+                _ = SweepTable.csv(merged.result)
+                _ = SweepTable.markdown(merged.result)
+                outcomes.append("merged \(merged.result.points.count) points")
+            } catch {
+                outcomes.append(error.description)
+            }
+        }
+        return outcomes.joined(separator: "\n")
+    }
+
+    /// Fuzz/Sources/baseline-file: read; for a baseline that reads, write it
+    /// back and compare it with itself and with an empty one.
+    static func baselineFile(_ bytes: [UInt8]) -> String {
+        let baseline: Baseline
+        do {
+            baseline = try BaselineFile.read(String(decoding: bytes, as: UTF8.self), file: "fuzz-baseline.json")
+        } catch {
+            return error.description
+        }
+        _ = BaselineFile.render(baseline)
+        let empty = Baseline(toolVersion: baseline.toolVersion, scenarios: [])
+        for comparison in [
+            BaselineComparison(baseline: baseline, now: baseline),
+            BaselineComparison(baseline: baseline, now: empty),
+            BaselineComparison(baseline: empty, now: baseline),
+        ] {
+            _ = BaselineReport.text(comparison)
+            _ = BaselineReport.markdown(comparison)
+            _ = GitHubAnnotations.lines(for: comparison)
+        }
+        return "read \(baseline.scenarios.count) scenarios"
+    }
+
+    // MARK: Tests
+
+    @Test("every kept input has its expected outcome listed, and every listed one is kept", arguments: targets)
+    func everyInputIsListed(target: String) {
+        #expect(!Self.inputs(target).isEmpty)
+        #expect(Set(Self.inputs(target)) == Set((Self.expected[target] ?? [:]).keys))
+    }
+
+    @Test("scenario decoder: each kept input is a clear error", arguments: inputs("scenario-decoder"))
+    func scenarioDecoder(name: String) throws {
+        let outcome = Self.scenarioDecoder(try Self.bytes("scenario-decoder", name))
+        #expect(outcome == Self.expected["scenario-decoder"]?[name], "\(name)")
+    }
+
+    @Test("merge's JSON Lines reader: each kept input is a clear error", arguments: inputs("sweep-jsonlines"))
+    func sweepJSONLines(name: String) throws {
+        let outcome = Self.sweepJSONLines(try Self.bytes("sweep-jsonlines", name))
+        #expect(outcome == Self.expected["sweep-jsonlines"]?[name], "\(name)")
+    }
+
+    @Test("baseline reader: each kept input is a clear error or a valid figure", arguments: inputs("baseline-file"))
+    func baselineFile(name: String) throws {
+        let outcome = Self.baselineFile(try Self.bytes("baseline-file", name))
+        #expect(outcome == Self.expected["baseline-file"]?[name], "\(name)")
+    }
+}
