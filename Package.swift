@@ -17,7 +17,12 @@
 //               nothing of how results are rendered.
 //   HandoffReport the renderings of results: text table, JSON, JUnit XML,
 //               Markdown.
-//   handoff-sim the command-line tool (thin: parse, call the library, render).
+//   HandoffSimCommands the command-line tool's commands, runnable in-process:
+//               each command declared once (a CommandSpec: arguments,
+//               options, help, exit codes), from which both --help and the
+//               argument parser are made; parse, call the library, render.
+//   handoff-sim the command-line tool: main.swift runs HandoffSimCommands and
+//               exits with its status.
 //   handoff-bench (Benchmarks/) the engine's benchmarks, e.g. PHOLD.
 //
 // Build-time defines, both on in debug builds (and so in `swift test`) and
@@ -76,9 +81,13 @@ let package = Package(
             name: "HandoffReport",
             dependencies: ["HandoffScenario", "Handoff", "SimKernel"]
         ),
+        .target(
+            name: "HandoffSimCommands",
+            dependencies: ["SimKernel", "HandoffWorld", "Handoff", "HandoffScenario", "HandoffReport"]
+        ),
         .executableTarget(
             name: "handoff-sim",
-            dependencies: ["SimKernel", "HandoffWorld", "Handoff", "HandoffScenario", "HandoffReport"]
+            dependencies: ["HandoffSimCommands"]
         ),
         .executableTarget(
             name: "HandoffBench",
@@ -112,6 +121,12 @@ let package = Package(
             // An app team's view: only the public libraries, no @testable.
             name: "ExampleAppTests",
             dependencies: ["Handoff", "HandoffWorld", "SimKernel"]
+        ),
+        .testTarget(
+            // The commands in-process: the spec, the parser, the help, and a
+            // few commands end to end without starting a process.
+            name: "HandoffSimCommandsTests",
+            dependencies: ["HandoffSimCommands", "HandoffScenario"]
         ),
         .testTarget(
             name: "HandoffSimCLITests",

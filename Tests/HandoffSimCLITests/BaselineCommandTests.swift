@@ -94,7 +94,7 @@ struct BaselineCommandTests {
         #expect(invalid.status == 65)
         let usage = try ProductRunner.run("handoff-sim", ["baseline", "chek", directory])
         #expect(usage.status == 64)
-        #expect(usage.standardError.hasPrefix("error: unknown baseline action 'chek'; expected update or check (did you mean 'check'?)"))
+        #expect(usage.standardError.hasPrefix("error: unknown baseline subcommand 'chek'; expected update or check (did you mean 'check'?)"))
     }
 
     /// Nanoseconds as SimDuration prints them (independently: seconds or

@@ -98,9 +98,12 @@ struct CommandLineTests {
 
     @Test("handoff-sim defaults rejects extra arguments with exit 64")
     func defaultsUsageError() throws {
-        let run = try ProductRunner.run("handoff-sim", ["defaults", "--json"])
+        let run = try ProductRunner.run("handoff-sim", ["defaults", "extra"])
         #expect(run.status == 64)
-        #expect(run.standardError.hasPrefix("error: unexpected argument '--json'"))
+        #expect(run.standardError.hasPrefix("error: unexpected argument 'extra'"))
+        let option = try ProductRunner.run("handoff-sim", ["defaults", "--json"])
+        #expect(option.status == 64)
+        #expect(option.standardError.hasPrefix("error: unknown option '--json' for 'defaults'"))
     }
 
     @Test("handoff-bench transfer prints one line in the documented format, events linear in bytes")

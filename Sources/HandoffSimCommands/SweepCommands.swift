@@ -2,77 +2,138 @@ import Foundation
 import HandoffReport
 import HandoffScenario
 
-let sweepHelp = """
-    OVERVIEW: Run a scenario over payload sizes, network profiles and any
-    parameter, and report latency percentiles, success rates and failures
-    at every point.
+extension OptionSpec {
+    /// `--format FORMAT` of sweep and merge.
+    static let sweepFormat = option("--format", value: "FORMAT", help: "text (default), csv, jsonl, markdown or svg.")
+    /// `--metric METRIC` of sweep and merge.
+    static let chartMetric = option(
+        "--metric", value: "METRIC",
+        help: "The latency an svg chart shows: acceptToContinue (default), acceptToRestored, advertToOffered.")
+    /// `--activity NAME` of sweep and advise.
+    static let activity = option("--activity", value: "NAME", help: "The activity to measure (files with several).")
+    /// `--on DEVICE` of sweep and advise.
+    static let device = option("--on", value: "DEVICE", help: "The receiving device to measure on.")
+}
 
-    USAGE: handoff-sim sweep <file> [options]
+extension CommandSpec {
+    /// `handoff-sim sweep`.
+    static let sweep = CommandSpec(
+        name: "sweep",
+        abstract: "Run a scenario at every point of a grid of payload sizes, network profiles and parameters.",
+        discussion: """
+            Reports latency percentiles, success rates and failures at every point. \
+            Without --payload, --profile and --vary, the file's "sweep" block is \
+            used. docs/sweeps.md describes sweeps.
+            """,
+        arguments: [.scenarioFile],
+        options: [
+            .option(
+                "--payload", value: "LIST",
+                help: "Payload sizes (the measured activity's payloadSize), e.g. 256B,1KiB,3KiB,16KiB."),
+            .option("--profile", value: "LIST", help: "Network profiles (network.profile), e.g. WiFi,LTE,\"Very Bad Network\"."),
+            .option(
+                "--vary", value: "PATH=LIST", repeatable: true,
+                help: "Any parameter of the file, e.g. network.wifiPeerToPeer.loss=0,0.01,0.05."),
+            .trials.helping("Trials per point instead of the file's \"trials\"."),
+            .seed, .activity, .device,
+            .jobs.helping("Threads (default: every core). The output never depends on N."),
+            .option(
+                "--shard", value: "I/N",
+                help: "Run the I-th (from 0) of N disjoint slices of every point's trials and write a partial result (JSON Lines) for 'handoff-sim merge'."),
+            .option(
+                "--shards", value: "N",
+                help: "As --shard, with I from SLURM_ARRAY_TASK_ID (less SLURM_ARRAY_TASK_MIN) or JOB_COMPLETION_INDEX (Kubernetes Indexed Jobs). A Slurm array job needs neither option: the index and count come from SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT."),
+            .sweepFormat, .chartMetric,
+            .option(
+                "--columns", value: "COLUMNS",
+                help: "The text table's columns: compact (default; the axes, trials, success, failures, not offered and the accept → continue percentiles, under 120 columns) or full (every error code and latency)."),
+            .output, .noProgress,
+        ],
+        notes: """
+            When the sweep varies network profiles but the scenario does not fetch \
+            over the cloud relay (the only path that uses the internet link a \
+            profile shapes), sweep prints a warning on standard error: the profiles \
+            would change nothing.
+            """,
+        exitCodes: [
+            ExitCodeSpec(.success, "the sweep ran"),
+            ExitCodeSpec(.expectationFailed, "a trial stopped at a limit"),
+            ExitCodeSpec(.usage, "bad command-line usage (a bad value given on the command line included), or a file that does not exist"),
+            ExitCodeSpec(.dataError, "the scenario file (or the file at some point of the grid) is invalid"),
+            ExitCodeSpec(.software, "the output could not be written"),
+        ],
+        action: sweepCommand)
 
-    OPTIONS:
-      --payload LIST        Payload sizes, e.g. 256B,1KiB,3KiB,16KiB.
-      --profile LIST        Network profiles, e.g. WiFi,LTE,"Very Bad Network".
-      --vary PATH=LIST      Any parameter of the file, e.g.
-                            network.wifiPeerToPeer.loss=0,0.01,0.05
-                            (repeatable). Without --payload, --profile and
-                            --vary, the file's "sweep" block is used.
-      --trials N            Trials per point instead of the file's.
-      --seed S              The seed instead of the file's.
-      --activity NAME       The activity to measure (files with several).
-      --on DEVICE           The receiving device to measure on.
-      --jobs N              Threads (default: all cores). Output does not
-                            depend on N.
-      --shard I/N           Run the I-th (from 0) of N disjoint slices of
-                            every point's trials and write a partial result
-                            (JSON Lines) for 'handoff-sim merge'.
-      --shards N            As --shard, with I from SLURM_ARRAY_TASK_ID
-                            (less SLURM_ARRAY_TASK_MIN) or
-                            JOB_COMPLETION_INDEX (Kubernetes Indexed Jobs).
-                            A Slurm array job needs neither option: the
-                            index and count come from SLURM_ARRAY_TASK_ID
-                            and SLURM_ARRAY_TASK_COUNT.
-      --format FORMAT       text (default), csv, jsonl, markdown or svg.
-      --metric METRIC       The latency an svg chart shows: acceptToContinue
-                            (default), acceptToRestored, advertToOffered.
-      --columns COLUMNS     The text table's columns: compact (default; the
-                            axes, trials, success, failures and accept →
-                            continue percentiles, under 120 columns) or
-                            full (every error code and latency).
-      --output PATH         Write to PATH (atomically) instead of stdout.
-      --no-progress         No progress line on a terminal.
-      -h, --help            Show this help.
+    /// `handoff-sim merge`.
+    static let merge = CommandSpec(
+        name: "merge",
+        abstract: "Merge the shards of a sweep into the result the unsharded sweep gives, byte for byte.",
+        discussion: """
+            Every part must come from the same scenario file (by digest), seed, \
+            trials, axes and tool version, and the parts must be the shards \
+            0/N ... N-1/N, each once; otherwise merge says which part does not fit.
+            """,
+        arguments: [ArgumentSpec("part", repeating: true, help: "A partial result of 'handoff-sim sweep --shard' (JSON Lines).")],
+        options: [
+            .sweepFormat, .chartMetric,
+            .option("--columns", value: "COLUMNS", help: "The text table's columns: compact (default) or full."),
+            .output,
+        ],
+        exitCodes: [
+            ExitCodeSpec(.success, "merged"),
+            ExitCodeSpec(.usage, "bad command-line usage, or a part that does not exist"),
+            ExitCodeSpec(.dataError, "a part is unreadable, or the parts do not belong together"),
+            ExitCodeSpec(.software, "the output could not be written"),
+        ],
+        action: mergeCommand)
 
-    EXIT CODES:
-      0   the sweep ran
-      1   a trial stopped at a limit
-      64  bad command-line usage
-      65  the scenario file (or the file at some point) is invalid
-      70  the output could not be written
-    """
-
-let mergeHelp = """
-    OVERVIEW: Merge the partial results of a sharded sweep into the result
-    the unsharded sweep gives, byte for byte.
-
-    USAGE: handoff-sim merge <part>... [--format FORMAT] [--output PATH]
-
-    Every part must come from the same scenario file (digest), seed, trials,
-    axes and tool version, and the parts must be the shards 0/N ... N-1/N,
-    each once.
-
-    OPTIONS:
-      --format FORMAT   text (default), csv, jsonl, markdown or svg.
-      --metric METRIC   The latency an svg chart shows.
-      --columns COLUMNS The text table's columns: compact (default) or full.
-      --output PATH     Write to PATH (atomically) instead of stdout.
-      -h, --help        Show this help.
-
-    EXIT CODES:
-      0   merged
-      64  bad command-line usage
-      65  a part is unreadable, or the parts do not belong together
-      70  the output could not be written
-    """
+    /// `handoff-sim advise`.
+    static let advise = CommandSpec(
+        name: "advise",
+        abstract: "Find the largest userInfo that meets a latency and success target, and when to switch to continuation streams.",
+        discussion: """
+            Finds, per network profile, the largest userInfo payload that meets a \
+            latency and success target, and the size above which continuation \
+            streams restore sooner than a userInfo payload. Give exactly one \
+            latency bound: --p50, --p90, --p95 or --p99.
+            """,
+        arguments: [.scenarioFile],
+        options: [
+            .option("--p50", value: "DURATION", help: "A bound on the median (50th percentile), e.g. 1s."),
+            .option("--p90", value: "DURATION", help: "A bound on the 90th percentile, e.g. 1s."),
+            .option("--p95", value: "DURATION", inUsage: true, help: "A bound on the 95th percentile, e.g. 1s."),
+            .option("--p99", value: "DURATION", help: "A bound on the 99th percentile, e.g. 1s."),
+            .option(
+                "--success", value: "RATE", help: "The least share of trials that must continue, e.g. 99% (default 100%)."),
+            .option(
+                "--metric", value: "METRIC",
+                help: "The latency bounded: acceptToContinue (default), acceptToRestored, advertToOffered."),
+            .option(
+                "--profile", value: "LIST",
+                help: "Profiles to advise on (default: the file's \"sweep\" profiles, or its own profile)."),
+            .option("--resolution", value: "SIZE", help: "Find sizes to within SIZE (default 64B)."),
+            .trials.helping("Trials at every size tried instead of the file's \"trials\"."),
+            .seed, .activity, .device,
+            .jobs.helping("Threads (default: every core). The advice never depends on N."),
+            .option("--format", value: "FORMAT", help: "text (default) or json."),
+            .output,
+        ],
+        notes: """
+            Each answer is found by bisection over the payload size, running the \
+            scenario's trials at every size tried; the figures assume latency grows \
+            with size (it does in the transfer model). Like sweep, advise warns when \
+            the profiles it is given cannot matter because the scenario does not \
+            fetch over the cloud relay. See docs/sweeps.md.
+            """,
+        exitCodes: [
+            ExitCodeSpec(.success, "advice given"),
+            ExitCodeSpec(.expectationFailed, "a trial stopped at a limit"),
+            ExitCodeSpec(.usage, "bad command-line usage, or a file that does not exist"),
+            ExitCodeSpec(.dataError, "the scenario file is invalid"),
+            ExitCodeSpec(.software, "the output could not be written"),
+        ],
+        action: adviseCommand)
+}
 
 let sweepFormats = ["text", "csv", "jsonl", "markdown", "svg"]
 
@@ -117,18 +178,18 @@ func render(_ result: SweepResult, format: String, metric: LatencyMetric, column
 }
 
 /// Writes `text` to `--output` or standard output.
-func emit(_ text: String, _ parsed: ParsedArguments) -> Int32 {
+func emit(_ text: String, _ parsed: ParsedArguments, _ context: CommandContext) -> ExitCode {
     if let path = parsed.value("--output") {
         do {
-            try writeAtomically(text, to: path)
+            try writeAtomically(text, to: path, io: context.io)
         } catch {
-            writeError("error: \(error.message)")
-            return ExitCode.internalError
+            context.io.writeError("error: \(error.message)")
+            return .software
         }
     } else {
-        writeOutput(text)
+        context.io.writeOutput(text)
     }
-    return ExitCode.success
+    return .success
 }
 
 /// The shard from `--shard`, `--shards` and the environment.
@@ -200,26 +261,15 @@ func list(_ text: String) -> [String] {
     }
 }
 
-func sweepCommand(_ arguments: [String]) throws(UsageError) -> Int32 {
-    let parsed = try parseArguments(
-        arguments, command: "sweep", flags: ["--no-progress", "-h", "--help"],
-        options: ["--payload", "--profile", "--vary", "--trials", "--seed", "--activity", "--on", "--jobs", "--shard",
-                  "--shards", "--format", "--metric", "--columns", "--output"],
-        repeatable: ["--vary"])
-    if let failure = preflightOutputs(parsed) { return failure }
-    if parsed.has("-h") || parsed.has("--help") {
-        writeOutput(sweepHelp + "\n")
-        return ExitCode.success
-    }
-    guard parsed.positional.count == 1 else {
-        throw UsageError(message: "sweep takes one scenario file\nUsage: handoff-sim sweep <file> [options]; see 'handoff-sim sweep --help'")
-    }
+/// `handoff-sim sweep`: every point of the grid, or one shard of it.
+func sweepCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(UsageError) -> ExitCode {
+    let io = context.io
+    if let failure = preflightOutputs(parsed, context) { return failure }
     let file = parsed.positional[0]
     let (format, metric) = try outputFormat(parsed)
     let columns = try columnsOption(parsed)
     let (trials, seed, jobs) = try runOptions(parsed)
-    let environment = ProcessInfo.processInfo.environment
-    let shard = try shardOption(parsed, environment: environment)
+    let shard = try shardOption(parsed, environment: context.environment)
     if shard != nil, format != "jsonl", parsed.value("--format") != nil {
         throw UsageError(message: "a shard writes a partial result as JSON Lines; merge the parts with 'handoff-sim merge' to render \(format)")
     }
@@ -242,8 +292,8 @@ func sweepCommand(_ arguments: [String]) throws(UsageError) -> Int32 {
     {
     case let .success(value): prepared = value
     case let .failure(.invalid(problems)):
-        writeError(problems.description)
-        return ExitCode.invalidScenario
+        io.writeError(problems.description)
+        return .dataError
     case let .failure(.badValue(axis, value, problem)):
         let option = axis == "payload" ? "--payload" : axis == "profile" ? "--profile" : "--vary \(axis)"
         throw UsageError(message: "option '\(option)' value '\(value.escapingControlCharacters)': \(problem)")
@@ -253,9 +303,9 @@ func sweepCommand(_ arguments: [String]) throws(UsageError) -> Int32 {
     if let warning = SweepRunner.profileWarning(
         for: prepared.base, profiles: prepared.axes.contains { $0.name == "profile" })
     {
-        writeError("warning: \(warning)")
+        io.writeError("warning: \(warning)")
     }
-    let showsProgress = standardErrorIsTerminal && !parsed.has("--no-progress")
+    let showsProgress = io.standardErrorIsTerminal && !parsed.has("--no-progress")
     let clock = ContinuousClock()
     let start = clock.now
     let perPoint = (shard?.trials(of: prepared.trials) ?? 0..<prepared.trials).count
@@ -264,35 +314,28 @@ func sweepCommand(_ arguments: [String]) throws(UsageError) -> Int32 {
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
         let rate = seconds > 0 ? Double(done * perPoint) / seconds : 0
         let remaining = rate > 0 ? Double((total - done) * perPoint) / rate : 0
-        writeError(
+        io.writeError(
             "\u{1B}[2K\rpoint \(done)/\(total), \(Int(rate)) trials/s, about \(Int(remaining.rounded(.up))) s left",
             newline: false)
     }
     let progress: (@Sendable (Int, Int) -> Void)? = showsProgress ? report : nil
     let outcome = SweepRunner(jobs: jobs).run(prepared, progress: progress)
-    if showsProgress { writeError("\u{1B}[2K\r", newline: false) }
+    if showsProgress { io.writeError("\u{1B}[2K\r", newline: false) }
     switch outcome {
     case let .success(result):
         return emit(
             render(result, format: shard == nil ? format : "jsonl", metric: metric, columns: columns),
-            parsed)
+            parsed, context)
     case let .failure(failure):
-        writeError("error: \(failure)")
-        return ExitCode.expectationFailed
+        io.writeError("error: \(failure)")
+        return .expectationFailed
     }
 }
 
-func mergeCommand(_ arguments: [String]) throws(UsageError) -> Int32 {
-    let parsed = try parseArguments(
-        arguments, command: "merge", flags: ["-h", "--help"], options: ["--format", "--metric", "--columns", "--output"])
-    if let failure = preflightOutputs(parsed) { return failure }
-    if parsed.has("-h") || parsed.has("--help") {
-        writeOutput(mergeHelp + "\n")
-        return ExitCode.success
-    }
-    guard !parsed.positional.isEmpty else {
-        throw UsageError(message: "merge needs the parts\nUsage: handoff-sim merge <part>... [--format FORMAT] [--output PATH]")
-    }
+/// `handoff-sim merge`: the parts of a sharded sweep as one result.
+func mergeCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(UsageError) -> ExitCode {
+    let io = context.io
+    if let failure = preflightOutputs(parsed, context) { return failure }
     let (format, metric) = try outputFormat(parsed)
     let columns = try columnsOption(parsed)
     var parts: [(file: String, part: SweepJSONLines.Part)] = []
@@ -314,65 +357,22 @@ func mergeCommand(_ arguments: [String]) throws(UsageError) -> Int32 {
         } else {
             text = render(merged.result, format: format, metric: metric, columns: columns)
         }
-        return emit(text, parsed)
+        return emit(text, parsed, context)
     } catch {
-        writeError("error: \(error)")
-        return ExitCode.invalidScenario
+        io.writeError("error: \(error)")
+        return .dataError
     }
 }
 
-let adviseHelp = """
-    OVERVIEW: Find, per network profile, the largest userInfo payload that
-    meets a latency and success target, and the size above which
-    continuation streams restore sooner than a userInfo payload.
-
-    USAGE: handoff-sim advise <file> --p95 DURATION [options]
-
-    OPTIONS:
-      --p95 DURATION        The bound on the 95th percentile (or --p50,
-                            --p90, --p99), e.g. 1s.
-      --success RATE        The least share of trials that must continue,
-                            e.g. 99% (default 100%).
-      --metric METRIC       The latency bounded: acceptToContinue (default),
-                            acceptToRestored, advertToOffered.
-      --profile LIST        Profiles to advise on (default: the file's
-                            "sweep" profiles, or its own profile).
-      --resolution SIZE     Find sizes to within SIZE (default 64B).
-      --trials N, --seed S, --activity NAME, --on DEVICE, --jobs N
-                            As for sweep.
-      --format FORMAT       text (default) or json.
-      --output PATH         Write to PATH (atomically) instead of stdout.
-      -h, --help            Show this help.
-
-    Each answer is found by bisection over the payload size, running the
-    scenario's trials at every size tried; the figures assume latency grows
-    with size (it does in the transfer model).
-
-    EXIT CODES:
-      0   advice given
-      1   a trial stopped at a limit
-      64  bad command-line usage
-      65  the scenario file is invalid
-      70  the output could not be written
-    """
-
-func adviseCommand(_ arguments: [String]) throws(UsageError) -> Int32 {
-    let percentileOptions = ["--p50": 50.0, "--p90": 90.0, "--p95": 95.0, "--p99": 99.0]
-    let parsed = try parseArguments(
-        arguments, command: "advise", flags: ["-h", "--help"],
-        options: Array(percentileOptions.keys).sorted() + ["--success", "--metric", "--profile", "--resolution", "--trials",
-                  "--seed", "--activity", "--on", "--jobs", "--format", "--output"])
-    if let failure = preflightOutputs(parsed) { return failure }
-    if parsed.has("-h") || parsed.has("--help") {
-        writeOutput(adviseHelp + "\n")
-        return ExitCode.success
-    }
-    guard parsed.positional.count == 1 else {
-        throw UsageError(message: "advise takes one scenario file\nUsage: handoff-sim advise <file> --p95 DURATION [options]")
-    }
+/// `handoff-sim advise`: the largest userInfo per profile that meets a
+/// target, and when streams win.
+func adviseCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(UsageError) -> ExitCode {
+    let io = context.io
+    let percentileOptions = [("--p50", 50.0), ("--p90", 90.0), ("--p95", 95.0), ("--p99", 99.0)]
+    if let failure = preflightOutputs(parsed, context) { return failure }
     let file = parsed.positional[0]
-    let given = percentileOptions.keys.sorted().filter { parsed.value($0) != nil }
-    guard given.count == 1, let option = given.first, let text = parsed.value(option) else {
+    let given = percentileOptions.filter { parsed.value($0.0) != nil }
+    guard given.count == 1, case let (option, percentile)? = given.first, let text = parsed.value(option) else {
         throw UsageError(message: "advise needs exactly one latency bound: --p50, --p90, --p95 or --p99 with a duration such as 1s")
     }
     guard case let .success(bound) = Quantities.duration(text) else {
@@ -405,27 +405,27 @@ func adviseCommand(_ arguments: [String]) throws(UsageError) -> Int32 {
     if case let .success(scenario) = ScenarioDecoder.decode(Array(data), file: file) {
         if profiles.isEmpty { profiles = scenario.sweep?.profiles ?? [] }
         if let warning = SweepRunner.profileWarning(for: scenario, profiles: !profiles.isEmpty) {
-            writeError("warning: \(warning)")
+            io.writeError("warning: \(warning)")
         }
     }
-    let target = Advisor.Target(metric: metric, percentile: percentileOptions[option]!, latency: bound, success: success)
+    let target = Advisor.Target(metric: metric, percentile: percentile, latency: bound, success: success)
     let options = SweepRunner.Options(trials: trials, seed: seed, activity: parsed.value("--activity"), device: parsed.value("--on"))
     switch Advisor(jobs: jobs, resolution: resolution).advise(Array(data), file: file, profiles: profiles, target: target, options: options) {
     case let .success(advice):
         let text = format == "json"
             ? AdviceReport.json(advice, target: target, file: file, toolVersion: toolVersion)
             : AdviceReport.text(advice, target: target)
-        return emit(text, parsed)
+        return emit(text, parsed, context)
     case let .failure(.invalid(problems)):
-        writeError(problems.description)
-        return ExitCode.invalidScenario
+        io.writeError(problems.description)
+        return .dataError
     case let .failure(.usage(message)):
         throw UsageError(message: message)
     case let .failure(.badValue(axis, value, problem)):
         let option = axis == "profile" ? "--profile" : axis
         throw UsageError(message: "option '\(option)' value '\(value.escapingControlCharacters)': \(problem)")
     case let .failure(failure):
-        writeError("error: \(failure)")
-        return ExitCode.expectationFailed
+        io.writeError("error: \(failure)")
+        return .expectationFailed
     }
 }

@@ -8,24 +8,117 @@ import Darwin
 import Foundation
 import HandoffScenario
 
-/// Writes `message` to standard error, with a final newline unless
-/// `newline` is false.
-func writeError(_ message: String, newline: Bool = true) {
-    var text = message
-    if newline, !text.hasSuffix("\n") { text += "\n" }
-    // Write to file descriptor 2 directly: the C `stderr` global is not
-    // concurrency-safe in Swift 6.
-    _ = writeAll(Array(text.utf8), to: 2)
+/// Where text goes: a file descriptor, or memory (for tests).
+package protocol TextSink: Sendable {
+    /// Writes `text` whole.
+    ///
+    /// - Returns: why it could not be written, or nil.
+    func write(_ text: String) -> String?
+    /// Whether the sink is a terminal (progress lines are shown only then).
+    var isTerminal: Bool { get }
 }
 
-/// The first error writing standard output, if any: the command's exit
-/// status becomes 70 and the error is reported (see ``finish(_:)``).
-nonisolated(unsafe) private var standardOutputError: Int32?
+/// A file descriptor, such as 1 (standard output) or 2 (standard error).
+package struct FileDescriptorSink: TextSink {
+    /// The descriptor written to.
+    package let descriptor: Int32
 
-/// Writes `text` to standard output.
-func writeOutput(_ text: String) {
-    guard standardOutputError == nil else { return }
-    if let error = writeAll(Array(text.utf8), to: 1) { standardOutputError = error }
+    /// A sink writing to `descriptor`.
+    package init(_ descriptor: Int32) {
+        self.descriptor = descriptor
+    }
+
+    /// Writes every byte, retrying on interruption.
+    package func write(_ text: String) -> String? {
+        writeAll(Array(text.utf8), to: descriptor).map { String(cString: strerror($0)) }
+    }
+
+    /// Whether the descriptor is a terminal.
+    package var isTerminal: Bool { isatty(descriptor) == 1 }
+}
+
+/// Text kept in memory: a command's output captured in-process.
+package final class MemorySink: TextSink, @unchecked Sendable {
+    private let lock = NSLock()
+    private var buffer = ""
+
+    /// An empty sink.
+    package init() {}
+
+    /// Everything written so far.
+    package var text: String {
+        lock.lock()
+        defer { lock.unlock() }
+        return buffer
+    }
+
+    /// Appends `text`; never fails.
+    package func write(_ text: String) -> String? {
+        lock.lock()
+        defer { lock.unlock() }
+        buffer += text
+        return nil
+    }
+
+    /// A memory sink is not a terminal.
+    package var isTerminal: Bool { false }
+}
+
+/// A command's standard output and standard error.
+///
+/// A failed write to standard output is remembered: the command's exit
+/// status becomes 70 and the reason is reported (see ``finish(_:)``), so a
+/// lost report never looks like a success. Safe to use from several
+/// threads (progress is written from worker threads).
+package final class CommandIO: @unchecked Sendable {
+    private let output: any TextSink
+    private let error: any TextSink
+    private let lock = NSLock()
+    private var outputFailure: String?
+
+    /// Output to `output`, errors, warnings and progress to `error`.
+    package init(output: any TextSink, error: any TextSink) {
+        self.output = output
+        self.error = error
+    }
+
+    /// The process's own standard output and standard error.
+    package static func standard() -> CommandIO {
+        CommandIO(output: FileDescriptorSink(1), error: FileDescriptorSink(2))
+    }
+
+    /// Writes `text` to standard output; nothing more is written after a
+    /// failed write.
+    package func writeOutput(_ text: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard outputFailure == nil else { return }
+        outputFailure = output.write(text)
+    }
+
+    /// Writes `message` to standard error, with a final newline unless
+    /// `newline` is false.
+    package func writeError(_ message: String, newline: Bool = true) {
+        var text = message
+        if newline, !text.hasSuffix("\n") { text += "\n" }
+        lock.lock()
+        defer { lock.unlock() }
+        _ = error.write(text)
+    }
+
+    /// Whether standard error is a terminal (progress goes there only then).
+    package var standardErrorIsTerminal: Bool { error.isTerminal }
+
+    /// `status`, or 70 with a message if standard output could not be
+    /// written (a full disk, a closed descriptor).
+    package func finish(_ status: ExitCode) -> ExitCode {
+        lock.lock()
+        let failure = outputFailure
+        lock.unlock()
+        guard let failure else { return status }
+        writeError("error: cannot write standard output: \(failure)")
+        return .software
+    }
 }
 
 /// Writes every byte to `descriptor`, retrying on interruption.
@@ -44,18 +137,6 @@ private func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
     }
     return nil
 }
-
-/// The command's exit status, or 70 with a message if standard output
-/// could not be written (a full disk, a closed descriptor): a report that
-/// was lost must not look like a success.
-func finish(_ status: Int32) -> Int32 {
-    guard let error = standardOutputError else { return status }
-    writeError("error: cannot write standard output: \(String(cString: strerror(error)))")
-    return ExitCode.internalError
-}
-
-/// Whether standard error is a terminal (progress goes there only then).
-var standardErrorIsTerminal: Bool { isatty(2) == 1 }
 
 /// An output file could not be written.
 struct OutputError: Error {
@@ -122,11 +203,11 @@ struct OutputTarget {
 
     /// Writes `text` whole: to standard output, straight to a device, or to
     /// a temporary file beside the target renamed over it.
-    func write(_ text: String) throws(OutputError) {
+    func write(_ text: String, io: CommandIO) throws(OutputError) {
         let shown = path.escapingControlCharacters
         switch kind {
         case .standardOutput:
-            writeOutput(text)
+            io.writeOutput(text)
         case let .device(target):
             let descriptor = open(target, O_WRONLY | O_APPEND)
             guard descriptor >= 0 else { throw OutputError(message: "cannot write \(shown): \(String(cString: strerror(errno)))") }
@@ -211,8 +292,8 @@ struct OutputTarget {
 }
 
 /// Writes `text` to `path` (see ``OutputTarget``).
-func writeAtomically(_ text: String, to path: String) throws(OutputError) {
-    try OutputTarget(path).write(text)
+func writeAtomically(_ text: String, to path: String, io: CommandIO) throws(OutputError) {
+    try OutputTarget(path).write(text, io: io)
 }
 
 /// Appends `text` to `path` (for GITHUB_STEP_SUMMARY, which the runner
@@ -228,20 +309,20 @@ func append(_ text: String, to path: String) throws(OutputError) {
     }
 }
 
-/// Checks every output path among `parsed`'s options (`--output`,
-/// `--json`, `--junit`, `--markdown`) before a command does any work,
-/// making missing folders.
+/// Checks the path of every option the spec marks as an output path
+/// (`--output`, `--json`, `--junit`, `--markdown`) before a command does
+/// any work, making missing folders.
 ///
 /// - Returns: exit 70 after printing the problem, or nil when every path
 ///   can be written.
-func preflightOutputs(_ parsed: ParsedArguments) -> Int32? {
-    for option in ["--output", "--json", "--junit", "--markdown"] {
-        guard let path = parsed.value(option) else { continue }
+func preflightOutputs(_ parsed: ParsedArguments, _ context: CommandContext) -> ExitCode? {
+    for option in context.path.spec.declaredOptions where option.isOutputPath {
+        guard let path = parsed.value(option.name) else { continue }
         do {
             _ = try OutputTarget(path)
         } catch {
-            writeError("error: \(error.message)")
-            return ExitCode.internalError
+            context.io.writeError("error: \(error.message)")
+            return .software
         }
     }
     return nil

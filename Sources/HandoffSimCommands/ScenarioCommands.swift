@@ -1,0 +1,280 @@
+import Foundation
+import Handoff
+import HandoffReport
+import HandoffScenario
+
+extension OptionSpec {
+    /// `--trials N`, shared by the commands that run trials.
+    static let trials = option("--trials", value: "N", help: "Run N trials instead of the file's \"trials\".")
+    /// `--seed S`, shared by the commands that run trials.
+    static let seed = option("--seed", value: "S", help: "Use seed S instead of the file's \"seed\".")
+    /// `--jobs N`, shared by the commands that run trials.
+    static let jobs = option(
+        "--jobs", value: "N", help: "Spread trials over N threads (default: every core). Results never depend on N.")
+    /// `--no-progress`, shared by the commands that show progress.
+    static let noProgress = flag(
+        "--no-progress", help: "No progress line (one is shown only when standard error is a terminal).")
+    /// `--output PATH`, shared by the commands that write one result.
+    static let output = option(
+        "--output", value: "PATH", outputPath: true,
+        help: "Write to PATH (atomically) instead of standard output.")
+}
+
+extension ArgumentSpec {
+    /// `<file or dir>...`, shared by the commands that take scenario files.
+    static let scenarioFiles = ArgumentSpec(
+        "file or dir", repeating: true,
+        help: "Scenario files, or folders searched recursively for *.json files (in byte order of their paths).")
+    /// `<file>`, one scenario file.
+    static let scenarioFile = ArgumentSpec("file", help: "The scenario file.")
+}
+
+extension ExitCodeSpec {
+    /// 64, as most commands describe it.
+    static let usage = ExitCodeSpec(.usage, "bad command-line usage, or a file or folder that does not exist")
+    /// 70 for a command whose only output is standard output.
+    static let standardOutputFailed = ExitCodeSpec(.software, "standard output could not be written")
+}
+
+extension CommandSpec {
+    /// `handoff-sim run`.
+    static let run = CommandSpec(
+        name: "run",
+        abstract: "Run scenario files: every scenario is a test case.",
+        discussion: """
+            Every file is validated first; an invalid file runs nothing, and the \
+            other files still run. A failing expectation is shown with what was \
+            expected, what was measured and the command that replays the trial that \
+            shows it; a scenario that stops at a limit is reported as ERROR with its \
+            replay command. A file with a "sweep" block and no "expect" is skipped.
+            """,
+        arguments: [.scenarioFiles],
+        options: [
+            .trials.helping("Run N trials of every scenario instead of the file's \"trials\"."),
+            .seed, .jobs,
+            .option("--junit", value: "PATH", outputPath: true, help: "Write a JUnit XML report to PATH."),
+            .option("--json", value: "PATH", outputPath: true, help: "Write the JSON report to PATH."),
+            .option("--markdown", value: "PATH", outputPath: true, help: "Write the Markdown summary to PATH."),
+            .flag("--quiet", help: "List only the scenarios that did not pass."),
+            .noProgress,
+            .flag(
+                "--check-determinism",
+                help: "Run everything twice and compare every trial's fingerprint; a difference is an internal error (exit 70) naming the first scenario and trial (or block of trials beyond 1,024 trials; see docs/determinism.md)."),
+        ],
+        notes: """
+            Output paths are checked before anything runs, and files are written \
+            atomically (a temporary file renamed over the target); - is standard \
+            output. When GITHUB_STEP_SUMMARY is set, the Markdown summary is appended \
+            to it; when GITHUB_ACTIONS is "true", failing expectations, scenario \
+            errors and problems in invalid files are also printed as ::error \
+            annotations.
+            """,
+        exitCodes: [
+            ExitCodeSpec(.success, "every expectation held"),
+            ExitCodeSpec(.expectationFailed, "an expectation failed, or a scenario stopped at a limit (limits.maxEvents, limits.maxSimulatedTime)"),
+            .usage,
+            ExitCodeSpec(.dataError, "a scenario file is invalid (this outranks 1)"),
+            ExitCodeSpec(.software, "internal error: the determinism check found a difference, or an output could not be written"),
+        ],
+        action: runCommand)
+
+    /// `handoff-sim validate`.
+    static let validate = CommandSpec(
+        name: "validate",
+        abstract: "Check scenario files without running them.",
+        discussion: """
+            Every problem in every file is reported at once, as \
+            FILE:LINE:COLUMN: error: JSON-PATH: message. run performs the same \
+            validation before running anything. When GITHUB_ACTIONS is "true", every \
+            problem is also printed as an ::error annotation on its file and line.
+            """,
+        arguments: [.scenarioFiles],
+        exitCodes: [
+            ExitCodeSpec(.success, "every file is valid"),
+            .usage,
+            ExitCodeSpec(.dataError, "a file is invalid"),
+            .standardOutputFailed,
+        ],
+        action: validateCommand)
+
+    /// `handoff-sim replay`.
+    static let replay = CommandSpec(
+        name: "replay",
+        abstract: "Re-run one trial of a scenario and print its timestamped trace.",
+        discussion: """
+            The trace shows every protocol step and callback on every device, then \
+            the outcome on each receiver. A failing run prints the exact command \
+            that replays the trial that shows the failure.
+            """,
+        arguments: [.scenarioFile],
+        options: [
+            .option("--seed", value: "S", inUsage: true, help: "The seed (as printed by a failing run)."),
+            .option("--trial", value: "K", inUsage: true, help: "The trial's index, from 0."),
+        ],
+        exitCodes: [
+            ExitCodeSpec(.success, "the trial ran, whatever its outcome"),
+            ExitCodeSpec(.expectationFailed, "the trial stopped at a limit"),
+            .usage,
+            ExitCodeSpec(.dataError, "the scenario file is invalid"),
+            .standardOutputFailed,
+        ],
+        action: replayCommand)
+
+    /// `handoff-sim list`.
+    static let list = CommandSpec(
+        name: "list",
+        abstract: "List scenarios with their trials and expectations.",
+        discussion: "Each scenario is listed with its description, trials and seed, activities and expectations.",
+        arguments: [.scenarioFiles],
+        exitCodes: [
+            ExitCodeSpec(.success, "listed"),
+            .usage,
+            ExitCodeSpec(.dataError, "a file is invalid"),
+            .standardOutputFailed,
+        ],
+        action: listCommand)
+}
+
+/// The number of cores to use by default.
+var defaultJobs: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
+
+/// The files under `paths`, or a usage error for a path that does not
+/// exist or a folder without scenario files.
+func scenarioFiles(_ paths: [String]) throws(UsageError) -> [String] {
+    do {
+        return try ScenarioSuite.files(in: paths)
+    } catch {
+        throw UsageError(message: error.description)
+    }
+}
+
+/// `handoff-sim run`: validates and runs scenario files, prints the
+/// summary and writes the reports asked for.
+func runCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(UsageError) -> ExitCode {
+    let io = context.io
+    let (trials, seed, jobs) = try runOptions(parsed)
+    let files = try scenarioFiles(parsed.positional)
+    let showsProgress = io.standardErrorIsTerminal && !parsed.has("--no-progress")
+    let runner = ScenarioRunner(jobs: jobs)
+    let progress: ((Int, Int, String) -> Void)? = showsProgress ? { index, count, file in
+        io.writeError("\u{1B}[2K\r[\(index + 1)/\(count)] \(file)", newline: false)
+    } : nil
+    if let failure = preflightOutputs(parsed, context) { return failure }
+    let results = ScenarioSuite.run(files: files, runner: runner, trials: trials, seed: seed, progress: progress)
+    if showsProgress { io.writeError("\u{1B}[2K\r", newline: false) }
+
+    if parsed.has("--check-determinism") {
+        let again = ScenarioSuite.run(files: files, runner: runner, trials: trials, seed: seed)
+        if let difference = DeterminismCheck.firstDifference(results, again) {
+            io.writeError("error: internal error: the determinism check found a difference: \(difference)")
+            return .software
+        }
+    }
+
+    io.writeOutput(TextReport.render(results, quiet: parsed.has("--quiet")))
+    let environment = context.environment
+    if environment["GITHUB_ACTIONS"] == "true" {
+        for line in GitHubAnnotations.lines(for: results) { io.writeOutput(line + "\n") }
+    }
+    do {
+        if let path = parsed.value("--json") {
+            try writeAtomically(JSONReport.render(results, toolVersion: toolVersion, trials: trials, seed: seed), to: path, io: io)
+        }
+        if let path = parsed.value("--junit") {
+            try writeAtomically(JUnitReport.render(results, toolVersion: toolVersion), to: path, io: io)
+        }
+        let markdown = MarkdownReport.render(results)
+        if let path = parsed.value("--markdown") { try writeAtomically(markdown, to: path, io: io) }
+        if let path = environment["GITHUB_STEP_SUMMARY"], !path.isEmpty { try append(markdown, to: path) }
+    } catch {
+        io.writeError("error: \(error.message)")
+        return .software
+    }
+    return exitCode(for: results)
+}
+
+/// 65 if a file is invalid, else 1 if anything failed, else 0.
+func exitCode(for results: [FileResult]) -> ExitCode {
+    var code = ExitCode.success
+    for result in results {
+        switch result.outcome {
+        case .invalid: return .dataError
+        case let .ran(run) where !run.passed: code = .expectationFailed
+        default: break
+        }
+    }
+    return code
+}
+
+/// `handoff-sim validate`: every problem of every file, nothing run.
+func validateCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(UsageError) -> ExitCode {
+    let io = context.io
+    let files = try scenarioFiles(parsed.positional)
+    var invalid = 0
+    for file in files {
+        switch ScenarioSuite.load(file) {
+        case let .success(scenario):
+            let count = scenario.expectations.count
+            io.writeOutput("ok       \(file) (\(scenario.name): \(scenario.trials) trials, \(count) expectation\(count == 1 ? "" : "s"))\n")
+        case let .failure(problems):
+            invalid += 1
+            io.writeError(problems.description)
+            if context.environment["GITHUB_ACTIONS"] == "true" {
+                for line in GitHubAnnotations.lines(for: problems) { io.writeOutput(line + "\n") }
+            }
+        }
+    }
+    if invalid > 0 {
+        io.writeError("\(invalid) of \(files.count) file\(files.count == 1 ? "" : "s") invalid")
+        return .dataError
+    }
+    return .success
+}
+
+/// `handoff-sim replay`: one trial's trace and outcomes.
+func replayCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(UsageError) -> ExitCode {
+    let io = context.io
+    guard let seedText = parsed.value("--seed"), let seed = UInt64(seedText), seed <= UInt64(Int64.max) else {
+        throw UsageError(message: "replay needs '--seed S' (a whole number from 0 to \(Int64.max))")
+    }
+    guard let trial = try integerOption(parsed, "--trial", in: 0...ScenarioDecoder.maximumTrials - 1) else {
+        throw UsageError(message: "replay needs '--trial K' (a trial index from 0)")
+    }
+    let files = try scenarioFiles(parsed.positional)
+    let scenario: Scenario
+    switch ScenarioSuite.load(files[0]) {
+    case let .success(loaded): scenario = loaded
+    case let .failure(problems):
+        io.writeError(problems.description)
+        return .dataError
+    }
+    let replay: TrialReplay
+    do {
+        replay = try ScenarioRunner.replay(scenario, seed: seed, trial: trial)
+    } catch {
+        io.writeError("error: \(error)")
+        return .expectationFailed
+    }
+    io.writeOutput(TraceReport.render(replay, scenario: scenario))
+    if let failure = replay.failure {
+        io.writeError("error: \(failure)")
+        return .expectationFailed
+    }
+    return .success
+}
+
+/// `handoff-sim list`: each scenario's trials, activities and expectations.
+func listCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(UsageError) -> ExitCode {
+    let files = try scenarioFiles(parsed.positional)
+    var code = ExitCode.success
+    for file in files {
+        switch ScenarioSuite.load(file) {
+        case let .success(scenario):
+            context.io.writeOutput(ListReport.render(scenario))
+        case let .failure(problems):
+            context.io.writeError(problems.description)
+            code = .dataError
+        }
+    }
+    return code
+}
