@@ -5,7 +5,7 @@
 // fuzzer flags. Build and run them with Fuzz/run.sh (see "Fuzzing" in
 // docs/contributing.md); the build alone is
 //
-//   swift build --package-path Fuzz -c debug --sanitize=fuzzer \
+//   swift build --package-path Fuzz -c release --sanitize=fuzzer \
 //       -Xswiftc -sanitize=fuzzer,address
 //
 // Each target defines LLVMFuzzerTestOneInput and no main: libFuzzer's

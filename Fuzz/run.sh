@@ -12,13 +12,16 @@
 # that crashed, trapped, leaked, ran out of memory or timed out. To make a
 # finding small and keep it as a regression test:
 #
-#   Fuzz/.build/debug/TARGET -minimize_crash=1 -runs=100000 \
+#   Fuzz/.build/release/TARGET -minimize_crash=1 -runs=100000 \
 #       -exact_artifact_path=Tests/Fixtures/fuzz-regressions/TARGET/NAME CRASH-FILE
 #
 # then fix the reader so the input is a clear error, and add the expected
 # message to Tests/HandoffReportTests/FuzzRegressionTests.swift.
 #
-# Environment: FUZZ_SCRATCH (default Fuzz/.build/fuzz-runs) holds the
+# Environment: FUZZ_CONFIGURATION is release (the default: optimised, which
+# keeps Swift's overflow and bounds traps and runs 3 to 50 times as many
+# inputs a second here) or debug (also the debug-only invariant checks).
+# FUZZ_SCRATCH (default Fuzz/.build/fuzz-runs) holds the
 # working corpora (kept between runs, so a later run goes on where an
 # earlier one stopped; delete it to start again), the findings and the logs.
 # FUZZ_FLAGS adds libFuzzer flags (e.g. "-runs=1000000" or "-jobs=2").
@@ -36,24 +39,35 @@ targets=("$@")
 case "$seconds" in
   '' | *[!0-9]*) echo "usage: Fuzz/run.sh [SECONDS] [TARGET...]" >&2; exit 64 ;;
 esac
+configuration="${FUZZ_CONFIGURATION:-release}"
+case "$configuration" in
+  debug | release) ;;
+  *) echo "error: FUZZ_CONFIGURATION is debug or release, not '$configuration'" >&2; exit 64 ;;
+esac
 scratch="${FUZZ_SCRATCH:-Fuzz/.build/fuzz-runs}"
 mkdir -p "$scratch"
 scratch="$(cd "$scratch" && pwd)"
 
-echo "== building the fuzz targets (debug, libFuzzer + AddressSanitizer)"
+echo "== building the fuzz targets ($configuration, libFuzzer + AddressSanitizer)"
 # --sanitize=fuzzer makes SwiftPM link libFuzzer's main in place of the
 # executables' own entry point; -Xswiftc -sanitize=fuzzer,address then
 # instruments every module (SwiftPM's own --sanitize flags are passed as
 # separate -sanitize= options, of which swiftc keeps only the last).
 build_log="$scratch/build.log"
-if ! swift build --package-path Fuzz -c debug --sanitize=fuzzer \
+if ! swift build --package-path Fuzz -c "$configuration" --sanitize=fuzzer \
     -Xswiftc -sanitize=fuzzer,address >"$build_log" 2>&1; then
   # The gold linker's "Cannot export local symbol" warnings are noise.
   grep -v "Cannot export local symbol" "$build_log" | tail -40 >&2
   echo "error: the fuzz targets did not build (is libFuzzer part of this Swift toolchain? see $build_log)" >&2
   exit 1
 fi
-bin="$(swift build --package-path Fuzz -c debug --show-bin-path)"
+bin="$(swift build --package-path Fuzz -c "$configuration" --show-bin-path)"
+
+# Swift's own crash handler reads the crashed process's memory in a way
+# AddressSanitizer reports as a stack-buffer-underflow, hiding the real
+# trap; without it libFuzzer reports the trap ("deadly signal") with a
+# symbolised stack.
+export SWIFT_BACKTRACE=enable=no
 
 found=0
 for target in "${targets[@]}"; do
@@ -88,7 +102,7 @@ for target in "${targets[@]}"; do
   new=$(find "$artifacts" -type f -newer "$marker")
   if [ "$status" -ne 0 ] || [ -n "$new" ]; then
     found=1
-    grep -E "ERROR: |SUMMARY: |Fatal error|==ERROR|Test unit written to" "$log" | head -20 >&2 || true
+    grep -E "ERROR: |SUMMARY: |Fatal error|deadly signal|Test unit written to" "$log" | head -20 >&2 || true
     echo "error: $target found a problem (exit $status); log: $log" >&2
     for file in $new; do
       echo "error: $target: crash input $file" >&2

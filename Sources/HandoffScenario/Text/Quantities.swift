@@ -135,7 +135,8 @@ public struct QuantityError: Error, Hashable, Sendable {
     public let expected: String
     /// Whether the text has the quantity's form but a value out of range
     /// (too large, zero, over 100 %, finer than a nanosecond, not a whole
-    /// number of bytes): what a pattern in the JSON Schema cannot tell.
+    /// number of bytes): except for percentages, what the JSON Schema's
+    /// patterns do not check.
     var isOutOfRange = false
 }
 
