@@ -29,8 +29,8 @@ extension CommandSpec {
             ExitCodeSpec(.improvementsOnly, "check: only improvements, or scenarios and entries added or removed"),
             ExitCodeSpec(.baselineUnusable, "check: the baseline is missing or unreadable"),
             ExitCodeSpec(.usage, "bad command-line usage, or a scenario file that does not exist"),
-            ExitCodeSpec(.dataError, "a scenario file is invalid"),
-            ExitCodeSpec(.software, "internal error: an output could not be written"),
+            ExitCodeSpec(.dataError, "a scenario file (its \"sweep\" block included) is invalid, or a setup was refused"),
+            ExitCodeSpec(.software, "internal error (the simulator broke one of its own rules), or an output could not be written"),
         ],
         subcommands: [.baselineUpdate, .baselineCheck])
 
@@ -53,8 +53,8 @@ extension CommandSpec {
             ExitCodeSpec(.success, "the baseline was written"),
             ExitCodeSpec(.expectationFailed, "a trial stopped at a limit (events or simulated time); nothing was written"),
             ExitCodeSpec(.usage, "bad command-line usage, or a scenario file that does not exist"),
-            ExitCodeSpec(.dataError, "a scenario file is invalid"),
-            ExitCodeSpec(.software, "the baseline could not be written"),
+            ExitCodeSpec(.dataError, "a scenario file (its \"sweep\" block included) is invalid, or a setup was refused"),
+            ExitCodeSpec(.software, "internal error (the simulator broke one of its own rules), or the baseline could not be written"),
         ],
         action: baselineUpdateCommand)
 
@@ -92,30 +92,27 @@ extension CommandSpec {
             ExitCodeSpec(.improvementsOnly, "only improvements, or scenarios and entries added or removed: update the baseline"),
             ExitCodeSpec(.baselineUnusable, "the baseline is missing or unreadable"),
             ExitCodeSpec(.usage, "bad command-line usage (the arguments the wrong way round included), or a scenario file that does not exist"),
-            ExitCodeSpec(.dataError, "a scenario file is invalid"),
-            ExitCodeSpec(.software, "an output could not be written"),
+            ExitCodeSpec(.dataError, "a scenario file (its \"sweep\" block included) is invalid, or a setup was refused"),
+            ExitCodeSpec(.software, "internal error (the simulator broke one of its own rules), or an output could not be written"),
         ],
         action: baselineCheckCommand)
 }
 
-/// Measures every file; prints problems and returns the exit code on failure.
-func measureBaseline(_ files: [String], jobs: Int, io: CommandIO) -> Result<[Baseline.Scenario], ExitFailure> {
+/// Measures every file; prints problems and returns the exit code on
+/// failure. Every invalid file is reported before giving up; any other
+/// failure stops at once.
+func measureBaseline(_ files: [String], jobs: Int, _ context: CommandContext) -> Result<[Baseline.Scenario], ExitFailure> {
     let recorder = BaselineRecorder(jobs: jobs)
     var scenarios: [Baseline.Scenario] = []
     var invalid = false
     for file in files {
         switch recorder.measure(file: file) {
         case let .success(scenario): scenarios.append(scenario)
-        case let .failure(.invalid(problems)):
-            io.writeError(problems.description)
+        case let .failure(error) where error.problems != nil:
+            _ = reportError(error, context)
             invalid = true
-        case let .failure(failure):
-            io.writeError("error: \(failure)")
-            switch failure {
-            case .unreadable: return .failure(ExitFailure(code: .usage))
-            case .stopped: return .failure(ExitFailure(code: .expectationFailed))
-            case .invalid: return .failure(ExitFailure(code: .dataError))
-            }
+        case let .failure(error):
+            return .failure(ExitFailure(code: reportError(error, context)))
         }
     }
     return invalid ? .failure(ExitFailure(code: .dataError)) : .success(scenarios)
@@ -136,7 +133,7 @@ func baselineUpdateCommand(_ parsed: ParsedArguments, _ context: CommandContext)
         throw UsageError(message: "baseline update needs --output PATH")
     }
     let files = try scenarioFiles(parsed.positional)
-    switch measureBaseline(files, jobs: jobs, io: io) {
+    switch measureBaseline(files, jobs: jobs, context) {
     case let .failure(failure): return failure.code
     case let .success(scenarios):
         let baseline = Baseline(toolVersion: toolVersion, scenarios: scenarios)
@@ -181,7 +178,7 @@ func baselineCheckCommand(_ parsed: ParsedArguments, _ context: CommandContext) 
         return .baselineUnusable
     }
     let scenarios: [Baseline.Scenario]
-    switch measureBaseline(files, jobs: jobs, io: io) {
+    switch measureBaseline(files, jobs: jobs, context) {
     case let .failure(failure): return failure.code
     case let .success(value): scenarios = value
     }

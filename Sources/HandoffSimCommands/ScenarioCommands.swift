@@ -73,8 +73,8 @@ extension CommandSpec {
             ExitCodeSpec(.success, "every expectation held"),
             ExitCodeSpec(.expectationFailed, "an expectation failed, or a scenario stopped at a limit (limits.maxEvents, limits.maxSimulatedTime)"),
             .usage,
-            ExitCodeSpec(.dataError, "a scenario file is invalid (this outranks 1)"),
-            ExitCodeSpec(.software, "internal error: the determinism check found a difference, or an output could not be written"),
+            ExitCodeSpec(.dataError, "a scenario file is invalid, or a scenario's setup was refused (this outranks 70 and 1)"),
+            ExitCodeSpec(.software, "internal error: the determinism check found a difference, the simulator broke one of its own rules (this outranks 1), or an output could not be written"),
         ],
         action: runCommand)
 
@@ -115,8 +115,8 @@ extension CommandSpec {
             ExitCodeSpec(.success, "the trial ran, whatever its outcome"),
             ExitCodeSpec(.expectationFailed, "the trial stopped at a limit"),
             .usage,
-            ExitCodeSpec(.dataError, "the scenario file is invalid"),
-            .standardOutputFailed,
+            ExitCodeSpec(.dataError, "the scenario file is invalid, or its setup was refused"),
+            ExitCodeSpec(.software, "internal error: the simulator broke one of its own rules, or standard output could not be written"),
         ],
         action: replayCommand)
 
@@ -193,17 +193,20 @@ func runCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(Usa
     return exitCode(for: results)
 }
 
-/// 65 if a file is invalid, else 1 if anything failed, else 0.
+/// The status of a run: 65 if a file is invalid (or a scenario's setup
+/// was refused), else 70 if the simulator broke one of its rules, else 1 if
+/// an expectation failed or a scenario stopped at a limit, else 0.
 func exitCode(for results: [FileResult]) -> ExitCode {
-    var code = ExitCode.success
+    var codes: Set<ExitCode> = []
     for result in results {
         switch result.outcome {
-        case .invalid: return .dataError
-        case let .ran(run) where !run.passed: code = .expectationFailed
+        case .invalid: codes.insert(.dataError)
+        case let .ran(run) where run.failure != nil: codes.insert(ExitCode(run.failure!.category))
+        case let .ran(run) where !run.passed: codes.insert(.expectationFailed)
         default: break
         }
     }
-    return code
+    return [ExitCode.dataError, .software, .expectationFailed].first { codes.contains($0) } ?? .success
 }
 
 /// `handoff-sim validate`: every problem of every file, nothing run.
@@ -252,14 +255,10 @@ func replayCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(
     do {
         replay = try ScenarioRunner.replay(scenario, seed: seed, trial: trial)
     } catch {
-        io.writeError("error: \(error)")
-        return .expectationFailed
+        return reportError(error, context)
     }
     io.writeOutput(TraceReport.render(replay, scenario: scenario))
-    if let failure = replay.failure {
-        io.writeError("error: \(failure)")
-        return .expectationFailed
-    }
+    if let failure = replay.failure { return reportError(failure, context) }
     return .success
 }
 

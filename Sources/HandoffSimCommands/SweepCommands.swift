@@ -59,8 +59,8 @@ extension CommandSpec {
             ExitCodeSpec(.success, "the sweep ran"),
             ExitCodeSpec(.expectationFailed, "a trial stopped at a limit"),
             ExitCodeSpec(.usage, "bad command-line usage (a bad value given on the command line included), or a file that does not exist"),
-            ExitCodeSpec(.dataError, "the scenario file (or the file at some point of the grid) is invalid"),
-            ExitCodeSpec(.software, "the output could not be written"),
+            ExitCodeSpec(.dataError, "the scenario file (or the file at some point of the grid) is invalid, or its setup was refused"),
+            ExitCodeSpec(.software, "internal error (the simulator broke one of its own rules), or the output could not be written"),
         ],
         action: sweepCommand)
 
@@ -129,8 +129,8 @@ extension CommandSpec {
             ExitCodeSpec(.success, "advice given"),
             ExitCodeSpec(.expectationFailed, "a trial stopped at a limit"),
             ExitCodeSpec(.usage, "bad command-line usage, or a file that does not exist"),
-            ExitCodeSpec(.dataError, "the scenario file is invalid"),
-            ExitCodeSpec(.software, "the output could not be written"),
+            ExitCodeSpec(.dataError, "the scenario file is invalid, or its setup was refused"),
+            ExitCodeSpec(.software, "internal error (the simulator broke one of its own rules), or the output could not be written"),
         ],
         action: adviseCommand)
 }
@@ -291,14 +291,7 @@ func sweepCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(U
         profiles: parsed.value("--profile").map(list) ?? [], parameters: parameters, options: options)
     {
     case let .success(value): prepared = value
-    case let .failure(.invalid(problems)):
-        io.writeError(problems.description)
-        return .dataError
-    case let .failure(.badValue(axis, value, problem)):
-        let option = axis == "payload" ? "--payload" : axis == "profile" ? "--profile" : "--vary \(axis)"
-        throw UsageError(message: "option '\(option)' value '\(value.escapingControlCharacters)': \(problem)")
-    case let .failure(failure):
-        throw UsageError(message: failure.description)
+    case let .failure(error): return reportError(error, context)
     }
     if let warning = SweepRunner.profileWarning(
         for: prepared.base, profiles: prepared.axes.contains { $0.name == "profile" })
@@ -326,29 +319,28 @@ func sweepCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(U
         return emit(
             render(result, format: shard == nil ? format : "jsonl", metric: metric, columns: columns),
             parsed, context)
-    case let .failure(failure):
-        io.writeError("error: \(failure)")
-        return .expectationFailed
+    case let .failure(error):
+        return reportError(error, context)
     }
 }
 
 /// `handoff-sim merge`: the parts of a sharded sweep as one result.
 func mergeCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(UsageError) -> ExitCode {
-    let io = context.io
     if let failure = preflightOutputs(parsed, context) { return failure }
     let (format, metric) = try outputFormat(parsed)
     let columns = try columnsOption(parsed)
-    var parts: [(file: String, part: SweepJSONLines.Part)] = []
     // A missing input is a usage error (64) in every command.
-    for file in parsed.positional where !FileManager.default.isReadableFile(atPath: file) {
-        throw UsageError(message: "\(file.escapingControlCharacters): no such file or cannot be read")
+    var texts: [(file: String, text: String)] = []
+    for file in parsed.positional {
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw UsageError(message: "\(file.escapingControlCharacters): no such file or cannot be read")
+        }
+        texts.append((file, String(decoding: data, as: UTF8.self)))
     }
-    do throws(SweepMergeError) {
-        for file in parsed.positional {
-            guard let data = FileManager.default.contents(atPath: file) else {
-                throw SweepMergeError.unreadable(file: file, line: 0, reason: "no such file or cannot be read")
-            }
-            parts.append((file, try SweepJSONLines.read(String(decoding: data, as: UTF8.self), file: file)))
+    do throws(ScenarioError) {
+        var parts: [(file: String, part: SweepJSONLines.Part)] = []
+        for (file, text) in texts {
+            parts.append((file, try SweepJSONLines.read(text, file: file)))
         }
         let merged = try SweepJSONLines.merge(parts)
         let text: String
@@ -359,8 +351,7 @@ func mergeCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(U
         }
         return emit(text, parsed, context)
     } catch {
-        io.writeError("error: \(error)")
-        return .dataError
+        return reportError(error, context)
     }
 }
 
@@ -416,16 +407,17 @@ func adviseCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(
             ? AdviceReport.json(advice, target: target, file: file, toolVersion: toolVersion)
             : AdviceReport.text(advice, target: target)
         return emit(text, parsed, context)
-    case let .failure(.invalid(problems)):
-        io.writeError(problems.description)
-        return .dataError
-    case let .failure(.usage(message)):
-        throw UsageError(message: message)
-    case let .failure(.badValue(axis, value, problem)):
-        let option = axis == "profile" ? "--profile" : axis
-        throw UsageError(message: "option '\(option)' value '\(value.escapingControlCharacters)': \(problem)")
-    case let .failure(failure):
-        io.writeError("error: \(failure)")
-        return .expectationFailed
+    case let .failure(error):
+        // advise varies only profiles on the caller's behalf; its other
+        // axes are its own, named by their paths.
+        return reportError(error, context) { argument in
+            switch argument {
+            case .profiles, .activity, .device: return optionName(argument)
+            case .payloads: return "payload"
+            case .parameters: return "parameters"
+            case let .parameter(path): return path
+            case .shard: return "shard"
+            }
+        }
     }
 }

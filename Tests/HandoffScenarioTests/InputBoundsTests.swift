@@ -108,7 +108,7 @@ struct InputBoundsTests {
     @Test("a sweep of more than 10,000 points is refused before any point is built")
     func sweepPointsAreBounded() {
         let values = (0..<101).map { "\($0)ms" }
-        #expect(throws: SweepError.tooManyPoints(101 * 101)) {
+        #expect(throws: ScenarioError.tooManyPoints(101 * 101)) {
             try SweepSpecification(
                 payloads: values.map { _ in "1KiB" }, profiles: [],
                 parameters: [("network.wifiPeerToPeer.latency", values)],

@@ -20,7 +20,7 @@ import Testing
 /// Where a pattern cannot express a bound — a duration of at most 7 days or
 /// without a part finer than a nanosecond, a size of whole bytes up to
 /// 1 GiB, a rate of at least 10 kbit/s — only the form is compared: the
-/// decoder's "right form, value out of range" (`QuantityError.isOutOfRange`)
+/// decoder's "right form, value out of range" (`ScenarioError.isOutOfRange`)
 /// counts as a match. Percentages (0 to 100 %), Team IDs and OS versions are
 /// compared in full.
 @Suite("JSON Schema patterns agree with the decoder")
@@ -45,7 +45,7 @@ struct SchemaAgreementTests {
         /// Whether the decoder's reader takes `text` as this kind: the form
         /// only for durations, sizes and rates (see the suite's comment).
         func decoderAccepts(_ text: String) -> Bool {
-            func form<Value>(_ result: Result<Value, QuantityError>) -> Bool {
+            func form<Value>(_ result: Result<Value, ScenarioError>) -> Bool {
                 switch result {
                 case .success: return true
                 case let .failure(error): return error.isOutOfRange

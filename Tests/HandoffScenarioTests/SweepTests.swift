@@ -97,9 +97,9 @@ struct SweepTests {
         #expect(SweepJSONLines.render(merged.result, toolVersion: merged.toolVersion)
             == SweepJSONLines.render(whole, toolVersion: "0.1.0"))
 
-        #expect(throws: SweepMergeError.self) { try SweepJSONLines.merge(Array(parts.prefix(2))) }
-        #expect(throws: SweepMergeError.self) { try SweepJSONLines.merge([parts[0], parts[1], try part(0)]) }
-        #expect(throws: SweepMergeError.self) { try SweepJSONLines.merge([parts[0], parts[1], try part(1, seed: 9)]) }
+        #expect(throws: ScenarioError.self) { try SweepJSONLines.merge(Array(parts.prefix(2))) }
+        #expect(throws: ScenarioError.self) { try SweepJSONLines.merge([parts[0], parts[1], try part(0)]) }
+        #expect(throws: ScenarioError.self) { try SweepJSONLines.merge([parts[0], parts[1], try part(1, seed: 9)]) }
         do {
             _ = try SweepJSONLines.merge(Array(parts.prefix(2)))
         } catch {
@@ -124,12 +124,9 @@ struct SweepTests {
         case .success: Issue.record("an invalid payload was accepted")
         case let .failure(failure):
             // A value the caller gave is reported against the axis, not the file.
-            guard case let .badValue(axis, value, problem) = failure else {
-                Issue.record("expected a bad axis value, got \(failure)")
-                return
-            }
-            #expect(axis == "payload" && value == "3 parsecs")
-            #expect(problem.hasPrefix("expected a size"))
+            #expect(failure.category == .badValue && failure.problems == nil)
+            #expect(failure.argument == .payloads && failure.value == "3 parsecs")
+            #expect(failure.detail?.hasPrefix("expected a size") == true)
             #expect(failure.description.hasPrefix("the payload value '3 parsecs': expected a size"))
         }
     }

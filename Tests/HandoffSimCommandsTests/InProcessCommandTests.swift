@@ -1,4 +1,5 @@
 import Foundation
+import HandoffScenario
 import HandoffSimCommands
 import Testing
 
@@ -97,6 +98,42 @@ struct InProcessCommandTests {
         let status = runCommandLine(["list", fixtures + "passes.json"], environment: [:], io: io)
         #expect(status == .software)
         #expect(error.text == "error: cannot write standard output: No space left on device\n")
+    }
+
+    @Test("each category of scenario error has one exit code")
+    func categories() {
+        let codes = ScenarioError.Category.allCases.map { ExitCode($0) }
+        #expect(codes == [.dataError, .usage, .usage, .expectationFailed, .dataError, .software])
+    }
+
+    @Test("scenario errors as the command line words them: values named by their options, exit by category", arguments: [
+        (["sweep", fixtures + "passes.json"], ExitCode.usage,
+         "error: nothing to sweep: give --payload, --profile or --vary (or a \"sweep\" block in the file)\n"),
+        (["sweep", packageRoot + "/scenarios/monkeybrowser-four-tabs.json", "--payload", "1KiB"], ExitCode.usage,
+         "error: \(packageRoot)/scenarios/monkeybrowser-four-tabs.json has several activities; say which with --activity (tab1, tab2, tab3, tab4)\n"),
+        (["sweep", fixtures + "passes.json", "--payload", "1KiB,lots"], ExitCode.usage,
+         "error: option '--payload' value 'lots': expected a size such as \"3KiB\", \"64 KiB\" or \"256B\" (units B, kB, MB, GB, KiB, MiB, GiB), found \"lots\"\n"),
+        (["sweep", fixtures + "event-limit.json", "--payload", "1KiB"], ExitCode.expectationFailed,
+         "error: at the sweep point payload=1KiB: trial 0 handled 5 events (limits.maxEvents) without settling\n"),
+        (["baseline", "update", fixtures + "event-limit.json", "--output", "/dev/null"], ExitCode.expectationFailed,
+         "error: \(fixtures)event-limit.json: trial 0 handled 5 events (limits.maxEvents) without settling\n"),
+    ])
+    func scenarioErrors(arguments: [String], status: ExitCode, message: String) {
+        let run = runInProcess(arguments)
+        #expect(run.status == status)
+        #expect(run.error == message)
+    }
+
+    @Test("merge: a whole result among the parts is exit 65, and says which option makes parts")
+    func mergeWholeResult() throws {
+        let directory = NSTemporaryDirectory() + "handoff-sim-commands-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let sweep = ["sweep", fixtures + "passes.json", "--payload", "1KiB", "--trials", "2", "--no-progress"]
+        #expect(runInProcess(sweep + ["--format", "jsonl", "--output", directory + "/whole.jsonl"]).status == .success)
+        #expect(runInProcess(sweep + ["--shard", "0/2", "--output", directory + "/part.jsonl"]).status == .success)
+        let merge = runInProcess(["merge", directory + "/part.jsonl", directory + "/whole.jsonl"])
+        #expect(merge.status == .dataError)
+        #expect(merge.error == "error: \(directory)/whole.jsonl is a whole result, not a shard (run with --shard i/n to make parts)\n")
     }
 
     @Test("the defaults table goes to the output sink")

@@ -34,32 +34,31 @@ public enum BaselineFile {
         return root.render(pretty: true)
     }
 
-    /// Why a baseline file cannot be used (exit 5).
-    public struct Unreadable: Error, Hashable, Sendable, CustomStringConvertible {
-        /// The file and what is wrong.
-        public let file: String
-        /// What is wrong with it.
-        public let reason: String
-
-        public var description: String { "\(file): not a usable baseline: \(reason)" }
+    /// Why the baseline `file` cannot be used: an invalid input,
+    /// "FILE: not a usable baseline: REASON".
+    static func unusable(_ file: String, _ reason: String) -> ScenarioError {
+        ScenarioError(.invalidInput, "\(file): not a usable baseline: \(reason)", file: file)
     }
 
     /// Reads a baseline written by ``render(_:)``.
-    public static func read(_ text: String, file: String) throws(Unreadable) -> Baseline {
+    ///
+    /// - Throws: ``ScenarioError`` (``ScenarioError/Category/invalidInput``)
+    ///   saying why the text is not a usable baseline.
+    public static func read(_ text: String, file: String) throws(ScenarioError) -> Baseline {
         let root: JSONNode
         do {
             root = try JSONParser.parse(text)
         } catch {
-            throw Unreadable(file: file, reason: "\(error)")
+            throw unusable(file, "\(error)")
         }
         guard root.string("kind") == "handoff-sim baseline" else {
-            throw Unreadable(file: file, reason: "it is not a handoff-sim baseline")
+            throw unusable(file, "it is not a handoff-sim baseline")
         }
         guard root.integer("format") == formatVersion else {
-            throw Unreadable(file: file, reason: "it is format \(root.integer("format").map(String.init) ?? "?"); this tool reads format \(formatVersion)")
+            throw unusable(file, "it is format \(root.integer("format").map(String.init) ?? "?"); this tool reads format \(formatVersion)")
         }
         guard let toolVersion = root.string("toolVersion"), case let .array(nodes)? = root.member("scenarios")?.value.value else {
-            throw Unreadable(file: file, reason: "the tool version or the scenarios are missing")
+            throw unusable(file, "the tool version or the scenarios are missing")
         }
         var scenarios: [Baseline.Scenario] = []
         for node in nodes {
@@ -67,23 +66,23 @@ public enum BaselineFile {
                 let seed = node.integer("seed"), seed >= 0, let trials = node.integer("trials"),
                 (1...Int64(ScenarioDecoder.maximumTrials)).contains(trials),
                 case let .array(entryNodes)? = node.member("entries")?.value.value
-            else { throw Unreadable(file: file, reason: "a scenario lacks a field") }
+            else { throw unusable(file, "a scenario lacks a field") }
             var entries: [Baseline.Entry] = []
             for entryNode in entryNodes {
                 guard let key = entryNode.string("key"), case let .object(members)? = entryNode.member("metrics")?.value.value else {
-                    throw Unreadable(file: file, reason: "an entry of \(path) lacks its key or metrics")
+                    throw unusable(file, "an entry of \(path) lacks its key or metrics")
                 }
                 var metrics: [(name: String, value: Double)] = []
                 for member in members {
                     guard case let .number(number) = member.value.value else {
-                        throw Unreadable(file: file, reason: "\(path), \(key): \(member.key) is not a number")
+                        throw unusable(file, "\(path), \(key): \(member.key) is not a number")
                     }
                     let value = number.int64Value.map(Double.init) ?? number.doubleValue
                     let range = BaselineMetrics.range(of: member.key)
                     guard value.isFinite, range.contains(value) else {
-                        throw Unreadable(
-                            file: file,
-                            reason: "\(path), \(key): \(member.key) is \(number.text), outside \(Self.describe(range, metric: member.key))")
+                        throw unusable(
+                            file,
+                            "\(path), \(key): \(member.key) is \(number.text), outside \(Self.describe(range, metric: member.key))")
                     }
                     metrics.append((member.key, value))
                 }

@@ -9,29 +9,17 @@ public struct BaselineRecorder: Sendable {
     /// A recorder on `jobs` threads.
     public init(jobs: Int = 1) { self.jobs = max(1, jobs) }
 
-    /// Why a file could not be measured.
-    public enum Failure: Error, Sendable, CustomStringConvertible {
-        /// The file is invalid (exit 65).
-        case invalid(ScenarioProblems)
-        /// The file cannot be read.
-        case unreadable(file: String)
-        /// A trial stopped at a limit (events or simulated time).
-        case stopped(file: String, String)
-
-        public var description: String {
-            switch self {
-            case let .invalid(problems): return problems.description
-            case let .unreadable(file): return "\(file): no such file or cannot be read"
-            case let .stopped(file, message): return "\(file): \(message)"
-            }
-        }
-    }
-
     /// The figures of one scenario file: every activity on every receiving
     /// device, then every point of its `sweep` block, if it has one.
-    public func measure(file: String) -> Result<Baseline.Scenario, Failure> {
+    ///
+    /// - Returns: the figures, or why there are none: an invalid file
+    ///   (``ScenarioError/Category/invalidInput``, with its problems, or a
+    ///   `sweep` block that cannot run as written), a file that cannot be
+    ///   read (``ScenarioError/Category/missingInput``), or a trial that
+    ///   stopped, its message after the file's name.
+    public func measure(file: String) -> Result<Baseline.Scenario, ScenarioError> {
         guard let data = FileManager.default.contents(atPath: file) else {
-            return .failure(.unreadable(file: file))
+            return .failure(ScenarioError(.missingInput, "\(file): no such file or cannot be read", file: file))
         }
         let bytes = Array(data)
         let scenario: Scenario
@@ -49,17 +37,21 @@ public struct BaselineRecorder: Sendable {
                     entries.append(Baseline.Entry(
                         key: "\(activity.name) on \(device.name)", metrics: BaselineMetrics.metrics(of: aggregate)))
                 case let .failure(failure):
-                    return .failure(.stopped(file: file, "\(failure)"))
+                    return .failure(failure.prefixed("\(file): "))
                 }
             }
         }
         if scenario.sweep != nil {
             switch SweepRunner.prepare(bytes, file: file, options: SweepRunner.Options()) {
-            case let .failure(.invalid(problems)): return .failure(.invalid(problems))
-            case let .failure(failure): return .failure(.stopped(file: file, "sweep: \(failure)"))
+            case let .failure(failure) where failure.problems != nil: return .failure(failure)
+            case let .failure(failure):
+                // The file's own sweep block, not a value of the caller's:
+                // one that cannot run as written makes the file invalid.
+                let category = failure.category == .badValue ? .invalidInput : failure.category
+                return .failure(failure.prefixed("\(file): sweep: ").recategorized(category))
             case let .success(prepared):
                 switch runner.run(prepared) {
-                case let .failure(failure): return .failure(.stopped(file: file, "sweep: \(failure)"))
+                case let .failure(failure): return .failure(failure.prefixed("\(file): sweep: "))
                 case let .success(result):
                     for point in result.points {
                         let key = "sweep: " + zip(result.axes, point.coordinates).map { "\($0.name)=\($1)" }.joined(separator: ", ")

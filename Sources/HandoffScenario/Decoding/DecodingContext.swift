@@ -170,7 +170,7 @@ final class DecodingContext {
             }
             return duration
         case let .failure(error):
-            report(path, at: node.position, "expected \(error.expected), found \"\(text)\"")
+            report(path, at: node.position, error.message)
             return nil
         }
     }
@@ -193,7 +193,7 @@ final class DecodingContext {
             switch Quantities.bytes(text) {
             case let .success(bytes): value = bytes
             case let .failure(error):
-                report(path, at: node.position, "expected \(error.expected), found \"\(text)\"")
+                report(path, at: node.position, error.message)
                 return nil
             }
         default:

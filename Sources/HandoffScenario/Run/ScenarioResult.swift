@@ -17,7 +17,7 @@ public struct ScenarioResult: Sendable {
     /// expectations name, over all trials (empty when ``failure`` is set).
     public let pairs: [PairSummary]
     /// Why the scenario stopped before its expectations could be checked.
-    public let failure: ScenarioRunFailure?
+    public let failure: ScenarioError?
     /// A digest of what every trial showed (outcomes, latencies, trace
     /// events), of fixed size: two runs that agree on it agree on every
     /// figure. Used by the determinism check.

@@ -31,7 +31,7 @@ public struct ScenarioRunner: Sendable {
         let seed = seed ?? scenario.seed
         let plan = ObservationPlan(scenario)
         var tally = TrialTally(scenario, plan: plan, trialCount: trialCount)
-        var failure: ScenarioRunFailure?
+        var failure: ScenarioError?
         do {
             tally = try self.tally(scenario, plan: plan, trials: trialCount, seed: seed)
             failure = tally.failure
@@ -53,7 +53,7 @@ public struct ScenarioRunner: Sendable {
     }
 
     /// Runs one trial with its full trace, for `handoff-sim replay`.
-    public static func replay(_ scenario: Scenario, seed: UInt64, trial: Int) throws(ScenarioRunFailure) -> TrialReplay {
+    public static func replay(_ scenario: Scenario, seed: UInt64, trial: Int) throws(ScenarioError) -> TrialReplay {
         let trials = try makeRun(scenario, seed: seed)
         let outcome = try runTrial(scenario, run: trials, seed: seed, trial: trial, keepsTrace: true)
         let run = trials.run
@@ -75,7 +75,7 @@ public struct ScenarioRunner: Sendable {
     /// thread and the pieces' tallies merged in order, so memory does not
     /// grow with the number of trials and the result does not depend on
     /// `jobs`.
-    func tally(_ scenario: Scenario, plan: ObservationPlan, trials: Int, seed: UInt64) throws(ScenarioRunFailure)
+    func tally(_ scenario: Scenario, plan: ObservationPlan, trials: Int, seed: UInt64) throws(ScenarioError)
         -> TrialTally
     {
         // Fail early, on this thread, if the setup cannot make a run.
@@ -84,8 +84,8 @@ public struct ScenarioRunner: Sendable {
         let pieces = ParallelTrials.pieces(points: 1, trials: 0..<trials, workers: workers)
         let outcomes = ParallelTrials(jobs: workers).run(
             pieces: pieces.count,
-            makeState: { () -> Result<ScenarioTrialRun, ScenarioRunFailure> in
-                do throws(ScenarioRunFailure) { return .success(try Self.makeRun(scenario, seed: seed)) } catch { return .failure(error) }
+            makeState: { () -> Result<ScenarioTrialRun, ScenarioError> in
+                do throws(ScenarioError) { return .success(try Self.makeRun(scenario, seed: seed)) } catch { return .failure(error) }
             },
             piece: { made, index -> ParallelTrials.PieceOutcome<TrialTally> in
                 var tally = TrialTally(scenario, plan: plan, trialCount: trials)
@@ -117,7 +117,7 @@ public struct ScenarioRunner: Sendable {
     }
 
     /// A run of `scenario` to reuse for its trials, with its scripted apps.
-    static func makeRun(_ scenario: Scenario, seed: UInt64) throws(ScenarioRunFailure) -> ScenarioTrialRun {
+    static func makeRun(_ scenario: Scenario, seed: UInt64) throws(ScenarioError) -> ScenarioTrialRun {
         let delegates = ScriptedDelegates(scenario)
         do {
             // A scripted app keeps no state from one trial to the next, so
@@ -135,7 +135,7 @@ public struct ScenarioRunner: Sendable {
     static func observeTrial(
         _ scenario: Scenario, plan: ObservationPlan, run trials: ScenarioTrialRun, seed: UInt64, trial: Int
     ) -> TrialObservation {
-        let failure: ScenarioRunFailure?
+        let failure: ScenarioError?
         do {
             failure = try runTrial(scenario, run: trials, seed: seed, trial: trial, keepsTrace: plan.needsTrace)
         } catch {
@@ -164,7 +164,7 @@ public struct ScenarioRunner: Sendable {
     /// trial's failure.
     static func runTrial(
         _ scenario: Scenario, run trials: ScenarioTrialRun, seed: UInt64, trial: Int, keepsTrace: Bool
-    ) throws(ScenarioRunFailure) -> ScenarioRunFailure? {
+    ) throws(ScenarioError) -> ScenarioError? {
         trials.run.reset(seed: seed, trial: trial, keepsTrace: keepsTrace)
         do throws(HandoffError) {
             // A reset run numbers activities from 0 in creation order, so
@@ -312,7 +312,7 @@ struct TrialObservation: Sendable {
     var pairs: [PairObservation]
     /// Trace events per device of the plan.
     var events: [[String]]
-    var failure: ScenarioRunFailure?
+    var failure: ScenarioError?
 
     static let empty = TrialObservation(pairs: [], events: [], failure: nil)
 
@@ -336,37 +336,29 @@ struct TrialObservation: Sendable {
     }
 }
 
-/// Why a scenario could not run to its end: an error, not a failed
-/// expectation.
-public enum ScenarioRunFailure: Error, Hashable, Sendable, CustomStringConvertible {
+extension ScenarioError {
     /// The setup was refused when the run was made.
-    case invalidSetup(String)
-    /// A trial handled its maximum number of events.
-    case eventLimit(trial: Int, limit: UInt64)
-    /// A trial reached the simulated-time limit without settling.
-    case timeLimit(trial: Int, limit: SimDuration)
-    /// A trial made an illegal state transition (a simulator bug).
-    case illegalTransition(trial: Int, String)
-
-    /// The trial it happened in, if any.
-    public var trial: Int? {
-        switch self {
-        case .invalidSetup: return nil
-        case let .eventLimit(trial, _), let .timeLimit(trial, _), let .illegalTransition(trial, _): return trial
-        }
+    static func invalidSetup(_ message: String) -> ScenarioError {
+        ScenarioError(.invalidSetup, "the setup was refused: \(message)")
     }
 
-    public var description: String {
-        switch self {
-        case let .invalidSetup(message):
-            return "the setup was refused: \(message)"
-        case let .eventLimit(trial, limit):
-            return "trial \(trial) handled \(limit) events (limits.maxEvents) without settling"
-        case let .timeLimit(trial, limit):
-            return "trial \(trial) reached the simulated-time limit of \(limit) (limits.maxSimulatedTime) without settling; give the scenario a \"duration\" to observe each trial for a fixed time"
-        case let .illegalTransition(trial, message):
-            return "trial \(trial): illegal transition: \(message)"
-        }
+    /// A trial handled its maximum number of events.
+    static func eventLimit(trial: Int, limit: UInt64) -> ScenarioError {
+        ScenarioError(
+            .stoppedAtLimit, "trial \(trial) handled \(limit) events (limits.maxEvents) without settling", trial: trial)
+    }
+
+    /// A trial reached the simulated-time limit without settling.
+    static func timeLimit(trial: Int, limit: SimDuration) -> ScenarioError {
+        ScenarioError(
+            .stoppedAtLimit,
+            "trial \(trial) reached the simulated-time limit of \(limit) (limits.maxSimulatedTime) without settling; give the scenario a \"duration\" to observe each trial for a fixed time",
+            trial: trial)
+    }
+
+    /// A trial made an illegal state transition (a simulator bug).
+    static func illegalTransition(trial: Int, _ message: String) -> ScenarioError {
+        ScenarioError(.internal, "trial \(trial): illegal transition: \(message)", trial: trial)
     }
 }
 
@@ -383,5 +375,5 @@ public struct TrialReplay: Sendable {
     /// Illegal transitions (none unless the simulator has a bug).
     public let violations: [Violation]
     /// Why the trial failed to finish, if it did.
-    public let failure: ScenarioRunFailure?
+    public let failure: ScenarioError?
 }

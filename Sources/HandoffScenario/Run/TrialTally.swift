@@ -55,7 +55,7 @@ struct TrialTally: Sendable {
     private(set) var checks: [Check]
     private(set) var fingerprints: TrialFingerprints
     /// Why the last trial tallied stopped the run, if it did.
-    private(set) var failure: ScenarioRunFailure?
+    private(set) var failure: ScenarioError?
 
     /// An empty tally for `scenario`'s plan, in a run of `trialCount` trials.
     init(_ scenario: Scenario, plan: ObservationPlan, trialCount: Int) {

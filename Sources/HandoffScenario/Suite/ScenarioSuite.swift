@@ -6,9 +6,9 @@ public enum ScenarioSuite {
     /// `.json` file under each directory (recursively), in byte order of
     /// their paths; duplicates once.
     ///
-    /// - Throws: ``SuiteError/noSuchPath(_:)`` for a path that does not
-    ///   exist, ``SuiteError/noScenarios(_:)`` for a directory without any.
-    public static func files(in paths: [String]) throws(SuiteError) -> [String] {
+    /// - Throws: ``ScenarioError`` (``ScenarioError/Category/missingInput``)
+    ///   for a path that does not exist or a directory without any.
+    public static func files(in paths: [String]) throws(ScenarioError) -> [String] {
         var result: [String] = []
         let manager = FileManager.default
         for path in paths {
@@ -93,17 +93,14 @@ public struct FileResult: Sendable {
     }
 }
 
-/// A problem with the paths a command was given.
-public enum SuiteError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The path does not exist.
-    case noSuchPath(String)
-    /// The directory holds no `.json` file.
-    case noScenarios(String)
+extension ScenarioError {
+    /// A path that does not exist.
+    static func noSuchPath(_ path: String) -> ScenarioError {
+        ScenarioError(.missingInput, "\(path): no such file or directory", file: path)
+    }
 
-    public var description: String {
-        switch self {
-        case let .noSuchPath(path): return "\(path): no such file or directory"
-        case let .noScenarios(path): return "\(path): no scenario files (*.json) in this directory"
-        }
+    /// A folder that holds no `.json` file.
+    static func noScenarios(_ path: String) -> ScenarioError {
+        ScenarioError(.missingInput, "\(path): no scenario files (*.json) in this directory", file: path)
     }
 }

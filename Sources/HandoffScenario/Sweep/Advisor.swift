@@ -76,9 +76,14 @@ public struct Advisor: Sendable {
 
     /// Advice for each of `profiles` (or the file's own profile when
     /// empty), for the scenario file `bytes`.
+    ///
+    /// - Returns: the advice, or a ``ScenarioError`` as
+    ///   ``SweepRunner/prepare(_:file:payloads:profiles:parameters:options:)``
+    ///   and ``SweepRunner/run(_:progress:)`` give them (a trial's error
+    ///   after the size it happened at).
     public func advise(
         _ bytes: [UInt8], file: String, profiles: [String], target: Target, options: SweepRunner.Options
-    ) -> Result<[Advice], SweepFailure> {
+    ) -> Result<[Advice], ScenarioError> {
         // Prepare once to validate the file and resolve the activity and device.
         let probe: PreparedSweep
         switch SweepRunner.prepare(bytes, file: file, payloads: [String(minimum)], options: options) {
@@ -86,14 +91,17 @@ public struct Advisor: Sendable {
         case let .failure(failure): return .failure(failure)
         }
         let limit = probe.base.setup.configuration.userInfoLimit
-        guard minimum <= limit else { return .failure(.usage("the smallest size (\(minimum) bytes) is over the userInfo limit (\(limit) bytes)")) }
+        guard minimum <= limit else {
+            return .failure(ScenarioError(
+                .badValue, "the smallest size (\(minimum) bytes) is over the userInfo limit (\(limit) bytes)"))
+        }
         let runner = SweepRunner(jobs: jobs)
         let trials = options.shard?.trials(of: probe.trials) ?? 0..<probe.trials
         var results: [Advice] = []
         for profile in profiles.isEmpty ? [nil] : profiles.map(Optional.some) {
             var probes = 0
             /// The aggregate at `size`, sent as userInfo or over streams.
-            func measure(_ size: Int, streams: Bool) -> Result<PointAggregate, SweepFailure> {
+            func measure(_ size: Int, streams: Bool) -> Result<PointAggregate, ScenarioError> {
                 probes += 1
                 var parameters: [(path: String, values: [String])] = []
                 if streams {
@@ -118,7 +126,7 @@ public struct Advisor: Sendable {
                     seed: prepared.seed)
                 {
                 case let .success(aggregate): return .success(aggregate)
-                case let .failure(failure): return .failure(.stopped("at \(size) bytes: \(failure)"))
+                case let .failure(failure): return .failure(failure.prefixed("at \(size) bytes: "))
                 }
             }
             func meets(_ aggregate: PointAggregate) -> Bool {
@@ -158,7 +166,7 @@ public struct Advisor: Sendable {
                 }
             }
             // Where streams overtake userInfo (p50 accept → restored).
-            func streamsSooner(_ size: Int) -> Result<Bool, SweepFailure> {
+            func streamsSooner(_ size: Int) -> Result<Bool, ScenarioError> {
                 let direct: PointAggregate
                 let streamed: PointAggregate
                 switch measure(size, streams: false) {

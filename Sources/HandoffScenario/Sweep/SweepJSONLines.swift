@@ -78,17 +78,18 @@ public enum SweepJSONLines {
 
     /// Reads a result written by ``render(_:toolVersion:)``.
     ///
-    /// - Throws: ``SweepMergeError/unreadable(file:line:reason:)``.
-    public static func read(_ text: String, file: String) throws(SweepMergeError) -> Part {
+    /// - Throws: ``ScenarioError`` (``ScenarioError/Category/invalidInput``)
+    ///   when the text is not a sweep result this tool can read.
+    public static func read(_ text: String, file: String) throws(ScenarioError) -> Part {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: true)
-        guard let first = lines.first else { throw .unreadable(file: file, line: 1, reason: "the file is empty") }
+        guard let first = lines.first else { throw .unreadablePart(file: file, line: 1, reason: "the file is empty") }
         let header: JSONNode
         do {
             header = try JSONParser.parse(String(first))
         } catch {
-            throw .unreadable(file: file, line: 1, reason: "\(error)")
+            throw .unreadablePart(file: file, line: 1, reason: "\(error)")
         }
-        func fail(_ line: Int, _ reason: String) -> SweepMergeError { .unreadable(file: file, line: line, reason: reason) }
+        func fail(_ line: Int, _ reason: String) -> ScenarioError { .unreadablePart(file: file, line: line, reason: reason) }
         guard header.string("kind") == "handoff-sim sweep" else { throw fail(1, "not a handoff-sim sweep result") }
         guard header.integer("format") == formatVersion else {
             throw fail(1, "format \(header.integer("format").map(String.init) ?? "?"); this tool reads format \(formatVersion)")
@@ -194,13 +195,14 @@ public enum SweepJSONLines {
     /// each once, all from the same scenario, seed, trials, axes and tool
     /// version.
     ///
-    /// - Throws: ``SweepMergeError`` naming the first mismatch.
-    public static func merge(_ parts: [(file: String, part: Part)]) throws(SweepMergeError) -> (toolVersion: String, result: SweepResult) {
+    /// - Throws: ``ScenarioError`` naming the first mismatch
+    ///   (``ScenarioError/Category/invalidInput``).
+    public static func merge(_ parts: [(file: String, part: Part)]) throws(ScenarioError) -> (toolVersion: String, result: SweepResult) {
         guard let (firstFile, first) = parts.first else { throw .noParts }
         let reference = first.result
         for (file, part) in parts.dropFirst() {
             let result = part.result
-            func mismatch(_ what: String, _ a: String, _ b: String) -> SweepMergeError {
+            func mismatch(_ what: String, _ a: String, _ b: String) -> ScenarioError {
                 .mismatch(first: firstFile, other: file, what: what, values: (a, b))
             }
             if part.toolVersion != first.toolVersion { throw mismatch("tool version", first.toolVersion, part.toolVersion) }
@@ -245,33 +247,44 @@ public enum SweepJSONLines {
     }
 }
 
-/// Why partial sweep results cannot be merged.
-public enum SweepMergeError: Error, Sendable, CustomStringConvertible {
-    case noParts
-    case unreadable(file: String, line: Int, reason: String)
-    case mismatch(first: String, other: String, what: String, values: (String, String))
-    case notShards(file: String)
-    case shardCounts(first: String, other: String, Int, Int)
-    case duplicateShard(index: Int, count: Int, files: (String, String))
-    case missingShards([String])
+extension ScenarioError {
+    /// Merging was asked of no parts.
+    static let noParts = ScenarioError(.badValue, "no parts to merge")
 
-    public var description: String {
-        switch self {
-        case .noParts:
-            return "no parts to merge"
-        case let .unreadable(file, line, reason):
-            return "\(file):\(line): not a readable sweep result: \(reason)"
-        case let .mismatch(first, other, what, values):
-            return "\(first) and \(other) come from different runs: the \(what) differs (\(values.0) and \(values.1))"
-        case let .notShards(file):
-            return "\(file) is a whole result, not a shard (run with --shard i/n to make parts)"
-        case let .shardCounts(first, other, a, b):
-            return "\(first) is one of \(a) shards but \(other) is one of \(b)"
-        case let .duplicateShard(index, count, files):
-            return "shard \(index)/\(count) given twice (\(files.0) and \(files.1))"
-        case let .missingShards(missing):
-            return "missing shard\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", "))"
-        }
+    /// A part that is not a readable sweep result.
+    static func unreadablePart(file: String, line: Int, reason: String) -> ScenarioError {
+        ScenarioError(.invalidInput, "\(file):\(line): not a readable sweep result: \(reason)", file: file)
+    }
+
+    /// Two parts from different runs.
+    static func mismatch(first: String, other: String, what: String, values: (String, String)) -> ScenarioError {
+        ScenarioError(
+            .invalidInput,
+            "\(first) and \(other) come from different runs: the \(what) differs (\(values.0) and \(values.1))",
+            file: other)
+    }
+
+    /// A whole result among parts.
+    static func notShards(file: String) -> ScenarioError {
+        ScenarioError(
+            .invalidInput, "\(file) is a whole result, not a shard (run with \(argument: .shard) to make parts)",
+            file: file, argument: .shard)
+    }
+
+    /// Parts of different shard counts.
+    static func shardCounts(first: String, other: String, _ a: Int, _ b: Int) -> ScenarioError {
+        ScenarioError(.invalidInput, "\(first) is one of \(a) shards but \(other) is one of \(b)", file: other)
+    }
+
+    /// One shard given twice.
+    static func duplicateShard(index: Int, count: Int, files: (String, String)) -> ScenarioError {
+        ScenarioError(
+            .invalidInput, "shard \(index)/\(count) given twice (\(files.0) and \(files.1))", file: files.1)
+    }
+
+    /// Shards missing from the parts.
+    static func missingShards(_ missing: [String]) -> ScenarioError {
+        ScenarioError(.invalidInput, "missing shard\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", "))")
     }
 }
 

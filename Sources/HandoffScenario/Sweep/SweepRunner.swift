@@ -53,10 +53,17 @@ public struct SweepRunner: Sendable {
 
     /// The points of a sweep over the scenario file `bytes`, decoded and
     /// ready to run, or the problems that stop it.
+    ///
+    /// - Returns: the prepared sweep, or a ``ScenarioError``: an invalid
+    ///   file (``ScenarioError/Category/invalidInput``, with its problems,
+    ///   the problems at each point of the file's own `sweep` block
+    ///   included), or a value given here that does not fit the file
+    ///   (``ScenarioError/Category/badValue``, with the ``ScenarioError/argument``
+    ///   it is about).
     public static func prepare(
         _ bytes: [UInt8], file: String, payloads: [String] = [], profiles: [String] = [],
         parameters: [(path: String, values: [String])] = [], options: Options
-    ) -> Result<PreparedSweep, SweepFailure> {
+    ) -> Result<PreparedSweep, ScenarioError> {
         let root: JSONNode
         switch ScenarioDecoder.parse(bytes, file: file) {
         case let .success(node): root = node
@@ -68,7 +75,7 @@ public struct SweepRunner: Sendable {
         case let .success(scenario): base = scenario
         case let .failure(problems): return .failure(.invalid(problems))
         }
-        // The command line's axes, or the file's sweep block.
+        // The caller's axes, or the file's sweep block.
         var payloads = payloads
         var profiles = profiles
         var parameters = parameters
@@ -82,29 +89,41 @@ public struct SweepRunner: Sendable {
         let activityIndex: Int
         if let name = options.activity {
             guard let index = base.activities.firstIndex(where: { $0.name == name }) else {
-                return .failure(.usage("no activity \"\(name)\" in \(file); activities are \(base.activities.map(\.name).joined(separator: ", "))"))
+                return .failure(ScenarioError(
+                    .badValue, "no activity \"\(name)\" in \(file); activities are \(base.activities.map(\.name).joined(separator: ", "))",
+                    file: file, argument: .activity))
             }
             activityIndex = index
         } else if base.activities.count == 1 {
             activityIndex = 0
         } else {
-            return .failure(.usage("\(file) has several activities; say which with --activity (\(base.activities.map(\.name).joined(separator: ", ")))"))
+            return .failure(ScenarioError(
+                .badValue,
+                "\(file) has several activities; say which with \(argument: .activity) (\(base.activities.map(\.name).joined(separator: ", ")))",
+                file: file, argument: .activity))
         }
         let device: String
         let deviceNames = base.setup.devices.map(\.name)
         if let name = options.device {
             guard deviceNames.contains(name) else {
-                return .failure(.usage("no device \"\(name)\" in \(file); devices are \(deviceNames.joined(separator: ", "))"))
+                return .failure(ScenarioError(
+                    .badValue, "no device \"\(name)\" in \(file); devices are \(deviceNames.joined(separator: ", "))",
+                    file: file, argument: .device))
             }
             guard name != base.activities[activityIndex].device else {
-                return .failure(.usage("\"\(name)\" is the source of the activity; measure on a receiving device"))
+                return .failure(ScenarioError(
+                    .badValue, "\"\(name)\" is the source of the activity; measure on a receiving device", file: file,
+                    argument: .device))
             }
             device = name
         } else {
             let sources = Set(base.activities.map(\.device))
             let receivers = deviceNames.filter { !sources.contains($0) }
             guard receivers.count == 1 else {
-                return .failure(.usage("\(file): say which device to measure on with --on (\(receivers.joined(separator: ", ")))"))
+                return .failure(ScenarioError(
+                    .badValue,
+                    "\(file): say which device to measure on with \(argument: .device) (\(receivers.joined(separator: ", ")))",
+                    file: file, argument: .device))
             }
             device = receivers[0]
         }
@@ -115,9 +134,9 @@ public struct SweepRunner: Sendable {
             specification = try SweepSpecification(
                 payloads: payloads, profiles: profiles, parameters: parameters, payloadPath: payloadPath)
         } catch {
-            return .failure(.usage(error.description))
+            return .failure(error)
         }
-        guard !specification.axes.isEmpty else { return .failure(.usage(SweepError.noAxes.description)) }
+        guard !specification.axes.isEmpty else { return .failure(.noAxes) }
         // Every point, decoded.
         var points: [SweepPointScenario] = []
         var problems: [ScenarioProblem] = []
@@ -127,7 +146,7 @@ public struct SweepRunner: Sendable {
             for (axis, index) in zip(specification.axes, indices) {
                 coordinates.append(axis.values[index].text)
                 guard let edited = tree.setting(axis.path.components[...], to: axis.values[index].json) else {
-                    return .failure(.usage(SweepError.cannotSet(axis.path.description).description))
+                    return .failure(.cannotSet(axis.path.description))
                 }
                 tree = edited
             }
@@ -138,11 +157,11 @@ public struct SweepRunner: Sendable {
                 points.append(SweepPointScenario(
                     coordinates: coordinates, scenario: scenario, bytes: bytes, edits: edits, digest: digest))
             case let .failure(found):
-                // A bad value the caller gave (an option, not the file) is a
-                // usage problem naming the option.
+                // A bad value the caller gave (not one from the file) is a
+                // bad value of the caller's, named by its axis.
                 for problem in found.problems where axesFromCaller {
                     for (axis, index) in zip(specification.axes, indices) where problem.path == "$." + axis.path.description {
-                        return .failure(.badValue(axis: axis.name, value: axis.values[index].text, problem: problem.message))
+                        return .failure(.badAxisValue(axis: axis.name, value: axis.values[index].text, problem: problem.message))
                     }
                 }
                 for problem in found.problems {
@@ -166,16 +185,18 @@ public struct SweepRunner: Sendable {
     }
 
     /// Runs every point of `sweep`, reporting points done to `progress`.
-    public func run(_ sweep: PreparedSweep, progress: (@Sendable (Int, Int) -> Void)? = nil) -> Result<SweepResult, SweepFailure> {
+    ///
+    /// - Returns: the result, or the first trial's error (a limit reached,
+    ///   a refused setup, a broken rule) after the point it happened at.
+    public func run(_ sweep: PreparedSweep, progress: (@Sendable (Int, Int) -> Void)? = nil) -> Result<SweepResult, ScenarioError> {
         let trials = sweep.shard?.trials(of: sweep.trials) ?? 0..<sweep.trials
         let outcome = runPoints(
             sweep.points, activity: sweep.activity, device: sweep.device, trials: trials, seed: sweep.seed,
             progress: progress)
         switch outcome {
-        case let .failure(stopped):
-            let (index, failure) = (stopped.point, stopped.failure)
+        case let .failure(index, failure):
             let label = zip(sweep.axes, sweep.points[index].coordinates).map { "\($0.name)=\($1)" }.joined(separator: ", ")
-            return .failure(.stopped("at the sweep point \(label): \(failure)"))
+            return .failure(failure.prefixed("at the sweep point \(label): "))
         case let .success(aggregates):
             let results = zip(sweep.points, aggregates).map { point, aggregate in
                 let activity = point.scenario.activities[sweep.activity]
@@ -194,14 +215,15 @@ public struct SweepRunner: Sendable {
     /// The aggregate of `trials` of one point's scenario.
     public func runPoint(
         _ point: SweepPointScenario, activity: Int, device: String, trials: Range<Int>, seed: UInt64
-    ) -> Result<PointAggregate, ScenarioRunFailure> {
+    ) -> Result<PointAggregate, ScenarioError> {
         switch runPoints([point], activity: activity, device: device, trials: trials, seed: seed, progress: nil) {
         case let .success(aggregates): return .success(aggregates[0])
-        case let .failure(stopped): return .failure(stopped.failure)
+        case let .failure(_, failure): return .failure(failure)
         }
     }
 
-    /// The aggregates of `trials` of every point, spread over the threads.
+    /// The aggregates of `trials` of every point, spread over the threads,
+    /// or the first failure and the point it stopped.
     ///
     /// The trials of every point are cut into pieces (see
     /// ``ParallelTrials/pieces(points:trials:workers:)``) and run by
@@ -215,15 +237,15 @@ public struct SweepRunner: Sendable {
     func runPoints(
         _ points: [SweepPointScenario], activity: Int, device: String, trials: Range<Int>, seed: UInt64,
         progress: (@Sendable (Int, Int) -> Void)?
-    ) -> Result<[PointAggregate], PointFailure> {
+    ) -> PointsOutcome {
         let workers = max(1, min(jobs, trials.count * points.count))
         let pieces = ParallelTrials.pieces(points: points.count, trials: trials, workers: workers)
         let id = ActivityID(activity)
         let outcomes = ParallelTrials(jobs: workers).run(
             pieces: pieces.count, groups: pieces.map(\.point), makeState: { PointRun() },
-            piece: { state, index -> ParallelTrials.PieceOutcome<Result<PointAggregate, ScenarioRunFailure>> in
+            piece: { state, index -> ParallelTrials.PieceOutcome<Result<PointAggregate, ScenarioError>> in
                 let piece = pieces[index]
-                do throws(ScenarioRunFailure) {
+                do throws(ScenarioError) {
                     let (scenario, run) = try state.run(
                         of: piece.point, points: points, seed: seed, unshared: workers > 1)
                     var aggregate = PointAggregate()
@@ -247,11 +269,17 @@ public struct SweepRunner: Sendable {
             guard let outcome else { break }
             switch outcome.output {
             case let .success(aggregate): aggregates[pieces[index].point].merge(aggregate)
-            case let .failure(failure): return .failure(PointFailure(point: pieces[index].point, failure: failure))
+            case let .failure(failure): return .failure(point: pieces[index].point, failure)
             }
         }
         return .success(aggregates)
     }
+}
+
+/// The aggregates of every point, or the first failure and its point.
+enum PointsOutcome {
+    case success([PointAggregate])
+    case failure(point: Int, ScenarioError)
 }
 
 /// The point a sweep thread is on: its scenario and its reused run.
@@ -264,7 +292,7 @@ private struct PointRun {
     /// copy of it that shares no storage with other threads'.
     mutating func run(
         of index: Int, points: [SweepPointScenario], seed: UInt64, unshared: Bool
-    ) throws(ScenarioRunFailure) -> (Scenario, ScenarioTrialRun) {
+    ) throws(ScenarioError) -> (Scenario, ScenarioTrialRun) {
         if point == index, let current { return current }
         let scenario = unshared ? points[index].unsharedScenario() : points[index].scenario
         let made = (scenario: scenario, run: try ScenarioRunner.makeRun(scenario, seed: seed))
@@ -272,12 +300,6 @@ private struct PointRun {
         point = index
         return made
     }
-}
-
-/// A trial that stopped a sweep, and the point it belongs to.
-struct PointFailure: Error {
-    let point: Int
-    let failure: ScenarioRunFailure
 }
 
 /// A sweep with every point decoded.
@@ -303,27 +325,15 @@ public struct PreparedSweep: Sendable {
     public let shard: Shard?
 }
 
-/// Why a sweep did not produce a result.
-public enum SweepFailure: Error, Sendable, CustomStringConvertible {
-    /// The file, or the file at some point, is invalid (exit 65).
-    case invalid(ScenarioProblems)
-    /// The request does not fit the file (exit 64).
-    case usage(String)
-    /// A trial hit a limit (exit 1).
-    case stopped(String)
+extension ScenarioError {
     /// A value the caller gave for an axis (not one from the file) is not
     /// valid there: the axis (`payload`, `profile` or a parameter path), the
     /// value, and what was expected.
-    case badValue(axis: String, value: String, problem: String)
-
-    public var description: String {
-        switch self {
-        case let .invalid(problems): return problems.description
-        case let .usage(message): return message
-        case let .stopped(message): return message
-        case let .badValue(axis, value, problem):
-            return "the \(axis) value '\(value.escapingControlCharacters)': \(problem)"
-        }
+    static func badAxisValue(axis: String, value: String, problem: String) -> ScenarioError {
+        let argument: Argument = axis == "payload" ? .payloads : axis == "profile" ? .profiles : .parameter(axis)
+        return ScenarioError(
+            .badValue, "the \(axis) value '\(value.escapingControlCharacters)': \(problem)", argument: argument,
+            value: value, detail: problem)
     }
 }
 

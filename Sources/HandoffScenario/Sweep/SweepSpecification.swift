@@ -28,7 +28,7 @@ public struct SweepSpecification: Hashable, Sendable {
 
     /// A specification from its parts, ordered as documented.
     public init(payloads: [String], profiles: [String], parameters: [(path: String, values: [String])],
-                payloadPath: ParameterPath) throws(SweepError) {
+                payloadPath: ParameterPath) throws(ScenarioError) {
         var axes: [Axis] = []
         for parameter in parameters {
             guard let path = ParameterPath(parameter.path) else { throw .badParameterPath(parameter.path) }
@@ -132,29 +132,45 @@ public struct ParameterPath: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// A problem with what a sweep was asked to vary.
-public enum SweepError: Error, Hashable, Sendable, CustomStringConvertible {
-    case badParameterPath(String)
-    case noValues(String)
-    case duplicateAxis(String)
-    case noAxes
-    case cannotSet(String)
+extension ScenarioError {
+    /// A parameter path that does not parse.
+    static func badParameterPath(_ path: String) -> ScenarioError {
+        ScenarioError(
+            .badValue,
+            "'\(path)' is not a parameter path; write keys separated by '.', with array indices in brackets, such as network.wifiPeerToPeer.loss or activities[0].payloadSize",
+            argument: .parameter(path))
+    }
+
+    /// A parameter with no values.
+    static func noValues(_ path: String) -> ScenarioError {
+        ScenarioError(.badValue, "no values given for '\(path)'", argument: .parameter(path))
+    }
+
+    /// Two axes at the same path.
+    static func duplicateAxis(_ path: String) -> ScenarioError {
+        ScenarioError(.badValue, "'\(path)' is swept twice", argument: .parameter(path))
+    }
+
+    /// No axis at all, neither given nor in the file.
+    static let noAxes = ScenarioError(
+        .badValue,
+        "nothing to sweep: give \(argument: .payloads), \(argument: .profiles) or \(argument: .parameters) (or a \"sweep\" block in the file)")
+
+    /// A path the scenario has no place for.
+    static func cannotSet(_ path: String) -> ScenarioError {
+        ScenarioError(
+            .badValue,
+            "cannot set '\(path)' in this scenario (a value on the way is not an object or array of that size)",
+            argument: .parameter(path))
+    }
+
     /// The axes' value counts multiply to more points than
     /// ``InputBounds/maximumSweepPoints``.
-    case tooManyPoints(Int)
-
-    public var description: String {
-        switch self {
-        case let .badParameterPath(path):
-            return "'\(path)' is not a parameter path; write keys separated by '.', with array indices in brackets, such as network.wifiPeerToPeer.loss or activities[0].payloadSize"
-        case let .noValues(path): return "no values given for '\(path)'"
-        case let .duplicateAxis(path): return "'\(path)' is swept twice"
-        case .noAxes: return "nothing to sweep: give --payload, --profile or --vary (or a \"sweep\" block in the file)"
-        case let .cannotSet(path): return "cannot set '\(path)' in this scenario (a value on the way is not an object or array of that size)"
-        case let .tooManyPoints(count):
-            let found = count == Int.max ? "more than \(Int.max)" : "\(count)"
-            return "a sweep may have at most \(InputBounds.maximumSweepPoints) points (the product of its axes' value counts); this one has \(found)"
-        }
+    static func tooManyPoints(_ count: Int) -> ScenarioError {
+        let found = count == Int.max ? "more than \(Int.max)" : "\(count)"
+        return ScenarioError(
+            .badValue,
+            "a sweep may have at most \(InputBounds.maximumSweepPoints) points (the product of its axes' value counts); this one has \(found)")
     }
 }
 

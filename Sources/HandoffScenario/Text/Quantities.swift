@@ -6,8 +6,9 @@ import SimKernel
 /// (`"64 KiB"`, `"54 Mbit/s"`, `"99.5 %"`, `"250 ms"`; a duration of
 /// several components, such as `"1m30s"`, has none).
 ///
-/// Each reader returns the value or a message saying what was expected;
-/// the scenario decoder adds the file, the JSON path and the position.
+/// Each reader returns the value or a ``ScenarioError`` (a bad value) whose
+/// message says what was expected and what was found; the scenario decoder
+/// adds the file, the JSON path and the position.
 /// schema/scenario.schema.json gives the same forms as patterns, and
 /// SchemaAgreementTests checks that the two agree.
 public enum Quantities {
@@ -26,28 +27,28 @@ public enum Quantities {
     ///
     /// The number may have a fraction if the result is a whole number of
     /// bytes (`"1.5KiB"` is 1 536; `"1.3KiB"` is an error).
-    public static func bytes(_ text: String) -> Result<Int, QuantityError> {
+    public static func bytes(_ text: String) -> Result<Int, ScenarioError> {
         let expected = "a size such as \"3KiB\", \"64 KiB\" or \"256B\" (units B, kB, MB, GB, KiB, MiB, GiB)"
-        guard let (number, unit) = splitNumber(text) else { return .failure(QuantityError(expected: expected)) }
+        guard let (number, unit) = splitNumber(text) else { return .failure(.quantity(text, expected: expected)) }
         guard let multiplier = byteUnits.first(where: { $0.symbol == unit })?.bytes else {
-            return .failure(QuantityError(expected: expected))
+            return .failure(.quantity(text, expected: expected))
         }
         guard let value = number.scaled(by: multiplier) else {
-            return .failure(QuantityError(
-                expected: "\(expected), a whole number of bytes up to 2⁶² bytes", isOutOfRange: true))
+            return .failure(.quantity(
+                text, expected: "\(expected), a whole number of bytes up to 2⁶² bytes", outOfRange: true))
         }
         return .success(Int(value))
     }
 
     /// Reads a link rate: `"54Mbit/s"`, `"256 kbit/s"`, `"1Gbit/s"`.
-    public static func bandwidth(_ text: String) -> Result<Bandwidth, QuantityError> {
+    public static func bandwidth(_ text: String) -> Result<Bandwidth, ScenarioError> {
         let expected = "a rate such as \"54Mbit/s\" or \"256kbit/s\" (units bit/s, kbit/s, Mbit/s, Gbit/s)"
         guard let (number, unit) = splitNumber(text),
             let multiplier = rateUnits.first(where: { $0.symbol == unit })?.bitsPerSecond
-        else { return .failure(QuantityError(expected: expected)) }
+        else { return .failure(.quantity(text, expected: expected)) }
         guard let value = number.scaled(by: multiplier), value > 0,
             let bandwidth = try? Bandwidth(bitsPerSecond: value)
-        else { return .failure(QuantityError(expected: expected, isOutOfRange: true)) }
+        else { return .failure(.quantity(text, expected: expected, outOfRange: true)) }
         return .success(bandwidth)
     }
 
@@ -56,13 +57,13 @@ public enum Quantities {
     ///
     /// The bound is checked on the number as written, so `"100.0000000000000000001%"`
     /// is over 100 % even though it rounds to 1.
-    public static func percentage(_ text: String) -> Result<Double, QuantityError> {
+    public static func percentage(_ text: String) -> Result<Double, ScenarioError> {
         let expected = "a percentage from \"0%\" to \"100%\", such as \"99.5%\""
         guard text.hasSuffix("%"), let (number, unit) = splitNumber(String(text.dropLast())), unit.isEmpty else {
-            return .failure(QuantityError(expected: expected))
+            return .failure(.quantity(text, expected: expected))
         }
         guard !number.exceeds(100), let value = Double(number.movingPoint(left: 2)), value >= 0, value <= 1 else {
-            return .failure(QuantityError(expected: expected, isOutOfRange: true))
+            return .failure(.quantity(text, expected: expected, outOfRange: true))
         }
         // Read as a decimal fraction ("99.9%" is 0.999, correctly rounded),
         // not as a percentage divided by 100.
@@ -73,7 +74,7 @@ public enum Quantities {
     /// `SimDuration.init(parsing:)`), allowing one space between the number
     /// and the unit of a duration of one component (`"250 ms"`, not
     /// `"1m 30s"` or `"1m30 s"`).
-    public static func duration(_ text: String) -> Result<SimDuration, QuantityError> {
+    public static func duration(_ text: String) -> Result<SimDuration, ScenarioError> {
         let expected = "a duration such as \"250ms\", \"1.5s\" or \"2min\" (units ns, us, ms, s, min, h)"
         var compact = text
         if let space = text.firstIndex(of: " ") {
@@ -91,11 +92,11 @@ public enum Quantities {
             // value is not.
             switch error {
             case .durationOverflow:
-                return .failure(QuantityError(expected: expected, isOutOfRange: true))
+                return .failure(.quantity(text, expected: expected, outOfRange: true))
             case let .malformedDuration(_, problem) where problem.hasPrefix("finer than one nanosecond"):
-                return .failure(QuantityError(expected: expected, isOutOfRange: true))
+                return .failure(.quantity(text, expected: expected, outOfRange: true))
             default:
-                return .failure(QuantityError(expected: expected))
+                return .failure(.quantity(text, expected: expected))
             }
         }
     }
@@ -129,15 +130,17 @@ public enum Quantities {
     }
 }
 
-/// What a quantity should have looked like.
-public struct QuantityError: Error, Hashable, Sendable {
-    /// The expected form, in words.
-    public let expected: String
-    /// Whether the text has the quantity's form but a value out of range
-    /// (too large, zero, over 100 %, finer than a nanosecond, not a whole
-    /// number of bytes): except for percentages, what the JSON Schema's
-    /// patterns do not check.
-    var isOutOfRange = false
+extension ScenarioError {
+    /// A quantity that does not read as one: "expected EXPECTED, found
+    /// "TEXT"", a bad value. `outOfRange` when the text has the quantity's
+    /// form but a value out of range (too large, zero, over 100 %, finer
+    /// than a nanosecond, not a whole number of bytes): except for
+    /// percentages, what the JSON Schema's patterns do not check.
+    static func quantity(_ text: String, expected: String, outOfRange: Bool = false) -> ScenarioError {
+        ScenarioError(
+            .badValue, "expected \(expected), found \"\(text)\"", value: text, detail: "expected \(expected)",
+            isOutOfRange: outOfRange)
+    }
 }
 
 /// A non-negative decimal number kept as text, for exact scaling.

@@ -1,0 +1,200 @@
+// The one error type of the scenario layer: every reason finding, reading,
+// running, sweeping, merging or recording scenarios stops, as a category, a
+// message and, when known, the file, the trial and the problems found.
+
+/// Why something in the scenario layer could not be done.
+///
+/// The ``category`` says what kind of reason it is, so a caller can decide
+/// what to do without reading the message: a command-line tool maps it to
+/// an exit status, a test to an expectation. The ``message`` is a sentence
+/// for people; where it names a value the caller gave (``Argument``), the
+/// caller can name that value its own way with ``message(naming:)`` (a
+/// command-line tool by its option). A problem list from validating a file
+/// is kept whole in ``problems``.
+///
+/// ```swift
+/// switch SweepRunner.prepare(bytes, file: "relay.json", payloads: ["3KiB"], options: .init()) {
+/// case let .success(prepared): print(prepared.points.count)
+/// case let .failure(error) where error.category == .invalidInput: print(error.problems ?? error.message)
+/// case let .failure(error): print(error.message)
+/// }
+/// ```
+public struct ScenarioError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What kind of reason an error is.
+    public enum Category: String, Hashable, Sendable, CaseIterable {
+        /// An input file is invalid: a scenario file with problems (see
+        /// ``ScenarioError/problems``), a baseline or a part of a sharded
+        /// sweep that cannot be used, or parts that do not belong together.
+        case invalidInput
+        /// An input does not exist or cannot be read, or a folder holds no
+        /// scenario files.
+        case missingInput
+        /// A value the caller gave is not valid, or one the caller must
+        /// give is missing (see ``ScenarioError/argument``).
+        case badValue
+        /// A trial stopped at a limit (`limits.maxEvents`,
+        /// `limits.maxSimulatedTime`) without settling.
+        case stoppedAtLimit
+        /// The scenario's setup was refused when its run was made.
+        case invalidSetup
+        /// The simulator broke one of its own rules (a bug).
+        case `internal`
+    }
+
+    /// A value a caller gives the scenario layer, which an error can be
+    /// about. Its ``description`` names it as the Swift API does; a caller
+    /// with other names (a command line's options) passes its own to
+    /// ``ScenarioError/message(naming:)``.
+    public enum Argument: Hashable, Sendable, CustomStringConvertible {
+        /// The payload sizes of a sweep (`payloads:`).
+        case payloads
+        /// The network profiles of a sweep (`profiles:`).
+        case profiles
+        /// The parameters a sweep varies (`parameters:`).
+        case parameters
+        /// One parameter a sweep varies, by its path.
+        case parameter(String)
+        /// The activity measured (``SweepRunner/Options/activity``).
+        case activity
+        /// The receiving device measured (``SweepRunner/Options/device``).
+        case device
+        /// The slice of trials a sweep runs (``SweepRunner/Options/shard``).
+        case shard
+
+        /// The value as the Swift API names it.
+        public var description: String {
+            switch self {
+            case .payloads: return "payloads"
+            case .profiles: return "profiles"
+            case .parameters: return "parameters"
+            case let .parameter(path): return path
+            case .activity: return "SweepRunner.Options.activity"
+            case .device: return "SweepRunner.Options.device"
+            case .shard: return "SweepRunner.Options.shard"
+            }
+        }
+    }
+
+    /// A message in pieces: text, and the values the caller gave, which
+    /// each caller names its own way.
+    struct Message: Hashable, Sendable, ExpressibleByStringInterpolation {
+        enum Piece: Hashable, Sendable {
+            case text(String)
+            case argument(Argument)
+        }
+
+        var pieces: [Piece]
+
+        init(pieces: [Piece]) {
+            self.pieces = pieces
+        }
+
+        init(stringLiteral value: String) {
+            pieces = [.text(value)]
+        }
+
+        init(stringInterpolation: StringInterpolation) {
+            pieces = stringInterpolation.pieces
+        }
+
+        struct StringInterpolation: StringInterpolationProtocol {
+            var pieces: [Piece] = []
+
+            init(literalCapacity: Int, interpolationCount: Int) {}
+
+            mutating func appendLiteral(_ literal: String) {
+                pieces.append(.text(literal))
+            }
+
+            mutating func appendInterpolation(_ value: some CustomStringConvertible) {
+                pieces.append(.text(value.description))
+            }
+
+            /// A value the caller gave, named by the caller.
+            mutating func appendInterpolation(argument: Argument) {
+                pieces.append(.argument(argument))
+            }
+        }
+
+        func text(naming name: (Argument) -> String) -> String {
+            pieces.map { piece in
+                switch piece {
+                case let .text(text): return text
+                case let .argument(argument): return name(argument)
+                }
+            }.joined()
+        }
+    }
+
+    /// What kind of reason this is.
+    public let category: Category
+    /// The file it is about, when there is one.
+    public let file: String?
+    /// The trial it happened in, when it happened in one.
+    public let trial: Int?
+    /// The problems found in a file, for an invalid scenario file.
+    public let problems: ScenarioProblems?
+    /// The value the caller gave (or must give) that the error is about.
+    public let argument: Argument?
+    /// The value given, when the error is about one value of ``argument``.
+    public let value: String?
+    /// What is wrong with ``value``, when the error is about one value.
+    public let detail: String?
+    /// The message, in pieces.
+    let text: Message
+    /// For a quantity (a size, rate, percentage or duration): whether the
+    /// text has the quantity's form but a value out of range, which a
+    /// pattern in the JSON Schema cannot tell.
+    let isOutOfRange: Bool
+
+    /// An error with every field given.
+    init(
+        _ category: Category, _ text: Message, file: String? = nil, trial: Int? = nil, problems: ScenarioProblems? = nil,
+        argument: Argument? = nil, value: String? = nil, detail: String? = nil, isOutOfRange: Bool = false
+    ) {
+        self.category = category
+        self.isOutOfRange = isOutOfRange
+        self.text = text
+        self.file = file
+        self.trial = trial
+        self.problems = problems
+        self.argument = argument
+        self.value = value
+        self.detail = detail
+    }
+
+    /// The message, naming the values the caller gave as the Swift API
+    /// does.
+    public var message: String { message(naming: \.description) }
+
+    /// The message, naming each value the caller gave with `name`: a
+    /// command-line tool names them by its options.
+    public func message(naming name: (Argument) -> String) -> String {
+        text.text(naming: name)
+    }
+
+    /// The message.
+    public var description: String { message }
+
+    /// The same error with its message after `prefix` (where it happened:
+    /// a file, a sweep point).
+    func prefixed(_ prefix: String) -> ScenarioError {
+        var pieces = text.pieces
+        pieces.insert(.text(prefix), at: 0)
+        return ScenarioError(
+            category, Message(pieces: pieces), file: file, trial: trial, problems: problems, argument: argument,
+            value: value, detail: detail, isOutOfRange: isOutOfRange)
+    }
+
+    /// The same error in `category`.
+    func recategorized(_ category: Category) -> ScenarioError {
+        ScenarioError(
+            category, text, file: file, trial: trial, problems: problems, argument: argument, value: value,
+            detail: detail, isOutOfRange: isOutOfRange)
+    }
+
+    /// The problems found in a scenario file: an invalid input.
+    static func invalid(_ problems: ScenarioProblems) -> ScenarioError {
+        ScenarioError(.invalidInput, Message(stringLiteral: problems.description), file: problems.problems.first?.file, problems: problems)
+    }
+}
