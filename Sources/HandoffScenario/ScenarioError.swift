@@ -143,8 +143,8 @@ public struct ScenarioError: Error, Hashable, Sendable, CustomStringConvertible 
     /// The message, in pieces.
     let text: Message
     /// For a quantity (a size, rate, percentage or duration): whether the
-    /// text has the quantity's form but a value out of range, which a
-    /// pattern in the JSON Schema cannot tell.
+    /// text has the quantity's form but a value out of range, which
+    /// (except for percentages) the JSON Schema's patterns do not check.
     let isOutOfRange: Bool
 
     /// An error with every field given.
