@@ -1,4 +1,5 @@
 import HandoffWorld
+import SimKernel
 
 /// Errors in describing apps and activities, or in using the Handoff API the
 /// way Apple's platforms refuse it (a `webpageURL` that is not http or https,
@@ -68,6 +69,25 @@ public enum HandoffError: Error, Hashable, Sendable, CustomStringConvertible {
             return "two apps have bundle ID \"\(bundle)\"; expected unique bundle IDs"
         case let .world(error):
             return error.description
+        }
+    }
+}
+
+extension DurationDistribution {
+    /// Checks the distribution, naming it `name` in the error.
+    ///
+    /// - Throws: ``HandoffError/invalidParameter(name:value:expected:)``.
+    func check(named name: String) throws(HandoffError) {
+        do {
+            try validate()
+        } catch {
+            let expected: String
+            if case let .invalidParameter(_, parameter, _, expectation) = error {
+                expected = "\(parameter) \(expectation)"
+            } else {
+                expected = error.description
+            }
+            throw .invalidParameter(name: name, value: description, expected: expected)
         }
     }
 }

@@ -59,7 +59,7 @@ struct ScenarioRunnerTests {
     @Test("shares: every trial by default, at least or at most a fraction otherwise; the failing trial is named")
     func shares() throws {
         let scenario = try validScenario(scenarioText(
-            #""trials": 40, "network": { "wifiPeerToPeer": { "loss": 0.3 } }"#,
+            #""trials": 40, "network": { "wifiPeerToPeer": { "loss": 0.3 } }, "protocol": { "rapport": { "cloudFallback": false } }"#,
             expect: """
                 [{ "outcome": "continued" }, { "outcome": "continued", "atLeast": "10%" },
                  { "outcome": "failed", "atMost": "0%" }, { "error": 4609, "atLeast": "1%" }]

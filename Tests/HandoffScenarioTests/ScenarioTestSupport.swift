@@ -26,13 +26,14 @@ func scenarioText(
     _ extra: String = "", expect: String = #"[{ "outcome": "continued" }]"#,
     timeline: String = #"[{ "at": "0s", "action": "becomeCurrent" }]"#,
     iphone: String = #""position": [1.5, 0], "acceptance": { "after": "1s" }"#,
-    activity: String = #""device": "mac", "app": "com.example.notes", "type": "com.example.notes.editing""#
+    activity: String = #""device": "mac", "app": "com.example.notes", "type": "com.example.notes.editing""#,
+    app: String = ""
 ) -> String {
     """
     {
       "name": "test",\(extra.isEmpty ? "" : "\n  " + extra + ",")
       "apps": [
-        { "bundleID": "com.example.notes", "teamID": "ABCDE12345", "activityTypes": ["com.example.notes.editing"] }
+        { "bundleID": "com.example.notes", "teamID": "ABCDE12345", "activityTypes": ["com.example.notes.editing"]\(app) }
       ],
       "devices": [
         { "name": "mac", "kind": "mac", "apps": ["com.example.notes"] },

@@ -9,10 +9,15 @@ import Testing
 @Suite("Sweeps")
 struct SweepTests {
     /// A loss-free, jitter-free peer-to-peer link of `rate` bits per second.
+    /// A loss-free link with no jitter, an app that launches at once and
+    /// fixed processing times: every trial takes the same time, and
+    /// accept → continue is the fetch.
     static func lossFree(rate: String = "100Mbit/s", extra: String = "") -> String {
         scenarioText(
-            #""trials": 20, "network": { "wifiPeerToPeer": { "loss": 0, "jitter": "0s", "bandwidth": "\#(rate)" } }"# + extra,
-            activity: #""device": "mac", "app": "com.example.notes", "type": "com.example.notes.editing", "payloadSize": "1KiB""#)
+            #""trials": 20, "network": { "wifiPeerToPeer": { "loss": 0, "jitter": "0s", "bandwidth": "\#(rate)" } }, "#
+                + #""protocol": { "rapport": { "processing": "1ms" }, "sourceSaveTime": "0s" }"# + extra,
+            activity: #""device": "mac", "app": "com.example.notes", "type": "com.example.notes.editing", "payloadSize": "1KiB""#,
+            app: #", "coldLaunch": "0s""#)
     }
 
     static func prepare(
@@ -59,7 +64,8 @@ struct SweepTests {
         #expect(zip(p50, p50.dropFirst()).allSatisfy { $0 <= $1 })
         // Every trial takes the same time on this link: p50 is the minimum and the maximum.
         #expect(result.points.allSatisfy { $0.aggregate.acceptToContinue.min == $0.aggregate.acceptToContinue.max })
-        let envelope = prepared.base.setup.configuration.envelopeBytes
+        let rapport = prepared.base.setup.configuration.rapport
+        let envelope = prepared.base.setup.configuration.envelopeBytes + rapport.frameHeaderBytes + rapport.frameTagBytes
         for index in sizes.indices.dropFirst() {
             let expected = Self.messageSerialisation(sizes[index] + envelope, rate: 10_000_000)
                 - Self.messageSerialisation(sizes[0] + envelope, rate: 10_000_000)
@@ -172,7 +178,8 @@ struct AdvisorTests {
         // The constant part of accept → continue, from one size.
         let prepared = try SweepTests.prepare(text, payloads: ["1024"])
         let aggregate = try SweepTests.run(prepared).points[0].aggregate
-        let envelope = prepared.base.setup.configuration.envelopeBytes
+        let rapport = prepared.base.setup.configuration.rapport
+        let envelope = prepared.base.setup.configuration.envelopeBytes + rapport.frameHeaderBytes + rapport.frameTagBytes
         let at1024 = try #require(aggregate.acceptToContinue.value(atPercentile: 95))
         let constant = at1024 - SweepTests.messageSerialisation(1024 + envelope, rate: 1_000_000)
         let bound = constant + SweepTests.messageSerialisation(20_000 + envelope, rate: 1_000_000)

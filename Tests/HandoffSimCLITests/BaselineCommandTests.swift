@@ -7,8 +7,11 @@ private let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().d
 @Suite("handoff-sim baseline")
 struct BaselineCommandTests {
     /// A scenario with a payload of `payload`, in a fresh directory.
+    /// The passing fixture with `payload`, its app launching at once, so
+    /// that the person waits for the fetch and the payload's size shows.
     static func scenario(payload: String, in directory: String) throws -> String {
         let text = try String(contentsOfFile: root + "/Tests/Fixtures/run-scenarios/passes.json", encoding: .utf8)
+            .replacingOccurrences(of: #""teamID": "ABCDE12345""#, with: #""teamID": "ABCDE12345", "coldLaunch": "0s""#)
             .replacingOccurrences(
                 of: #""type": "com.example.notes.editing""#,
                 with: #""type": "com.example.notes.editing", "payloadSize": "\#(payload)""#)

@@ -273,21 +273,22 @@ struct AppDeclarationTests {
         #expect(name == "platforms")
     }
 
-    @Test("launch times default to 400 ms cold and 100 ms warm, and zero is allowed")
+    @Test("launch times default to log-normals of median 400 ms cold and 100 ms warm, and zero is allowed")
     func launchTimeDefaults() throws {
         let app = try AppDescription(bundleID: "com.example.notes", teamID: try team())
-        #expect(app.coldLaunch == .milliseconds(400))
-        #expect(app.warmLaunch == .milliseconds(100))
+        #expect(app.coldLaunch == .logNormal(median: .milliseconds(400), sigma: 0.35, offset: .zero))
+        #expect(app.warmLaunch == .logNormal(median: .milliseconds(100), sigma: 0.3, offset: .zero))
+        #expect(app.coldLaunch.median == .milliseconds(400))
         let instant = try AppDescription(
-            bundleID: "com.example.notes", teamID: try team(), coldLaunch: .zero, warmLaunch: .zero)
-        #expect(instant.coldLaunch == .zero)
+            bundleID: "com.example.notes", teamID: try team(), coldLaunch: .fixed(.zero), warmLaunch: .fixed(.zero))
+        #expect(instant.coldLaunch == .fixed(.zero))
     }
 
     @Test("a negative cold launch time is refused, naming coldLaunch")
     func rejectsNegativeColdLaunch() throws {
         let teamID = try team()
         let error = #expect(throws: HandoffError.self) {
-            try AppDescription(bundleID: "com.example.notes", teamID: teamID, coldLaunch: .nanoseconds(-1))
+            try AppDescription(bundleID: "com.example.notes", teamID: teamID, coldLaunch: .fixed(.nanoseconds(-1)))
         }
         guard case let .invalidParameter(name, _, _)? = error else {
             Issue.record("unexpected error \(String(describing: error))")
@@ -300,7 +301,7 @@ struct AppDeclarationTests {
     func rejectsNegativeWarmLaunch() throws {
         let teamID = try team()
         let error = #expect(throws: HandoffError.self) {
-            try AppDescription(bundleID: "com.example.notes", teamID: teamID, warmLaunch: .milliseconds(-5))
+            try AppDescription(bundleID: "com.example.notes", teamID: teamID, warmLaunch: .logNormal(median: .milliseconds(-5), sigma: 0.3, offset: .zero))
         }
         guard case let .invalidParameter(name, _, _)? = error else {
             Issue.record("unexpected error \(String(describing: error))")

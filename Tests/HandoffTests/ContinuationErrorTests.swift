@@ -13,16 +13,18 @@ struct ContinuationErrorTests {
         return Array(events[start...])
     }
 
-    @Test("4608: the source invalidates the activity between accept and fetch")
+    @Test("4608: the source invalidates the activity while the iPad fetches; the source refuses the request")
     func invalidatedSource() throws {
-        // The cold launch ends 0.4 s after the accept, when the fetch starts.
-        let (run, activity) = try runTab(setup: monkeySetup(), actions: [(acceptTime + 0.1, { .invalidate($0) })])
+        // The fetch starts at the accept; the request reaches the source
+        // after the resolve, Pair-Verify and _systemInfo, well after 50 ms.
+        let (run, activity) = try runTab(setup: monkeySetup(), actions: [(acceptTime + 0.05, { .invalidate($0) })])
         #expect(run.violations.isEmpty)
         #expect(run.summary(of: activity, on: "ipad")?.outcome == .failed(.handoffFailed))
-        #expect(tail(run) == ["willContinueUserActivity", "fetch", "fail", "didFailToContinueUserActivity"])
-        // Nothing reaches the source's delegate after invalidate.
+        #expect(tail(run) == ["willContinueUserActivity", "fail", "didFailToContinueUserActivity"])
+        // Nothing reaches the source's delegate after invalidate: the
+        // request is refused without it.
         let source = callbackOrder(run.trace, on: "iphone")
-        #expect(source.last == "invalidate")
+        #expect(Array(source.suffix(2)) == ["invalidate", "fetch refused"])
     }
 
     @Test("4608: the source signs out of iCloud before the fetch")
@@ -32,31 +34,58 @@ struct ContinuationErrorTests {
         #expect(run.summary(of: activity, on: "ipad")?.outcome == .failed(.handoffFailed))
     }
 
-    @Test("4609: Wi-Fi goes off on the source after the offer, so no connection can be set up")
+    // sharingd (SDActivityPayloadManager): Rapport's request times out
+    // after min(t, 5 s); "if Rapport finds no device" the request can go
+    // over IDS. Without the fallback, a source never found is 4609.
+    @Test("4609: Wi-Fi goes off on the source, no cloud fallback: Rapport finds no device within min(t, 5 s)")
     func noConnection() throws {
+        var setup = try monkeySetup()
+        setup.configuration.rapport.cloudFallback = false
         let (run, activity) = try runTab(
-            setup: monkeySetup(),
+            setup: setup,
             actions: [(acceptTime - 0.1, { _ in .setSettings(device: "iphone", DeviceSettings(wifiEnabled: false)) })])
         let summary = try #require(run.summary(of: activity, on: "ipad"))
         #expect(summary.outcome == .failed(.connectionUnavailable))
-        #expect(tail(run) == ["willContinueUserActivity", "fetch", "fail", "didFailToContinueUserActivity"])
-        // Setup retries at 1, 2 and 4 s after the first request, then gives up: 7 s after the fetch.
+        #expect(tail(run) == ["willContinueUserActivity", "fail", "didFailToContinueUserActivity"])
+        // The mDNS query is repeated after 1 s and 2 s (RFC 6762), then Rapport gives up at 5 s.
+        #expect(systemSteps(run.trace, on: "ipad") == [
+            "fetch", "resolve", "resolve", "resolve", "Rapport timed out", "fetch failed",
+        ])
         let failure = try #require(run.trace.first { $0.event == "fail" })
-        #expect(failure.time == at(fetchTime) + .seconds(7))
+        #expect(failure.time == at(fetchTime) + .seconds(5))
     }
 
-    @Test("4610: userActivityWillSave takes longer than the fetch timeout")
+    @Test("4610 with the cloud fallback: Wi-Fi off on the source, the cloud unreachable, the payload timer fails at t + 1 s")
+    func noPathInTime() throws {
+        let (run, activity) = try runTab(
+            setup: monkeySetup(),
+            actions: [(acceptTime - 0.1, { _ in .setSettings(device: "iphone", DeviceSettings(wifiEnabled: false)) })])
+        #expect(run.summary(of: activity, on: "ipad")?.outcome == .failed(.remoteApplicationTimedOut))
+        let steps = systemSteps(run.trace, on: "ipad")
+        #expect(steps.contains("Rapport timed out") && steps.contains("fetch over the cloud"))
+        let failure = try #require(run.trace.first { $0.event == "fail" })
+        let configuration = HandoffConfiguration()
+        #expect(failure.time == at(fetchTime) + configuration.fetchTimeout + configuration.payloadTimerExtra)
+    }
+
+    // UserActivity's defaults: the system waits at most 1.0 s for the app
+    // to update the activity before it sends a (possibly stale) payload.
+    @Test("save wait: a userActivityWillSave slower than 1 s misses the payload, which leaves after 1 s as it was")
     func slowSource() throws {
         var content = tabActivity(0)
         content.needsSave = true
-        let slow = ScriptedApp(behaviour: AppBehaviour(saveTime: .seconds(15)))
-        let (run, activity) = try runTab(setup: monkeySetup(), content: content, activityDelegate: slow)
-        #expect(run.summary(of: activity, on: "ipad")?.outcome == .failed(.remoteApplicationTimedOut))
-        let failure = try #require(run.trace.first { $0.event == "fail" })
-        #expect(failure.time == at(fetchTime) + HandoffConfiguration().fetchTimeout)
-        // The source still saved, and its late payload changed nothing.
+        let slow = ScriptedApp(behaviour: AppBehaviour(saveTime: .seconds(15), saveEntries: ["Scroll": 512]))
+        var setup = try monkeySetup()
+        setup.configuration.sourceSaveTime = .fixed(.zero)
+        let (run, activity) = try runTab(setup: setup, content: content, activityDelegate: slow)
+        #expect(run.summary(of: activity, on: "ipad")?.outcome == .continued)
+        let save = try #require(run.trace.first { $0.event == "save" })
+        let send = try #require(run.trace.first { $0.event == "send payload" })
+        #expect(send.time - save.time == .seconds(1))
+        #expect(systemSteps(run.trace, on: "iphone").contains("save wait over"))
+        // The source still saved, but the payload went without the update.
         #expect(callbackOrder(run.trace, on: "iphone").contains("userActivityWillSave"))
-        #expect(!callbackOrder(run.trace, on: "ipad").contains("continueUserActivity"))
+        #expect(run.content(of: activity).userInfo["Scroll"] == 512)
     }
 
     @Test("4611: userInfo over the configured limit")

@@ -50,7 +50,7 @@ struct HandoffSetupErrorTests {
         switch setting {
         case "fetchTimeout": configuration.fetchTimeout = .zero
         case "userInfoLimit": configuration.userInfoLimit = -1
-        case "browserLaunch": configuration.browserLaunch = .nanoseconds(-1)
+        case "browserLaunch": configuration.browserLaunch = .fixed(.nanoseconds(-1))
         default: configuration.defaultAcceptance = .thinkTime(meanSeconds: 0, standardDeviationSeconds: 1)
         }
         let error = #expect(throws: HandoffError.self) { try configuration.validate() }

@@ -59,7 +59,7 @@ let acceptTime = 5.0
 
 /// When the fetch starts after an accept at ``acceptTime`` (the 400 ms
 /// cold launch of the receiving app).
-let fetchTime = acceptTime + 0.4
+let fetchTime = acceptTime
 
 /// Runs one tab from the iPhone to the iPad: current at 0, accepted at
 /// `acceptAt`, up to `limit`.
@@ -81,5 +81,11 @@ func runTab(
 /// The callbacks (and protocol events) on `device`, in order, without
 /// times: what a test compares to an expected order.
 func callbackOrder(_ trace: [TraceRecord], on device: String? = nil) -> [String] {
-    trace.filter { device == nil || $0.device == device }.map(\.event)
+    trace.filter { (device == nil || $0.device == device) && $0.app != "system" }.map(\.event)
+}
+
+/// The system's own steps (resolve, Pair-Verify, the fetch's ends …) on
+/// `device`, in order.
+func systemSteps(_ trace: [TraceRecord], on device: String? = nil) -> [String] {
+    trace.filter { (device == nil || $0.device == device) && $0.app == "system" }.map(\.event)
 }

@@ -54,7 +54,7 @@ struct MonkeyBrowserTests {
     func callbackOrderOnEachDevice() throws {
         let (run, _) = try runTab(0, setup: monkeySetup())
         #expect(callbackOrder(run.trace, on: "ipad") == [
-            "discover", "offer", "accept", "launch", "willContinue", "willContinueUserActivity", "fetch", "continue",
+            "discover", "offer", "accept", "launch", "willContinue", "willContinueUserActivity", "continue",
             "continueUserActivity", "restore", "restoreUserActivityState",
         ])
         #expect(callbackOrder(run.trace, on: "iphone") == [

@@ -34,8 +34,7 @@ struct StateMachineTests {
             .offered: [.offer: .offered, .accept: .accepted, .withdraw: .withdrawn],
             .accepted: [.launch: .launching],
             .launching: [.willContinue: .willContinue, .openInBrowser: .inBrowser],
-            .willContinue: [.fetch: .fetching, .fail: .failed],
-            .fetching: [.continue: .continued, .fail: .failed],
+            .willContinue: [.continue: .continued, .fail: .failed],
             .continued: [.restore: .restored],
             .restored: [.restore: .restored],
         ]
@@ -49,8 +48,7 @@ struct StateMachineTests {
     @Test("after willContinue exactly one of continue and fail can follow")
     func oneOutcomeAfterWillContinue() {
         for first in [Continuation.Event.continue, .fail] {
-            var state = Continuation.State.willContinue
-            if first == .continue { state = .fetching }
+            let state = Continuation.State.willContinue
             guard let after = Continuation.transition(from: state, on: first) else {
                 Issue.record("\(first) must be legal from \(state)")
                 continue

@@ -13,33 +13,54 @@ public enum AcceptancePolicy: Hashable, Sendable {
 }
 
 /// The continuity protocol's settings: the path and limits of the fetch,
-/// message sizes, timeouts, and how users answer offers.
+/// message sizes, timeouts, processing times, and how users answer offers.
 ///
-/// Apple publishes none of these numbers except the 3 KB payload guidance;
-/// each default is an assumption documented in the defaults table (docs/defaults.md) of
-/// calibrated defaults, and every one can be overridden.
+/// Apple publishes few of these numbers. Each default is either sourced
+/// (reverse-engineered behaviour of sharingd, UserActivity and Rapport) or a
+/// labelled assumption; the defaults table (docs/defaults.md) lists every one
+/// with its source or reasoning, and every one can be overridden.
 public struct HandoffConfiguration: Hashable, Sendable {
-    /// The path the payload and streams take.
+    /// The path the payload and streams take first: Rapport over Wi-Fi
+    /// peer-to-peer (the default) or Bluetooth, or the cloud relay (IDS)
+    /// straight away.
     public var fetchPath: PathKind
-    /// How long the receiver waits for the payload after starting the fetch
-    /// before failing with 4610.
+    /// The receiver's request timeout t: Rapport gives up after min(t,
+    /// ``RapportParameters/requestTimeoutCap``) and the whole fetch fails
+    /// with 4610 after t + ``payloadTimerExtra``.
     public var fetchTimeout: SimDuration
-    /// The largest payload the source sends; larger fails with 4611.
+    /// What the payload timer adds to ``fetchTimeout`` (1 s in sharingd).
+    public var payloadTimerExtra: SimDuration
+    /// The hard maximum of the encoded `userInfo`, checked at the source;
+    /// above it the source refuses and the receiver fails with 4611.
     public var userInfoLimit: Int
+    /// The recommended maximum of the encoded `userInfo`, checked at the
+    /// source; above it the trace warns ("may cause slow transfers").
+    public var userInfoRecommendedLimit: Int
+    /// How long the source waits for the app's `userActivityWillSave`
+    /// before it sends what it has (1 s in UserActivity).
+    public var saveWait: SimDuration
+    /// The source system's own time to encode and hand over the payload once
+    /// the app's update is in.
+    public var sourceSaveTime: DurationDistribution
+    /// The Rapport fetch: resolve, connection, Pair-Verify, `_systemInfo`,
+    /// framing, per-step processing, and the cloud fallback.
+    public var rapport: RapportParameters
+    /// The first-contact advertisement-key exchange over Bluetooth LE.
+    public var keyExchange: KeyExchangeParameters
     /// Transport settings of the fetch connection (a short retry limit, so
-    /// a missing connection fails with 4609 before the fetch timeout).
+    /// a missing connection fails before the fetch timeout).
     public var fetchTransport: TransportParameters
     /// Transport settings of continuation-stream connections.
     public var streamTransport: TransportParameters
-    /// The receiver's request for the payload, in bytes.
+    /// The receiver's request for the payload, in bytes (before framing).
     public var requestBytes: Int
     /// Bytes sent with every payload besides `userInfo` (type, title,
-    /// webpageURL, signatures).
+    /// webpageURL, signatures), before framing.
     public var envelopeBytes: Int
     /// The small messages that report an error or a completed continuation.
     public var noticeBytes: Int
     /// The time the browser takes to come up for a web-page continuation.
-    public var browserLaunch: SimDuration
+    public var browserLaunch: DurationDistribution
     /// How users answer offers, by device name; devices not listed use
     /// ``defaultAcceptance``.
     public var acceptance: [String: AcceptancePolicy]
@@ -49,14 +70,24 @@ public struct HandoffConfiguration: Hashable, Sendable {
     /// The defaults.
     public init(
         fetchPath: PathKind = .wifiPeerToPeer, fetchTimeout: SimDuration = .seconds(10),
-        userInfoLimit: Int = 64 * 1024, fetchTransport: TransportParameters = HandoffConfiguration.defaultFetchTransport,
+        payloadTimerExtra: SimDuration = .seconds(1), userInfoLimit: Int = 64 * 1024,
+        userInfoRecommendedLimit: Int = 3 * 1024, saveWait: SimDuration = .seconds(1),
+        sourceSaveTime: DurationDistribution = HandoffConfiguration.defaultSourceSaveTime,
+        rapport: RapportParameters = RapportParameters(), keyExchange: KeyExchangeParameters = KeyExchangeParameters(),
+        fetchTransport: TransportParameters = HandoffConfiguration.defaultFetchTransport,
         streamTransport: TransportParameters = TransportParameters(), requestBytes: Int = 256, envelopeBytes: Int = 512,
-        noticeBytes: Int = 64, browserLaunch: SimDuration = .milliseconds(300), acceptance: [String: AcceptancePolicy] = [:],
-        defaultAcceptance: AcceptancePolicy = .explicit
+        noticeBytes: Int = 64, browserLaunch: DurationDistribution = HandoffConfiguration.defaultBrowserLaunch,
+        acceptance: [String: AcceptancePolicy] = [:], defaultAcceptance: AcceptancePolicy = .explicit
     ) {
         self.fetchPath = fetchPath
         self.fetchTimeout = fetchTimeout
+        self.payloadTimerExtra = payloadTimerExtra
         self.userInfoLimit = userInfoLimit
+        self.userInfoRecommendedLimit = userInfoRecommendedLimit
+        self.saveWait = saveWait
+        self.sourceSaveTime = sourceSaveTime
+        self.rapport = rapport
+        self.keyExchange = keyExchange
         self.fetchTransport = fetchTransport
         self.streamTransport = streamTransport
         self.requestBytes = requestBytes
@@ -75,23 +106,40 @@ public struct HandoffConfiguration: Hashable, Sendable {
         return parameters
     }()
 
+    /// The default ``sourceSaveTime``: log-normal, median 5 ms, σ 0.5.
+    ///
+    /// An assumption: encoding a small activity as a property list and
+    /// handing it to the daemon is a few milliseconds of work on any device.
+    public static let defaultSourceSaveTime = DurationDistribution.logNormal(
+        median: .milliseconds(5), sigma: 0.5, offset: .zero)
+
+    /// The default ``browserLaunch``: log-normal, median 300 ms, σ 0.35.
+    ///
+    /// An assumption: the browser is usually running, so between a warm and
+    /// a cold app launch, spread like an app's launch.
+    public static let defaultBrowserLaunch = DurationDistribution.logNormal(
+        median: .milliseconds(300), sigma: 0.35, offset: .zero)
+
     /// Checks every setting.
     ///
     /// - Throws: ``HandoffError/invalidParameter(name:value:expected:)``
     ///   naming the first bad one.
     public func validate() throws(HandoffError) {
-        if fetchTimeout <= .zero {
-            throw .invalidParameter(name: "fetchTimeout", value: "\(fetchTimeout)", expected: "a duration > 0")
+        for (name, value) in [("fetchTimeout", fetchTimeout), ("payloadTimerExtra", payloadTimerExtra), ("saveWait", saveWait)]
+        where value < .zero || (name == "fetchTimeout" && value == .zero) {
+            throw .invalidParameter(
+                name: name, value: "\(value)", expected: name == "fetchTimeout" ? "a duration > 0" : "a duration ≥ 0")
         }
         for (name, value) in [
-            ("userInfoLimit", userInfoLimit), ("requestBytes", requestBytes), ("envelopeBytes", envelopeBytes),
-            ("noticeBytes", noticeBytes),
+            ("userInfoLimit", userInfoLimit), ("userInfoRecommendedLimit", userInfoRecommendedLimit),
+            ("requestBytes", requestBytes), ("envelopeBytes", envelopeBytes), ("noticeBytes", noticeBytes),
         ] where value < 0 {
             throw .invalidParameter(name: name, value: "\(value)", expected: "a size ≥ 0")
         }
-        if browserLaunch < .zero {
-            throw .invalidParameter(name: "browserLaunch", value: "\(browserLaunch)", expected: "a duration ≥ 0")
-        }
+        try browserLaunch.check(named: "browserLaunch")
+        try sourceSaveTime.check(named: "sourceSaveTime")
+        try rapport.validate()
+        try keyExchange.validate()
         for policy in [defaultAcceptance] + acceptance.keys.sorted().compactMap({ acceptance[$0] }) {
             switch policy {
             case .explicit: break
@@ -113,6 +161,12 @@ public struct HandoffConfiguration: Hashable, Sendable {
             throw .world(error)
         }
     }
+
+    /// The Rapport request's deadline after the fetch starts: min(t, cap).
+    var rapportDeadline: SimDuration { min(fetchTimeout, rapport.requestTimeoutCap) }
+
+    /// The payload timer: t + the extra second.
+    var payloadTimer: SimDuration { fetchTimeout + payloadTimerExtra }
 }
 
 /// Everything a Handoff simulation starts from: the devices, the apps they

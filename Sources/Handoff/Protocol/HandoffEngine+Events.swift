@@ -24,6 +24,8 @@ extension HandoffEngine {
         case let .step(attempt, step):
             if step.keepsRunGoing { attempts[Int(attempt)].pendingSteps -= 1 }
             run(step, of: Int(attempt), now: now, scheduler: &scheduler)
+        case let .keyExchangeTimeout(pair, generation):
+            keyExchangeTimedOut(pair: Int(pair), generation: generation, now: now)
         }
         // Most events leave no notification: skip the call for them.
         let notified = world.notificationCount > 0 && processNotifications(now: now, scheduler: &scheduler)
@@ -50,10 +52,11 @@ extension HandoffEngine {
                 return false
             }
             switch attempts[index].state {
-            case .accepted, .launching, .willContinue, .fetching: return false
+            case .accepted, .launching, .willContinue: return false
             default: continue
             }
         }
+        for exchange in keyExchanges where exchange.connection != nil { return false }
         for device in 0..<world.deviceCount where acceptsAutomatically[device] {
             for source in 0..<world.deviceCount where source != device {
                 guard let activity = currentActivity[source] else { continue }
@@ -117,7 +120,9 @@ extension HandoffEngine {
             connectionFailed(connection, failure: failure, now: now, scheduler: &scheduler)
         case let .messageDelivered(connection, side, tag, bytes):
             messageDelivered(on: connection, to: side, tag: tag, bytes: bytes, now: now, scheduler: &scheduler)
-        case .messageAcknowledged, .datagramDelivered:
+        case let .datagramDelivered(link, tag, _):
+            return datagramDelivered(on: link, tag: tag, now: now, scheduler: &scheduler)
+        case .messageAcknowledged:
             // The protocol does not act on these.
             return false
         }

@@ -48,7 +48,7 @@ extension HandoffEngine {
         case .failed: outcome = .failed(attempts[index].failure ?? .handoffFailed)
         case .withdrawn: outcome = .withdrawn
         case .discovered, .offered: outcome = .notAccepted
-        case .accepted, .launching, .willContinue, .fetching: outcome = .unfinished
+        case .accepted, .launching, .willContinue: outcome = .unfinished
         }
         let acceptedAt = attempts[index].acceptedAt
         return ContinuationSummary(

@@ -38,6 +38,12 @@ extension HandoffEngine {
         case let .eligible(eligibleTarget):
             target = eligibleTarget
         }
+        // An advertisement under a key the receiver does not know yet can
+        // only be read after the keys are exchanged over Bluetooth LE.
+        guard world.isTrusted(source, receiver) else {
+            startKeyExchange(with: source, on: receiver, for: id, now: now, scheduler: &scheduler)
+            return true
+        }
         // With two candidates, the more recently current one is offered; of
         // two that became current at the same instant, the one already a
         // candidate stays and the other is superseded (no flip-flopping).
@@ -159,23 +165,27 @@ extension HandoffEngine {
         accept(attempt, now: now, scheduler: &scheduler)
     }
 
+    /// The user accepted: the system launches the app (or the browser) and,
+    /// for an app, starts fetching the payload at the same instant.
     mutating func accept(_ attempt: Int, now: SimInstant, scheduler: inout Scheduler<HandoffEvent>) {
         guard apply(.accept, to: attempt, now: now) else { return }
         attempts[attempt].acceptedAt = now
         visibleOffer[attempts[attempt].receiver.index] = nil
         let launch: SimDuration
         let detail: String
+        var generator = stream.child(HandoffStreamNames.launch, attempt).generator()
         switch attempts[attempt].target {
         case let .app(app):
             let isRunning = running[attempts[attempt].receiver.index * setup.apps.count + app]
-            launch = isRunning ? setup.apps[app].warmLaunch : setup.apps[app].coldLaunch
+            launch = (isRunning ? setup.apps[app].warmLaunch : setup.apps[app].coldLaunch).sample(using: &generator)
             detail = isRunning ? "warm launch" : "cold launch"
         case .browser:
-            launch = setup.configuration.browserLaunch
+            launch = setup.configuration.browserLaunch.sample(using: &generator)
             detail = "browser"
         }
         apply(.launch, to: attempt, now: now, detail: keepsTrace ? "\(detail), \(launch)" : "")
         later(.launched, of: attempt, after: launch, now: now, scheduler: &scheduler)
+        if case .app = attempts[attempt].target { startFetch(attempt, now: now, scheduler: &scheduler) }
     }
 
     // MARK: Steps
@@ -186,11 +196,19 @@ extension HandoffEngine {
             if attempts[attempt].state == .offered { accept(attempt, now: now, scheduler: &scheduler) }
         case .launched:
             launched(attempt, now: now, scheduler: &scheduler)
-        case .startFetch:
-            startFetch(attempt, now: now, scheduler: &scheduler)
+        case .appReady:
+            appReady(attempt, now: now, scheduler: &scheduler)
+        case let .resolveRetry(query):
+            resolveRetry(attempt, after: Int(query), now: now, scheduler: &scheduler)
+        case let .fetchSend(message):
+            sendFetchMessage(message, of: attempt, now: now)
+        case .rapportDeadline:
+            rapportDeadline(attempt, now: now, scheduler: &scheduler)
         case .fetchTimeout:
-            if attempts[attempt].state == .fetching {
-                fail(attempt, with: .remoteApplicationTimedOut, now: now, scheduler: &scheduler)
+            if attempts[attempt].isFetching {
+                record(now, device: attempts[attempt].receiver, app: .system, activity: attempts[attempt].activity,
+                       event: "payload timer", detail: keepsTrace ? "no payload after \(setup.configuration.payloadTimer)" : "")
+                fetchFailed(attempt, with: .remoteApplicationTimedOut, now: now, scheduler: &scheduler)
             }
         case .sourceSend:
             sourceSend(attempt, now: now)
@@ -205,6 +223,8 @@ extension HandoffEngine {
         }
     }
 
+    /// The app (or the browser) is up: the browser opens the page; an app
+    /// gets `willContinue`, and is ready for the data when it returns.
     mutating func launched(_ attempt: Int, now: SimInstant, scheduler: inout Scheduler<HandoffEvent>) {
         let receiver = attempts[attempt].receiver
         guard case let .app(app) = attempts[attempt].target else {
@@ -220,7 +240,22 @@ extension HandoffEngine {
         let notified = appDelegate(device: receiver, app: app).willContinueUserActivity(withType: type, context: &context)
         record(now, device: receiver, app: .bundle(app), activity: attempts[attempt].activity,
                event: "willContinueUserActivity", detail: keepsTrace ? "returned \(notified)" : "")
-        later(.startFetch, of: attempt, after: context.processingTime, now: now, scheduler: &scheduler)
+        later(.appReady, of: attempt, after: context.processingTime, now: now, scheduler: &scheduler)
+    }
+
+    /// `willContinue` returned: continue or fail now if the fetch has
+    /// ended, otherwise when it ends.
+    mutating func appReady(_ attempt: Int, now: SimInstant, scheduler: inout Scheduler<HandoffEvent>) {
+        guard attempts[attempt].state == .willContinue else { return }
+        attempts[attempt].appReady = true
+        switch attempts[attempt].fetchStage {
+        case .arrived:
+            continueActivity(attempt, now: now, scheduler: &scheduler)
+        case let .failed(error):
+            fail(attempt, with: error, now: now, scheduler: &scheduler)
+        case .idle, .resolving, .rapport, .cloud:
+            return
+        }
     }
 
     @inline(__always)
@@ -234,33 +269,17 @@ extension HandoffEngine {
         return delegate
     }
 
-    mutating func startFetch(_ attempt: Int, now: SimInstant, scheduler: inout Scheduler<HandoffEvent>) {
-        let id = attempts[attempt].activity
-        let receiver = attempts[attempt].receiver
-        guard apply(.fetch, to: attempt, now: now, detail: keepsTrace ? "over \(setup.configuration.fetchPath)" : "") else { return }
-        guard isSourceAvailable(id, for: receiver) else {
-            fail(attempt, with: .handoffFailed, now: now, scheduler: &scheduler)
-            return
-        }
-        let connection = world.openConnection(
-            from: receiver, to: activities[id.index].device, over: setup.configuration.fetchPath,
-            parameters: setup.configuration.fetchTransport, at: now)
-        own(connection, attempt: attempt, isStream: false)
-        attempts[attempt].connection = connection
-        later(.fetchTimeout, of: attempt, after: setup.configuration.fetchTimeout, now: now, scheduler: &scheduler)
+    mutating func own(_ connection: ConnectionID, by owner: ConnectionOwner) {
+        while connectionOwners.count <= connection.index { connectionOwners.append(.none) }
+        connectionOwners[connection.index] = owner
     }
 
-    mutating func own(_ connection: ConnectionID, attempt: Int, isStream: Bool) {
-        while connectionOwners.count <= connection.index { connectionOwners.append((-1, false)) }
-        connectionOwners[connection.index] = (attempt, isStream)
-    }
-
+    /// The app gets `didFail` (the attempt must be in `willContinue`).
     mutating func fail(
         _ attempt: Int, with error: ContinuationError, now: SimInstant, scheduler: inout Scheduler<HandoffEvent>
     ) {
         guard apply(.fail, to: attempt, now: now, detail: keepsTrace ? error.description : "") else { return }
         attempts[attempt].failure = error
-        if let connection = attempts[attempt].connection { world.close(connection) }
         guard case let .app(app) = attempts[attempt].target else { return }
         let receiver = attempts[attempt].receiver
         let type = activities[attempts[attempt].activity.index].content.activityType
@@ -276,32 +295,33 @@ extension HandoffEngine {
         _ connection: ConnectionID, now: SimInstant, scheduler: inout Scheduler<HandoffEvent>
     ) {
         guard connection.index < connectionOwners.count else { return }
-        let (attempt, isStream) = connectionOwners[connection.index]
-        guard attempt >= 0 else { return }
-        if !isStream {
-            guard attempts[attempt].state == .fetching else { return }
-            world.send(
-                bytes: setup.configuration.requestBytes, tag: MessageKind.request.tag(), on: connection,
-                from: .initiator, at: now)
+        switch connectionOwners[connection.index] {
+        case .none:
             return
+        case let .fetch(attempt):
+            fetchConnectionEstablished(attempt, connection: connection, now: now, scheduler: &scheduler)
+        case let .streams(attempt):
+            streamsOpened(attempt, now: now, scheduler: &scheduler)
+        case let .keyExchange(pair):
+            keyExchangeConnected(pair: pair, connection: connection, now: now)
         }
-        streamsOpened(attempt, now: now, scheduler: &scheduler)
     }
 
     mutating func connectionFailed(
         _ connection: ConnectionID, failure: ConnectionFailure, now: SimInstant, scheduler: inout Scheduler<HandoffEvent>
     ) {
         guard connection.index < connectionOwners.count else { return }
-        let (attempt, isStream) = connectionOwners[connection.index]
-        guard attempt >= 0 else { return }
-        if isStream {
-            streamsFailed(attempt, error: .connectionUnavailable, now: now, scheduler: &scheduler)
+        switch connectionOwners[connection.index] {
+        case .none:
             return
+        case let .fetch(attempt):
+            attempts[attempt].noticeInFlight = false
+            fetchConnectionFailed(attempt, connection: connection, failure: failure, now: now, scheduler: &scheduler)
+        case let .streams(attempt):
+            streamsFailed(attempt, error: .connectionUnavailable, now: now, scheduler: &scheduler)
+        case let .keyExchange(pair):
+            keyExchangeFailed(pair: pair, now: now, reason: failure.description)
         }
-        attempts[attempt].noticeInFlight = false
-        guard attempts[attempt].state == .fetching else { return }
-        let error: ContinuationError = failure == .setupTimedOut ? .connectionUnavailable : .handoffFailed
-        fail(attempt, with: error, now: now, scheduler: &scheduler)
     }
 
     mutating func messageDelivered(
@@ -309,29 +329,44 @@ extension HandoffEngine {
         scheduler: inout Scheduler<HandoffEvent>
     ) {
         guard connection.index < connectionOwners.count, let (kind, argument) = MessageKind.parse(tag) else { return }
-        let attempt = connectionOwners[connection.index].attempt
-        guard attempt >= 0 else { return }
+        let owner = connectionOwners[connection.index]
+        if case let .keyExchange(pair) = owner {
+            keyExchangeMessage(kind, pair: pair, connection: connection, now: now)
+            return
+        }
+        let attempt: Int
+        switch owner {
+        case let .fetch(number), let .streams(number): attempt = number
+        case .none, .keyExchange: return
+        }
         switch kind {
+        case .fetch:
+            guard let message = FetchMessage(rawValue: UInt8(truncatingIfNeeded: argument)) else { return }
+            fetchMessageArrived(message, of: attempt, on: connection, now: now, scheduler: &scheduler)
         case .request:
-            serveFetch(for: attempt, now: now, scheduler: &scheduler)
+            serveFetch(for: attempt, on: connection, now: now, scheduler: &scheduler)
         case .payload:
-            payloadArrived(attempt, now: now, scheduler: &scheduler)
+            guard connection == attempts[attempt].connection else { return }
+            fetchArrived(attempt, now: now, scheduler: &scheduler)
         case .error:
-            guard attempts[attempt].state == .fetching else { return }
-            fail(attempt, with: ContinuationError(code: argument), now: now, scheduler: &scheduler)
+            guard connection == attempts[attempt].connection else { return }
+            fetchFailed(attempt, with: ContinuationError(code: argument), now: now, scheduler: &scheduler)
         case .continued:
             continuedNoticeArrived(for: attempt, now: now)
         case .streamRequest:
             streamRequestArrived(for: attempt, round: argument, bytes: bytes, now: now, scheduler: &scheduler)
         case .streamResponse:
             streamResponseArrived(attempt, round: argument, bytes: bytes, now: now, scheduler: &scheduler)
+        case .keyRequest, .keyAnswer:
+            return
         }
     }
 
     // MARK: Continuing
 
-    mutating func payloadArrived(_ attempt: Int, now: SimInstant, scheduler: inout Scheduler<HandoffEvent>) {
-        guard attempts[attempt].state == .fetching, case let .app(app) = attempts[attempt].target,
+    /// The app is ready and the payload is in: `continue`.
+    mutating func continueActivity(_ attempt: Int, now: SimInstant, scheduler: inout Scheduler<HandoffEvent>) {
+        guard attempts[attempt].state == .willContinue, case let .app(app) = attempts[attempt].target,
             let activity = attempts[attempt].delivered
         else { return }
         guard apply(.continue, to: attempt, now: now) else { return }
@@ -369,7 +404,7 @@ extension HandoffEngine {
         let stream = world.openConnection(
             from: attempts[attempt].receiver, to: activities[id.index].device, over: setup.configuration.fetchPath,
             parameters: setup.configuration.streamTransport, at: now)
-        own(stream, attempt: attempt, isStream: true)
+        own(stream, by: .streams(attempt))
         attempts[attempt].streamConnection = stream
     }
 

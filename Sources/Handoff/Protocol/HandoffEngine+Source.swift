@@ -16,6 +16,13 @@ enum MessageKind: UInt64 {
     case streamRequest = 5
     /// Source → receiver over streams: the answer of round n.
     case streamResponse = 6
+    /// A Rapport message before the request; the argument is its
+    /// ``FetchMessage``.
+    case fetch = 7
+    /// Receiver → source over Bluetooth LE: the advertisement-key request.
+    case keyRequest = 8
+    /// Source → receiver: the keys.
+    case keyAnswer = 9
 
     func tag(_ argument: Int = 0) -> UInt64 { rawValue | UInt64(argument) << 8 }
 
@@ -112,13 +119,33 @@ extension HandoffEngine {
 
     // MARK: Serving a fetch
 
-    /// The fetch request reached the source: save the activity (asking its
-    /// delegate when `needsSave`, its responders when responder-managed),
-    /// then send the data or an error once the callbacks' time has passed.
-    mutating func serveFetch(for attempt: Int, now: SimInstant, scheduler: inout Scheduler<HandoffEvent>) {
+    /// The payload request reached the source over `connection`.
+    ///
+    /// The source asks the app for an update (`userActivityWillSave` when
+    /// `needsSave`, `updateUserActivityState` for each responder of a
+    /// responder-managed activity) and waits for it at most
+    /// ``HandoffConfiguration/saveWait`` (1 s in UserActivity); an app
+    /// slower than that has its update miss this payload, which is sent as
+    /// it was. Then it checks the encoded `userInfo` against the
+    /// recommended maximum (a warning) and the hard maximum (refused: 4611
+    /// at the receiver), and sends the payload or the error after its own
+    /// save time. A request that arrives again (over the cloud, after
+    /// Rapport gave up) gets the answer already decided.
+    mutating func serveFetch(
+        for attempt: Int, on connection: ConnectionID, now: SimInstant, scheduler: inout Scheduler<HandoffEvent>
+    ) {
         let id = attempts[attempt].activity
         let source = activities[id.index].device
         let receiver = attempts[attempt].receiver
+        attempts[attempt].replyConnection = connection
+        var generator = stream.child(HandoffStreamNames.save, attempt).generator()
+        let saveTime = setup.configuration.sourceSaveTime.sample(using: &generator)
+        if attempts[attempt].pendingReply != nil {
+            record(now, device: source, app: .system, activity: id, event: "request again",
+                   detail: "the answer already decided is sent again")
+            later(.sourceSend, of: attempt, after: saveTime, now: now, scheduler: &scheduler)
+            return
+        }
         var context = CallbackContext(now: now, device: deviceName(source))
         guard isSourceAvailable(id, for: receiver) else {
             attempts[attempt].pendingReply = .failure(.handoffFailed)
@@ -128,10 +155,11 @@ extension HandoffEngine {
             return
         }
         apply(.save, to: id, now: now, detail: keepsTrace ? "requested by \(deviceName(receiver))" : "")
-        if activities[id.index].content.needsSave || activities[id.index].content.isResponderManaged {
+        var sent = activities[id.index].content
+        if sent.needsSave || sent.isResponderManaged {
             // The delegates change the content through `inout`; the result
             // replaces it.
-            var content = activities[id.index].content
+            var content = sent
             let delegate = activities[id.index].delegate
             if content.needsSave {
                 delegate.userActivityWillSave(&content, context: &context)
@@ -148,24 +176,38 @@ extension HandoffEngine {
                 }
             }
             activities[id.index].content = content
+            if context.processingTime <= setup.configuration.saveWait {
+                sent = content
+            } else {
+                record(now, device: source, app: .system, activity: id, event: "save wait over",
+                       detail: keepsTrace
+                           ? "the app's update takes \(context.processingTime); after \(setup.configuration.saveWait) "
+                               + "the payload is sent as it was" : "")
+            }
         }
-        let missing = activities[id.index].content.userInfo.missingKeys(
-            of: activities[id.index].content.requiredUserInfoKeys)
-        let size = activities[id.index].content.transferSize
+        let wait = min(context.processingTime, setup.configuration.saveWait)
+        let missing = sent.userInfo.missingKeys(of: sent.requiredUserInfoKeys)
+        let size = sent.transferSize
         if !missing.isEmpty {
             attempts[attempt].pendingReply = .failure(.handoffFailed)
             record(now, device: source, app: .source(id), activity: id, event: "fetch refused",
                    detail: "required userInfo keys missing: \(missing.joined(separator: ", "))")
         } else if size > setup.configuration.userInfoLimit {
             attempts[attempt].pendingReply = .failure(.handoffUserInfoTooLarge)
-            record(now, device: source, app: .source(id), activity: id, event: "fetch refused",
-                   detail: keepsTrace ? "userInfo is \(size) bytes, over the \(setup.configuration.userInfoLimit)-byte limit" : "")
+            record(now, device: source, app: .system, activity: id, event: "fetch refused",
+                   detail: keepsTrace ? "userInfo is \(size) bytes, over the \(setup.configuration.userInfoLimit)-byte maximum" : "")
         } else {
+            if size > setup.configuration.userInfoRecommendedLimit {
+                record(now, device: source, app: .system, activity: id, event: "warning",
+                       detail: keepsTrace
+                           ? "userInfo is \(size) bytes, over the recommended \(setup.configuration.userInfoRecommendedLimit) "
+                               + "bytes: may cause slow transfers" : "")
+            }
             attempts[attempt].pendingReply = .success(size)
             attempts[attempt].delivered = deliveredActivity(
-                of: id, to: attempts[attempt].receiver, target: attempts[attempt].target)
+                of: id, content: sent, to: attempts[attempt].receiver, target: attempts[attempt].target)
         }
-        later(.sourceSend, of: attempt, after: context.processingTime, now: now, scheduler: &scheduler)
+        later(.sourceSend, of: attempt, after: wait + saveTime, now: now, scheduler: &scheduler)
     }
 
     /// Whether the source can still hand the activity to `receiver`: not
@@ -181,36 +223,38 @@ extension HandoffEngine {
     /// the receiver's container, an empty `userInfo` for a web page handed
     /// to a native app.
     mutating func deliveredActivity(
-        of id: ActivityID, to receiver: DeviceID, target: ContinuationTarget
+        of id: ActivityID, content: ActivityContent, to receiver: DeviceID, target: ContinuationTarget
     ) -> ContinuedActivity {
-        let activityType = activities[id.index].content.activityType
-        var userInfo = activityType == browsingWebActivityType ? UserInfo() : activities[id.index].content.sentUserInfo
-        if let path = activities[id.index].content.documentPath, case let .app(app) = target {
+        let activityType = content.activityType
+        var userInfo = activityType == browsingWebActivityType ? UserInfo() : content.sentUserInfo
+        if let path = content.documentPath, case let .app(app) = target {
             userInfo[documentURLKey] = .url(UbiquityContainer.url(
                 of: path, bundleID: appBundleIDs[app], device: deviceName(receiver),
                 platform: world.deviceTable.platform(of: receiver)))
         }
         return ContinuedActivity(
-            activityType: activityType, title: activities[id.index].content.title, userInfo: userInfo,
-            webpageURL: activities[id.index].content.webpageURL,
-            supportsContinuationStreams: activities[id.index].content.supportsContinuationStreams,
+            activityType: activityType, title: content.title, userInfo: userInfo,
+            webpageURL: content.webpageURL,
+            supportsContinuationStreams: content.supportsContinuationStreams,
             sourceDevice: deviceName(activities[id.index].device))
     }
 
-    /// The source's processing is done: send what it decided.
+    /// The source's processing is done: send what it decided, framed, on
+    /// the connection the request came over.
     mutating func sourceSend(_ attempt: Int, now: SimInstant) {
-        guard let connection = attempts[attempt].connection, let reply = attempts[attempt].pendingReply else { return }
+        guard let connection = attempts[attempt].replyConnection, let reply = attempts[attempt].pendingReply else { return }
         let id = attempts[attempt].activity
+        let rapport = setup.configuration.rapport
         switch reply {
         case let .success(size):
-            let bytes = size + setup.configuration.envelopeBytes
+            let bytes = rapport.framed(size + setup.configuration.envelopeBytes)
             world.send(bytes: bytes, tag: MessageKind.payload.tag(), on: connection, from: .responder, at: now)
             record(now, device: activities[id.index].device, app: .source(id), activity: id, event: "send payload",
                    detail: keepsTrace ? "\(size) bytes of userInfo, \(bytes) in all" : "")
         case let .failure(error):
             world.send(
-                bytes: setup.configuration.noticeBytes, tag: MessageKind.error.tag(error.code), on: connection,
-                from: .responder, at: now)
+                bytes: rapport.framed(setup.configuration.noticeBytes), tag: MessageKind.error.tag(error.code),
+                on: connection, from: .responder, at: now)
         }
     }
 

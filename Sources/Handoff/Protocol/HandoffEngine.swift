@@ -71,9 +71,10 @@ package struct HandoffEngine: SimulationModel, ~Copyable {
     var rejections: [NotOfferedReason?] = []
     /// The attempt of each activity on each device (activity × device).
     var attemptIndex: [Int?] = []
-    /// Per world connection: the attempt it serves and whether it carries
-    /// streams.
-    var connectionOwners: [(attempt: Int, isStream: Bool)] = []
+    /// Per world connection: what it is for.
+    var connectionOwners: [ConnectionOwner] = []
+    /// Per receiver × source device pair: the advertisement-key exchange.
+    var keyExchanges: [KeyExchangeState]
     /// Scheduled actions, by index.
     var actions: [HandoffAction] = []
     var actionsRemaining = 0
@@ -150,12 +151,14 @@ package struct HandoffEngine: SimulationModel, ~Copyable {
         appDelegates = Array(repeating: nil, count: count * setup.apps.count)
         makeAppDelegate = factory ?? { _, _ in ScriptedApp() }
         acceptanceGenerators = Array(repeating: nil, count: count)
+        keyExchanges = Array(repeating: KeyExchangeState(), count: count * count)
         self.stream = stream.numbersOnly
         keepsAppDelegates = factory == nil || appDelegateLifetime == .run
         acceptancePolicies = setup.devices.map { device in
             setup.configuration.acceptance[device.name] ?? setup.configuration.defaultAcceptance
         }
         acceptsAutomatically = acceptancePolicies.map { $0 != .explicit }
+        trustPairsAtStart()
     }
 
     /// The world of `setup`, drawing from `stream`.
@@ -200,6 +203,8 @@ package struct HandoffEngine: SimulationModel, ~Copyable {
             acceptanceGenerators[device] = nil
         }
         for index in running.indices { running[index] = false }
+        for index in keyExchanges.indices { keyExchanges[index] = KeyExchangeState() }
+        trustPairsAtStart()
         if !keepsAppDelegates {
             for index in appDelegates.indices { appDelegates[index] = nil }
         }
@@ -411,4 +416,10 @@ enum HandoffStreamNames {
     static let trial: RandomStreamKey.Name = "trial"
     static let world: RandomStreamKey.Name = "world"
     static let acceptance: RandomStreamKey.Name = "acceptance"
+    /// App and browser launch times, per attempt.
+    static let launch: RandomStreamKey.Name = "launch"
+    /// Devices' processing of fetch messages, per attempt and message.
+    static let processing: RandomStreamKey.Name = "processing"
+    /// The source system's save time, per attempt.
+    static let save: RandomStreamKey.Name = "save"
 }

@@ -33,6 +33,9 @@ package enum HandoffEvent: WorldEventRepresentable, Sendable {
     case action(Int32)
     /// A protocol step of a continuation attempt.
     case step(attempt: Int32, ProtocolStep)
+    /// The advertisement-key exchange of a device pair (receiver × source
+    /// slot) has run out of time.
+    case keyExchangeTimeout(pair: Int32, generation: UInt32)
 }
 
 /// A protocol step that comes due after a delay (a launch, processing time
@@ -42,9 +45,16 @@ package enum ProtocolStep: Hashable, Sendable {
     case accept
     /// The app (or browser) finished launching.
     case launched
-    /// `willContinue` returned: ask the source for the data.
-    case startFetch
-    /// The fetch took too long.
+    /// `willContinue` returned: the app is ready for the data.
+    case appReady
+    /// The Bonjour resolve has had no answer for a while: ask again (the
+    /// argument is the number of the query this repeat follows).
+    case resolveRetry(Int32)
+    /// A device finished handling a fetch message and sends the next one.
+    case fetchSend(FetchMessage)
+    /// Rapport's request timeout: fall back to the cloud, or give up.
+    case rapportDeadline
+    /// The payload timer: the fetch failed with 4610.
     case fetchTimeout
     /// The source finished saving: send the payload or an error.
     case sourceSend
@@ -57,16 +67,81 @@ package enum ProtocolStep: Hashable, Sendable {
     /// The source finished answering stream request `round`.
     case streamRespond(Int32)
 
-    /// Whether a scheduled step of this kind is work under way. A fetch
-    /// timeout is not: it matters only while fetching, which keeps the run
-    /// going by itself, and counting it would keep every finished trial
-    /// alive for the whole timeout.
+    /// Whether a scheduled step of this kind is work under way. Timers are
+    /// not: they matter only while the fetch runs, which keeps the run
+    /// going by itself, and counting them would keep every finished trial
+    /// alive until they fire.
     var keepsRunGoing: Bool {
         switch self {
-        case .fetchTimeout: return false
+        case .fetchTimeout, .rapportDeadline, .resolveRetry: return false
         default: return true
         }
     }
+}
+
+/// A message of the fetch, in the order Rapport sends them.
+package enum FetchMessage: UInt8, Hashable, Sendable {
+    /// Pair-Verify M1, receiver → source.
+    case pairVerify1 = 1
+    /// Pair-Verify M2, source → receiver.
+    case pairVerify2
+    /// Pair-Verify M3, receiver → source.
+    case pairVerify3
+    /// Pair-Verify M4, source → receiver.
+    case pairVerify4
+    /// `_systemInfo` request, receiver → source.
+    case systemInfoRequest
+    /// `_systemInfo` answer, source → receiver.
+    case systemInfoAnswer
+    /// The payload request, receiver → source.
+    case request
+
+    /// Whether the source sends it.
+    var isFromSource: Bool { self == .pairVerify2 || self == .pairVerify4 || self == .systemInfoAnswer }
+
+    /// The message that answers this one, or `nil` for the request (served
+    /// by the source's save).
+    var next: FetchMessage? { FetchMessage(rawValue: rawValue + 1) }
+}
+
+/// Where the fetch of one attempt is.
+enum FetchStage: Hashable, Sendable {
+    /// Not started (before the accept).
+    case idle
+    /// Resolving the source's Rapport service over peer-to-peer.
+    case resolving
+    /// Connecting and exchanging Rapport messages.
+    case rapport
+    /// Asking over the cloud relay (IDS).
+    case cloud
+    /// The payload has arrived.
+    case arrived
+    /// The fetch failed with this error.
+    case failed(ContinuationError)
+}
+
+/// What a connection of the world is for.
+enum ConnectionOwner: Hashable, Sendable {
+    /// Nothing (a slot not yet used).
+    case none
+    /// The fetch of this attempt.
+    case fetch(Int)
+    /// The continuation streams of this attempt.
+    case streams(Int)
+    /// The advertisement-key exchange of this device-pair slot.
+    case keyExchange(Int)
+}
+
+/// The advertisement-key exchange of one receiver–source pair.
+struct KeyExchangeState: Sendable {
+    /// The connection of the exchange under way.
+    var connection: ConnectionID?
+    /// Counts the exchanges started, so that a stale timeout is ignored.
+    var generation: UInt32 = 0
+    /// When the last exchange failed.
+    var failedAt: SimInstant?
+    /// The activity whose advertisement started it (for the trace).
+    var activity: ActivityID?
 }
 
 /// Where a continuation goes on the receiver.
@@ -104,7 +179,19 @@ struct Attempt {
     var continuedAt: SimInstant?
     var restoredAt: SimInstant?
     var failure: ContinuationError?
+    /// Where the fetch is.
+    var fetchStage: FetchStage = .idle
+    /// When the fetch started (the accept) and when the payload arrived.
+    var fetchStartedAt: SimInstant?
+    var fetchArrivedAt: SimInstant?
+    /// Whether `willContinue` has returned (the app is ready for the data).
+    var appReady = false
+    /// Bonjour queries sent.
+    var resolveQueries = 0
+    /// The connection the payload comes over (Rapport's, then the cloud's).
     var connection: ConnectionID?
+    /// The connection the source answers on: the one its request came over.
+    var replyConnection: ConnectionID?
     var streamConnection: ConnectionID?
     /// The source's answer, decided when the request arrived and sent after
     /// its processing time: the payload, or an error.
@@ -125,4 +212,12 @@ struct Attempt {
     var pendingSteps = 0
     /// Whether the "continued" notice is on its way to the source.
     var noticeInFlight = false
+
+    /// Whether the fetch is under way.
+    var isFetching: Bool {
+        switch fetchStage {
+        case .resolving, .rapport, .cloud: return true
+        case .idle, .arrived, .failed: return false
+        }
+    }
 }

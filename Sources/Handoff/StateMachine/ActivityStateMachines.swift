@@ -80,11 +80,19 @@ public enum SourceActivityMachine: ActivityStateMachine {
 
 /// One attempt to continue an activity on a receiving device.
 ///
-/// `discovered → offered → accepted → launching → willContinue → fetching →
-/// continued | failed`, then `restored` once the restoration handler's
-/// objects have restored their state. An offer can be withdrawn before it is
-/// accepted; an activity with no suitable app but an http or https
-/// `webpageURL` opens in the browser after the launch instead.
+/// `discovered → offered → accepted → launching → willContinue → continued |
+/// failed`, then `restored` once the restoration handler's objects have
+/// restored their state. An offer can be withdrawn before it is accepted; an
+/// activity with no suitable app but an http or https `webpageURL` opens in
+/// the browser after the launch instead.
+///
+/// The machine is what the app sees. The system fetches the payload from
+/// the moment the user accepts, while the app launches (Apple:
+/// `willContinue` comes "possibly before the data associated with that
+/// activity is available"); `willContinue` comes when the app is up, and
+/// `continue` (or `fail`) when the app is up and the fetch has ended, so
+/// `continue` never comes before the data. The fetch's own steps are in the
+/// trace as the system's.
 ///
 /// Exactly one of `continue` and `fail` follows `willContinue`; every other
 /// order is illegal. Several restorable objects each restore, so `restore`
@@ -98,12 +106,12 @@ public enum ContinuationMachine: ActivityStateMachine {
         case offered
         /// The user picked it.
         case accepted
-        /// The receiving app (or the browser) is launching.
+        /// The receiving app (or the browser) is launching; the payload is
+        /// being fetched meanwhile.
         case launching
-        /// `application(_:willContinueUserActivityWithType:)` was called.
+        /// `application(_:willContinueUserActivityWithType:)` was called;
+        /// the fetch may still be under way.
         case willContinue
-        /// The payload is being fetched from the source.
-        case fetching
         /// `application(_:continue:restorationHandler:)` was called.
         case continued
         /// Objects handed to the restoration handler restored their state.
@@ -133,13 +141,12 @@ public enum ContinuationMachine: ActivityStateMachine {
         case offer
         /// The user picks it.
         case accept
-        /// The system launches the app or the browser.
+        /// The system launches the app or the browser (and starts fetching).
         case launch
-        /// The app is told a continuation is starting.
+        /// The app is up and told a continuation is starting.
         case willContinue
-        /// The system asks the source for the payload.
-        case fetch
-        /// The payload arrived; the app continues the activity.
+        /// The app is up and the payload has arrived: the app continues the
+        /// activity.
         case `continue`
         /// A restorable object restored its state.
         case restore
@@ -162,9 +169,8 @@ public enum ContinuationMachine: ActivityStateMachine {
         case (.accepted, .launch): return .launching
         case (.launching, .willContinue): return .willContinue
         case (.launching, .openInBrowser): return .inBrowser
-        case (.willContinue, .fetch): return .fetching
-        case (.willContinue, .fail), (.fetching, .fail): return .failed
-        case (.fetching, .continue): return .continued
+        case (.willContinue, .fail): return .failed
+        case (.willContinue, .continue): return .continued
         case (.continued, .restore), (.restored, .restore): return .restored
         default: return nil
         }

@@ -175,6 +175,50 @@ final class DecodingContext {
         }
     }
 
+    /// A random duration: a duration string (always that long),
+    /// `{"logNormal": {"median": "400ms", "sigma": 0.35, "offset": "0ms"}}`
+    /// or `{"uniform": {"min": "1s", "max": "5s"}}`.
+    func durationDistribution(_ node: JSONNode, _ path: JSONPath) -> DurationDistribution? {
+        let expected = "a duration such as \"400ms\", {\"logNormal\": {\"median\": \"400ms\", \"sigma\": 0.35}} "
+            + "or {\"uniform\": {\"min\": \"1s\", \"max\": \"5s\"}}"
+        switch node.value {
+        case .string, .number:
+            return duration(node, path).map { .fixed($0) }
+        case let .object(members) where members.count == 1:
+            guard let outer = object(node, path, what: "a duration distribution", allowed: ["logNormal", "uniform"]) else {
+                return nil
+            }
+            if let inner = outer.optional("logNormal", { node, path in
+                object(node, path, what: "a log-normal distribution", allowed: ["median", "sigma", "offset"])
+            }) {
+                guard let median = inner.required("median", what: "the median", { duration($0, $1, minimum: .nanoseconds(1)) }),
+                    let sigma = inner.required("sigma", what: "σ, the spread of its logarithm", {
+                        number($0, $1, in: 0...5, expected: "a number from 0 to 5")
+                    })
+                else { return nil }
+                let offset = inner.optional("offset", { duration($0, $1) }) ?? .zero
+                return .logNormal(median: median, sigma: sigma, offset: offset)
+            }
+            if let inner = outer.optional("uniform", { node, path in
+                object(node, path, what: "a uniform distribution", allowed: ["min", "max"])
+            }) {
+                guard let lower = inner.required("min", what: "the shortest duration", { duration($0, $1) }),
+                    let upper = inner.required("max", what: "the longest duration", { duration($0, $1) })
+                else { return nil }
+                guard lower <= upper else {
+                    report(path.key("uniform").key("max"), at: inner.position(of: "max"),
+                           "expected a duration of at least the minimum (\(lower)), found \(upper)")
+                    return nil
+                }
+                return .uniform(lower: lower, upper: upper)
+            }
+            return nil
+        default:
+            mismatch(node, path, expected: expected)
+            return nil
+        }
+    }
+
     /// A byte count: a size string (`"3KiB"`) or a whole number of bytes,
     /// from `minimum` to `maximum`.
     func bytes(

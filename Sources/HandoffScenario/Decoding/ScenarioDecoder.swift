@@ -68,9 +68,14 @@ enum ScenarioKeys {
     static let burst = ["goodToBad", "badToGood", "lossInGood", "lossInBad"]
     static let outage = ["from", "until"]
     static let protocolKeys = [
-        "fetchTimeout", "userInfoLimit", "requestBytes", "envelopeBytes", "noticeBytes", "browserLaunch",
-        "acceptance",
+        "fetchTimeout", "payloadTimerExtra", "userInfoLimit", "userInfoRecommendedLimit", "saveWait", "sourceSaveTime",
+        "requestBytes", "envelopeBytes", "noticeBytes", "browserLaunch", "acceptance", "rapport", "keyExchange",
     ]
+    static let rapport = [
+        "resolveQueryBytes", "resolveAnswerBytes", "resolveRetryInterval", "pairVerifyBytes", "systemInfoRequestBytes",
+        "systemInfoAnswerBytes", "frameHeaderBytes", "frameTagBytes", "processing", "requestTimeoutCap", "cloudFallback",
+    ]
+    static let keyExchange = ["firstContact", "requestBytes", "answerBytes", "timeout", "retryHold"]
     static let app = [
         "bundleID", "teamID", "platforms", "activityTypes", "associatedDomains", "documentTypes", "coldLaunch",
         "warmLaunch", "behaviour",

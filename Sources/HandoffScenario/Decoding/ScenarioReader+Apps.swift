@@ -58,8 +58,8 @@ extension ScenarioReader {
             }
             return result
         } ?? []
-        let cold = object.optional("coldLaunch") { context.duration($0, $1) } ?? AppDescription.defaultColdLaunch
-        let warm = object.optional("warmLaunch") { context.duration($0, $1) } ?? AppDescription.defaultWarmLaunch
+        let cold = object.optional("coldLaunch") { context.durationDistribution($0, $1) } ?? AppDescription.defaultColdLaunch
+        let warm = object.optional("warmLaunch") { context.durationDistribution($0, $1) } ?? AppDescription.defaultWarmLaunch
         let behaviour = object.optional("behaviour") { readBehaviour($0, $1) } ?? AppBehaviour()
         guard let bundleID, let team else { return nil }
         do {

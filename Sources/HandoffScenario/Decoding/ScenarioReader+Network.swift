@@ -150,8 +150,42 @@ extension ScenarioReader {
         if let value = object.optional("fetchTimeout", { context.duration($0, $1, minimum: .nanoseconds(1)) }) {
             configuration.fetchTimeout = value
         }
+        if let value = object.optional("payloadTimerExtra", { context.duration($0, $1) }) {
+            configuration.payloadTimerExtra = value
+        }
         if let value = object.optional("userInfoLimit", { context.bytes($0, $1, minimum: 1) }) {
             configuration.userInfoLimit = value
+        }
+        if let value = object.optional("userInfoRecommendedLimit", { context.bytes($0, $1) }) {
+            configuration.userInfoRecommendedLimit = value
+        }
+        if let value = object.optional("saveWait", { context.duration($0, $1) }) {
+            configuration.saveWait = value
+        }
+        if let value = object.optional("sourceSaveTime", { context.durationDistribution($0, $1) }) {
+            configuration.sourceSaveTime = value
+        }
+        if let rapport = object.optional("rapport", { context.object($0, $1, what: "the rapport object", allowed: ScenarioKeys.rapport) }) {
+            readRapport(rapport, into: &configuration.rapport)
+        }
+        if let exchange = object.optional("keyExchange", {
+            context.object($0, $1, what: "the keyExchange object", allowed: ScenarioKeys.keyExchange)
+        }) {
+            if let value = exchange.optional("firstContact", { context.bool($0, $1) }) {
+                configuration.keyExchange.firstContact = value
+            }
+            if let value = exchange.optional("requestBytes", { context.bytes($0, $1, maximum: 1 << 20, maximumText: "1 MiB") }) {
+                configuration.keyExchange.requestBytes = value
+            }
+            if let value = exchange.optional("answerBytes", { context.bytes($0, $1, maximum: 1 << 20, maximumText: "1 MiB") }) {
+                configuration.keyExchange.answerBytes = value
+            }
+            if let value = exchange.optional("timeout", { context.duration($0, $1, minimum: .nanoseconds(1)) }) {
+                configuration.keyExchange.timeout = value
+            }
+            if let value = exchange.optional("retryHold", { context.duration($0, $1) }) {
+                configuration.keyExchange.retryHold = value
+            }
         }
         if let value = object.optional("requestBytes", { context.bytes($0, $1, minimum: 1) }) {
             configuration.requestBytes = value
@@ -162,11 +196,45 @@ extension ScenarioReader {
         if let value = object.optional("noticeBytes", { context.bytes($0, $1, minimum: 1) }) {
             configuration.noticeBytes = value
         }
-        if let value = object.optional("browserLaunch", { context.duration($0, $1) }) {
+        if let value = object.optional("browserLaunch", { context.durationDistribution($0, $1) }) {
             configuration.browserLaunch = value
         }
         if let policy = object.optional("acceptance", { readAcceptance($0, $1) }) {
             configuration.defaultAcceptance = policy
+        }
+    }
+
+    /// The `rapport` object's settings.
+    func readRapport(_ object: ObjectReader, into rapport: inout RapportParameters) {
+        let sizes: [(String, WritableKeyPath<RapportParameters, Int>)] = [
+            ("resolveQueryBytes", \.resolveQueryBytes), ("resolveAnswerBytes", \.resolveAnswerBytes),
+            ("systemInfoRequestBytes", \.systemInfoRequestBytes), ("systemInfoAnswerBytes", \.systemInfoAnswerBytes),
+            ("frameHeaderBytes", \.frameHeaderBytes), ("frameTagBytes", \.frameTagBytes),
+        ]
+        for (key, keyPath) in sizes {
+            if let value = object.optional(key, { context.bytes($0, $1, maximum: 1 << 20, maximumText: "1 MiB") }) { rapport[keyPath: keyPath] = value }
+        }
+        if let list = object.optional("pairVerifyBytes", { context.array($0, $1, expected: "an array of 4 sizes, M1 to M4") }) {
+            let path = object.path.key("pairVerifyBytes")
+            if list.count != 4 {
+                context.report(path, at: object.position(of: "pairVerifyBytes"),
+                               "expected an array of 4 sizes, M1 to M4, found \(list.count) elements")
+            } else {
+                let sizes = list.enumerated().compactMap { context.bytes($0.element, path.index($0.offset), maximum: 1 << 20, maximumText: "1 MiB") }
+                if sizes.count == 4 { rapport.pairVerifyBytes = sizes }
+            }
+        }
+        if let value = object.optional("resolveRetryInterval", { context.duration($0, $1, minimum: .milliseconds(1)) }) {
+            rapport.resolveRetryInterval = value
+        }
+        if let value = object.optional("processing", { context.durationDistribution($0, $1) }) {
+            rapport.processing = value
+        }
+        if let value = object.optional("requestTimeoutCap", { context.duration($0, $1, minimum: .nanoseconds(1)) }) {
+            rapport.requestTimeoutCap = value
+        }
+        if let value = object.optional("cloudFallback", { context.bool($0, $1) }) {
+            rapport.cloudFallback = value
         }
     }
 

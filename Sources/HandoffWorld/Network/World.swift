@@ -254,6 +254,13 @@ public struct World: ~Copyable, Sendable {
         return trust.account(a, b) == deviceTable.account(of: a)
     }
 
+    /// Records that `a` and `b` exchanged keys under the account they both
+    /// are signed in to now (nothing when they do not share one).
+    public mutating func recordTrust(_ a: DeviceID, _ b: DeviceID) {
+        guard deviceTable.shareAccount(a, b), let account = deviceTable.account(of: a) else { return }
+        trust.record(a, b, account: account)
+    }
+
     // MARK: Notifications and events
 
     /// Clears ``notifications`` (keeping its storage).

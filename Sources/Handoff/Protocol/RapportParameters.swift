@@ -1,0 +1,164 @@
+import HandoffWorld
+import SimKernel
+
+/// How the receiver fetches the payload over Rapport, Apple's
+/// "companion-link" protocol, and when it falls back to the cloud.
+///
+/// The steps, in order (sourced from the reverse-engineered protocol; see
+/// the defaults table in docs/defaults.md):
+/// 1. a Bonjour resolve of the source's `_companion-link._tcp` service over
+///    peer-to-peer (an mDNS query and its answer; retried after 1 s, 2 s,
+///    4 s … as mDNS does);
+/// 2. a TCP connection;
+/// 3. Pair-Verify in two round trips (M1 → M2, M3 → M4);
+/// 4. a `_systemInfo` request and its answer;
+/// 5. the payload request and the payload.
+///
+/// Each message after the resolve is one Rapport frame: a 4 B header, and a
+/// 16 B authentication tag once Pair-Verify has set up encryption. Each
+/// device spends ``processing`` on every message it answers (the
+/// cryptography of Pair-Verify, the daemons' scheduling).
+///
+/// Rapport gives up after min(t, ``requestTimeoutCap``), t being
+/// ``HandoffConfiguration/fetchTimeout``; then, or at once when its
+/// connection fails, the request goes over the cloud relay (IDS) when
+/// ``cloudFallback`` is on.
+public struct RapportParameters: Hashable, Sendable {
+    /// The mDNS query's payload bytes.
+    public var resolveQueryBytes: Int
+    /// The mDNS answer's payload bytes.
+    public var resolveAnswerBytes: Int
+    /// The wait before the first repeat of an unanswered query; each repeat
+    /// waits twice as long as the one before.
+    public var resolveRetryInterval: SimDuration
+    /// The payload bytes of Pair-Verify's four messages, M1 to M4, before
+    /// framing.
+    public var pairVerifyBytes: [Int]
+    /// The `_systemInfo` request's payload bytes.
+    public var systemInfoRequestBytes: Int
+    /// The `_systemInfo` answer's payload bytes.
+    public var systemInfoAnswerBytes: Int
+    /// Every frame's header bytes.
+    public var frameHeaderBytes: Int
+    /// The authentication tag of every encrypted frame (all frames after
+    /// Pair-Verify's).
+    public var frameTagBytes: Int
+    /// A device's time to handle one message and send the next (on either
+    /// side).
+    public var processing: DurationDistribution
+    /// The cap on Rapport's request timeout: min(t, cap).
+    public var requestTimeoutCap: SimDuration
+    /// Whether the request goes over the cloud relay (IDS) when Rapport
+    /// fails or times out.
+    public var cloudFallback: Bool
+
+    /// Creates Rapport settings; omitted values take the defaults.
+    public init(
+        resolveQueryBytes: Int = 64, resolveAnswerBytes: Int = 256, resolveRetryInterval: SimDuration = .seconds(1),
+        pairVerifyBytes: [Int] = [37, 159, 123, 3], systemInfoRequestBytes: Int = 64,
+        systemInfoAnswerBytes: Int = 512, frameHeaderBytes: Int = 4, frameTagBytes: Int = 16,
+        processing: DurationDistribution = RapportParameters.defaultProcessing,
+        requestTimeoutCap: SimDuration = .seconds(5), cloudFallback: Bool = true
+    ) {
+        self.resolveQueryBytes = resolveQueryBytes
+        self.resolveAnswerBytes = resolveAnswerBytes
+        self.resolveRetryInterval = resolveRetryInterval
+        self.pairVerifyBytes = pairVerifyBytes
+        self.systemInfoRequestBytes = systemInfoRequestBytes
+        self.systemInfoAnswerBytes = systemInfoAnswerBytes
+        self.frameHeaderBytes = frameHeaderBytes
+        self.frameTagBytes = frameTagBytes
+        self.processing = processing
+        self.requestTimeoutCap = requestTimeoutCap
+        self.cloudFallback = cloudFallback
+    }
+
+    /// The default ``processing``: log-normal, median 12 ms, σ 0.25.
+    ///
+    /// Fitted with the peer-to-peer link to the measured runs of a fresh
+    /// connection and one exchange over a cable (see the defaults table).
+    public static let defaultProcessing = DurationDistribution.logNormal(
+        median: .milliseconds(12), sigma: 0.25, offset: .zero)
+
+    /// The bytes a frame of `payload` bytes takes on the connection.
+    func framed(_ payload: Int, encrypted: Bool = true) -> Int {
+        payload + frameHeaderBytes + (encrypted ? frameTagBytes : 0)
+    }
+
+    /// Checks every setting.
+    ///
+    /// - Throws: ``HandoffError/invalidParameter(name:value:expected:)``.
+    public func validate() throws(HandoffError) {
+        guard pairVerifyBytes.count == 4 else {
+            throw .invalidParameter(
+                name: "rapport.pairVerifyBytes", value: "\(pairVerifyBytes.count) sizes", expected: "4 sizes, M1 to M4")
+        }
+        for (name, value) in [
+            ("resolveQueryBytes", resolveQueryBytes), ("resolveAnswerBytes", resolveAnswerBytes),
+            ("systemInfoRequestBytes", systemInfoRequestBytes), ("systemInfoAnswerBytes", systemInfoAnswerBytes),
+            ("frameHeaderBytes", frameHeaderBytes), ("frameTagBytes", frameTagBytes),
+        ] + pairVerifyBytes.enumerated().map({ ("pairVerifyBytes[\($0.offset)]", $0.element) }) where value < 0 || value > 1 << 20 {
+            throw .invalidParameter(name: "rapport.\(name)", value: "\(value) B", expected: "a size from 0 to 1 MiB")
+        }
+        guard resolveRetryInterval > .zero else {
+            throw .invalidParameter(
+                name: "rapport.resolveRetryInterval", value: "\(resolveRetryInterval)", expected: "a duration > 0")
+        }
+        guard requestTimeoutCap > .zero else {
+            throw .invalidParameter(
+                name: "rapport.requestTimeoutCap", value: "\(requestTimeoutCap)", expected: "a duration > 0")
+        }
+        try processing.check(named: "rapport.processing")
+    }
+}
+
+/// The first-contact exchange of advertising keys over Bluetooth LE.
+///
+/// A receiver that sees an advertisement under a key it does not know opens
+/// a Bluetooth LE connection to the source and exchanges keys before it can
+/// read the advertisement (Apple Platform Security, "Handoff security");
+/// sharingd's key request times out after 15 s and is not repeated within
+/// 5 s.
+public struct KeyExchangeParameters: Hashable, Sendable {
+    /// Whether the devices meet for the first time: no pair on the same
+    /// account has exchanged advertising keys when the run starts. When
+    /// `false` (the default, the usual case), pairs signed in to the same
+    /// account start with keys exchanged; a pair whose account changes
+    /// during the run exchanges again.
+    public var firstContact: Bool
+    /// The request's payload bytes.
+    public var requestBytes: Int
+    /// The answer's payload bytes.
+    public var answerBytes: Int
+    /// How long the receiver waits for the keys.
+    public var timeout: SimDuration
+    /// How long after a failed exchange the receiver does not try again.
+    public var retryHold: SimDuration
+
+    /// Creates key-exchange settings; omitted values take the defaults.
+    public init(
+        firstContact: Bool = false, requestBytes: Int = 128, answerBytes: Int = 128, timeout: SimDuration = .seconds(15),
+        retryHold: SimDuration = .seconds(5)
+    ) {
+        self.firstContact = firstContact
+        self.requestBytes = requestBytes
+        self.answerBytes = answerBytes
+        self.timeout = timeout
+        self.retryHold = retryHold
+    }
+
+    /// Checks every setting.
+    ///
+    /// - Throws: ``HandoffError/invalidParameter(name:value:expected:)``.
+    public func validate() throws(HandoffError) {
+        for (name, value) in [("requestBytes", requestBytes), ("answerBytes", answerBytes)] where value < 0 || value > 1 << 20 {
+            throw .invalidParameter(name: "keyExchange.\(name)", value: "\(value) B", expected: "a size from 0 to 1 MiB")
+        }
+        guard timeout > .zero else {
+            throw .invalidParameter(name: "keyExchange.timeout", value: "\(timeout)", expected: "a duration > 0")
+        }
+        guard retryHold >= .zero else {
+            throw .invalidParameter(name: "keyExchange.retryHold", value: "\(retryHold)", expected: "a duration ≥ 0")
+        }
+    }
+}
