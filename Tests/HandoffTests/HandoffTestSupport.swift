@@ -57,8 +57,7 @@ func tabActivity(_ tab: Int, supportsStreams: Bool = false) -> ActivityContent {
 /// advertisement to have been caught at every seed they use.
 let acceptTime = 5.0
 
-/// When the fetch starts after an accept at ``acceptTime`` (the 400 ms
-/// cold launch of the receiving app).
+/// When the fetch starts: at the accept, while the app launches.
 let fetchTime = acceptTime
 
 /// Runs one tab from the iPhone to the iPad: current at 0, accepted at
