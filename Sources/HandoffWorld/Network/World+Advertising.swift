@@ -5,6 +5,8 @@ struct Advertiser: Sendable {
     var active = false
     var payload: UInt64 = 0
     var generation: UInt32 = 0
+    /// When advertising last started (or restarted with a new payload).
+    var startedAt: Int64 = 0
     var generator: Xoshiro256StarStar
     var sent = 0
 
@@ -41,6 +43,7 @@ extension World {
         advertisers[device.index].active = true
         advertisers[device.index].payload = payload
         advertisers[device.index].generation &+= 1
+        advertisers[device.index].startedAt = now.nanosecondsSinceStart
         let delay = randomAdvertisingDelay(device.index)
         schedule(
             .advertisement(device: UInt32(device.index), generation: advertisers[device.index].generation),
@@ -105,7 +108,9 @@ extension World {
                 }
             }
         }
-        let next = now + configuration.advertising.interval.nanoseconds + delay
+        let advertising = configuration.advertising
+        let fast = now - advertisers[device].startedAt < advertising.fastDuration.nanoseconds
+        let next = now + (fast ? advertising.fastInterval : advertising.interval).nanoseconds + delay
         schedule(.advertisement(device: UInt32(device), generation: generation), at: next)
     }
 }

@@ -35,10 +35,16 @@ public struct WorldConfiguration: Hashable, Sendable {
         self.transport = transport
     }
 
-    /// Advertising every 152.5 ms (the first of Apple's recommended longer
-    /// intervals, QA1931) plus the specification's 0–10 ms random delay.
+    /// Continuity's advertising rates: every 30 ms for the first 2 s, then
+    /// every 181.25 ms, plus the specification's 0–10 ms random delay.
+    ///
+    /// The rates are WirelessProximity's (`WPContinuity` starts at rate 48
+    /// and updates to 290, in 0.625 ms units); that the fast rate lasts the
+    /// first 2 s (`updateTime 2.0`) is an assumption.
     public static let defaultAdvertising: AdvertisingParameters = {
-        guard let parameters = try? AdvertisingParameters(interval: .microseconds(152_500)) else {
+        guard let parameters = try? AdvertisingParameters(
+            interval: .microseconds(181_250), fastInterval: .milliseconds(30), fastDuration: .seconds(2))
+        else {
             preconditionFailure("the default advertising parameters are valid")
         }
         return parameters

@@ -80,9 +80,11 @@ public enum CalibratedDefaults {
         let advertising = WorldConfiguration.defaultAdvertising
         rows.append(CalibratedDefault(
             setting: "advertising interval",
-            value: "\(advertising.interval) + 0–\(advertising.maximumRandomDelay) random delay",
-            source: "152.5 ms: the first of Apple's recommended longer intervals (Technical Q&A QA1931); "
-                + "0–10 ms advDelay: Bluetooth Core Specification Vol 6 Part B §4.4.2.2.1",
+            value: "\(advertising.fastInterval) for the first \(advertising.fastDuration), then \(advertising.interval); "
+                + "+ 0–\(advertising.maximumRandomDelay) random delay",
+            source: "30 ms then 181.25 ms: WirelessProximity's Continuity rates (WPContinuity, rate 48 then 290 in "
+                + "0.625 ms units); that the fast rate lasts 2 s (updateTime 2.0) is an assumption; 0–10 ms advDelay: "
+                + "Bluetooth Core Specification Vol 6 Part B §4.4.2.2.1",
             isAssumption: true))
         let scanning = WorldConfiguration.defaultScanning
         rows.append(CalibratedDefault(

@@ -1,12 +1,21 @@
 import SimKernel
 
 /// How a device advertises over Bluetooth LE: one advertising event every
-/// `interval`, each delayed by a fresh random `advDelay` drawn uniformly
-/// from 0 to `maximumRandomDelay` (Bluetooth Core Specification, Vol 6,
-/// Part B, §4.4.2.2.1), so that two advertisers never stay in lock-step.
+/// `fastInterval` for the first `fastDuration` after advertising starts (or
+/// restarts with a new payload), then every `interval`; each event delayed
+/// by a fresh random `advDelay` drawn uniformly from 0 to
+/// `maximumRandomDelay` (Bluetooth Core Specification, Vol 6, Part B,
+/// §4.4.2.2.1), so that two advertisers never stay in lock-step.
 public struct AdvertisingParameters: Hashable, Sendable {
-    /// The fixed part of the time between advertising events.
+    /// The fixed part of the time between advertising events after the
+    /// fast period.
     public var interval: SimDuration
+    /// The fixed part of the time between advertising events during the
+    /// fast period.
+    public var fastInterval: SimDuration
+    /// How long the fast period lasts after advertising starts (zero: no
+    /// fast period).
+    public var fastDuration: SimDuration
     /// The largest random delay added to each event (10 ms in the
     /// specification).
     public var maximumRandomDelay: SimDuration
@@ -15,10 +24,22 @@ public struct AdvertisingParameters: Hashable, Sendable {
     ///
     /// - Throws: ``WorldError/invalidParameter(name:value:expected:)`` for an
     ///   interval that is not positive or a negative delay.
-    public init(interval: SimDuration, maximumRandomDelay: SimDuration = .milliseconds(10)) throws(WorldError) {
+    public init(
+        interval: SimDuration, fastInterval: SimDuration? = nil, fastDuration: SimDuration = .zero,
+        maximumRandomDelay: SimDuration = .milliseconds(10)
+    ) throws(WorldError) {
         guard interval > .zero else {
             throw .invalidParameter(name: "advertisingInterval", value: "\(interval)", expected: "a duration > 0")
         }
+        let fast = fastInterval ?? interval
+        guard fast > .zero else {
+            throw .invalidParameter(name: "advertisingFastInterval", value: "\(fast)", expected: "a duration > 0")
+        }
+        guard fastDuration >= .zero else {
+            throw .invalidParameter(name: "advertisingFastDuration", value: "\(fastDuration)", expected: "a duration ≥ 0")
+        }
+        self.fastInterval = fast
+        self.fastDuration = fastDuration
         guard maximumRandomDelay >= .zero else {
             throw .invalidParameter(name: "advertisingDelay", value: "\(maximumRandomDelay)", expected: "a duration ≥ 0")
         }
