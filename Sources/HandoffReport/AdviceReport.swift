@@ -65,6 +65,7 @@ public enum AdviceReport {
         case .acceptToContinue: return "accept → continue"
         case .acceptToRestored: return "accept → restored"
         case .advertToOffered: return "advert → offered"
+        case .fetch: return "fetch → payload"
         }
     }
 

@@ -121,6 +121,7 @@ public enum SweepChart {
         case .acceptToContinue: return "accept → continue"
         case .acceptToRestored: return "accept → restored"
         case .advertToOffered: return "advert → offered"
+        case .fetch: return "fetch → payload"
         }
     }
 

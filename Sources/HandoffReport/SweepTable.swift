@@ -130,7 +130,7 @@ public enum SweepTable {
         }
         lines.append("")
         lines.append(
-            "a→c: accept → continue; a→r: accept → restored; ad→o: advert → offered. "
+            "a→c: accept → continue; a→r: accept → restored; ad→o: advert → offered; fetch: the fetch's start → the payload. "
                 + "Latencies are nearest-rank percentiles to three significant digits; — where no trial reached them.")
         return lines.joined(separator: "\n") + "\n"
     }
@@ -138,7 +138,7 @@ public enum SweepTable {
     // MARK: Columns
 
     /// The latency metrics, in column order.
-    static let metrics: [LatencyMetric] = [.acceptToContinue, .acceptToRestored, .advertToOffered]
+    static let metrics: [LatencyMetric] = [.acceptToContinue, .acceptToRestored, .advertToOffered, .fetch]
 
     /// One latency statistic: its header suffixes and the percentile it
     /// reads (100 is the maximum).
@@ -164,6 +164,7 @@ public enum SweepTable {
         case .acceptToContinue: return "accept_to_continue"
         case .acceptToRestored: return "accept_to_restored"
         case .advertToOffered: return "advert_to_offered"
+        case .fetch: return "fetch"
         }
     }
 
@@ -173,6 +174,7 @@ public enum SweepTable {
         case .acceptToContinue: return "a→c"
         case .acceptToRestored: return "a→r"
         case .advertToOffered: return "ad→o"
+        case .fetch: return "fetch"
         }
     }
 

@@ -43,10 +43,11 @@ struct SweepRenderingTests {
             + "accept_to_restored_p50_ns,accept_to_restored_p90_ns,accept_to_restored_p95_ns,accept_to_restored_p99_ns,"
             + "accept_to_restored_p99_9_ns,accept_to_restored_max_ns,"
             + "advert_to_offered_p50_ns,advert_to_offered_p90_ns,advert_to_offered_p95_ns,advert_to_offered_p99_ns,"
-            + "advert_to_offered_p99_9_ns,advert_to_offered_max_ns"
+            + "advert_to_offered_p99_9_ns,advert_to_offered_max_ns,"
+            + "fetch_p50_ns,fetch_p90_ns,fetch_p95_ns,fetch_p99_ns,fetch_p99_9_ns,fetch_max_ns"
         let expected = header + "\n"
-            + "1KiB,1024,1000,1,0,0,0,0,0,500,900,950,990,999,1000,,,,,,,1500,1500,1500,1500,1500,1500\n"
-            + "4KiB,4096,3,0.666667,0,0,1,0,0,7,9,9,9,9,9,8,8,8,8,8,8,,,,,,\n"
+            + "1KiB,1024,1000,1,0,0,0,0,0,500,900,950,990,999,1000,,,,,,,1500,1500,1500,1500,1500,1500,,,,,,\n"
+            + "4KiB,4096,3,0.666667,0,0,1,0,0,7,9,9,9,9,9,8,8,8,8,8,8,,,,,,,,,,,,\n"
         #expect(SweepTable.csv(result) == expected)
     }
 
@@ -63,7 +64,7 @@ struct SweepRenderingTests {
         #expect(lines.count == 3)  // header, one row, and the empty text after the final LF
         #expect(lines[0].hasPrefix("\"odd,\"\"axis\"\"\",payload,payload_bytes,"))
         // No trials: the rate and every latency are empty, the counts 0.
-        #expect(lines[1] == "\"x, y\",1KiB,1024,0,,0,0,0,0,0" + String(repeating: ",", count: 18))
+        #expect(lines[1] == "\"x, y\",1KiB,1024,0,,0,0,0,0,0" + String(repeating: ",", count: 24))
     }
 
     @Test("success rates round half up to six decimals (CSV) and two decimals of a percent (text)")
@@ -123,7 +124,7 @@ struct SweepRenderingTests {
         }
         #expect(lines[0].hasPrefix("profile           payload  bytes  trials  success"))
         #expect(lines[0].contains("a→c p50"))
-        #expect(lines[0].hasSuffix("ad→o max"))
+        #expect(lines[0].hasSuffix("fetch max"))
         #expect(lines[2].hasPrefix("WiFi              256B       256     100"))
         #expect(lines[2].contains(" 40ms "))
         #expect(lines[2].hasSuffix("—"))  // advert → offered was never recorded

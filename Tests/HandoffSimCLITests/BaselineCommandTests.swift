@@ -77,7 +77,8 @@ struct BaselineCommandTests {
         let loose = try ProductRunner.run("handoff-sim", ["baseline", "check", baseline, file, "--tolerance", "*=5%"])
         #expect(loose.status == 0, "\(loose.standardOutput)")
         let absolute = try ProductRunner.run(
-            "handoff-sim", ["baseline", "check", baseline, file, "--tolerance", "acceptToContinue=10ms", "--tolerance", "acceptToRestored=10ms"])
+            "handoff-sim", ["baseline", "check", baseline, file, "--tolerance", "acceptToContinue=10ms", "--tolerance", "acceptToRestored=10ms",
+                             "--tolerance", "fetch=10ms"])
         #expect(absolute.status == 0, "\(absolute.standardOutput)")
     }
 

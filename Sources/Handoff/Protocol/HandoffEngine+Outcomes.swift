@@ -55,7 +55,8 @@ extension HandoffEngine {
             device: deviceName(device), activity: id, outcome: outcome,
             advertToOffered: difference(attempts[index].offeredAt, attempts[index].advertisingSince),
             acceptToContinue: difference(attempts[index].continuedAt, acceptedAt),
-            acceptToRestored: difference(attempts[index].restoredAt, acceptedAt))
+            acceptToRestored: difference(attempts[index].restoredAt, acceptedAt),
+            fetch: difference(attempts[index].fetchArrivedAt, attempts[index].fetchStartedAt))
     }
 
     /// The summary of a pair never offered, with the reason.
@@ -74,7 +75,7 @@ extension HandoffEngine {
         }
         return ContinuationSummary(
             device: deviceName(device), activity: id, outcome: .notOffered(reason), advertToOffered: nil,
-            acceptToContinue: nil, acceptToRestored: nil)
+            acceptToContinue: nil, acceptToRestored: nil, fetch: nil)
     }
 
     /// Whether an advertisement from `source` reaches `receiver` more often

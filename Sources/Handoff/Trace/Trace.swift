@@ -165,4 +165,8 @@ public struct ContinuationSummary: Hashable, Sendable {
     public let acceptToContinue: SimDuration?
     /// From the user accepting to the first `restoreUserActivityState`.
     public let acceptToRestored: SimDuration?
+    /// From the fetch's start (the accept) to the payload's arrival at the
+    /// receiver: what the network and the connection set-up cost, without
+    /// the app's launch.
+    public let fetch: SimDuration?
 }

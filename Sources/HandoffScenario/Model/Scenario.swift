@@ -133,6 +133,9 @@ public enum LatencyMetric: String, CaseIterable, Hashable, Sendable {
     case acceptToContinue
     /// From the user's accept to the first `restoreUserActivityState`.
     case acceptToRestored
+    /// From the fetch's start (the accept) to the payload's arrival: the
+    /// network and connection set-up, without the app's launch.
+    case fetch
 }
 
 /// An outcome an expectation asks for.

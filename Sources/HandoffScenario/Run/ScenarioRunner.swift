@@ -149,7 +149,8 @@ public struct ScenarioRunner: Sendable {
             let summary = trials.run.summary(of: ActivityID(pair.activity), on: pair.device)
             observation.pairs.append(PairObservation(
                 outcome: summary?.outcome, advertToOffered: summary?.advertToOffered,
-                acceptToContinue: summary?.acceptToContinue, acceptToRestored: summary?.acceptToRestored))
+                acceptToContinue: summary?.acceptToContinue, acceptToRestored: summary?.acceptToRestored,
+                fetch: summary?.fetch))
         }
         if plan.needsTrace {
             let trace = trials.run.trace
@@ -297,12 +298,14 @@ struct PairObservation: Sendable {
     let advertToOffered: SimDuration?
     let acceptToContinue: SimDuration?
     let acceptToRestored: SimDuration?
+    let fetch: SimDuration?
 
     func latency(_ metric: LatencyMetric) -> SimDuration? {
         switch metric {
         case .advertToOffered: return advertToOffered
         case .acceptToContinue: return acceptToContinue
         case .acceptToRestored: return acceptToRestored
+        case .fetch: return fetch
         }
     }
 }
@@ -326,6 +329,7 @@ struct TrialObservation: Sendable {
             mix(pair.advertToOffered)
             mix(pair.acceptToContinue)
             mix(pair.acceptToRestored)
+            mix(pair.fetch)
         }
         for device in events {
             for event in device { mix(event) }

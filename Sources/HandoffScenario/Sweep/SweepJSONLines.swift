@@ -177,6 +177,7 @@ public enum SweepJSONLines {
                 case .acceptToContinue: aggregate.acceptToContinue = histogram
                 case .acceptToRestored: aggregate.acceptToRestored = histogram
                 case .advertToOffered: aggregate.advertToOffered = histogram
+                case .fetch: aggregate.fetch = histogram
                 }
             }
             let values = coordinates.compactMap { member -> String? in

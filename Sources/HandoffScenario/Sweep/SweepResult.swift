@@ -41,6 +41,8 @@ public struct PointAggregate: Sendable, Equatable {
     public var acceptToRestored = LatencyHistogram()
     /// First advertisement → offer (discovery).
     public var advertToOffered = LatencyHistogram()
+    /// The fetch's start (the accept) → the payload's arrival.
+    public var fetch = LatencyHistogram()
 
     /// The error codes of ``failures``, in order.
     public static let failureCodes = [4608, 4609, 4610, 4611]
@@ -59,6 +61,7 @@ public struct PointAggregate: Sendable, Equatable {
         case .acceptToContinue: return acceptToContinue
         case .acceptToRestored: return acceptToRestored
         case .advertToOffered: return advertToOffered
+        case .fetch: return fetch
         }
     }
 
@@ -80,6 +83,7 @@ public struct PointAggregate: Sendable, Equatable {
         if let value = summary?.acceptToContinue { acceptToContinue.record(value) }
         if let value = summary?.acceptToRestored { acceptToRestored.record(value) }
         if let value = summary?.advertToOffered { advertToOffered.record(value) }
+        if let value = summary?.fetch { fetch.record(value) }
     }
 
     /// Adds every trial of `other`.
@@ -94,6 +98,7 @@ public struct PointAggregate: Sendable, Equatable {
         acceptToContinue.merge(other.acceptToContinue)
         acceptToRestored.merge(other.acceptToRestored)
         advertToOffered.merge(other.advertToOffered)
+        fetch.merge(other.fetch)
     }
 }
 
