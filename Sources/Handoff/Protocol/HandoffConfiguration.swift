@@ -47,6 +47,9 @@ public struct HandoffConfiguration: Hashable, Sendable {
     public var rapport: RapportParameters
     /// The first-contact advertisement-key exchange over Bluetooth LE.
     public var keyExchange: KeyExchangeParameters
+    /// When the source takes its advertisement away, and how long an offer
+    /// outlives it.
+    public var advertising: AdvertisingPolicy
     /// Transport settings of the fetch connection (a short retry limit, so
     /// a missing connection fails before the fetch timeout).
     public var fetchTransport: TransportParameters
@@ -74,6 +77,7 @@ public struct HandoffConfiguration: Hashable, Sendable {
         userInfoRecommendedLimit: Int = 3 * 1024, saveWait: SimDuration = .seconds(1),
         sourceSaveTime: DurationDistribution = HandoffConfiguration.defaultSourceSaveTime,
         rapport: RapportParameters = RapportParameters(), keyExchange: KeyExchangeParameters = KeyExchangeParameters(),
+        advertising: AdvertisingPolicy = AdvertisingPolicy(),
         fetchTransport: TransportParameters = HandoffConfiguration.defaultFetchTransport,
         streamTransport: TransportParameters = TransportParameters(), requestBytes: Int = 256, envelopeBytes: Int = 512,
         noticeBytes: Int = 64, browserLaunch: DurationDistribution = HandoffConfiguration.defaultBrowserLaunch,
@@ -88,6 +92,7 @@ public struct HandoffConfiguration: Hashable, Sendable {
         self.sourceSaveTime = sourceSaveTime
         self.rapport = rapport
         self.keyExchange = keyExchange
+        self.advertising = advertising
         self.fetchTransport = fetchTransport
         self.streamTransport = streamTransport
         self.requestBytes = requestBytes
@@ -140,6 +145,7 @@ public struct HandoffConfiguration: Hashable, Sendable {
         try sourceSaveTime.check(named: "sourceSaveTime")
         try rapport.validate()
         try keyExchange.validate()
+        try advertising.validate()
         for policy in [defaultAcceptance] + acceptance.keys.sorted().compactMap({ acceptance[$0] }) {
             switch policy {
             case .explicit: break

@@ -92,6 +92,15 @@ public enum HandoffDefaults {
                     + "is an assumption: Apple's guidance of 3 KB or less (Handoff Programming Guide)",
                 isAssumption: true),
             CalibratedDefault(
+                setting: "advertisement removal",
+                value: "\(configuration.advertising.removalAfterLock) after a lock, "
+                    + "\(configuration.advertising.removalAfterDim) after the screen dims, "
+                    + "\(configuration.advertising.removalAfterIdle) after the system goes idle; none in Low Power Mode; "
+                    + "offers last \(configuration.advertising.resumeWindow) after advertising ends",
+                source: "UserActivity's defaults (UAUserActivityDefaults) and agent logs (\"LowPowerMode is enabled so no "
+                    + "activity will be advertised\")",
+                isAssumption: false),
+            CalibratedDefault(
                 setting: "advertisement-key exchange",
                 value: "\(exchange.firstContact ? "on first contact" : "keys exchanged before the run"); over Bluetooth "
                     + "LE, \(exchange.requestBytes) B / \(exchange.answerBytes) B, timeout \(exchange.timeout), no retry "

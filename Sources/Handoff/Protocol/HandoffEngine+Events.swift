@@ -26,6 +26,10 @@ extension HandoffEngine {
             run(step, of: Int(attempt), now: now, scheduler: &scheduler)
         case let .keyExchangeTimeout(pair, generation):
             keyExchangeTimedOut(pair: Int(pair), generation: generation, now: now)
+        case let .advertisementRemoval(device, generation):
+            removeAdvertisement(of: Int(device), generation: generation, now: now, scheduler: &scheduler)
+        case let .resumeWindowEnded(activity, generation):
+            resumeWindowEnded(ActivityID(Int(activity)), generation: generation, now: now)
         }
         // Most events leave no notification: skip the call for them.
         let notified = world.notificationCount > 0 && processNotifications(now: now, scheduler: &scheduler)

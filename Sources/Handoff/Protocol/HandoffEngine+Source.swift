@@ -38,12 +38,12 @@ extension HandoffEngine {
     mutating func perform(_ action: HandoffAction, now: SimInstant, scheduler: inout Scheduler<HandoffEvent>) {
         switch action {
         case let .becomeCurrent(id):
-            becomeCurrent(id, now: now)
+            becomeCurrent(id, now: now, scheduler: &scheduler)
         case let .resignCurrent(id):
             guard apply(.resignCurrent, to: id, now: now) else { return }
-            stopAdvertising(id)
+            stopAdvertising(id, now: now, scheduler: &scheduler)
         case let .invalidate(id):
-            invalidate(id, now: now)
+            invalidate(id, now: now, scheduler: &scheduler)
         case let .setNeedsSave(id, value):
             guard isAlive(id, doing: "setNeedsSave", now: now) else { return }
             activities[id.index].content.needsSave = value
@@ -62,7 +62,10 @@ extension HandoffEngine {
         case let .accept(name):
             accept(on: deviceNumber(name) ?? 0, now: now, scheduler: &scheduler)
         case let .setSettings(name, settings):
-            world.setSettings(settings, of: DeviceID(deviceNumber(name) ?? 0))
+            let device = DeviceID(deviceNumber(name) ?? 0)
+            let old = world.deviceTable.settings(of: device)
+            world.setSettings(settings, of: device)
+            settingsChanged(of: device, from: old, to: settings, now: now, scheduler: &scheduler)
         case let .setAccount(name, account):
             world.setAccount(account, of: DeviceID(deviceNumber(name) ?? 0), at: now)
         }
@@ -81,7 +84,7 @@ extension HandoffEngine {
         return false
     }
 
-    mutating func becomeCurrent(_ id: ActivityID, now: SimInstant) {
+    mutating func becomeCurrent(_ id: ActivityID, now: SimInstant, scheduler: inout Scheduler<HandoffEvent>) {
         let device = activities[id.index].device
         if let previous = currentActivity[device.index], previous != id {
             apply(.superseded, to: previous, now: now, detail: keepsTrace ? "\(activities[id.index].content.label) became current" : "")
@@ -89,21 +92,113 @@ extension HandoffEngine {
         guard apply(.becomeCurrent, to: id, now: now) else { return }
         currentActivity[device.index] = id
         activities[id.index].lastBecameCurrent = now
-        activities[id.index].advertGeneration &+= 1
-        let payload = UInt64(id.index) | UInt64(activities[id.index].advertGeneration) << 32
-        world.startAdvertising(device, payload: payload, at: now)
+        let settings = world.deviceTable.settings(of: device)
+        if settings.lowPowerMode {
+            // UserActivity: "LowPowerMode is enabled so no activity will be advertised".
+            world.stopAdvertising(device)
+            record(now, device: device, app: .system, activity: id, event: "not advertised", detail: "Low Power Mode")
+            return
+        }
+        advertise(id, now: now)
     }
 
-    mutating func stopAdvertising(_ id: ActivityID) {
+    /// Starts (or restarts) advertising `id`, current on its device, with a
+    /// new generation.
+    mutating func advertise(_ id: ActivityID, now: SimInstant) {
+        activities[id.index].advertGeneration &+= 1
+        let payload = UInt64(id.index) | UInt64(activities[id.index].advertGeneration) << 32
+        world.startAdvertising(activities[id.index].device, payload: payload, at: now)
+    }
+
+    /// The activity stops being current: its advertising ends, and offers
+    /// of it last the resume window.
+    mutating func stopAdvertising(_ id: ActivityID, now: SimInstant, scheduler: inout Scheduler<HandoffEvent>) {
         let device = activities[id.index].device
         guard currentActivity[device.index] == id else { return }
         currentActivity[device.index] = nil
+        let wasAdvertising = world.isAdvertising(device)
         world.stopAdvertising(device)
+        if wasAdvertising { startResumeWindow(of: id, now: now, scheduler: &scheduler) }
     }
 
-    mutating func invalidate(_ id: ActivityID, now: SimInstant) {
+    /// Advertising of `id` ended now: offers not accepted within the resume
+    /// window go away (UserActivity: an activity can still be resumed up to
+    /// 10 s after advertising ends).
+    mutating func startResumeWindow(of id: ActivityID, now: SimInstant, scheduler: inout Scheduler<HandoffEvent>) {
+        scheduler.schedule(
+            .resumeWindowEnded(activity: Int32(id.index), generation: activities[id.index].advertGeneration),
+            at: now + setup.configuration.advertising.resumeWindow)
+    }
+
+    /// The resume window of `id`'s advertising generation is over.
+    mutating func resumeWindowEnded(_ id: ActivityID, generation: UInt32, now: SimInstant) {
+        guard activities[id.index].advertGeneration == generation else { return }
+        let device = activities[id.index].device
+        if currentActivity[device.index] == id, world.isAdvertising(device) { return }
+        for receiver in 0..<world.deviceCount {
+            guard let attempt = attemptIndex[pairSlot(id.index, receiver)] else { continue }
+            switch attempts[attempt].state {
+            case .discovered, .offered:
+                apply(.withdraw, to: attempt, now: now,
+                      detail: keepsTrace ? "advertising ended \(setup.configuration.advertising.resumeWindow) ago" : "")
+                if visibleOffer[receiver] == attempt { visibleOffer[receiver] = nil }
+            default:
+                continue
+            }
+        }
+    }
+
+    /// A device's switches or state changed: Low Power Mode stops its
+    /// advertising at once; locking, dimming or going idle removes it after
+    /// the policy's delay; back in use, the current activity is advertised
+    /// again.
+    mutating func settingsChanged(
+        of device: DeviceID, from old: DeviceSettings, to new: DeviceSettings, now: SimInstant,
+        scheduler: inout Scheduler<HandoffEvent>
+    ) {
+        let policy = setup.configuration.advertising
+        let oldDelay = policy.removalDelay(old)
+        let newDelay = policy.removalDelay(new)
+        if newDelay != oldDelay || old.screen != new.screen || old.idle != new.idle {
+            removalGenerations[device.index] &+= 1
+            if let newDelay {
+                scheduler.schedule(
+                    .advertisementRemoval(device: Int32(device.index), generation: removalGenerations[device.index]),
+                    at: now + newDelay)
+            }
+        }
+        guard let id = currentActivity[device.index] else { return }
+        if new.lowPowerMode, !old.lowPowerMode, world.isAdvertising(device) {
+            world.stopAdvertising(device)
+            record(now, device: device, app: .system, activity: id, event: "advertisement removed",
+                   detail: "Low Power Mode")
+            startResumeWindow(of: id, now: now, scheduler: &scheduler)
+        }
+        if !new.lowPowerMode, newDelay == nil, !world.isAdvertising(device) {
+            record(now, device: device, app: .system, activity: id, event: "advertising again",
+                   detail: "the device is in use")
+            advertise(id, now: now)
+        }
+    }
+
+    /// A removal timer fired: if the device is still locked, dimmed or idle,
+    /// its advertisement goes.
+    mutating func removeAdvertisement(
+        of device: Int, generation: UInt32, now: SimInstant, scheduler: inout Scheduler<HandoffEvent>
+    ) {
+        guard removalGenerations[device] == generation, let id = currentActivity[device],
+            world.isAdvertising(DeviceID(device))
+        else { return }
+        let settings = world.deviceTable.settings(of: DeviceID(device))
+        world.stopAdvertising(DeviceID(device))
+        let reason = settings.idle ? "the system went idle" : settings.screen == .locked ? "the device locked" : "the screen dimmed"
+        record(now, device: DeviceID(device), app: .system, activity: id, event: "advertisement removed", detail: reason)
+        startResumeWindow(of: id, now: now, scheduler: &scheduler)
+    }
+
+    mutating func invalidate(_ id: ActivityID, now: SimInstant, scheduler: inout Scheduler<HandoffEvent>) {
         guard apply(.invalidate, to: id, now: now) else { return }
-        stopAdvertising(id)
+        stopAdvertising(id, now: now, scheduler: &scheduler)
         // Offers not yet picked go away everywhere.
         for device in 0..<world.deviceCount {
             guard let attempt = attemptIndex[pairSlot(id.index, device)] else { continue }

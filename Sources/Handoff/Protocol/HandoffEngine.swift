@@ -75,6 +75,8 @@ package struct HandoffEngine: SimulationModel, ~Copyable {
     var connectionOwners: [ConnectionOwner] = []
     /// Per receiver × source device pair: the advertisement-key exchange.
     var keyExchanges: [KeyExchangeState]
+    /// Per device: counts removal timers, so that a stale one is ignored.
+    var removalGenerations: [UInt32]
     /// Scheduled actions, by index.
     var actions: [HandoffAction] = []
     var actionsRemaining = 0
@@ -152,6 +154,7 @@ package struct HandoffEngine: SimulationModel, ~Copyable {
         makeAppDelegate = factory ?? { _, _ in ScriptedApp() }
         acceptanceGenerators = Array(repeating: nil, count: count)
         keyExchanges = Array(repeating: KeyExchangeState(), count: count * count)
+        removalGenerations = Array(repeating: 0, count: count)
         self.stream = stream.numbersOnly
         keepsAppDelegates = factory == nil || appDelegateLifetime == .run
         acceptancePolicies = setup.devices.map { device in
@@ -204,6 +207,7 @@ package struct HandoffEngine: SimulationModel, ~Copyable {
         }
         for index in running.indices { running[index] = false }
         for index in keyExchanges.indices { keyExchanges[index] = KeyExchangeState() }
+        for index in removalGenerations.indices { removalGenerations[index] = 0 }
         trustPairsAtStart()
         if !keepsAppDelegates {
             for index in appDelegates.indices { appDelegates[index] = nil }

@@ -36,6 +36,12 @@ package enum HandoffEvent: WorldEventRepresentable, Sendable {
     /// The advertisement-key exchange of a device pair (receiver × source
     /// slot) has run out of time.
     case keyExchangeTimeout(pair: Int32, generation: UInt32)
+    /// The source device's advertisement is due to be removed (it locked,
+    /// dimmed or went idle); stale unless the generation is the device's.
+    case advertisementRemoval(device: Int32, generation: UInt32)
+    /// An activity's advertising ended `resumeWindow` ago: offers not yet
+    /// accepted go away, unless it advertises again (a new generation).
+    case resumeWindowEnded(activity: Int32, generation: UInt32)
 }
 
 /// A protocol step that comes due after a delay (a launch, processing time

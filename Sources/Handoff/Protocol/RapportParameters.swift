@@ -162,3 +162,55 @@ public struct KeyExchangeParameters: Hashable, Sendable {
         }
     }
 }
+
+/// How the source system advertises the current activity and takes the
+/// advertisement away (UserActivity's defaults, UAUserActivityDefaults).
+public struct AdvertisingPolicy: Hashable, Sendable {
+    /// The advertisement is removed this long after the source locks.
+    public var removalAfterLock: SimDuration
+    /// … after its screen dims (goes off).
+    public var removalAfterDim: SimDuration
+    /// … after the system goes idle.
+    public var removalAfterIdle: SimDuration
+    /// How long after advertising ends an offer can still be accepted; then
+    /// receivers take it away.
+    public var resumeWindow: SimDuration
+
+    /// Creates an advertising policy; omitted values take the defaults.
+    public init(
+        removalAfterLock: SimDuration = .seconds(8), removalAfterDim: SimDuration = .seconds(10),
+        removalAfterIdle: SimDuration = .seconds(3), resumeWindow: SimDuration = .seconds(10)
+    ) {
+        self.removalAfterLock = removalAfterLock
+        self.removalAfterDim = removalAfterDim
+        self.removalAfterIdle = removalAfterIdle
+        self.resumeWindow = resumeWindow
+    }
+
+    /// Checks every setting.
+    ///
+    /// - Throws: ``HandoffError/invalidParameter(name:value:expected:)``.
+    public func validate() throws(HandoffError) {
+        for (name, value) in [
+            ("removalAfterLock", removalAfterLock), ("removalAfterDim", removalAfterDim),
+            ("removalAfterIdle", removalAfterIdle), ("resumeWindow", resumeWindow),
+        ] where value < .zero {
+            throw .invalidParameter(name: "advertising.\(name)", value: "\(value)", expected: "a duration ≥ 0")
+        }
+    }
+
+    /// How long after entering `settings`' state the advertisement is
+    /// removed (the shortest rule that applies), or `nil` while the device
+    /// is in use.
+    func removalDelay(_ settings: DeviceSettings) -> SimDuration? {
+        var delay: SimDuration?
+        func consider(_ value: SimDuration) { delay = min(delay ?? value, value) }
+        switch settings.screen {
+        case .on: break
+        case .off: consider(removalAfterDim)
+        case .locked: consider(removalAfterLock)
+        }
+        if settings.idle { consider(removalAfterIdle) }
+        return delay
+    }
+}

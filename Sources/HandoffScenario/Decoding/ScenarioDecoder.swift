@@ -70,7 +70,9 @@ enum ScenarioKeys {
     static let protocolKeys = [
         "fetchTimeout", "payloadTimerExtra", "userInfoLimit", "userInfoRecommendedLimit", "saveWait", "sourceSaveTime",
         "requestBytes", "envelopeBytes", "noticeBytes", "browserLaunch", "acceptance", "rapport", "keyExchange",
+        "advertising",
     ]
+    static let advertising = ["removalAfterLock", "removalAfterDim", "removalAfterIdle", "resumeWindow"]
     static let rapport = [
         "resolveQueryBytes", "resolveAnswerBytes", "resolveRetryInterval", "pairVerifyBytes", "systemInfoRequestBytes",
         "systemInfoAnswerBytes", "frameHeaderBytes", "frameTagBytes", "processing", "requestTimeoutCap", "cloudFallback",
@@ -88,8 +90,8 @@ enum ScenarioKeys {
     ]
     static let streamRound = ["request", "response"]
     static let device = [
-        "name", "kind", "os", "account", "apps", "position", "handoff", "bluetooth", "wifi", "internet",
-        "internetAccess", "acceptance",
+        "name", "kind", "os", "account", "apps", "position", "handoff", "bluetooth", "wifi", "screen", "lowPowerMode",
+        "idle", "internet", "internetAccess", "acceptance",
     ]
     static let thinkTime = ["mean", "standardDeviation"]
     static let activity = [
@@ -101,7 +103,8 @@ enum ScenarioKeys {
     static let timelineActions = [
         "becomeCurrent", "resignCurrent", "invalidate", "setNeedsSave", "addUserInfoEntries",
         "setEligibleForHandoff", "accept", "signIn", "signOut", "bluetoothOff", "bluetoothOn", "wifiOff", "wifiOn",
-        "handoffOff", "handoffOn", "move",
+        "handoffOff", "handoffOn", "move", "lock", "unlock", "screenOff", "screenOn", "lowPowerModeOn", "lowPowerModeOff",
+        "idle", "active",
     ]
     static let expectationKinds = ["outcome", "successRate", "error", "notOffered", "callbacks", "events", "latency"]
     static let expectation = expectationKinds + [

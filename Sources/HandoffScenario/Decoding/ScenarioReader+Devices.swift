@@ -54,6 +54,14 @@ extension ScenarioReader {
         if let value = object.optional("handoff", { context.bool($0, $1) }) { settings.handoffEnabled = value }
         if let value = object.optional("bluetooth", { context.bool($0, $1) }) { settings.bluetoothEnabled = value }
         if let value = object.optional("wifi", { context.bool($0, $1) }) { settings.wifiEnabled = value }
+        if let value = object.optional("screen", { node, screenPath in
+            context.choice(node, screenPath, what: "screen state", among: ScreenState.allCases.map(\.rawValue))
+                .flatMap(ScreenState.init(rawValue:))
+        }) {
+            settings.screen = value
+        }
+        if let value = object.optional("lowPowerMode", { context.bool($0, $1) }) { settings.lowPowerMode = value }
+        if let value = object.optional("idle", { context.bool($0, $1) }) { settings.idle = value }
         let profile = object.optional("internet") { readProfile($0, $1) } ?? internet
         let access = object.optional("internetAccess") { node, accessPath -> InternetAccess? in
             context.choice(node, accessPath, what: "internet access", among: InternetAccess.allCases.map(\.rawValue))

@@ -168,6 +168,19 @@ extension ScenarioReader {
         if let rapport = object.optional("rapport", { context.object($0, $1, what: "the rapport object", allowed: ScenarioKeys.rapport) }) {
             readRapport(rapport, into: &configuration.rapport)
         }
+        if let policy = object.optional("advertising", {
+            context.object($0, $1, what: "the advertising object", allowed: ScenarioKeys.advertising)
+        }) {
+            let delays: [(String, WritableKeyPath<AdvertisingPolicy, SimDuration>)] = [
+                ("removalAfterLock", \.removalAfterLock), ("removalAfterDim", \.removalAfterDim),
+                ("removalAfterIdle", \.removalAfterIdle), ("resumeWindow", \.resumeWindow),
+            ]
+            for (key, keyPath) in delays {
+                if let value = policy.optional(key, { context.duration($0, $1) }) {
+                    configuration.advertising[keyPath: keyPath] = value
+                }
+            }
+        }
         if let exchange = object.optional("keyExchange", {
             context.object($0, $1, what: "the keyExchange object", allowed: ScenarioKeys.keyExchange)
         }) {

@@ -12,8 +12,9 @@ extension ScenarioReader {
         /// An entry before settings switches are resolved.
         enum Pending {
             case action(TimelineAction)
-            /// Bluetooth, Wi-Fi or Handoff of a device goes on or off.
-            case switchSetting(device: Int, WritableKeyPath<DeviceSettings, Bool>, Bool)
+            /// A device's switches or state change (Bluetooth, Wi-Fi,
+            /// Handoff, the screen, Low Power Mode, idle).
+            case switchSetting(device: Int, (inout DeviceSettings) -> Void)
         }
         var pending: [(time: SimDuration, order: Int, entry: Pending, path: String)] = []
         for (index, element) in list.enumerated() {
@@ -92,9 +93,22 @@ extension ScenarioReader {
                 guard let name = device(), let index = drafts.firstIndex(where: { $0.description.name == name }) else {
                     continue
                 }
-                let key: WritableKeyPath<DeviceSettings, Bool> = action.hasPrefix("bluetooth")
-                    ? \.bluetoothEnabled : action.hasPrefix("wifi") ? \.wifiEnabled : \.handoffEnabled
-                made = .switchSetting(device: index, key, action.hasSuffix("On"))
+                let change: (inout DeviceSettings) -> Void
+                switch action {
+                case "lock": change = { $0.screen = .locked }
+                case "unlock": change = { $0.screen = .on }
+                case "screenOff": change = { if $0.screen == .on { $0.screen = .off } }
+                case "screenOn": change = { if $0.screen == .off { $0.screen = .on } }
+                case "idle": change = { $0.idle = true }
+                case "active": change = { $0.idle = false }
+                default:
+                    let on = action.hasSuffix("On")
+                    let key: WritableKeyPath<DeviceSettings, Bool> = action.hasPrefix("bluetooth")
+                        ? \.bluetoothEnabled : action.hasPrefix("wifi") ? \.wifiEnabled
+                        : action.hasPrefix("lowPowerMode") ? \.lowPowerMode : \.handoffEnabled
+                    change = { $0[keyPath: key] = on }
+                }
+                made = .switchSetting(device: index, change)
             }
             if let made { pending.append((time, index, made, entryPath.description)) }
         }
@@ -107,8 +121,8 @@ extension ScenarioReader {
             switch item.entry {
             case let .action(action):
                 return TimelineEntry(time: .zero + item.time, action: action, path: item.path)
-            case let .switchSetting(device, key, on):
-                settings[device][keyPath: key] = on
+            case let .switchSetting(device, change):
+                change(&settings[device])
                 return TimelineEntry(
                     time: .zero + item.time, action: .setSettings(device: draftNames[device], settings[device]),
                     path: item.path)

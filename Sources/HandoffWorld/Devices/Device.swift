@@ -90,13 +90,36 @@ public struct DeviceSettings: Hashable, Sendable {
     /// The Wi-Fi radio. Off means no Wi-Fi peer-to-peer link, and no internet
     /// link when the device reaches the internet over Wi-Fi.
     public var wifiEnabled: Bool
+    /// The screen: on, off (dimmed), or locked.
+    public var screen: ScreenState
+    /// Low Power Mode: no activity is advertised while it is on.
+    public var lowPowerMode: Bool
+    /// Whether the system has gone idle (no user activity).
+    public var idle: Bool
 
-    /// Creates settings; everything is on by default, as on a new device.
-    public init(handoffEnabled: Bool = true, bluetoothEnabled: Bool = true, wifiEnabled: Bool = true) {
+    /// Creates settings; everything is on by default, as on a new device in
+    /// use: the screen on and unlocked, Low Power Mode off, not idle.
+    public init(
+        handoffEnabled: Bool = true, bluetoothEnabled: Bool = true, wifiEnabled: Bool = true, screen: ScreenState = .on,
+        lowPowerMode: Bool = false, idle: Bool = false
+    ) {
         self.handoffEnabled = handoffEnabled
         self.bluetoothEnabled = bluetoothEnabled
         self.wifiEnabled = wifiEnabled
+        self.screen = screen
+        self.lowPowerMode = lowPowerMode
+        self.idle = idle
     }
+}
+
+/// A device's screen.
+public enum ScreenState: String, CaseIterable, Hashable, Sendable {
+    /// On and unlocked: the device is in use.
+    case on
+    /// Off (dimmed), not locked.
+    case off
+    /// Locked (and off).
+    case locked
 }
 
 /// How a device reaches the internet, which decides whether switching Wi-Fi
