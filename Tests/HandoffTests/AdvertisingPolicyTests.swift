@@ -83,4 +83,59 @@ struct AdvertisingPolicyTests {
             #expect(withdraw.detail == "advertising ended 10s ago")
         }
     }
+
+    // UAUserActivityDefaults: advertisement updates at least 0.5 s apart, at
+    // most 5 in 10 s, and an advertisement lives at least 3 s.
+    @Test("an update waits for the advertisement's 3 s minimum life; only the latest current activity goes out")
+    func minimumLife() throws {
+        let run = try HandoffRun(setup: monkeySetup(), seed: 3)
+        var tabs: [ActivityID] = []
+        for tab in 0..<4 {
+            let id = try run.createActivity(tabActivity(tab), on: "iphone", app: monkeyBrowserID)
+            try run.schedule(.becomeCurrent(id), at: at(0.1 * Double(tab)))
+            tabs.append(id)
+        }
+        try run.schedule(.accept(device: "ipad"), at: at(8))
+        run.run(until: at(20))
+        let paced = run.trace.filter { $0.event == "advertisement update paced" }
+        #expect(paced.map(\.detail) == Array(repeating: "until \(at(3))", count: 3))
+        // Tab 4, current since 0.3 s, is first advertised at 3 s.
+        #expect(try #require(run.summary(of: tabs[3], on: "ipad")?.outcome) == .continued)
+        let offer = try #require(run.trace.first { $0.event == "offer" && $0.activity.contains(monkeyTabs[3].title) })
+        #expect(offer.time >= at(3))
+    }
+
+    @Test("updates: at least 0.5 s apart, and the sixth in 10 s waits for the first to be 10 s old")
+    func updatePacing() throws {
+        var setup = try monkeySetup()
+        setup.configuration.advertising.minimumLife = .zero
+        let run = try HandoffRun(setup: setup, seed: 3)
+        let first = try run.createActivity(tabActivity(0), on: "iphone", app: monkeyBrowserID)
+        let second = try run.createActivity(tabActivity(1), on: "iphone", app: monkeyBrowserID)
+        // Six updates 0.6 s apart, then one 0.2 s after the last.
+        for index in 0..<6 {
+            try run.schedule(.becomeCurrent(index % 2 == 0 ? first : second), at: at(0.6 * Double(index)))
+        }
+        try run.schedule(.becomeCurrent(first), at: at(3.2))
+        try run.schedule(.accept(device: "ipad"), at: at(15))
+        run.run(until: at(30))
+        let paced = run.trace.filter { $0.event == "advertisement update paced" }.map { "\($0.time): \($0.detail)" }
+        #expect(paced == ["\(at(3)): until \(at(10))", "\(at(3.2)): until \(at(10))"])
+    }
+
+    @Test("an update 0.2 s after the last waits until 0.5 s after it")
+    func minimumInterval() throws {
+        var setup = try monkeySetup()
+        setup.configuration.advertising.minimumLife = .zero
+        let run = try HandoffRun(setup: setup, seed: 3)
+        let first = try run.createActivity(tabActivity(0), on: "iphone", app: monkeyBrowserID)
+        let second = try run.createActivity(tabActivity(1), on: "iphone", app: monkeyBrowserID)
+        try run.schedule(.becomeCurrent(first), at: at(1))
+        try run.schedule(.becomeCurrent(second), at: at(1.2))
+        try run.schedule(.accept(device: "ipad"), at: at(6))
+        run.run(until: at(20))
+        let paced = run.trace.filter { $0.event == "advertisement update paced" }.map(\.detail)
+        #expect(paced == ["until \(at(1.5))"])
+        #expect(run.summary(of: second, on: "ipad")?.outcome == .continued)
+    }
 }

@@ -96,7 +96,10 @@ public enum HandoffDefaults {
                 value: "\(configuration.advertising.removalAfterLock) after a lock, "
                     + "\(configuration.advertising.removalAfterDim) after the screen dims, "
                     + "\(configuration.advertising.removalAfterIdle) after the system goes idle; none in Low Power Mode; "
-                    + "offers last \(configuration.advertising.resumeWindow) after advertising ends",
+                    + "offers last \(configuration.advertising.resumeWindow) after advertising ends; updates at least "
+                    + "\(configuration.advertising.minimumUpdateInterval) apart, at most "
+                    + "\(configuration.advertising.maximumUpdatesPerWindow) per \(configuration.advertising.updateWindow), "
+                    + "an advertisement lives at least \(configuration.advertising.minimumLife)",
                 source: "UserActivity's defaults (UAUserActivityDefaults) and agent logs (\"LowPowerMode is enabled so no "
                     + "activity will be advertised\")",
                 isAssumption: false),

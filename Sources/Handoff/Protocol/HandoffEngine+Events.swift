@@ -30,6 +30,8 @@ extension HandoffEngine {
             removeAdvertisement(of: Int(device), generation: generation, now: now, scheduler: &scheduler)
         case let .resumeWindowEnded(activity, generation):
             resumeWindowEnded(ActivityID(Int(activity)), generation: generation, now: now)
+        case let .advertisementUpdate(device, generation):
+            pacedUpdateDue(device: Int(device), generation: generation, now: now)
         }
         // Most events leave no notification: skip the call for them.
         let notified = world.notificationCount > 0 && processNotifications(now: now, scheduler: &scheduler)

@@ -99,7 +99,59 @@ extension HandoffEngine {
             record(now, device: device, app: .system, activity: id, event: "not advertised", detail: "Low Power Mode")
             return
         }
+        // UAUserActivityDefaults: updates at least 0.5 s apart, at most 5 in
+        // 10 s, and an advertisement lives at least 3 s.
+        let due = earliestUpdate(of: device, at: now)
+        updateGenerations[device.index] &+= 1
+        if due > now {
+            record(now, device: device, app: .system, activity: id, event: "advertisement update paced",
+                   detail: keepsTrace ? "until \(due)" : "")
+            scheduler.schedule(
+                .advertisementUpdate(device: Int32(device.index), generation: updateGenerations[device.index]), at: due)
+            return
+        }
+        advertiseUpdate(id, now: now)
+    }
+
+    /// The earliest instant the device may update its advertisement.
+    func earliestUpdate(of device: DeviceID, at now: SimInstant) -> SimInstant {
+        let policy = setup.configuration.advertising
+        var due = now
+        if let started = advertStartedAt[device.index], world.isAdvertising(device) {
+            due = max(due, started + policy.minimumLife)
+        }
+        let count = updateCounts[device.index]
+        let capacity = policy.maximumUpdatesPerWindow
+        if count > 0 {
+            let latest = updateTimes[device.index * capacity + (updateNext[device.index] + capacity - 1) % capacity]
+            due = max(due, latest + policy.minimumUpdateInterval)
+        }
+        if count == capacity {
+            // The oldest of the last `capacity` updates: the next may come a
+            // window after it.
+            let oldest = updateTimes[device.index * capacity + updateNext[device.index]]
+            due = max(due, oldest + policy.updateWindow)
+        }
+        return due
+    }
+
+    /// Advertises `id` now as an update, counting it for the pacing.
+    mutating func advertiseUpdate(_ id: ActivityID, now: SimInstant) {
+        let device = activities[id.index].device.index
+        let capacity = setup.configuration.advertising.maximumUpdatesPerWindow
+        updateTimes[device * capacity + updateNext[device]] = now
+        updateNext[device] = (updateNext[device] + 1) % capacity
+        updateCounts[device] = min(updateCounts[device] + 1, capacity)
+        advertStartedAt[device] = now
         advertise(id, now: now)
+    }
+
+    /// A paced update is due: advertise what is current now.
+    mutating func pacedUpdateDue(device: Int, generation: UInt32, now: SimInstant) {
+        guard updateGenerations[device] == generation, let id = currentActivity[device],
+            !world.deviceTable.settings(of: DeviceID(device)).lowPowerMode
+        else { return }
+        advertiseUpdate(id, now: now)
     }
 
     /// Starts (or restarts) advertising `id`, current on its device, with a

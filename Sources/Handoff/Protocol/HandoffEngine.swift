@@ -77,6 +77,17 @@ package struct HandoffEngine: SimulationModel, ~Copyable {
     var keyExchanges: [KeyExchangeState]
     /// Per device: counts removal timers, so that a stale one is ignored.
     var removalGenerations: [UInt32]
+    /// Per device: counts paced updates, so that a stale one is ignored.
+    var updateGenerations: [UInt32]
+    /// Per device: when its advertisement last started, or nil.
+    var advertStartedAt: [SimInstant?]
+    /// Per device × the policy's update count: the times of its latest
+    /// updates, oldest first once full (a ring).
+    var updateTimes: [SimInstant]
+    /// Per device: updates recorded in ``updateTimes`` (at most the policy's
+    /// count) and the ring's next slot.
+    var updateCounts: [Int]
+    var updateNext: [Int]
     /// Scheduled actions, by index.
     var actions: [HandoffAction] = []
     var actionsRemaining = 0
@@ -155,6 +166,12 @@ package struct HandoffEngine: SimulationModel, ~Copyable {
         acceptanceGenerators = Array(repeating: nil, count: count)
         keyExchanges = Array(repeating: KeyExchangeState(), count: count * count)
         removalGenerations = Array(repeating: 0, count: count)
+        updateGenerations = Array(repeating: 0, count: count)
+        advertStartedAt = Array(repeating: nil, count: count)
+        updateTimes = Array(
+            repeating: .zero, count: count * max(1, setup.configuration.advertising.maximumUpdatesPerWindow))
+        updateCounts = Array(repeating: 0, count: count)
+        updateNext = Array(repeating: 0, count: count)
         self.stream = stream.numbersOnly
         keepsAppDelegates = factory == nil || appDelegateLifetime == .run
         acceptancePolicies = setup.devices.map { device in
@@ -207,7 +224,13 @@ package struct HandoffEngine: SimulationModel, ~Copyable {
         }
         for index in running.indices { running[index] = false }
         for index in keyExchanges.indices { keyExchanges[index] = KeyExchangeState() }
-        for index in removalGenerations.indices { removalGenerations[index] = 0 }
+        for index in removalGenerations.indices {
+            removalGenerations[index] = 0
+            updateGenerations[index] = 0
+            advertStartedAt[index] = nil
+            updateCounts[index] = 0
+            updateNext[index] = 0
+        }
         trustPairsAtStart()
         if !keepsAppDelegates {
             for index in appDelegates.indices { appDelegates[index] = nil }

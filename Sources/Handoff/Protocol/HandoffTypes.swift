@@ -42,6 +42,8 @@ package enum HandoffEvent: WorldEventRepresentable, Sendable {
     /// An activity's advertising ended `resumeWindow` ago: offers not yet
     /// accepted go away, unless it advertises again (a new generation).
     case resumeWindowEnded(activity: Int32, generation: UInt32)
+    /// A paced advertisement update of the device is due.
+    case advertisementUpdate(device: Int32, generation: UInt32)
 }
 
 /// A protocol step that comes due after a delay (a launch, processing time

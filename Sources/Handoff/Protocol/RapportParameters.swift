@@ -175,16 +175,32 @@ public struct AdvertisingPolicy: Hashable, Sendable {
     /// How long after advertising ends an offer can still be accepted; then
     /// receivers take it away.
     public var resumeWindow: SimDuration
+    /// The shortest time between two advertisement updates (a new current
+    /// activity); a later one waits.
+    public var minimumUpdateInterval: SimDuration
+    /// At most this many updates in any ``updateWindow``.
+    public var maximumUpdatesPerWindow: Int
+    /// The window of ``maximumUpdatesPerWindow``.
+    public var updateWindow: SimDuration
+    /// The shortest time an advertisement lives before an update replaces
+    /// it.
+    public var minimumLife: SimDuration
 
     /// Creates an advertising policy; omitted values take the defaults.
     public init(
         removalAfterLock: SimDuration = .seconds(8), removalAfterDim: SimDuration = .seconds(10),
-        removalAfterIdle: SimDuration = .seconds(3), resumeWindow: SimDuration = .seconds(10)
+        removalAfterIdle: SimDuration = .seconds(3), resumeWindow: SimDuration = .seconds(10),
+        minimumUpdateInterval: SimDuration = .milliseconds(500), maximumUpdatesPerWindow: Int = 5,
+        updateWindow: SimDuration = .seconds(10), minimumLife: SimDuration = .seconds(3)
     ) {
         self.removalAfterLock = removalAfterLock
         self.removalAfterDim = removalAfterDim
         self.removalAfterIdle = removalAfterIdle
         self.resumeWindow = resumeWindow
+        self.minimumUpdateInterval = minimumUpdateInterval
+        self.maximumUpdatesPerWindow = maximumUpdatesPerWindow
+        self.updateWindow = updateWindow
+        self.minimumLife = minimumLife
     }
 
     /// Checks every setting.
@@ -194,8 +210,14 @@ public struct AdvertisingPolicy: Hashable, Sendable {
         for (name, value) in [
             ("removalAfterLock", removalAfterLock), ("removalAfterDim", removalAfterDim),
             ("removalAfterIdle", removalAfterIdle), ("resumeWindow", resumeWindow),
+            ("minimumUpdateInterval", minimumUpdateInterval), ("updateWindow", updateWindow), ("minimumLife", minimumLife),
         ] where value < .zero {
             throw .invalidParameter(name: "advertising.\(name)", value: "\(value)", expected: "a duration ≥ 0")
+        }
+        guard maximumUpdatesPerWindow >= 1, maximumUpdatesPerWindow <= 64 else {
+            throw .invalidParameter(
+                name: "advertising.maximumUpdatesPerWindow", value: "\(maximumUpdatesPerWindow)",
+                expected: "a count from 1 to 64")
         }
     }
 

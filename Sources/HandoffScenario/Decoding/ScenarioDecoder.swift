@@ -72,7 +72,10 @@ enum ScenarioKeys {
         "requestBytes", "envelopeBytes", "noticeBytes", "browserLaunch", "acceptance", "rapport", "keyExchange",
         "advertising",
     ]
-    static let advertising = ["removalAfterLock", "removalAfterDim", "removalAfterIdle", "resumeWindow"]
+    static let advertising = [
+        "removalAfterLock", "removalAfterDim", "removalAfterIdle", "resumeWindow", "minimumUpdateInterval",
+        "maximumUpdatesPerWindow", "updateWindow", "minimumLife",
+    ]
     static let rapport = [
         "resolveQueryBytes", "resolveAnswerBytes", "resolveRetryInterval", "pairVerifyBytes", "systemInfoRequestBytes",
         "systemInfoAnswerBytes", "frameHeaderBytes", "frameTagBytes", "processing", "requestTimeoutCap", "cloudFallback",

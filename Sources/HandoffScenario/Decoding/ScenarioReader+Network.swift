@@ -174,11 +174,16 @@ extension ScenarioReader {
             let delays: [(String, WritableKeyPath<AdvertisingPolicy, SimDuration>)] = [
                 ("removalAfterLock", \.removalAfterLock), ("removalAfterDim", \.removalAfterDim),
                 ("removalAfterIdle", \.removalAfterIdle), ("resumeWindow", \.resumeWindow),
+                ("minimumUpdateInterval", \.minimumUpdateInterval), ("updateWindow", \.updateWindow),
+                ("minimumLife", \.minimumLife),
             ]
             for (key, keyPath) in delays {
                 if let value = policy.optional(key, { context.duration($0, $1) }) {
                     configuration.advertising[keyPath: keyPath] = value
                 }
+            }
+            if let value = policy.optional("maximumUpdatesPerWindow", { context.integer($0, $1, in: 1...64) }) {
+                configuration.advertising.maximumUpdatesPerWindow = Int(value)
             }
         }
         if let exchange = object.optional("keyExchange", {
