@@ -63,10 +63,12 @@ extension World {
     public func advertisementsSent(by device: DeviceID) -> Int { advertisers[device.index].sent }
 
     /// Whether `device` is listening for advertisements at `instant`:
-    /// Bluetooth on and inside one of its scan windows.
+    /// Bluetooth on and inside one of its scan windows (screen-on or
+    /// screen-off, by its screen now).
     public func isScanning(_ device: DeviceID, at instant: SimInstant) -> Bool {
-        deviceTable.settings(of: device).bluetoothEnabled
-            && configuration.scanning.isScanning(at: instant, phase: scanPhases[device.index])
+        let settings = deviceTable.settings(of: device)
+        let scanning = settings.screen == .on ? configuration.scanning : configuration.scanning.screenOff
+        return settings.bluetoothEnabled && scanning.isScanning(at: instant, phase: scanPhases[device.index])
     }
 
     /// The phase of `device`'s scan schedule.
@@ -87,7 +89,8 @@ extension World {
             let count = deviceTable.count
             for receiver in 0..<count
             where receiver != device && deviceTable.settings(of: DeviceID(receiver)).bluetoothEnabled
-                && scanSchedule.isScanning(at: now, phase: scanPhases[receiver].nanoseconds)
+                && (deviceTable.settings(of: DeviceID(receiver)).screen == .on ? scanSchedule : screenOffScanSchedule)
+                    .isScanning(at: now, phase: scanPhases[receiver].nanoseconds)
             {
                 let pair = device * count + receiver
                 if receptions[pair].generator == nil {

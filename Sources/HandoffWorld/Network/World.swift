@@ -44,6 +44,8 @@ public struct World: ~Copyable, Sendable {
     let fixedDistances: [Double]
     /// The scan schedule, read at every advertising event.
     let scanSchedule: ScanSchedule
+    /// The schedule of receivers whose screen is off or locked.
+    let screenOffScanSchedule: ScanSchedule
     /// Connection states: the first ``connectionCount`` are this run's;
     /// any after them are left from before the last ``reset(stream:)``, and
     /// new connections reuse their storage.
@@ -122,6 +124,7 @@ public struct World: ~Copyable, Sendable {
         let count = devices.count
         fixedDistances = Self.fixedDistances(devices.map(\.mobility))
         scanSchedule = ScanSchedule(configuration.scanning)
+        screenOffScanSchedule = ScanSchedule(configuration.scanning.screenOff)
 
         advertisers = Array(repeating: Advertiser(stream: Xoshiro256StarStar(seed: 0)), count: count)
         scanPhases = Array(repeating: .zero, count: count)

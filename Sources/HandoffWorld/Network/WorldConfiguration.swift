@@ -50,10 +50,14 @@ public struct WorldConfiguration: Hashable, Sendable {
         return parameters
     }()
 
-    /// Scanning 30 ms out of every 300 ms (a 10% duty cycle; an assumption
-    /// for a background system scan).
+    /// Scanning 30 ms out of every 300 ms while the screen is on (a 10% duty
+    /// cycle), out of every 1.5 s while it is off or locked (2%); both are
+    /// assumptions: the scan requests carry a screen-on and a screen-off
+    /// interval, whose values are not published.
     public static let defaultScanning: ScanParameters = {
-        guard let parameters = try? ScanParameters(window: .milliseconds(30), interval: .milliseconds(300)) else {
+        guard let parameters = try? ScanParameters(
+            window: .milliseconds(30), interval: .milliseconds(300), screenOffInterval: .milliseconds(1500))
+        else {
             preconditionFailure("the default scan parameters are valid")
         }
         return parameters

@@ -88,9 +88,11 @@ public enum CalibratedDefaults {
             isAssumption: true))
         let scanning = WorldConfiguration.defaultScanning
         rows.append(CalibratedDefault(
-            setting: "scanning", value: "\(scanning.window) every \(scanning.interval)",
-            source: "assumption: a 10% duty-cycle background system scan; Apple does not publish its scan "
-                + "parameters",
+            setting: "scanning", value: "\(scanning.window) every \(scanning.interval) with the screen on, every "
+                + "\(scanning.screenOffInterval) with it off or locked",
+            source: "assumption: WirelessProximity's scan requests carry a screen-on and a screen-off interval and a "
+                + "window, and the screen state picks the rate; their values are not published: a 10% duty cycle "
+                + "with the screen on, a fifth of it with the screen off",
             isAssumption: true))
         let transport = TransportParameters()
         rows.append(CalibratedDefault(

@@ -49,21 +49,27 @@ public struct AdvertisingParameters: Hashable, Sendable {
 }
 
 /// How a device scans for advertisements: it listens for `window` out of
-/// every `interval`. A window equal to the interval scans continuously.
+/// every `interval` while its screen is on, and out of every
+/// `screenOffInterval` while it is off or locked (scan requests carry a
+/// screen-on and a screen-off interval; the screen state picks one). A
+/// window equal to the interval scans continuously.
 ///
 /// Each device's scan schedule starts at its own phase, drawn once from its
 /// named random stream, so receivers do not listen in lock-step.
 public struct ScanParameters: Hashable, Sendable {
     /// How long each scan lasts.
     public var window: SimDuration
-    /// The time from the start of one scan to the start of the next.
+    /// The time from the start of one scan to the start of the next, while
+    /// the screen is on.
     public var interval: SimDuration
+    /// The same while the screen is off or locked.
+    public var screenOffInterval: SimDuration
 
     /// Creates scan parameters.
     ///
     /// - Throws: ``WorldError/invalidParameter(name:value:expected:)`` unless
     ///   0 < window ≤ interval.
-    public init(window: SimDuration, interval: SimDuration) throws(WorldError) {
+    public init(window: SimDuration, interval: SimDuration, screenOffInterval: SimDuration? = nil) throws(WorldError) {
         guard interval > .zero else {
             throw .invalidParameter(name: "scanInterval", value: "\(interval)", expected: "a duration > 0")
         }
@@ -71,8 +77,23 @@ public struct ScanParameters: Hashable, Sendable {
             throw .invalidParameter(
                 name: "scanWindow", value: "\(window)", expected: "a duration > 0 and at most the scan interval (\(interval))")
         }
+        let offInterval = screenOffInterval ?? interval
+        guard offInterval >= window else {
+            throw .invalidParameter(
+                name: "scanScreenOffInterval", value: "\(offInterval)",
+                expected: "a duration of at least the scan window (\(window))")
+        }
         self.window = window
         self.interval = interval
+        self.screenOffInterval = offInterval
+    }
+
+    /// The same parameters with the screen-off interval in place of the
+    /// screen-on one.
+    var screenOff: ScanParameters {
+        var parameters = self
+        parameters.interval = screenOffInterval
+        return parameters
     }
 
     /// The fraction of time spent scanning.
