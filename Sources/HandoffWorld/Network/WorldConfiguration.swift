@@ -50,13 +50,16 @@ public struct WorldConfiguration: Hashable, Sendable {
         return parameters
     }()
 
-    /// Scanning 30 ms out of every 300 ms while the screen is on (a 10% duty
-    /// cycle), out of every 1.5 s while it is off or locked (2%); both are
-    /// assumptions: the scan requests carry a screen-on and a screen-off
-    /// interval, whose values are not published.
+    /// Scanning 18.75 ms out of every 300 ms while the screen is on, out of
+    /// every 1.5 s while it is off or locked.
+    ///
+    /// The window is the Continuity scan's (window 30 in WirelessProximity's
+    /// scan requests; that the unit is 0.625 ms, as for advertising, is an
+    /// assumption); the intervals are assumptions: the scan requests carry a
+    /// screen-on and a screen-off interval, whose values are not published.
     public static let defaultScanning: ScanParameters = {
         guard let parameters = try? ScanParameters(
-            window: .milliseconds(30), interval: .milliseconds(300), screenOffInterval: .milliseconds(1500))
+            window: .microseconds(18_750), interval: .milliseconds(300), screenOffInterval: .milliseconds(1500))
         else {
             preconditionFailure("the default scan parameters are valid")
         }

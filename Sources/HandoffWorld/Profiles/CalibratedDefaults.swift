@@ -90,9 +90,9 @@ public enum CalibratedDefaults {
         rows.append(CalibratedDefault(
             setting: "scanning", value: "\(scanning.window) every \(scanning.interval) with the screen on, every "
                 + "\(scanning.screenOffInterval) with it off or locked",
-            source: "assumption: WirelessProximity's scan requests carry a screen-on and a screen-off interval and a "
-                + "window, and the screen state picks the rate; their values are not published: a 10% duty cycle "
-                + "with the screen on, a fifth of it with the screen off",
+            source: "window: the Continuity scan's window 30 (WirelessProximity), in 0.625 ms units (an assumption, "
+                + "the unit of its advertising rates); intervals: assumptions: the scan requests carry a screen-on "
+                + "and a screen-off interval, and the screen state picks one, but their values are not published",
             isAssumption: true))
         let transport = TransportParameters()
         rows.append(CalibratedDefault(
