@@ -12,6 +12,8 @@
 //   handoff-bench suite [--format text|json|markdown] [--output PATH]
 //   handoff-bench compare OLD.json NEW.json [--time-threshold 10%]
 import Foundation
+import HandoffWorld
+import SimKernel
 
 let usage = """
     USAGE: handoff-bench <command> [options]
@@ -26,9 +28,12 @@ let usage = """
                      phold-memory lps=N events=E peak_rss_bytes=M queue_capacity=C
       memory         runs phold-memory in child processes at several sizes and
                      reports peak memory against pending and processed events
-      transfer       one reliable transfer over a lossy Wi-Fi peer-to-peer link
-                     (100 Mbit/s, 5 ms, Bernoulli loss both ways); one line:
-                     transfer bytes=B loss=P seconds=X events=N events_per_s=Y sim_time=T
+      transfer       one TCP transfer over a lossy link (100 Mbit/s, 5 ms,
+                     MTU 1500, queue 50, Bernoulli loss both ways); one line:
+                     transfer bytes=B loss=P seconds=X events=N events_per_s=Y
+                     sim_time=T connected=C packets_sent=N packets_delivered=N
+                     packets_lost=N retransmissions=N timeouts=N probes=N
+                     recoveries=N lost_retransmissions_found=N
       transfer-check three interleaved rounds of phold (1,000 processes, best
                      of 3) and 64 MB transfers at 0% and 1% loss (best of 10)
                      in one process; prints each ratio of events/s to phold's,
@@ -67,6 +72,11 @@ let usage = """
       --bytes B      payload bytes (default 10000000)
       --loss P       loss probability per packet, 0 ≤ P < 1 (default 0)
       --seed S       random seed (default 42)
+      --delayed-ack MS  acknowledge every second segment, or after MS
+                     milliseconds (default: every segment at once)
+      --loss-detection rack|dupthresh  RACK-TLP (default) or RFC 6675's
+                     duplicate threshold without probes (ns-3 3.37's)
+      --congestion newreno|none  NewReno (default) or flow control only
 
       suite          every workload (phold, transfer, handoff, sweep) in a
                      fresh process: events/s or trials/s, ns per event, peak
@@ -219,9 +229,11 @@ struct TransferOptions {
     var bytes = 10_000_000
     var loss = 0.0
     var seed: UInt64 = 42
+    var transport = TransportParameters()
 
     init(_ arguments: ArraySlice<String>) throws {
-        for (flag, value) in try flagValues(arguments, allowed: ["--bytes", "--loss", "--seed"]) {
+        let allowed = ["--bytes", "--loss", "--seed", "--delayed-ack", "--loss-detection", "--congestion"]
+        for (flag, value) in try flagValues(arguments, allowed: allowed) {
             switch flag {
             case "--bytes":
                 bytes = try wholeNumber(value, for: flag, in: 0...(1 << 40))
@@ -230,6 +242,20 @@ struct TransferOptions {
                     throw UsageError(description: "--loss expects a probability from 0 up to (not including) 1, got '\(value)'")
                 }
                 loss = number
+            case "--delayed-ack":
+                transport.delayedAcknowledgement = .milliseconds(try wholeNumber(value, for: flag, in: 1...1_000))
+            case "--loss-detection":
+                switch value {
+                case "rack": transport.lossDetection = .rackTailLossProbe
+                case "dupthresh": transport.lossDetection = .duplicateThreshold
+                default: throw UsageError(description: "--loss-detection expects rack or dupthresh, got '\(value)'")
+                }
+            case "--congestion":
+                switch value {
+                case "newreno": transport.congestionControl = .newReno
+                case "none": transport.congestionControl = .none
+                default: throw UsageError(description: "--congestion expects newreno or none, got '\(value)'")
+                }
             default:
                 seed = try wholeNumber(value, for: flag, in: 0...UInt64.max)
             }
@@ -239,14 +265,20 @@ struct TransferOptions {
 
 func transferLine(_ result: TransferResult) -> String {
     let simulatedSeconds = Double(result.simulatedTime.nanosecondsSinceStart) / 1e9
+    let connected = Double(result.connected.nanosecondsSinceStart) / 1e9
     return "transfer bytes=\(result.bytes) loss=\(result.loss) seconds=\(fixed(result.seconds, digits: 3))"
         + " events=\(result.events) events_per_s=\(fixed(result.eventsPerSecond, digits: 0))"
-        + " sim_time=\(fixed(simulatedSeconds, digits: 6))s"
+        + " sim_time=\(fixed(simulatedSeconds, digits: 6))s connected=\(fixed(connected, digits: 6))s"
+        + " packets_sent=\(result.packetsSent) packets_delivered=\(result.packetsDelivered)"
+        + " packets_lost=\(result.packetsSent - result.packetsDelivered) retransmissions=\(result.retransmissions)"
+        + " timeouts=\(result.timeouts) probes=\(result.probes) recoveries=\(result.fastRecoveries)"
+        + " lost_retransmissions_found=\(result.lostRetransmissionsDetected)"
 }
 
 func runTransfer(_ arguments: ArraySlice<String>) throws {
     let options = try TransferOptions(arguments)
-    print(transferLine(try TransferBenchmark.run(bytes: options.bytes, loss: options.loss, seed: options.seed)))
+    print(transferLine(try TransferBenchmark.run(
+        bytes: options.bytes, loss: options.loss, seed: options.seed, transport: options.transport)))
 }
 
 /// The transfer speed target, measured in one process: transfer events/s

@@ -117,7 +117,9 @@ struct CommandLineTests {
             let parts = (lines.first ?? "").split(separator: " ").map(String.init)
             #expect(parts.first == "transfer")
             #expect(parts.dropFirst().map { String($0.prefix(while: { $0 != "=" })) }
-                == ["bytes", "loss", "seconds", "events", "events_per_s", "sim_time"])
+                == ["bytes", "loss", "seconds", "events", "events_per_s", "sim_time", "connected", "packets_sent",
+                    "packets_delivered", "packets_lost", "retransmissions", "timeouts", "probes", "recoveries",
+                    "lost_retransmissions_found"])
             var result: [String: String] = [:]
             for part in parts.dropFirst() {
                 let pair = part.split(separator: "=", maxSplits: 1).map(String.init)
@@ -134,11 +136,22 @@ struct CommandLineTests {
         // About two events (data arrival, acknowledgement arrival) per segment.
         #expect(abs(largeEvents / smallEvents - 4) < 0.1)
         #expect(try fields(bytes: 200_000)["events"] == small["events"])
+        // The packet counts add up: every packet sent is delivered or lost,
+        // and at 1% loss some data is retransmitted.
+        for line in [small, large] {
+            let sent = try #require(line["packets_sent"].flatMap(Int.init))
+            let delivered = try #require(line["packets_delivered"].flatMap(Int.init))
+            let lost = try #require(line["packets_lost"].flatMap(Int.init))
+            #expect(sent == delivered + lost)
+            #expect(lost > 0)
+            #expect(try #require(line["retransmissions"].flatMap(Int.init)) > 0)
+        }
     }
 
     @Test("handoff-bench rejects bad options with exit 64", arguments: [
         ["phold", "--lps", "zero"], ["phold", "--bogus", "1"], ["phold", "--lps"], ["nope"],
         ["transfer", "--loss", "1"], ["transfer", "--bytes", "-5"], ["transfer", "--seed"],
+        ["transfer", "--delayed-ack", "0"], ["transfer", "--loss-detection", "fast"], ["transfer", "--congestion", "cubic"],
     ])
     func benchUsageErrors(arguments: [String]) throws {
         let run = try ProductRunner.run("handoff-bench", arguments)

@@ -163,7 +163,7 @@ extension TransportTests {
             from: Self.mac, to: Self.phone, over: .wifiPeerToPeer, at: .zero)
         simulation.model.world.schedulePendingEvents(into: &simulation.scheduler)
         simulation.run(until: seconds(1))
-        #expect(instant(of: .connectionEstablished(connection), in: simulation.model.log) == milliseconds(40))
+        #expect(instant(of: .connectionEstablished(connection), in: simulation.model.log) == milliseconds(20))
         #expect(simulation.model.world.phase(of: connection) == .established)
 
         let dataLink = simulation.model.world.link(.wifiPeerToPeer(from: Self.mac, to: Self.phone))

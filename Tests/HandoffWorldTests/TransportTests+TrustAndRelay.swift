@@ -2,129 +2,56 @@ import HandoffWorld
 import SimKernel
 import Testing
 
-// Reliable transport's connection setup and paths: key exchange, trust by account, and the cloud relay.
+// Pair trust by account, and the reliable transport over the cloud relay.
 
 extension TransportTests {
-    // MARK: Key exchange and trust
+    // MARK: Trust
 
-    @Test("the first connection of a pair exchanges keys; later ones, either way round, set up exactly the key rounds sooner",
-          arguments: [1, 2, 3])
-    func keyExchangeOnlyOnFirstContact(keyExchangeRounds: Int) throws {
-        let rate: Int64 = 10_000_000
-        let latency: Int64 = 5_000_000
-        let transport = TransportParameters(keyExchangeRounds: keyExchangeRounds, keyExchangeBytes: 1024)
-        let link = TransportFixture.link(latencyMilliseconds: 5, megabits: 10)
-        let world = try TransportFixture.world(forward: link, transport: transport)
-        var simulation = Simulation(model: WorldSimulation(world: world))
-        let trustedBeforeContact = simulation.model.world.isTrusted(Self.mac, Self.phone)
-        #expect(!trustedBeforeContact)
-        let first = simulation.model.world.openConnection(
-            from: Self.mac, to: Self.phone, over: .wifiPeerToPeer, at: .zero)
-        simulation.model.world.schedulePendingEvents(into: &simulation.scheduler)
-        simulation.run(until: seconds(1))
-        let second = simulation.model.world.openConnection(
-            from: Self.mac, to: Self.phone, over: .wifiPeerToPeer, at: seconds(1))
-        simulation.model.world.schedulePendingEvents(into: &simulation.scheduler)
-        simulation.run(until: seconds(2))
-        let third = simulation.model.world.openConnection(
-            from: Self.phone, to: Self.mac, over: .wifiPeerToPeer, at: seconds(2))
-        simulation.model.world.schedulePendingEvents(into: &simulation.scheduler)
-        simulation.run()
-
-        // Handshake: a header-only request and reply. Key round: 1024 B + 40 B
-        // each way.
-        let handshake = 2 * (independentSerialisation(bytes: 40, bitsPerSecond: rate) + latency)
-        let keyRound = 2 * (independentSerialisation(bytes: 1064, bitsPerSecond: rate) + latency)
-        let log = simulation.model.log
-        let firstNeededKeys = simulation.model.world.neededKeyExchange(first)
-        #expect(firstNeededKeys)
-        let secondNeededKeys = simulation.model.world.neededKeyExchange(second)
-        #expect(!secondNeededKeys)
-        let thirdNeededKeys = simulation.model.world.neededKeyExchange(third)
-        #expect(!thirdNeededKeys)
-        let macTrustsPhone = simulation.model.world.isTrusted(Self.mac, Self.phone)
-        #expect(macTrustsPhone)
-        let phoneTrustsMac = simulation.model.world.isTrusted(Self.phone, Self.mac)
-        #expect(phoneTrustsMac)
-        let firstSetup = instant(of: .connectionEstablished(first), in: log).map { $0 - SimInstant.zero }
-        let secondSetup = instant(of: .connectionEstablished(second), in: log).map { $0 - seconds(1) }
-        let thirdSetup = instant(of: .connectionEstablished(third), in: log).map { $0 - seconds(2) }
-        #expect(firstSetup?.nanoseconds == handshake + Int64(keyExchangeRounds) * keyRound)
-        #expect(secondSetup?.nanoseconds == handshake)
-        #expect(thirdSetup?.nanoseconds == handshake)
-        #expect(simulation.model.world.statistics(of: first).setupRequestsSent == 1 + keyExchangeRounds)
-        #expect(simulation.model.world.statistics(of: second).setupRequestsSent == 1)
-    }
-
-    /// Opens a Mac → iPhone connection at `second` seconds and runs for
-    /// half a second, long enough to set it up.
-    static func connect(_ simulation: inout Simulation<WorldSimulation>, at second: Int64) -> ConnectionID {
-        simulation.run(until: seconds(second))
-        let id = simulation.model.world.openConnection(
-            from: mac, to: phone, over: .wifiPeerToPeer, at: seconds(second))
-        simulation.model.world.schedulePendingEvents(into: &simulation.scheduler)
-        simulation.run(until: seconds(second) + .milliseconds(500))
-        return id
-    }
-
-    @Test("trust belongs to the account: another account on either device, or none, means a new key exchange")
+    @Test("trust belongs to the account: another account on either device, or none, means no trust until keys are exchanged again")
     func trustBelongsToTheAccount() throws {
         let link = TransportFixture.link(latencyMilliseconds: 5)
-        let world = try TransportFixture.world(forward: link)
-        var simulation = Simulation(model: WorldSimulation(world: world))
+        var world = try TransportFixture.world(forward: link)
         let mac = Self.mac
         let phone = Self.phone
-
-        let first = Self.connect(&simulation, at: 0)
-        let firstNeededKeys = simulation.model.world.neededKeyExchange(first)
-        #expect(firstNeededKeys)
-        let trustedAfterFirstContact = simulation.model.world.isTrusted(mac, phone)
-        #expect(trustedAfterFirstContact)
+        let trusted1 = world.isTrusted(mac, phone)
+        #expect(!trusted1)
+        world.recordTrust(mac, phone)
+        let trusted2 = world.isTrusted(mac, phone)
+        #expect(trusted2)
+        let trusted3 = world.isTrusted(phone, mac)
+        #expect(trusted3)
 
         // The iPhone signs in to "bob": the pair's keys were exchanged under
-        // "alice", so they are not trusted, and a connection across accounts
-        // exchanges keys without making them trusted.
-        simulation.model.world.setAccount("bob", of: phone, at: seconds(1))
-        let trustedWithPhoneOnBob = simulation.model.world.isTrusted(mac, phone)
-        #expect(!trustedWithPhoneOnBob)
-        let acrossAccounts = Self.connect(&simulation, at: 1)
-        #expect(simulation.model.world.phase(of: acrossAccounts) == .established)
-        let acrossAccountsNeededKeys = simulation.model.world.neededKeyExchange(acrossAccounts)
-        #expect(acrossAccountsNeededKeys)
-        let trustedAfterConnectionAcrossAccounts = simulation.model.world.isTrusted(mac, phone)
-        #expect(!trustedAfterConnectionAcrossAccounts)
+        // "alice", so they are not trusted, and recording across accounts
+        // makes nothing trusted.
+        world.setAccount("bob", of: phone, at: seconds(1))
+        let trusted4 = world.isTrusted(mac, phone)
+        #expect(!trusted4)
+        world.recordTrust(mac, phone)
+        let trusted5 = world.isTrusted(mac, phone)
+        #expect(!trusted5)
 
         // Back on "alice": the keys exchanged under "alice" still hold.
-        simulation.model.world.setAccount("alice", of: phone, at: seconds(2))
-        let trustedBackOnAlice = simulation.model.world.isTrusted(mac, phone)
-        #expect(trustedBackOnAlice)
-        let backOnAlice = Self.connect(&simulation, at: 2)
-        let backOnAliceNeededKeys = simulation.model.world.neededKeyExchange(backOnAlice)
-        #expect(!backOnAliceNeededKeys)
+        world.setAccount("alice", of: phone, at: seconds(2))
+        let trusted6 = world.isTrusted(mac, phone)
+        #expect(trusted6)
 
-        // Both on "bob": first contact under "bob", so keys again, then trusted.
-        simulation.model.world.setAccount("bob", of: mac, at: seconds(3))
-        simulation.model.world.setAccount("bob", of: phone, at: seconds(3))
-        let trustedBothOnBobBeforeContact = simulation.model.world.isTrusted(mac, phone)
-        #expect(!trustedBothOnBobBeforeContact)
-        let bothOnBob = Self.connect(&simulation, at: 3)
-        let bothOnBobNeededKeys = simulation.model.world.neededKeyExchange(bothOnBob)
-        #expect(bothOnBobNeededKeys)
-        let trustedBothOnBobAfterContact = simulation.model.world.isTrusted(mac, phone)
-        #expect(trustedBothOnBobAfterContact)
-        let againOnBob = Self.connect(&simulation, at: 4)
-        let againOnBobNeededKeys = simulation.model.world.neededKeyExchange(againOnBob)
-        #expect(!againOnBobNeededKeys)
+        // Both on "bob": first contact under "bob", then trusted, either way round.
+        world.setAccount("bob", of: mac, at: seconds(3))
+        world.setAccount("bob", of: phone, at: seconds(3))
+        let trusted7 = world.isTrusted(mac, phone)
+        #expect(!trusted7)
+        world.recordTrust(phone, mac)
+        let trusted8 = world.isTrusted(mac, phone)
+        #expect(trusted8)
 
-        // Signed out: no account, no trust, and a connection does not create any.
-        simulation.model.world.setAccount(nil, of: phone, at: seconds(5))
-        let trustedSignedOut = simulation.model.world.isTrusted(mac, phone)
-        #expect(!trustedSignedOut)
-        let signedOut = Self.connect(&simulation, at: 5)
-        let signedOutNeededKeys = simulation.model.world.neededKeyExchange(signedOut)
-        #expect(signedOutNeededKeys)
-        let trustedAfterSignedOutConnection = simulation.model.world.isTrusted(mac, phone)
-        #expect(!trustedAfterSignedOutConnection)
+        // Signed out: no account, no trust, and recording creates none.
+        world.setAccount(nil, of: phone, at: seconds(5))
+        let trusted9 = world.isTrusted(mac, phone)
+        #expect(!trusted9)
+        world.recordTrust(mac, phone)
+        let trusted10 = world.isTrusted(mac, phone)
+        #expect(!trusted10)
     }
 
     // MARK: Cloud relay
@@ -140,7 +67,7 @@ extension TransportTests {
         }
     }
 
-    @Test("loss-free transfer over the cloud relay takes setup plus two pipelined store-and-forward hops, exactly",
+    @Test("without congestion control, loss-free transfer over the cloud relay takes the handshake plus two pipelined store-and-forward hops, exactly",
           arguments: [
               RelayCase(bytes: 500, uplinkBitsPerSecond: 2_000_000, downlinkBitsPerSecond: 5_000_000),
               RelayCase(bytes: 20_000, uplinkBitsPerSecond: 2_000_000, downlinkBitsPerSecond: 5_000_000),
@@ -167,8 +94,8 @@ extension TransportTests {
             name: "phone line", downlink: try parameters(phoneDownlinkLatency, relay.downlinkBitsPerSecond),
             uplink: try parameters(phoneUplinkLatency, phoneUplinkRate))
         let world = try TransportFixture.world(
-            forward: TransportFixture.link(latencyMilliseconds: 1), macInternet: macInternet,
-            phoneInternet: phoneInternet)
+            forward: TransportFixture.link(latencyMilliseconds: 1), transport: TransportParameters(congestionControl: .none),
+            macInternet: macInternet, phoneInternet: phoneInternet)
         var simulation = Simulation(model: WorldSimulation(world: world))
         let connection = simulation.model.world.openConnection(
             from: Self.mac, to: Self.phone, over: .cloudRelay, at: .zero)
@@ -185,7 +112,8 @@ extension TransportTests {
                 + independentSerialisation(bytes: bytes, bitsPerSecond: phoneUplinkRate) + phoneUplinkLatency
                 + independentSerialisation(bytes: bytes, bitsPerSecond: macDownlinkRate) + macDownlinkLatency
         }
-        let established = roundTrip(40) + roundTrip(1024 + 40)
+        // SYN and SYN-ACK; the final ACK rides on the first data segment.
+        let established = roundTrip(40)
         // Data: all segments leave at `established` back to back on hop 1
         // (segment k done at U_k = Σ_{j≤k} u_j), reach the cloud one latency
         // later, and queue FIFO on hop 2. The last one finishes hop 2 at
@@ -212,6 +140,6 @@ extension TransportTests {
             of: simulation.model.world.link(.wifiPeerToPeer(from: Self.mac, to: Self.phone)))
         #expect(wifi.packetsOffered == 0)
         let uplink = simulation.model.world.statistics(of: simulation.model.world.link(.uplink(Self.mac)))
-        #expect(uplink.packetsOffered == 2 + sizes.count)
+        #expect(uplink.packetsOffered == 1 + sizes.count)
     }
 }

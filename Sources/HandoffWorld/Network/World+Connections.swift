@@ -6,14 +6,14 @@ public struct ConnectionStatistics: Hashable, Sendable {
     public var fromInitiator: TransferStatistics
     /// What the responder sent.
     public var fromResponder: TransferStatistics
-    /// Transmissions of connection-setup requests (handshake and key
-    /// exchange), retransmissions included.
+    /// Transmissions of handshake packets (SYN and SYN-ACK),
+    /// retransmissions included.
     public var setupRequestsSent: Int
 }
 
 /// Where a connection is in its life.
 public enum ConnectionPhase: Hashable, Sendable {
-    /// Setting up (handshake or key exchange).
+    /// Setting up (the handshake).
     case settingUp
     /// Carrying data.
     case established
@@ -27,9 +27,8 @@ extension World {
     /// Opens a reliable connection from `initiator` to `responder` over a
     /// path of `kind`, starting its handshake at `now`.
     ///
-    /// Setup is a handshake round trip, plus a key-exchange round when the
-    /// pair has not exchanged keys under their current account
-    /// (``isTrusted(_:_:)``). When it completes, ``notifications`` gets
+    /// Setup is TCP's three-way handshake (see ``TransportParameters``).
+    /// When the initiator has it completed, ``notifications`` gets
     /// ``WorldNotification/connectionEstablished(_:)``; if it cannot
     /// complete within the retry limit,
     /// ``WorldNotification/connectionFailed(_:_:)``.
@@ -52,16 +51,15 @@ extension World {
         }
         if let chosen = transport.segmentSize { segmentSize = chosen }
         let id = ConnectionID(connectionCount)
-        let needsKeyExchange = !isTrusted(initiator, responder)
         if connectionCount < connections.count {
             // A state left from before the last reset: reuse it in place.
             connections[connectionCount].reuse(
                 id: id, initiator: initiator, responder: responder, path: kind, parameters: transport,
-                segmentSize: segmentSize, needsKeyExchange: needsKeyExchange)
+                segmentSize: segmentSize)
         } else {
             connections.append(ConnectionState(
                 id: id, initiator: initiator, responder: responder, path: kind, parameters: transport,
-                segmentSize: segmentSize, needsKeyExchange: needsKeyExchange))
+                segmentSize: segmentSize))
         }
         connectionCount += 1
         let hops = hopCount(kind)
@@ -119,16 +117,11 @@ extension World {
     /// Where `connection` is in its life.
     public func phase(of connection: ConnectionID) -> ConnectionPhase {
         switch connections[connection.index].phase {
-        case .handshake, .keyExchange: return .settingUp
+        case .handshake: return .settingUp
         case .established: return .established
         case let .failed(failure): return .failed(failure)
         case .closed: return .closed
         }
-    }
-
-    /// Whether `connection` began with a key exchange.
-    public func neededKeyExchange(_ connection: ConnectionID) -> Bool {
-        connections[connection.index].needsKeyExchange
     }
 
     /// The payload bytes per segment `connection` uses.
@@ -152,18 +145,17 @@ extension World {
         var index = 0
         while index < actions.count {
             switch actions[index] {
-            case let .transmit(side, kind, sequence, word, payloadBytes):
+            case let .transmit(side, kind, sequence, word, payloadBytes, blockLength):
                 let packet = Packet(
-                    connection: UInt32(connection), sequence: sequence, word: word, hop: 0, side: side, kind: kind)
-                transmit(packet, payloadBytes: payloadBytes, onLink: routes[connection].link(from: side, hop: 0), now: now)
+                    connection: UInt32(connection), sequence: sequence, word: word, hop: 0, blockLength: blockLength,
+                    side: side, kind: kind)
+                transmit(
+                    packet, payloadBytes: Int(payloadBytes), onLink: routes[connection].link(from: side, hop: 0), now: now)
             case let .armTimer(side, time, generation):
                 schedule(.retransmissionTimer(connection: UInt32(connection), side: side, generation: generation), at: time)
-            case .recordTrust:
-                let a = routes[connection].initiator
-                let b = routes[connection].responder
-                if deviceTable.shareAccount(a, b), let account = deviceTable.account(of: a) {
-                    trust.record(a, b, account: account)
-                }
+            case let .armAcknowledgementTimer(side, time, generation):
+                schedule(
+                    .acknowledgementTimer(connection: UInt32(connection), side: side, generation: generation), at: time)
             case .established:
                 notify(.connectionEstablished(ConnectionID(connection)))
             case let .failed(failure):

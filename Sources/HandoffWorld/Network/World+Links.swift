@@ -53,7 +53,7 @@ struct Route: Sendable {
 
     /// The link a packet from `sender` crosses on `hop`.
     @inline(__always)
-    func link(from sender: ConnectionSide, hop: UInt16) -> Int {
+    func link(from sender: ConnectionSide, hop: UInt8) -> Int {
         let links = sender == .initiator ? initiatorLinks : responderLinks
         return Int(hop == 0 ? links.0 : links.1)
     }
@@ -322,7 +322,7 @@ extension World {
     public mutating func sendDatagram(on id: LinkID, bytes: Int, tag: UInt32, at now: SimInstant) {
         let packet = Packet(
             connection: UInt32(id.index), sequence: tag, word: UInt32(clamping: max(bytes, 0)), hop: 0,
-            side: .initiator, kind: .datagram)
+            blockLength: 0, side: .initiator, kind: .datagram)
         transmit(packet, payloadBytes: max(bytes, 0), onLink: id.index, now: now.nanosecondsSinceStart)
     }
 
@@ -351,15 +351,15 @@ extension World {
         if nextHop < route.hops {
             let forwarded = Packet(
                 connection: packet.connection, sequence: packet.sequence, word: packet.word, hop: nextHop,
-                side: packet.side, kind: packet.kind)
+                blockLength: packet.blockLength, side: packet.side, kind: packet.kind)
             transmit(
                 forwarded, payloadBytes: payloadBytes(of: packet, connection: connectionIndex),
                 onLink: route.link(from: packet.side, hop: nextHop), now: now)
             return
         }
         connections[connectionIndex].receive(
-            at: packet.side.peer, kind: packet.kind, sequence: packet.sequence, word: packet.word, now: now,
-            into: &actions)
+            at: packet.side.peer, kind: packet.kind, sequence: packet.sequence, word: packet.word,
+            blockLength: packet.blockLength, now: now, into: &actions)
         performActions(of: connectionIndex, now: now)
     }
 
@@ -367,9 +367,8 @@ extension World {
     func payloadBytes(of packet: Packet, connection: Int) -> Int {
         switch packet.kind {
         case .data, .datagram: return Int(packet.word)
-        case .acknowledgement: return 0
+        case .acknowledgement, .duplicateAcknowledgement, .handshakeAcknowledgement: return 0
         case .handshake, .handshakeReply: return connections[connection].parameters.handshakeBytes
-        case .keyRequest, .keyReply: return connections[connection].parameters.keyExchangeBytes
         }
     }
 }

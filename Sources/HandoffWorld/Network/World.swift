@@ -308,6 +308,11 @@ public struct World: ~Copyable, Sendable {
             connections[index].timerFired(
                 side: side, generation: generation, now: now.nanosecondsSinceStart, into: &actions)
             performActions(of: index, now: now.nanosecondsSinceStart)
+        case let .acknowledgementTimer(connection, side, generation):
+            let index = Int(connection)
+            connections[index].acknowledgementTimerFired(
+                side: side, generation: generation, now: now.nanosecondsSinceStart, into: &actions)
+            performActions(of: index, now: now.nanosecondsSinceStart)
         case let .advertisement(device, generation):
             advertise(from: Int(device), generation: generation, now: now.nanosecondsSinceStart)
         }

@@ -8,12 +8,15 @@ public struct Packet: Sendable {
     /// The segment number, or the tag of a datagram.
     let sequence: UInt32
     /// Payload size for data and datagrams, the cumulative acknowledgement
-    /// for acknowledgements, the round for key exchange.
+    /// for acknowledgements.
     let word: UInt32
-    /// The hop of the path it is crossing (0 or 1). Two bytes rather than
-    /// one so that the packet fills 16 bytes exactly: the event enums then
-    /// fit their tags in spare bits and move as two 8-byte words.
-    let hop: UInt16
+    /// The hop of the path it is crossing (0 or 1).
+    let hop: UInt8
+    /// An acknowledgement's SACK block length, in segments (0 otherwise).
+    /// With `hop` it fills two bytes, so that the packet fills 16 bytes
+    /// exactly: the event enums then fit their tags in spare bits and move
+    /// as two 8-byte words.
+    let blockLength: UInt8
     /// The side that sent it.
     let side: ConnectionSide
     let kind: PacketKind
@@ -30,6 +33,8 @@ public enum WorldEvent: Sendable {
     case packetArrival(Packet)
     /// A connection side's retransmission timer fires.
     case retransmissionTimer(connection: UInt32, side: ConnectionSide, generation: UInt32)
+    /// A connection side's delayed-acknowledgement timer fires.
+    case acknowledgementTimer(connection: UInt32, side: ConnectionSide, generation: UInt32)
     /// A device sends one Bluetooth LE advertisement.
     case advertisement(device: UInt32, generation: UInt32)
 }

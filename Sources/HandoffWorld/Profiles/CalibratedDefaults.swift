@@ -107,15 +107,25 @@ public enum CalibratedDefaults {
             source: "assumption: with backoff, about a minute without progress before the connection fails",
             isAssumption: true))
         rows.append(CalibratedDefault(
-            setting: "loss detection", value: "RACK, reorder window ¼ of the minimum RTT",
+            setting: "congestion control",
+            value: "NewReno with SACK recovery and PRR; initial window \(transport.initialWindow) segments",
+            source: "RFC 5681, RFC 6582, RFC 6675, RFC 6937; initial window RFC 6928", isAssumption: false))
+        rows.append(CalibratedDefault(
+            setting: "loss detection",
+            value: "RACK-TLP: reorder window ¼ of the minimum RTT (0 after 3 SACKed segments until reordering is "
+                + "seen), probe after 2·SRTT (+ \(transport.worstCaseDelayedAcknowledgement) with one segment in flight)",
             source: "RFC 8985", isAssumption: false))
         rows.append(CalibratedDefault(
-            setting: "connection setup",
-            value: "1 round trip (\(transport.handshakeBytes) B payload); first contact adds "
-                + "\(transport.keyExchangeRounds) key-exchange round of \(transport.keyExchangeBytes) B each way",
-            source: "assumption: Apple does not document Handoff's pairing exchange; 1 KiB stands for a "
-                + "certificate-sized message",
+            setting: "acknowledgements",
+            value: transport.delayedAcknowledgement.map { "delayed, every second segment or after \($0)" }
+                ?? "every segment at once, one SACK block each",
+            source: "assumption: Apple's TCP acknowledgement policy is not published; RFC 5681 §4.2 allows both",
             isAssumption: true))
+        rows.append(CalibratedDefault(
+            setting: "connection setup",
+            value: "TCP's three-way handshake (\(transport.handshakeBytes) B payload each way)",
+            source: "RFC 9293 §3.5; the first-contact key exchange is its own Bluetooth LE step (protocol.keyExchange)",
+            isAssumption: false))
         rows.append(CalibratedDefault(
             setting: "flow-control window", value: "\(transport.window / 1024) KiB each way",
             source: "assumption: TCP's largest window without window scaling (RFC 7323)", isAssumption: true))

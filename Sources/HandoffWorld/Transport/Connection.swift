@@ -2,19 +2,21 @@ import SimKernel
 
 /// What a packet on a connection is.
 enum PacketKind: UInt8, Sendable {
-    /// Connection request (initiator → responder).
+    /// SYN (initiator → responder).
     case handshake
-    /// Its answer (responder → initiator).
+    /// SYN-ACK (responder → initiator).
     case handshakeReply
-    /// One key-exchange request; the packet's word is the round.
-    case keyRequest
-    /// Its answer; the packet's word is the round.
-    case keyReply
+    /// The handshake's final ACK, when no data carries it.
+    case handshakeAcknowledgement
     /// A data segment; the packet's word is its payload size.
     case data
-    /// An acknowledgement of one segment; the word is the cumulative
-    /// acknowledgement (every sequence number below it has arrived).
+    /// An acknowledgement: the word is the cumulative acknowledgement
+    /// (every sequence number below it has arrived), the sequence the top
+    /// of a SACK block whose length is the packet's `blockLength`.
     case acknowledgement
+    /// An acknowledgement reporting a duplicate segment (D-SACK): the
+    /// sequence is the duplicate, the word the cumulative acknowledgement.
+    case duplicateAcknowledgement
     /// A datagram sent straight onto a link, outside any connection.
     case datagram
 }
@@ -22,12 +24,13 @@ enum PacketKind: UInt8, Sendable {
 /// What a connection asks the world to do after handling an input. The
 /// connection itself touches no link, no scheduler and no other connection.
 enum ConnectionAction: Sendable {
-    /// Send a packet from `side` along its route.
-    case transmit(side: ConnectionSide, kind: PacketKind, sequence: UInt32, word: UInt32, payloadBytes: Int)
+    /// Send a packet from `side` along its route (`blockLength` only for
+    /// an acknowledgement).
+    case transmit(side: ConnectionSide, kind: PacketKind, sequence: UInt32, word: UInt32, payloadBytes: Int32, blockLength: UInt8 = 0)
     /// Schedule `side`'s retransmission timer event at `time`.
     case armTimer(side: ConnectionSide, time: Int64, generation: UInt32)
-    /// Record that the two ends completed a key exchange.
-    case recordTrust
+    /// Schedule `side`'s delayed-acknowledgement timer event at `time`.
+    case armAcknowledgementTimer(side: ConnectionSide, time: Int64, generation: UInt32)
     /// Tell the layer above the connection is established.
     case established
     /// Tell the layer above the connection failed.
@@ -45,7 +48,8 @@ enum ConnectionAction: Sendable {
 struct RoundTripEstimator: Sendable {
     private(set) var smoothed: Int64 = -1
     private(set) var variation: Int64 = 0
-    /// The smallest sample seen (RACK's reorder window is a quarter of it).
+    /// The smallest sample seen (RACK.min_RTT; the reorder window is a
+    /// quarter of it). A global minimum: paths here do not change length.
     private(set) var minimum: Int64 = -1
     /// The current timeout, backoff included.
     private(set) var timeout: Int64
@@ -120,19 +124,20 @@ struct RetransmissionTimer: Sendable {
     }
 }
 
-/// The state of one reliable connection between two devices.
+/// The state of one TCP connection between two devices.
 ///
-/// Setup is a request/reply handshake, then (when the pair has not
-/// exchanged keys under their account) `keyExchangeRounds` request/reply
-/// rounds; the initiator retransmits each request on timeout. Data flows
-/// both ways in messages split into segments; every segment is
-/// acknowledged on arrival (cumulatively, and by its own number), lost
-/// segments are found by RACK or by the retransmission timeout, and the
-/// receiver discards duplicates.
+/// Setup is the three-way handshake (RFC 9293 §3.5): the initiator's SYN,
+/// retransmitted on its timeout; the responder's SYN-ACK, retransmitted on
+/// its own; and the final ACK, carried by the initiator's first data or
+/// sent alone. The initiator may send once the SYN-ACK arrives, the
+/// responder once the final ACK (or data) does. Data flows both ways in
+/// messages split into segments, under ``SendHalf``'s congestion control
+/// and loss detection; the receiver acknowledges every segment at once, or
+/// with ``TransportParameters/delayedAcknowledgement`` every second
+/// in-order one, and discards duplicates.
 struct ConnectionState: Sendable {
     enum Phase: Sendable, Equatable {
         case handshake
-        case keyExchange(round: Int)
         case established
         case failed(ConnectionFailure)
         case closed
@@ -145,15 +150,19 @@ struct ConnectionState: Sendable {
     private(set) var path: PathKind
     private(set) var parameters: TransportParameters
     private(set) var segmentSize: Int
-    private(set) var needsKeyExchange: Bool
+    /// The initiator's phase.
     var phase: Phase = .handshake
-    /// Whether the responder has answered the whole setup and may send.
+    /// Whether the responder has sent its SYN-ACK.
+    var responderSynchronised = false
+    /// Whether the responder has seen the handshake completed and may send.
     var responderReady = false
-    /// Transmissions of the current setup request (for Karn's rule).
-    var setupTransmissions = 0
-    /// Transmissions of every setup request, retransmissions included.
+    /// Transmissions of the SYN and of the SYN-ACK (for Karn's rule).
+    var synTransmissions = 0
+    var synAcknowledgementTransmissions = 0
+    /// Transmissions of the SYN and SYN-ACK, retransmissions included.
     var setupRequestsSent = 0
-    var setupSentAt: Int64 = 0
+    var synSentAt: Int64 = 0
+    var synAcknowledgementSentAt: Int64 = 0
     /// What the initiator sends.
     var initiatorHalf: SendHalf
     /// What the responder sends.
@@ -165,7 +174,7 @@ struct ConnectionState: Sendable {
 
     init(
         id: ConnectionID, initiator: DeviceID, responder: DeviceID, path: PathKind,
-        parameters: TransportParameters, segmentSize: Int, needsKeyExchange: Bool
+        parameters: TransportParameters, segmentSize: Int
     ) {
         self.id = id
         self.initiator = initiator
@@ -173,18 +182,17 @@ struct ConnectionState: Sendable {
         self.path = path
         self.parameters = parameters
         self.segmentSize = segmentSize
-        self.needsKeyExchange = needsKeyExchange && parameters.keyExchangeRounds > 0
-        initiatorHalf = SendHalf(parameters: parameters)
-        responderHalf = SendHalf(parameters: parameters)
+        initiatorHalf = SendHalf(parameters: parameters, segmentSize: segmentSize)
+        responderHalf = SendHalf(parameters: parameters, segmentSize: segmentSize)
     }
 
     /// Becomes a new connection's state in place, reusing this finished
     /// one's storage: the same as
-    /// ``init(id:initiator:responder:path:parameters:segmentSize:needsKeyExchange:)``,
+    /// ``init(id:initiator:responder:path:parameters:segmentSize:)``,
     /// allocating nothing once the records have grown, and moving nothing.
     mutating func reuse(
         id: ConnectionID, initiator: DeviceID, responder: DeviceID, path: PathKind,
-        parameters: TransportParameters, segmentSize: Int, needsKeyExchange: Bool
+        parameters: TransportParameters, segmentSize: Int
     ) {
         self.id = id
         self.initiator = initiator
@@ -192,14 +200,16 @@ struct ConnectionState: Sendable {
         self.path = path
         self.parameters = parameters
         self.segmentSize = segmentSize
-        self.needsKeyExchange = needsKeyExchange && parameters.keyExchangeRounds > 0
         phase = .handshake
+        responderSynchronised = false
         responderReady = false
-        setupTransmissions = 0
+        synTransmissions = 0
+        synAcknowledgementTransmissions = 0
         setupRequestsSent = 0
-        setupSentAt = 0
-        initiatorHalf.reset(parameters: parameters)
-        responderHalf.reset(parameters: parameters)
+        synSentAt = 0
+        synAcknowledgementSentAt = 0
+        initiatorHalf.reset(parameters: parameters, segmentSize: segmentSize)
+        responderHalf.reset(parameters: parameters, segmentSize: segmentSize)
         initiatorReceiver.reset()
         responderReceiver.reset()
     }
@@ -223,50 +233,52 @@ struct ConnectionState: Sendable {
 
     // MARK: Setup
 
-    /// Sends the first handshake request.
+    /// Sends the SYN.
     mutating func start(now: Int64, into actions: inout ReusableBuffer<ConnectionAction>) {
-        sendSetupRequest(now: now, into: &actions)
+        sendSyn(now: now, into: &actions)
     }
 
-    private mutating func sendSetupRequest(now: Int64, into actions: inout ReusableBuffer<ConnectionAction>) {
-        setupTransmissions += 1
+    private mutating func sendSyn(now: Int64, into actions: inout ReusableBuffer<ConnectionAction>) {
+        synTransmissions += 1
         setupRequestsSent += 1
-        setupSentAt = now
-        switch phase {
-        case .handshake:
-            actions.append(.transmit(
-                side: .initiator, kind: .handshake, sequence: 0, word: 0, payloadBytes: parameters.handshakeBytes))
-        case let .keyExchange(round):
-            actions.append(.transmit(
-                side: .initiator, kind: .keyRequest, sequence: 0, word: UInt32(round),
-                payloadBytes: parameters.keyExchangeBytes))
-        default:
-            return
-        }
+        synSentAt = now
+        actions.append(.transmit(
+            side: .initiator, kind: .handshake, sequence: 0, word: 0, payloadBytes: Int32(parameters.handshakeBytes)))
         initiatorHalf.timer.set(now + initiatorHalf.estimator.timeout, side: .initiator, into: &actions)
     }
 
-    /// Moves the setup on after an answer to the current request.
-    private mutating func advanceSetup(to next: Phase, now: Int64, into actions: inout ReusableBuffer<ConnectionAction>) {
-        if setupTransmissions == 1 { initiatorHalf.estimator.sample(now - setupSentAt) }
-        initiatorHalf.consecutiveTimeouts = 0
-        initiatorHalf.timer.clear()
-        setupTransmissions = 0
-        if next == .established {
-            establish(now: now, into: &actions)
-        } else {
-            phase = next
-            sendSetupRequest(now: now, into: &actions)
-        }
+    private mutating func sendSynAcknowledgement(now: Int64, into actions: inout ReusableBuffer<ConnectionAction>) {
+        synAcknowledgementTransmissions += 1
+        setupRequestsSent += 1
+        synAcknowledgementSentAt = now
+        actions.append(.transmit(
+            side: .responder, kind: .handshakeReply, sequence: 0, word: 0,
+            payloadBytes: Int32(parameters.handshakeBytes)))
+        responderHalf.timer.set(now + responderHalf.estimator.timeout, side: .responder, into: &actions)
     }
 
+    /// The initiator got the SYN-ACK: established; the final ACK goes with
+    /// the first data, or alone.
     private mutating func establish(now: Int64, into actions: inout ReusableBuffer<ConnectionAction>) {
+        if synTransmissions == 1 { initiatorHalf.estimator.sample(now - synSentAt) }
         phase = .established
         initiatorHalf.timer.clear()
         initiatorHalf.consecutiveTimeouts = 0
-        if needsKeyExchange { actions.append(.recordTrust) }
         actions.append(.established)
-        initiatorHalf.trySend(side: .initiator, window: parameters.window, now: now, into: &actions)
+        if !initiatorHalf.trySend(side: .initiator, window: parameters.window, now: now, into: &actions) {
+            actions.append(.transmit(side: .initiator, kind: .handshakeAcknowledgement, sequence: 0, word: 0, payloadBytes: 0))
+        }
+        initiatorHalf.setTimer(side: .initiator, parameters: parameters, now: now, into: &actions)
+    }
+
+    /// The responder saw the handshake completed.
+    private mutating func responderEstablish(now: Int64, into actions: inout ReusableBuffer<ConnectionAction>) {
+        guard !responderReady else { return }
+        if synAcknowledgementTransmissions == 1 { responderHalf.estimator.sample(now - synAcknowledgementSentAt) }
+        responderReady = true
+        responderHalf.timer.clear()
+        responderHalf.consecutiveTimeouts = 0
+        trySend(.responder, now: now, into: &actions)
     }
 
     // MARK: Sending
@@ -286,87 +298,139 @@ struct ConnectionState: Sendable {
         trySend(side, now: now, into: &actions)
     }
 
-    /// Sends what `side` may send now.
+    /// Sends what `side` may send now, and sets its timer.
     mutating func trySend(_ side: ConnectionSide, now: Int64, into actions: inout ReusableBuffer<ConnectionAction>) {
         guard canSend(side) else { return }
+        let sent: Bool
         if side == .initiator {
-            initiatorHalf.trySend(side: side, window: parameters.window, now: now, into: &actions)
+            sent = initiatorHalf.trySend(side: side, window: parameters.window, now: now, into: &actions)
+            if sent { initiatorHalf.setTimer(side: side, parameters: parameters, now: now, into: &actions) }
         } else {
-            responderHalf.trySend(side: side, window: parameters.window, now: now, into: &actions)
+            sent = responderHalf.trySend(side: side, window: parameters.window, now: now, into: &actions)
+            if sent { responderHalf.setTimer(side: side, parameters: parameters, now: now, into: &actions) }
         }
+        // Data carries the acknowledgement a delayed ACK was holding back.
+        if sent { flushAcknowledgement(side, now: now, into: &actions) }
     }
 
     // MARK: Receiving
 
     /// Handles a packet that arrived at `side`.
     mutating func receive(
-        at side: ConnectionSide, kind: PacketKind, sequence: UInt32, word: UInt32, now: Int64,
+        at side: ConnectionSide, kind: PacketKind, sequence: UInt32, word: UInt32, blockLength: UInt8, now: Int64,
         into actions: inout ReusableBuffer<ConnectionAction>
     ) {
         guard isOpen else { return }
         switch kind {
         case .data:
-            if side == .initiator, phase != .established {
-                // Data from the responder means it finished the setup; the
-                // reply that said so was lost or is still on its way.
-                setupTransmissions = 0
+            if side == .responder {
+                responderEstablish(now: now, into: &actions)
+            } else if phase != .established {
+                // The responder sends only after the handshake; its data
+                // means the SYN-ACK was lost or is still on its way.
                 establish(now: now, into: &actions)
             }
-            let queuedReply: Bool
+            let result: (duplicate: Bool, inOrder: Bool, queuedReply: Bool)
             if side == .initiator {
-                queuedReply = initiatorReceiver.receive(
+                result = initiatorReceiver.receive(
                     side: side, sequence: sequence, from: &responderHalf, replier: &initiatorHalf,
                     segmentSize: segmentSize, into: &actions)
             } else {
-                queuedReply = responderReceiver.receive(
+                result = responderReceiver.receive(
                     side: side, sequence: sequence, from: &initiatorHalf, replier: &responderHalf,
                     segmentSize: segmentSize, into: &actions)
             }
-            if queuedReply { trySend(side, now: now, into: &actions) }
-            let cumulative = side == .initiator ? initiatorReceiver.cumulative : responderReceiver.cumulative
-            actions.append(.transmit(
-                side: side, kind: .acknowledgement, sequence: sequence, word: cumulative, payloadBytes: 0))
-        case .acknowledgement:
+            if result.queuedReply { trySend(side, now: now, into: &actions) }
+            let delay = parameters.delayedAcknowledgement
             if side == .initiator {
+                Self.acknowledge(
+                    sequence, receiver: &initiatorReceiver, side: side, duplicate: result.duplicate,
+                    mayWait: result.inOrder, delay: delay, now: now, into: &actions)
+            } else {
+                Self.acknowledge(
+                    sequence, receiver: &responderReceiver, side: side, duplicate: result.duplicate,
+                    mayWait: result.inOrder, delay: delay, now: now, into: &actions)
+            }
+        case .acknowledgement, .duplicateAcknowledgement:
+            if side == .responder { responderEstablish(now: now, into: &actions) }
+            let report = AcknowledgementReport(
+                cumulative: word, blockTop: sequence, blockLength: UInt32(blockLength),
+                duplicate: kind == .duplicateAcknowledgement)
+            if side == .initiator {
+                guard phase == .established else { return }
                 initiatorHalf.receiveAcknowledgement(
-                    side: side, sequence: sequence, cumulative: word, window: parameters.window, now: now,
-                    into: &actions)
+                    side: side, report: report, parameters: parameters, now: now, into: &actions)
             } else {
                 responderHalf.receiveAcknowledgement(
-                    side: side, sequence: sequence, cumulative: word, window: parameters.window, now: now,
-                    into: &actions)
+                    side: side, report: report, parameters: parameters, now: now, into: &actions)
             }
         case .handshake:
-            guard side == .responder else { return }
-            actions.append(.transmit(
-                side: .responder, kind: .handshakeReply, sequence: 0, word: 0, payloadBytes: parameters.handshakeBytes))
-            if !needsKeyExchange, !responderReady {
-                responderReady = true
-                trySend(.responder, now: now, into: &actions)
-            }
+            guard side == .responder, !responderReady else { return }
+            // A SYN again means the SYN-ACK was lost: answered at once.
+            responderSynchronised = true
+            sendSynAcknowledgement(now: now, into: &actions)
         case .handshakeReply:
-            guard side == .initiator, phase == .handshake else { return }
-            advanceSetup(to: needsKeyExchange ? .keyExchange(round: 0) : .established, now: now, into: &actions)
-        case .keyRequest:
-            guard side == .responder else { return }
-            actions.append(.transmit(
-                side: .responder, kind: .keyReply, sequence: 0, word: word, payloadBytes: parameters.keyExchangeBytes))
-            if Int(word) == parameters.keyExchangeRounds - 1, !responderReady {
-                responderReady = true
-                trySend(.responder, now: now, into: &actions)
+            guard side == .initiator else { return }
+            if phase == .handshake {
+                establish(now: now, into: &actions)
+            } else {
+                // A SYN-ACK again: the final ACK was lost.
+                actions.append(.transmit(
+                    side: .initiator, kind: .handshakeAcknowledgement, sequence: 0, word: 0, payloadBytes: 0))
             }
-        case .keyReply:
-            guard side == .initiator, phase == .keyExchange(round: Int(word)) else { return }
-            let next = Int(word) + 1
-            advanceSetup(
-                to: next < parameters.keyExchangeRounds ? .keyExchange(round: next) : .established, now: now,
-                into: &actions)
+        case .handshakeAcknowledgement:
+            guard side == .responder else { return }
+            responderEstablish(now: now, into: &actions)
         case .datagram:
             return
         }
     }
 
+    /// Acknowledges data segment `sequence` at `side`: at once, or (with
+    /// delayed acknowledgements, for an in-order segment) with the next
+    /// one or when the timer expires.
+    private static func acknowledge(
+        _ sequence: UInt32, receiver: inout ReceiveHalf, side: ConnectionSide, duplicate: Bool, mayWait: Bool,
+        delay: SimDuration?, now: Int64, into actions: inout ReusableBuffer<ConnectionAction>
+    ) {
+        if mayWait, let delay, !receiver.acknowledgementPending {
+            receiver.acknowledgementPending = true
+            receiver.acknowledgementTimerGeneration &+= 1
+            actions.append(.armAcknowledgementTimer(
+                side: side, time: now + delay.nanoseconds, generation: receiver.acknowledgementTimerGeneration))
+            return
+        }
+        receiver.acknowledgementPending = false
+        let report = receiver.report(for: sequence, duplicate: duplicate)
+        actions.append(.transmit(
+            side: side, kind: report.duplicate ? .duplicateAcknowledgement : .acknowledgement,
+            sequence: report.blockTop, word: report.cumulative, payloadBytes: 0,
+            blockLength: UInt8(report.blockLength)))
+    }
+
+    /// Sends the acknowledgement `side` holds back, if any.
+    private mutating func flushAcknowledgement(
+        _ side: ConnectionSide, now: Int64, into actions: inout ReusableBuffer<ConnectionAction>
+    ) {
+        let pending = side == .initiator ? initiatorReceiver.acknowledgementPending : responderReceiver.acknowledgementPending
+        guard pending else { return }
+        if side == .initiator { initiatorReceiver.acknowledgementPending = false } else { responderReceiver.acknowledgementPending = false }
+        let cumulative = side == .initiator ? initiatorReceiver.cumulative : responderReceiver.cumulative
+        actions.append(.transmit(side: side, kind: .acknowledgement, sequence: 0, word: cumulative, payloadBytes: 0))
+    }
+
     // MARK: Timers
+
+    /// Handles `side`'s delayed-acknowledgement timer event.
+    mutating func acknowledgementTimerFired(
+        side: ConnectionSide, generation: UInt32, now: Int64, into actions: inout ReusableBuffer<ConnectionAction>
+    ) {
+        guard isOpen else { return }
+        let current = side == .initiator
+            ? initiatorReceiver.acknowledgementTimerGeneration : responderReceiver.acknowledgementTimerGeneration
+        guard generation == current else { return }
+        flushAcknowledgement(side, now: now, into: &actions)
+    }
 
     /// Handles `side`'s timer event.
     mutating func timerFired(
@@ -376,29 +440,41 @@ struct ConnectionState: Sendable {
         if side == .initiator {
             guard initiatorHalf.timer.fire(generation: generation, now: now, side: side, into: &actions) else { return }
             if phase != .established {
-                initiatorHalf.statistics.timeouts += 1
-                initiatorHalf.consecutiveTimeouts += 1
-                if initiatorHalf.consecutiveTimeouts > parameters.retryLimit {
+                guard Self.setupTimedOut(&initiatorHalf, retryLimit: parameters.retryLimit) else {
                     fail(.setupTimedOut, into: &actions)
-                } else {
-                    initiatorHalf.estimator.backOff()
-                    sendSetupRequest(now: now, into: &actions)
+                    return
                 }
+                sendSyn(now: now, into: &actions)
                 return
             }
-            if !initiatorHalf.timeOut(
-                side: side, retryLimit: parameters.retryLimit, window: parameters.window, now: now, into: &actions)
-            {
+            if !initiatorHalf.timerExpired(side: side, parameters: parameters, now: now, into: &actions) {
                 fail(.retransmissionsExhausted, into: &actions)
             }
         } else {
             guard responderHalf.timer.fire(generation: generation, now: now, side: side, into: &actions) else { return }
-            if !responderHalf.timeOut(
-                side: side, retryLimit: parameters.retryLimit, window: parameters.window, now: now, into: &actions)
-            {
+            if !responderReady {
+                guard Self.setupTimedOut(&responderHalf, retryLimit: parameters.retryLimit) else {
+                    fail(.setupTimedOut, into: &actions)
+                    return
+                }
+                sendSynAcknowledgement(now: now, into: &actions)
+                return
+            }
+            if !responderHalf.timerExpired(side: side, parameters: parameters, now: now, into: &actions) {
                 fail(.retransmissionsExhausted, into: &actions)
             }
         }
+    }
+
+    /// Counts a handshake timeout on `half` and backs off.
+    ///
+    /// - Returns: `false` when the retry limit is exceeded.
+    private static func setupTimedOut(_ half: inout SendHalf, retryLimit: Int) -> Bool {
+        half.statistics.timeouts += 1
+        half.consecutiveTimeouts += 1
+        if half.consecutiveTimeouts > retryLimit { return false }
+        half.estimator.backOff()
+        return true
     }
 
     private mutating func fail(_ failure: ConnectionFailure, into actions: inout ReusableBuffer<ConnectionAction>) {

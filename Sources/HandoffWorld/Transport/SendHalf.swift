@@ -25,7 +25,44 @@ struct MessageRecord: Sendable {
     var replyBytes: Int
 }
 
-/// What one side sends, and the state of its retransmission machinery.
+/// What an acknowledgement reports: the cumulative acknowledgement, and
+/// either one SACK block (RFC 2018) of consecutive segments received above
+/// it, or one duplicate segment (D-SACK, RFC 2883).
+struct AcknowledgementReport: Sendable {
+    /// Every sequence number below this has arrived.
+    var cumulative: UInt32
+    /// The highest segment of the block.
+    var blockTop: UInt32
+    /// The block's length in segments (0: no block).
+    var blockLength: UInt32
+    /// Whether the block reports a duplicate arrival.
+    var duplicate: Bool
+}
+
+/// Where a sender is in its congestion-control cycle.
+enum RecoveryState: UInt8, Sendable {
+    /// No loss outstanding.
+    case open
+    /// Fast recovery after a loss found by RACK or the duplicate threshold.
+    case recovery
+    /// After a retransmission timeout, until everything sent before it is
+    /// acknowledged.
+    case loss
+}
+
+/// What the one timer of a send half is waiting for (RFC 8985 shares the
+/// retransmission timer between the three, as Linux does).
+enum TimerPurpose: UInt8, Sendable {
+    /// The retransmission timeout (RFC 6298), or the handshake's.
+    case retransmission
+    /// RACK's reorder timer (RFC 8985 §6.2 step 5).
+    case reorder
+    /// The tail-loss probe timeout (RFC 8985 §7.2).
+    case probe
+}
+
+/// What one side sends, and the state of its retransmission and
+/// congestion-control machinery.
 struct SendHalf: Sendable {
     var segments: [SegmentRecord] = []
     /// The sequence number of `segments[0]`.
@@ -33,33 +70,100 @@ struct SendHalf: Sendable {
     var messages: [MessageRecord] = []
     /// The message number of `messages[0]`.
     var messageBase = 0
+    /// SND.NXT: the first segment never sent.
     var nextUnsent: UInt32 = 0
+    /// SND.UNA: every segment below it is acknowledged cumulatively.
     var cumulativeAcknowledged: UInt32 = 0
     var nextMessageToAcknowledge = 0
+    /// RFC 6675's pipe: bytes sent and neither acknowledged nor deemed lost.
     var bytesInFlight = 0
     /// Segments in flight (empty segments count here but not in bytes).
     var segmentsInFlight = 0
+    /// RFC 5681's FlightSize: bytes sent and not cumulatively acknowledged
+    /// (selectively acknowledged ones included).
+    var outstandingBytes = 0
     var lostCount = 0
+    /// Segments above SND.UNA selectively acknowledged.
+    var selectivelyAcknowledged = 0
+    /// The maximum segment size (the connection's segment size).
+    var segmentSize = 1
+
+    // Congestion control.
+    var congestionWindow = 0
+    var slowStartThreshold = Int.max
+    var state = RecoveryState.open
+    /// The segment past which the current recovery ends (RFC 6582's
+    /// "recover").
+    var recoveryPoint: UInt32 = 0
+    /// PRR (RFC 6937): bytes delivered and sent since recovery began, and
+    /// the flight when it began.
+    var prrDelivered = 0
+    var prrOut = 0
+    var recoverFlight = 1
+
+    // RACK (RFC 8985 §6).
     /// RACK's place among first transmissions: no segment below it is an
     /// in-flight first transmission (a segment never becomes one again).
     var rackCursor: UInt32 = 0
-    /// Retransmissions in the order they were sent, for RACK: a segment
-    /// sent again is out of sequence order, so it is checked from here.
+    /// Retransmissions in the order they were sent: a segment sent again is
+    /// out of sequence order, so it is checked from here.
     var retransmissions = RingBuffer<Retransmission>(filler: Retransmission(sequence: 0, sentAt: 0))
-    /// The latest send time of any acknowledged segment (RACK).
+    /// RACK.xmit_ts, RACK.end_seq and RACK.rtt: the most recently sent
+    /// segment known delivered, and its RTT.
     var latestDeliveredSendTime: Int64 = -1
+    var latestDeliveredSequence: UInt32 = 0
+    var latestDeliveredRoundTrip: Int64 = 0
+    /// RACK.fack: one past the highest segment selectively acknowledged.
+    var forwardAcknowledged: UInt32 = 0
+    var reorderingSeen = false
+    var reorderWindowMultiplier: Int64 = 1
+    var reorderWindowPersist = 0
+    /// SND.NXT when the last D-SACK round began, or nil.
+    var duplicateRound: UInt32?
+    /// The three highest segments selectively acknowledged above SND.UNA
+    /// (the duplicate threshold's test), highest first.
+    var highestSelective: (UInt32, UInt32, UInt32) = (0, 0, 0)
+    var highestSelectiveCount = 0
+
+    // TLP (RFC 8985 §7).
+    /// TLP.end_seq: SND.NXT when the probe went out, or nil.
+    var probeEnd: UInt32?
+    var probeWasRetransmission = false
+    var probeSequence: UInt32 = 0
+
+    // Timers.
     var estimator: RoundTripEstimator
     var timer = RetransmissionTimer()
+    var timerPurpose = TimerPurpose.retransmission
+    /// When the retransmission timeout expires, or −1 when not running.
+    var retransmissionDeadline: Int64 = -1
+    /// When RACK's reorder timer should expire, as of the latest check
+    /// (−1: no timer).
+    var reorderDeadline: Int64 = -1
     var consecutiveTimeouts = 0
     var statistics = TransferStatistics()
 
-    init(parameters: TransportParameters) {
+    init(parameters: TransportParameters, segmentSize: Int) {
         estimator = RoundTripEstimator(parameters: parameters)
+        resetCongestion(parameters: parameters, segmentSize: segmentSize)
+    }
+
+    private mutating func resetCongestion(parameters: TransportParameters, segmentSize: Int) {
+        self.segmentSize = max(segmentSize, 1)
+        switch parameters.congestionControl {
+        case .newReno:
+            // RFC 6928; a window above the flow-control window buys nothing.
+            congestionWindow = min(parameters.initialWindow * self.segmentSize, max(parameters.window, self.segmentSize))
+            slowStartThreshold = Int.max
+        case .none:
+            congestionWindow = parameters.window
+            slowStartThreshold = parameters.window
+        }
     }
 
     /// This half as a new one would be, keeping the storage of its records
     /// (for a connection state reused by a world that was reset).
-    mutating func reset(parameters: TransportParameters) {
+    mutating func reset(parameters: TransportParameters, segmentSize: Int) {
         segments.removeAllKeepingStorage()
         segmentBase = 0
         messages.removeAllKeepingStorage()
@@ -69,12 +173,35 @@ struct SendHalf: Sendable {
         nextMessageToAcknowledge = 0
         bytesInFlight = 0
         segmentsInFlight = 0
+        outstandingBytes = 0
         lostCount = 0
+        selectivelyAcknowledged = 0
+        resetCongestion(parameters: parameters, segmentSize: segmentSize)
+        state = .open
+        recoveryPoint = 0
+        prrDelivered = 0
+        prrOut = 0
+        recoverFlight = 1
         rackCursor = 0
         retransmissions.removeAll()
         latestDeliveredSendTime = -1
+        latestDeliveredSequence = 0
+        latestDeliveredRoundTrip = 0
+        forwardAcknowledged = 0
+        reorderingSeen = false
+        reorderWindowMultiplier = 1
+        reorderWindowPersist = 0
+        duplicateRound = nil
+        highestSelective = (0, 0, 0)
+        highestSelectiveCount = 0
+        probeEnd = nil
+        probeWasRetransmission = false
+        probeSequence = 0
         estimator = RoundTripEstimator(parameters: parameters)
         timer = RetransmissionTimer()
+        timerPurpose = .retransmission
+        retransmissionDeadline = -1
+        reorderDeadline = -1
         consecutiveTimeouts = 0
         statistics = TransferStatistics()
     }
@@ -84,6 +211,10 @@ struct SendHalf: Sendable {
     func message(_ number: Int) -> MessageRecord { messages[number - messageBase] }
 
     var messageEnd: Int { messageBase + messages.count }
+
+    /// Whether `a` comes before `b` in sequence space.
+    @inline(__always)
+    static func precedes(_ a: UInt32, _ b: UInt32) -> Bool { a &- b >= 1 << 31 }
 
     /// Drops records of acknowledged segments and messages once they make up
     /// most of the arrays, so a long-lived stream does not grow without end.
@@ -102,22 +233,50 @@ struct SendHalf: Sendable {
     }
 }
 
-
-/// What one side has received from the other.
+/// What one side has received from the other, and its acknowledgement
+/// policy.
 struct ReceiveHalf: Sendable {
     /// Every sequence number below this has arrived.
     var cumulative: UInt32 = 0
     var arrivedAhead = SequenceFlags()
     var nextMessageToDeliver = 0
+    /// The latest block of consecutive segments received above
+    /// `cumulative`, [start, end), kept so that reporting it costs nothing
+    /// while a run grows.
+    var blockStart: UInt32 = 0
+    var blockEnd: UInt32 = 0
+    /// An in-order segment waits for its delayed acknowledgement.
+    var acknowledgementPending = false
+    var acknowledgementTimerGeneration: UInt32 = 0
 
     /// This half as a new one would be, keeping its storage.
     mutating func reset() {
         cumulative = 0
         arrivedAhead.removeAll()
         nextMessageToDeliver = 0
+        blockStart = 0
+        blockEnd = 0
+        acknowledgementPending = false
+        acknowledgementTimerGeneration = 0
+    }
+
+    /// The acknowledgement to send now: the cumulative acknowledgement and
+    /// the block holding `sequence` (none when it is below the cumulative
+    /// acknowledgement).
+    func report(for sequence: UInt32, duplicate: Bool) -> AcknowledgementReport {
+        if duplicate {
+            return AcknowledgementReport(cumulative: cumulative, blockTop: sequence, blockLength: 1, duplicate: true)
+        }
+        guard SendHalf.precedes(sequence, cumulative) == false, sequence != cumulative,
+              !SendHalf.precedes(sequence, blockStart), SendHalf.precedes(sequence, blockEnd)
+        else {
+            return AcknowledgementReport(cumulative: cumulative, blockTop: 0, blockLength: 0, duplicate: false)
+        }
+        return AcknowledgementReport(
+            cumulative: cumulative, blockTop: blockEnd &- 1, blockLength: min(blockEnd &- blockStart, 255),
+            duplicate: false)
     }
 }
-
 
 extension SendHalf {
     /// Appends a message of `bytes` split into segments of `segmentSize`
@@ -138,10 +297,21 @@ extension SendHalf {
             tag: tag, bytes: bytes, firstSequence: first, lastSequence: segmentEnd &- 1, replyBytes: replyBytes))
     }
 
-    /// Sends lost segments first, then new ones, while the window allows.
+    /// The most bytes the congestion and flow-control windows allow in
+    /// flight.
+    @inline(__always)
+    func sendLimit(window: Int) -> Int { min(congestionWindow, window) }
+
+    /// Sends lost segments first, then new ones, while the windows allow
+    /// (RFC 6675's NextSeg rules 1 and 2).
+    ///
+    /// - Returns: whether anything was sent.
+    @discardableResult
     mutating func trySend(
         side: ConnectionSide, window: Int, now: Int64, into actions: inout ReusableBuffer<ConnectionAction>
-    ) {
+    ) -> Bool {
+        let limit = sendLimit(window: window)
+        var sent = false
         while true {
             var sequence: UInt32
             if lostCount > 0 {
@@ -150,109 +320,164 @@ extension SendHalf {
             } else if nextUnsent != segmentEnd {
                 sequence = nextUnsent
             } else {
-                return
+                break
             }
-            let slot = Int(sequence &- segmentBase)
-            let record = segments[slot]
-            let bytes = Int(record.bytes)
-            if bytesInFlight > 0, bytesInFlight + bytes > window { return }
-            if record.state == .lost {
-                lostCount -= 1
-                retransmissions.append(Retransmission(sequence: sequence, sentAt: now))
-                statistics.retransmissions += 1
-            } else {
-                nextUnsent &+= 1
-            }
-            segments[slot] = SegmentRecord(
-                bytes: record.bytes, lastSent: now, transmissions: record.transmissions &+ 1, state: .inFlight)
-            bytesInFlight += bytes
-            segmentsInFlight += 1
-            if bytesInFlight > statistics.peakBytesInFlight { statistics.peakBytesInFlight = bytesInFlight }
-            statistics.segmentTransmissions += 1
-            actions.append(.transmit(side: side, kind: .data, sequence: sequence, word: UInt32(bytes), payloadBytes: bytes))
-            if timer.deadline == nil { timer.set(now + estimator.timeout, side: side, into: &actions) }
+            let bytes = Int(segments[Int(sequence &- segmentBase)].bytes)
+            if bytesInFlight > 0, bytesInFlight + bytes > limit { break }
+            transmit(sequence, side: side, now: now, into: &actions)
+            sent = true
         }
+        if sent, retransmissionDeadline < 0 { retransmissionDeadline = now + estimator.timeout }
+        return sent
     }
 
-    /// Handles an acknowledgement of segment `sequence` carrying the
-    /// receiver's cumulative acknowledgement, then sends what the window
-    /// now allows.
+    /// Puts segment `sequence` (unsent, lost, or in flight for a probe) on
+    /// the path.
+    @inline(__always)
+    private mutating func transmit(
+        _ sequence: UInt32, side: ConnectionSide, now: Int64, into actions: inout ReusableBuffer<ConnectionAction>
+    ) {
+        let slot = Int(sequence &- segmentBase)
+        let record = segments[slot]
+        let bytes = Int(record.bytes)
+        switch record.state {
+        case .lost:
+            lostCount -= 1
+            retransmissions.append(Retransmission(sequence: sequence, sentAt: now))
+            statistics.retransmissions += 1
+            if record.transmissions > 1 { statistics.lostRetransmissionsDetected += 1 }
+            bytesInFlight += bytes
+            segmentsInFlight += 1
+        case .inFlight:
+            // A probe sent again while the first copy may still fly.
+            retransmissions.append(Retransmission(sequence: sequence, sentAt: now))
+            statistics.retransmissions += 1
+        case .unsent:
+            nextUnsent &+= 1
+            outstandingBytes += bytes
+            bytesInFlight += bytes
+            segmentsInFlight += 1
+        case .acknowledged:
+            return
+        }
+        if state == .recovery { prrOut += bytes }
+        segments[slot] = SegmentRecord(
+            bytes: record.bytes, lastSent: now, transmissions: record.transmissions &+ 1, state: .inFlight)
+        if bytesInFlight > statistics.peakBytesInFlight { statistics.peakBytesInFlight = bytesInFlight }
+        statistics.segmentTransmissions += 1
+        actions.append(.transmit(side: side, kind: .data, sequence: sequence, word: UInt32(bytes), payloadBytes: record.bytes))
+    }
+
+    /// Handles an acknowledgement, then sends what the windows now allow
+    /// and sets the timer.
     mutating func receiveAcknowledgement(
-        side: ConnectionSide, sequence: UInt32, cumulative: UInt32, window: Int, now: Int64,
+        side: ConnectionSide, report: AcknowledgementReport, parameters: TransportParameters, now: Int64,
         into actions: inout ReusableBuffer<ConnectionAction>
     ) {
-        var progress = false
-        // The segment this acknowledgement names.
-        if sequence &- cumulativeAcknowledged < 1 << 31, sequence &- segmentEnd >= 1 << 31 {
-            let slot = Int(sequence &- segmentBase)
-            if segments[slot].state != .acknowledged {
-                if segments[slot].transmissions == 1 { estimator.sample(now - segments[slot].lastSent) }
-                if segments[slot].lastSent > latestDeliveredSendTime { latestDeliveredSendTime = segments[slot].lastSent }
-                acknowledge(slot: slot)
-                progress = true
+        var delivered = 0
+        var sampleSendTime: Int64 = -1
+        var cumulativeProgress = 0
+        if report.duplicate {
+            statistics.duplicateReports += 1
+            // RFC 8985 §6.2 step 4: a D-SACK widens the reorder window.
+            if duplicateRound == nil {
+                duplicateRound = nextUnsent
+                reorderWindowMultiplier += 1
+                reorderWindowPersist = 16
+            }
+            if probeEnd != nil, probeWasRetransmission, report.blockTop == probeSequence {
+                // RFC 8985 §7.4.2: both copies arrived; the probe repaired nothing.
+                probeEnd = nil
+            }
+        } else if report.blockLength > 0 {
+            var sequence = report.blockTop &- (report.blockLength &- 1)
+            if Self.precedes(sequence, cumulativeAcknowledged) { sequence = cumulativeAcknowledged }
+            let end = report.blockTop &+ 1
+            while Self.precedes(sequence, end), Self.precedes(sequence, nextUnsent) {
+                let slot = Int(sequence &- segmentBase)
+                if segments[slot].state != .acknowledged {
+                    delivered += newlyAcknowledged(slot: slot, sequence: sequence, now: now, sampleSendTime: &sampleSendTime)
+                    selectivelyAcknowledged += 1
+                    noteSelective(sequence)
+                }
+                sequence &+= 1
             }
         }
         // Everything below the cumulative acknowledgement.
-        while cumulativeAcknowledged &- cumulative >= 1 << 31, cumulativeAcknowledged != segmentEnd {
+        while Self.precedes(cumulativeAcknowledged, report.cumulative), cumulativeAcknowledged != nextUnsent {
             let slot = Int(cumulativeAcknowledged &- segmentBase)
-            if segments[slot].state != .acknowledged { acknowledge(slot: slot) }
+            if segments[slot].state != .acknowledged {
+                delivered += newlyAcknowledged(
+                    slot: slot, sequence: cumulativeAcknowledged, now: now, sampleSendTime: &sampleSendTime)
+            } else {
+                selectivelyAcknowledged -= 1
+            }
+            let bytes = Int(segments[slot].bytes)
+            outstandingBytes -= bytes
+            cumulativeProgress += max(bytes, 1)
             cumulativeAcknowledged &+= 1
-            progress = true
         }
-        // Segments acknowledged out of order earlier.
-        while cumulativeAcknowledged != nextUnsent, segments[Int(cumulativeAcknowledged &- segmentBase)].state == .acknowledged {
-            cumulativeAcknowledged &+= 1
+        guard delivered > 0 || cumulativeProgress > 0 || report.duplicate else { return }
+        if sampleSendTime >= 0 { estimator.sample(now - sampleSendTime) }
+        if cumulativeProgress > 0 {
+            consecutiveTimeouts = 0
+            // RFC 6298 (5.3): new data acknowledged restarts the timer.
+            retransmissionDeadline = now + estimator.timeout
+            if let round = duplicateRound, !Self.precedes(cumulativeAcknowledged, round) { duplicateRound = nil }
         }
-        guard progress else { return }
-        detectLosses()
-        consecutiveTimeouts = 0
+        // RFC 8985 §7.4.2: an ACK past a retransmitted probe that no
+        // D-SACK called spurious means one segment was lost and repaired.
+        if let probeEnd, !Self.precedes(cumulativeAcknowledged, probeEnd) {
+            if probeWasRetransmission, state == .open {
+                reduceWindow(parameters: parameters)
+            }
+            self.probeEnd = nil
+        }
+        let lostBefore = lostCount
+        detectLosses(parameters: parameters, now: now)
+        // Leave recovery once everything sent before it is acknowledged.
+        if state != .open, !Self.precedes(cumulativeAcknowledged, recoveryPoint) {
+            if state == .recovery, parameters.congestionControl == .newReno {
+                congestionWindow = max(slowStartThreshold, segmentSize)
+            }
+            state = .open
+            if reorderWindowPersist > 0 {
+                reorderWindowPersist -= 1
+                if reorderWindowPersist == 0 { reorderWindowMultiplier = 1 }
+            }
+        }
+        if state == .open, lostCount > lostBefore {
+            enterRecovery(parameters: parameters)
+        }
+        if state == .recovery {
+            proportionalRateReduction(delivered: delivered, parameters: parameters)
+        } else if cumulativeProgress > 0, parameters.congestionControl == .newReno {
+            growWindow(acknowledged: cumulativeProgress, window: parameters.window)
+        }
         while nextMessageToAcknowledge < messageEnd {
             let message = message(nextMessageToAcknowledge)
-            guard message.lastSequence &- cumulativeAcknowledged >= 1 << 31 else { break }
+            guard Self.precedes(message.lastSequence, cumulativeAcknowledged) else { break }
             nextMessageToAcknowledge += 1
             actions.append(.acknowledged(by: side.peer, tag: message.tag))
         }
-        trySend(side: side, window: window, now: now, into: &actions)
-        if segmentsInFlight == 0 {
-            timer.clear()
-        } else {
-            timer.set(now + estimator.timeout, side: side, into: &actions)
-        }
+        trySend(side: side, window: parameters.window, now: now, into: &actions)
+        setTimer(side: side, parameters: parameters, now: now, into: &actions)
         compact()
     }
 
-    /// Handles an expired retransmission timer of an established side:
-    /// backs off and retransmits the oldest segment in flight (RFC 6298
-    /// §5.4); its acknowledgement lets RACK find any others.
+    /// Marks the segment in `slot` acknowledged (cumulatively or
+    /// selectively) and updates RACK with it.
     ///
-    /// - Returns: `false` when the retry limit is exceeded.
-    mutating func timeOut(
-        side: ConnectionSide, retryLimit: Int, window: Int, now: Int64,
-        into actions: inout ReusableBuffer<ConnectionAction>
-    ) -> Bool {
-        statistics.timeouts += 1
-        consecutiveTimeouts += 1
-        if consecutiveTimeouts > retryLimit { return false }
-        estimator.backOff()
-        var sequence = cumulativeAcknowledged
-        while sequence != nextUnsent {
-            let slot = Int(sequence &- segmentBase)
-            if segments[slot].state == .inFlight {
-                markLost(slot: slot)
-                break
-            }
-            sequence &+= 1
-        }
-        trySend(side: side, window: window, now: now, into: &actions)
-        if segmentsInFlight > 0 || lostCount > 0 { timer.set(now + estimator.timeout, side: side, into: &actions) }
-        return true
-    }
-
+    /// - Returns: its bytes (at least 1 for an empty segment, so that an
+    ///   acknowledgement of one counts as progress).
     @inline(__always)
-    private mutating func acknowledge(slot: Int) {
-        switch segments[slot].state {
+    private mutating func newlyAcknowledged(
+        slot: Int, sequence: UInt32, now: Int64, sampleSendTime: inout Int64
+    ) -> Int {
+        let record = segments[slot]
+        switch record.state {
         case .inFlight:
-            bytesInFlight -= Int(segments[slot].bytes)
+            bytesInFlight -= Int(record.bytes)
             segmentsInFlight -= 1
         case .lost:
             lostCount -= 1
@@ -260,24 +485,142 @@ extension SendHalf {
             break
         }
         segments[slot].state = .acknowledged
+        let roundTrip = now - record.lastSent
+        if record.transmissions == 1, record.lastSent > sampleSendTime { sampleSendTime = record.lastSent }
+        // RFC 8985 §6.2 step 2: an ACK of a retransmission sooner than the
+        // minimum RTT is for the original; it says nothing about timing.
+        if record.transmissions > 1, estimator.minimum >= 0, roundTrip < estimator.minimum {
+        } else if record.lastSent > latestDeliveredSendTime
+            || (record.lastSent == latestDeliveredSendTime && Self.precedes(latestDeliveredSequence, sequence))
+        {
+            latestDeliveredSendTime = record.lastSent
+            latestDeliveredSequence = sequence
+            latestDeliveredRoundTrip = roundTrip
+        }
+        // Step 3: a first transmission delivered below the highest
+        // selectively acknowledged segment arrived out of order.
+        if Self.precedes(sequence, forwardAcknowledged) {
+            if record.transmissions == 1 { reorderingSeen = true }
+        } else {
+            forwardAcknowledged = sequence &+ 1
+        }
+        return max(Int(record.bytes), 1)
     }
 
-    /// RACK: marks lost every in-flight segment sent more than the reorder
-    /// window before the latest-sent segment known to have arrived.
+    /// Keeps the three highest selectively acknowledged segments.
+    @inline(__always)
+    private mutating func noteSelective(_ sequence: UInt32) {
+        if highestSelectiveCount == 0 || Self.precedes(highestSelective.0, sequence) {
+            highestSelective = (sequence, highestSelective.0, highestSelective.1)
+        } else if highestSelectiveCount < 2 || Self.precedes(highestSelective.1, sequence) {
+            highestSelective = (highestSelective.0, sequence, highestSelective.1)
+        } else if highestSelectiveCount < 3 || Self.precedes(highestSelective.2, sequence) {
+            highestSelective.2 = sequence
+        }
+        highestSelectiveCount = min(highestSelectiveCount + 1, 3)
+    }
+
+    /// RFC 5681: slow start below the threshold (at most one segment per
+    /// ACK, RFC 3465 with L = 1), congestion avoidance above it (SMSS²/cwnd
+    /// per ACK); never past the flow-control window, which already bounds
+    /// what may fly (as ns-3's capped window does).
+    @inline(__always)
+    private mutating func growWindow(acknowledged: Int, window: Int) {
+        if congestionWindow < slowStartThreshold {
+            congestionWindow += min(acknowledged, segmentSize)
+        } else {
+            congestionWindow += max(1, segmentSize * segmentSize / max(congestionWindow, 1))
+        }
+        if congestionWindow > window { congestionWindow = max(window, segmentSize) }
+    }
+
+    /// RFC 5681 (4) with RFC 6675: half the flight, at least two segments.
+    private mutating func halvedThreshold() -> Int { max(outstandingBytes / 2, 2 * segmentSize) }
+
+    /// Enters fast recovery (RFC 6675 §5, RFC 6937).
+    private mutating func enterRecovery(parameters: TransportParameters) {
+        state = .recovery
+        recoveryPoint = nextUnsent
+        statistics.fastRecoveries += 1
+        probeEnd = nil
+        prrDelivered = 0
+        prrOut = 0
+        recoverFlight = max(outstandingBytes, 1)
+        if parameters.congestionControl == .newReno { slowStartThreshold = halvedThreshold() }
+    }
+
+    /// A loss repaired by a tail-loss probe: the window reduction of a
+    /// loss episode, without one (RFC 8985 §7.4.2).
+    private mutating func reduceWindow(parameters: TransportParameters) {
+        guard parameters.congestionControl == .newReno else { return }
+        slowStartThreshold = max(congestionWindow / 2, 2 * segmentSize)
+        congestionWindow = slowStartThreshold
+    }
+
+    /// PRR with the slow-start reduction bound (RFC 6937 §3): the window
+    /// for this ACK is what flies plus what may be sent now.
+    @inline(__always)
+    private mutating func proportionalRateReduction(delivered: Int, parameters: TransportParameters) {
+        guard parameters.congestionControl == .newReno else { return }
+        prrDelivered += delivered
+        var sendCount: Int
+        if bytesInFlight > slowStartThreshold {
+            let target = (prrDelivered * slowStartThreshold + recoverFlight - 1) / recoverFlight
+            sendCount = target - prrOut
+        } else {
+            let limit = max(prrDelivered - prrOut, delivered) + segmentSize
+            sendCount = min(slowStartThreshold - bytesInFlight, limit)
+        }
+        // The fast retransmit itself always goes out.
+        if prrOut == 0, sendCount < segmentSize { sendCount = segmentSize }
+        congestionWindow = bytesInFlight + max(sendCount, 0)
+    }
+
+    /// The reorder window (RFC 8985 §6.2 step 4).
+    @inline(__always)
+    private func reorderWindow() -> Int64 {
+        if !reorderingSeen, state != .open || selectivelyAcknowledged >= 3 { return 0 }
+        let minimum = max(estimator.minimum, 0)
+        return min(reorderWindowMultiplier * minimum / 4, max(estimator.smoothed, 0))
+    }
+
+    /// Marks lost what the detection in use finds lost, and notes the
+    /// reorder timeout RACK asks for.
+    @inline(__always)
+    private mutating func detectLosses(parameters: TransportParameters, now: Int64) {
+        reorderDeadline = -1
+        switch parameters.lossDetection {
+        case .rackTailLossProbe: rackDetectLosses(now: now)
+        case .duplicateThreshold: thresholdDetectLosses()
+        }
+    }
+
+    /// RACK (RFC 8985 §6.2 step 5): every segment sent before the latest
+    /// delivered one is lost once RACK.rtt + the reorder window has passed
+    /// since it was sent; for the youngest of the rest, a reorder timer.
     ///
     /// First transmissions go out in sequence order, so they are checked
     /// from the oldest until one is recent enough; retransmissions are
     /// checked in the order they were sent. Amortised O(1) per
     /// acknowledgement when nothing is lost.
     @inline(__always)
-    private mutating func detectLosses() {
+    private mutating func rackDetectLosses(now: Int64) {
         guard latestDeliveredSendTime >= 0 else { return }
-        let threshold = latestDeliveredSendTime - estimator.reorderWindow
-        var sequence = rackCursor &- cumulativeAcknowledged < 1 << 31 ? rackCursor : cumulativeAcknowledged
+        let window = reorderWindow()
+        let deadline = latestDeliveredRoundTrip + window - now
+        var sequence = Self.precedes(rackCursor, cumulativeAcknowledged) ? cumulativeAcknowledged : rackCursor
         while sequence != nextUnsent {
             let slot = Int(sequence &- segmentBase)
-            if segments[slot].state == .inFlight, segments[slot].transmissions == 1 {
-                guard segments[slot].lastSent < threshold else { break }
+            let record = segments[slot]
+            if record.state == .inFlight, record.transmissions == 1 {
+                guard record.lastSent < latestDeliveredSendTime
+                    || (record.lastSent == latestDeliveredSendTime && Self.precedes(sequence, latestDeliveredSequence))
+                else { break }
+                let remaining = record.lastSent + deadline
+                if remaining > 0 {
+                    reorderDeadline = max(reorderDeadline, now + remaining)
+                    break
+                }
                 markLost(slot: slot)
             }
             sequence &+= 1
@@ -285,7 +628,7 @@ extension SendHalf {
         rackCursor = sequence
         while let oldest = retransmissions.first {
             // Entries for segments since acknowledged, or sent yet again, are stale.
-            if oldest.sequence &- cumulativeAcknowledged >= 1 << 31 {
+            if Self.precedes(oldest.sequence, cumulativeAcknowledged) {
                 retransmissions.removeFirst()
                 continue
             }
@@ -294,10 +637,31 @@ extension SendHalf {
                 retransmissions.removeFirst()
                 continue
             }
-            guard oldest.sentAt < threshold else { return }
+            guard oldest.sentAt < latestDeliveredSendTime else { return }
+            let remaining = oldest.sentAt + deadline
+            if remaining > 0 {
+                reorderDeadline = max(reorderDeadline, now + remaining)
+                return
+            }
             markLost(slot: slot)
             retransmissions.removeFirst()
         }
+    }
+
+    /// RFC 6675's IsLost: a first transmission is lost once three segments
+    /// above it are selectively acknowledged. A retransmission is never
+    /// found lost this way.
+    @inline(__always)
+    private mutating func thresholdDetectLosses() {
+        guard highestSelectiveCount >= 3 else { return }
+        let bound = highestSelective.2
+        var sequence = Self.precedes(rackCursor, cumulativeAcknowledged) ? cumulativeAcknowledged : rackCursor
+        while Self.precedes(sequence, bound) {
+            let slot = Int(sequence &- segmentBase)
+            if segments[slot].state == .inFlight, segments[slot].transmissions == 1 { markLost(slot: slot) }
+            sequence &+= 1
+        }
+        rackCursor = sequence
     }
 
     @inline(__always)
@@ -308,6 +672,135 @@ extension SendHalf {
         segments[slot].state = .lost
         lostCount += 1
     }
+
+    /// Sets the one timer: off when nothing flies; otherwise RACK's reorder
+    /// timer, else a tail-loss probe, else the retransmission timeout,
+    /// whichever the state calls for, never past the timeout.
+    @inline(__always)
+    mutating func setTimer(
+        side: ConnectionSide, parameters: TransportParameters, now: Int64,
+        into actions: inout ReusableBuffer<ConnectionAction>
+    ) {
+        guard segmentsInFlight > 0 || lostCount > 0 else {
+            timer.clear()
+            retransmissionDeadline = -1
+            return
+        }
+        if retransmissionDeadline < 0 { retransmissionDeadline = now + estimator.timeout }
+        var deadline = retransmissionDeadline
+        var purpose = TimerPurpose.retransmission
+        if reorderDeadline > now, reorderDeadline < deadline {
+            deadline = reorderDeadline
+            purpose = .reorder
+        } else if parameters.lossDetection == .rackTailLossProbe, state == .open, probeEnd == nil,
+                  estimator.smoothed >= 0
+        {
+            // RFC 8985 §7.2; the 2 ms otherwise is Linux's TCP_TIMEOUT_MIN.
+            let extra = segmentsInFlight == 1 ? parameters.worstCaseDelayedAcknowledgement.nanoseconds : 2_000_000
+            let probe = now + 2 * estimator.smoothed + extra
+            if probe < deadline {
+                deadline = probe
+                purpose = .probe
+            }
+        }
+        timerPurpose = purpose
+        timer.set(deadline, side: side, into: &actions)
+    }
+
+    /// Handles the expiry of the one timer of an established side.
+    ///
+    /// - Returns: `false` when the retry limit is exceeded.
+    mutating func timerExpired(
+        side: ConnectionSide, parameters: TransportParameters, now: Int64,
+        into actions: inout ReusableBuffer<ConnectionAction>
+    ) -> Bool {
+        switch timerPurpose {
+        case .reorder:
+            let lostBefore = lostCount
+            detectLosses(parameters: parameters, now: now)
+            if state == .open, lostCount > lostBefore { enterRecovery(parameters: parameters) }
+            if state == .recovery { proportionalRateReduction(delivered: 0, parameters: parameters) }
+            trySend(side: side, window: parameters.window, now: now, into: &actions)
+        case .probe:
+            sendProbe(side: side, window: parameters.window, now: now, into: &actions)
+            // RFC 8985 §7.3: after a probe, the timeout, not another probe.
+            reorderDeadline = -1
+            retransmissionDeadline = now + estimator.timeout
+        case .retransmission:
+            guard timeOut(side: side, parameters: parameters, now: now, into: &actions) else { return false }
+        }
+        setTimer(side: side, parameters: parameters, now: now, into: &actions)
+        return true
+    }
+
+    /// Sends a tail-loss probe (RFC 8985 §7.3): a new segment if the
+    /// flow-control window allows one, else the highest segment sent again.
+    private mutating func sendProbe(
+        side: ConnectionSide, window: Int, now: Int64, into actions: inout ReusableBuffer<ConnectionAction>
+    ) {
+        var sequence: UInt32?
+        if nextUnsent != segmentEnd,
+           bytesInFlight == 0 || bytesInFlight + Int(segments[Int(nextUnsent &- segmentBase)].bytes) <= window
+        {
+            sequence = nextUnsent
+            probeWasRetransmission = false
+        } else if nextUnsent != cumulativeAcknowledged {
+            var candidate = nextUnsent &- 1
+            while candidate != cumulativeAcknowledged, segments[Int(candidate &- segmentBase)].state == .acknowledged {
+                candidate &-= 1
+            }
+            if segments[Int(candidate &- segmentBase)].state != .acknowledged {
+                sequence = candidate
+                probeWasRetransmission = true
+            }
+        }
+        guard let sequence else { return }
+        statistics.probes += 1
+        probeSequence = sequence
+        transmit(sequence, side: side, now: now, into: &actions)
+        probeEnd = nextUnsent
+    }
+
+    /// The retransmission timeout (RFC 6298 §5.4–5.7, RFC 5681 §3.1):
+    /// backs off, shrinks the window to one segment, and marks lost the
+    /// oldest segment and every other one sent longer ago than RACK's RTT
+    /// and reorder window (RFC 8985 §6.3; with the duplicate threshold,
+    /// everything in flight, RFC 6675 §5.1).
+    ///
+    /// - Returns: `false` when the retry limit is exceeded.
+    mutating func timeOut(
+        side: ConnectionSide, parameters: TransportParameters, now: Int64,
+        into actions: inout ReusableBuffer<ConnectionAction>
+    ) -> Bool {
+        statistics.timeouts += 1
+        consecutiveTimeouts += 1
+        if consecutiveTimeouts > parameters.retryLimit { return false }
+        estimator.backOff()
+        if parameters.congestionControl == .newReno {
+            if state != .loss { slowStartThreshold = halvedThreshold() }
+            congestionWindow = segmentSize
+        }
+        state = .loss
+        recoveryPoint = nextUnsent
+        probeEnd = nil
+        reorderDeadline = -1
+        let window = reorderWindow()
+        var first = true
+        var sequence = cumulativeAcknowledged
+        while sequence != nextUnsent {
+            let slot = Int(sequence &- segmentBase)
+            if segments[slot].state == .inFlight {
+                let expired = parameters.lossDetection == .duplicateThreshold
+                    || segments[slot].lastSent + latestDeliveredRoundTrip + window <= now
+                if first || expired { markLost(slot: slot) }
+                first = false
+            }
+            sequence &+= 1
+        }
+        trySend(side: side, window: parameters.window, now: now, into: &actions)
+        retransmissionDeadline = now + estimator.timeout
+        return true
+    }
 }
 
 extension ReceiveHalf {
@@ -316,33 +809,47 @@ extension ReceiveHalf {
     /// acknowledges the segment (after sending any reply, so that a
     /// response does not wait behind the acknowledgement on the wire).
     ///
-    /// - Returns: messages delivered that ask for an automatic reply are
-    ///   queued on `replier` (this side's own send half); `true` if any was.
+    /// - Returns: whether it was a duplicate, whether it arrived in order
+    ///   with nothing missing above it (an acknowledgement may wait), and
+    ///   whether a message delivered asks for an automatic reply (queued on
+    ///   `replier`, this side's own send half).
     mutating func receive(
         side: ConnectionSide, sequence: UInt32, from sender: inout SendHalf, replier: inout SendHalf,
         segmentSize: Int, into actions: inout ReusableBuffer<ConnectionAction>
-    ) -> Bool {
-        var queuedReply = false
-        if sequence &- cumulative >= 1 << 31 || arrivedAhead.contains(sequence, base: cumulative) {
+    ) -> (duplicate: Bool, inOrder: Bool, queuedReply: Bool) {
+        if SendHalf.precedes(sequence, cumulative) || arrivedAhead.contains(sequence, base: cumulative) {
             sender.statistics.duplicatesDiscarded += 1
+            return (true, false, false)
+        }
+        var queuedReply = false
+        let inOrder = sequence == cumulative && blockEnd == blockStart
+        arrivedAhead.insert(sequence, base: cumulative)
+        // The block holding the new segment.
+        if sequence == blockEnd, blockEnd != blockStart {
+            blockEnd &+= 1
         } else {
-            arrivedAhead.insert(sequence, base: cumulative)
-            while arrivedAhead.contains(cumulative, base: cumulative) {
-                arrivedAhead.clear(cumulative)
-                cumulative &+= 1
-            }
-            while nextMessageToDeliver < sender.messageEnd {
-                let message = sender.message(nextMessageToDeliver)
-                guard message.lastSequence &- cumulative >= 1 << 31 else { break }
-                nextMessageToDeliver += 1
-                sender.statistics.bytesDelivered += message.bytes
-                actions.append(.delivered(to: side, tag: message.tag, bytes: message.bytes))
-                if message.replyBytes >= 0 {
-                    replier.enqueue(bytes: message.replyBytes, tag: message.tag, replyBytes: -1, segmentSize: segmentSize)
-                    queuedReply = true
-                }
+            blockStart = sequence
+            blockEnd = sequence &+ 1
+            while blockStart != cumulative, arrivedAhead.contains(blockStart &- 1, base: cumulative) { blockStart &-= 1 }
+        }
+        while arrivedAhead.contains(blockEnd, base: cumulative) { blockEnd &+= 1 }
+        while arrivedAhead.contains(cumulative, base: cumulative) {
+            arrivedAhead.clear(cumulative)
+            cumulative &+= 1
+        }
+        if !SendHalf.precedes(cumulative, blockEnd) { blockStart = cumulative; blockEnd = cumulative }
+        else if SendHalf.precedes(blockStart, cumulative) { blockStart = cumulative }
+        while nextMessageToDeliver < sender.messageEnd {
+            let message = sender.message(nextMessageToDeliver)
+            guard SendHalf.precedes(message.lastSequence, cumulative) else { break }
+            nextMessageToDeliver += 1
+            sender.statistics.bytesDelivered += message.bytes
+            actions.append(.delivered(to: side, tag: message.tag, bytes: message.bytes))
+            if message.replyBytes >= 0 {
+                replier.enqueue(bytes: message.replyBytes, tag: message.tag, replyBytes: -1, segmentSize: segmentSize)
+                queuedReply = true
             }
         }
-        return queuedReply
+        return (false, inOrder, queuedReply)
     }
 }

@@ -1,16 +1,42 @@
 import SimKernel
 
-/// Settings of the reliable transport: connection setup, retransmission and
-/// flow control.
+/// How a connection's sending rate reacts to loss.
+public enum CongestionControl: String, Hashable, Sendable, CaseIterable {
+    /// NewReno (RFC 5681, RFC 6582) with SACK-based loss recovery (RFC 6675)
+    /// and Proportional Rate Reduction (RFC 6937): slow start from the
+    /// initial window, congestion avoidance past the slow-start threshold,
+    /// the window halved once per loss episode, one segment after a timeout.
+    case newReno
+    /// Flow control only: the window is always the flow-control window,
+    /// whatever is lost (a link model's upper bound; ns-3's "noCongestion").
+    case none
+}
+
+/// How a connection finds out that a segment was lost, short of its
+/// retransmission timeout.
+public enum LossDetection: String, Hashable, Sendable, CaseIterable {
+    /// RACK-TLP (RFC 8985): a segment is lost once one sent more than a
+    /// reordering window after it has been delivered (the window adapts to
+    /// reordering reported by D-SACK); a reorder timer covers the last
+    /// segments of a flight, a tail-loss probe the last flight itself, and
+    /// a lost retransmission is found like any other loss.
+    case rackTailLossProbe
+    /// The duplicate-ACK threshold of RFC 6675: a segment is lost once three
+    /// segments above it have been selectively acknowledged; a lost
+    /// retransmission and a loss among the last three segments of a flight
+    /// wait for the retransmission timeout (ns-3 3.37's behaviour).
+    case duplicateThreshold
+}
+
+/// Settings of the reliable transport: a TCP model (RFC 9293) with its
+/// handshake, congestion control, loss detection and acknowledgement
+/// policy.
 ///
 /// The retransmission timer follows RFC 6298 (smoothed RTT and RTT
 /// variation with gains 1/8 and 1/4, timeout = SRTT + 4·RTTVAR clamped to
-/// [minimum, maximum], doubled on every expiry, Karn's rule for samples);
-/// losses inside a window are found by RACK (RFC 8985: a segment is lost
-/// once one sent more than a quarter of the minimum RTT after it has been
-/// acknowledged).
+/// [minimum, maximum], doubled on every expiry, Karn's rule for samples).
 public struct TransportParameters: Hashable, Sendable {
-    /// The timeout before the first RTT sample.
+    /// The timeout before the first RTT sample (the SYN's).
     public var initialRetransmissionTimeout: SimDuration
     /// The smallest timeout the estimator may give.
     public var minimumRetransmissionTimeout: SimDuration
@@ -19,20 +45,29 @@ public struct TransportParameters: Hashable, Sendable {
     /// How many timeouts in a row, without any progress in between, a
     /// connection survives; the next one fails it.
     public var retryLimit: Int
-    /// Payload bytes of each connection-setup packet (the handshake's
-    /// request and reply).
+    /// Payload bytes of each handshake packet (SYN and SYN-ACK options).
     public var handshakeBytes: Int
-    /// How many request/reply rounds a key exchange takes on first contact.
-    public var keyExchangeRounds: Int
-    /// Payload bytes of each key-exchange packet.
-    public var keyExchangeBytes: Int
     /// The flow-control window: the most payload bytes in flight
-    /// (sent and not yet acknowledged) in each direction. One segment is
-    /// always allowed, even if it is larger.
+    /// (sent and neither acknowledged nor deemed lost) in each direction.
+    /// One segment is always allowed, even if it is larger.
     public var window: Int
     /// Payload bytes per segment; `nil` fits one segment in one packet of
     /// every link on the path (the path MTU less headers).
     public var segmentSize: Int?
+    /// The congestion window at the start, in segments (RFC 6928: 10).
+    public var initialWindow: Int
+    /// How the sending rate reacts to loss.
+    public var congestionControl: CongestionControl
+    /// How losses are found before the retransmission timeout.
+    public var lossDetection: LossDetection
+    /// The receiver's delayed-acknowledgement timer: with a value, in-order
+    /// segments are acknowledged every second segment or when the timer
+    /// expires (RFC 5681 §4.2; out-of-order and duplicate segments at
+    /// once); `nil` acknowledges every segment at once.
+    public var delayedAcknowledgement: SimDuration?
+    /// The worst case of the peer's delayed-ACK timer the tail-loss probe
+    /// allows for when one segment is in flight (RFC 8985 §7.2, WCDelAckT).
+    public var worstCaseDelayedAcknowledgement: SimDuration
 
     /// Creates transport settings; see the defaults table (docs/defaults.md) for the
     /// source of each default.
@@ -40,58 +75,73 @@ public struct TransportParameters: Hashable, Sendable {
         initialRetransmissionTimeout: SimDuration = .seconds(1),
         minimumRetransmissionTimeout: SimDuration = .milliseconds(200),
         maximumRetransmissionTimeout: SimDuration = .seconds(60),
-        retryLimit: Int = 5, handshakeBytes: Int = 0, keyExchangeRounds: Int = 1, keyExchangeBytes: Int = 1024,
-        window: Int = 65_536, segmentSize: Int? = nil
+        retryLimit: Int = 5, handshakeBytes: Int = 0,
+        window: Int = 65_536, segmentSize: Int? = nil, initialWindow: Int = 10,
+        congestionControl: CongestionControl = .newReno, lossDetection: LossDetection = .rackTailLossProbe,
+        delayedAcknowledgement: SimDuration? = nil,
+        worstCaseDelayedAcknowledgement: SimDuration = .milliseconds(200)
     ) {
         self.initialRetransmissionTimeout = initialRetransmissionTimeout
         self.minimumRetransmissionTimeout = minimumRetransmissionTimeout
         self.maximumRetransmissionTimeout = maximumRetransmissionTimeout
         self.retryLimit = retryLimit
         self.handshakeBytes = handshakeBytes
-        self.keyExchangeRounds = keyExchangeRounds
-        self.keyExchangeBytes = keyExchangeBytes
         self.window = window
         self.segmentSize = segmentSize
+        self.initialWindow = initialWindow
+        self.congestionControl = congestionControl
+        self.lossDetection = lossDetection
+        self.delayedAcknowledgement = delayedAcknowledgement
+        self.worstCaseDelayedAcknowledgement = worstCaseDelayedAcknowledgement
     }
 
     /// Checks every value.
     ///
     /// - Throws: ``WorldError/invalidParameter(name:value:expected:)``.
     public func validate() throws(WorldError) {
-        guard initialRetransmissionTimeout > .zero else {
+        guard initialRetransmissionTimeout > .zero, initialRetransmissionTimeout <= .seconds(3600) else {
             throw .invalidParameter(
-                name: "initialRetransmissionTimeout", value: "\(initialRetransmissionTimeout)", expected: "a duration > 0")
+                name: "initialRetransmissionTimeout", value: "\(initialRetransmissionTimeout)",
+                expected: "a duration > 0 and at most 1 h")
         }
         guard minimumRetransmissionTimeout > .zero,
-              minimumRetransmissionTimeout <= maximumRetransmissionTimeout
+              minimumRetransmissionTimeout <= maximumRetransmissionTimeout,
+              maximumRetransmissionTimeout <= .seconds(3600)
         else {
             throw .invalidParameter(
                 name: "minimumRetransmissionTimeout", value: "\(minimumRetransmissionTimeout)",
-                expected: "a duration > 0 and at most the maximum (\(maximumRetransmissionTimeout))")
+                expected: "a duration > 0 and at most the maximum (\(maximumRetransmissionTimeout), itself at most 1 h)")
         }
         guard retryLimit >= 0, retryLimit <= 60 else {
             throw .invalidParameter(name: "retryLimit", value: "\(retryLimit)", expected: "a count from 0 to 60")
         }
-        guard handshakeBytes >= 0, keyExchangeBytes >= 0 else {
-            throw .invalidParameter(
-                name: "handshakeBytes", value: "\(min(handshakeBytes, keyExchangeBytes)) B", expected: "a size ≥ 0")
+        guard handshakeBytes >= 0, handshakeBytes <= 65_535 else {
+            throw .invalidParameter(name: "handshakeBytes", value: "\(handshakeBytes) B", expected: "a size from 0 to 65,535 B")
         }
-        guard keyExchangeRounds >= 0, keyExchangeRounds <= 16 else {
-            throw .invalidParameter(name: "keyExchangeRounds", value: "\(keyExchangeRounds)", expected: "a count from 0 to 16")
-        }
-        guard window > 0 else {
-            throw .invalidParameter(name: "window", value: "\(window) B", expected: "a size > 0")
+        guard window > 0, window <= 1 << 30 else {
+            throw .invalidParameter(name: "window", value: "\(window) B", expected: "a size from 1 B to 1 GiB")
         }
         if let segmentSize, segmentSize <= 0 || segmentSize > 1 << 24 {
             throw .invalidParameter(name: "segmentSize", value: "\(segmentSize) B", expected: "a size from 1 B to 16 MiB")
+        }
+        guard initialWindow >= 1, initialWindow <= 1_000 else {
+            throw .invalidParameter(name: "initialWindow", value: "\(initialWindow)", expected: "a count of segments from 1 to 1,000")
+        }
+        if let delay = delayedAcknowledgement, delay <= .zero || delay > .seconds(1) {
+            throw .invalidParameter(
+                name: "delayedAcknowledgement", value: "\(delay)", expected: "a duration > 0 and at most 1 s")
+        }
+        guard worstCaseDelayedAcknowledgement >= .zero, worstCaseDelayedAcknowledgement <= .seconds(1) else {
+            throw .invalidParameter(
+                name: "worstCaseDelayedAcknowledgement", value: "\(worstCaseDelayedAcknowledgement)",
+                expected: "a duration from 0 to 1 s")
         }
     }
 }
 
 /// Why a connection failed.
 public enum ConnectionFailure: String, Hashable, Sendable, CustomStringConvertible {
-    /// Connection setup (handshake or key exchange) got no answer within
-    /// the retry limit.
+    /// The handshake got no answer within the retry limit.
     case setupTimedOut
     /// Data went unacknowledged through more timeouts in a row than the
     /// retry limit allows.
@@ -143,6 +193,15 @@ public struct TransferStatistics: Hashable, Sendable {
     public var timeouts = 0
     /// The most payload bytes ever in flight at once.
     public var peakBytesInFlight = 0
+    /// Tail-loss probes sent (RFC 8985 §7), new data or a retransmission.
+    public var probes = 0
+    /// Loss episodes recovered without a timeout (fast recovery entries).
+    public var fastRecoveries = 0
+    /// Retransmissions found lost and sent again before any timeout (by
+    /// RACK; with the duplicate threshold only a timeout finds them).
+    public var lostRetransmissionsDetected = 0
+    /// Acknowledgements that reported a duplicate segment (D-SACK, RFC 2883).
+    public var duplicateReports = 0
     /// Data segments the other side received more than once (and
     /// discarded).
     public var duplicatesDiscarded = 0
