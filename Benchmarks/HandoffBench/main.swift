@@ -77,6 +77,8 @@ let usage = """
       --loss-detection rack|dupthresh  RACK-TLP (default) or RFC 6675's
                      duplicate threshold without probes (ns-3 3.37's)
       --congestion newreno|none  NewReno (default) or flow control only
+      --ssthresh flight|pipe  on a loss, halve the flight (RFC 5681, the
+                     default) or the pipe (ns-3 3.37's rule, for comparing)
 
       suite          every workload (phold, transfer, handoff, sweep) in a
                      fresh process: events/s or trials/s, ns per event, peak
@@ -232,7 +234,7 @@ struct TransferOptions {
     var transport = TransportParameters()
 
     init(_ arguments: ArraySlice<String>) throws {
-        let allowed = ["--bytes", "--loss", "--seed", "--delayed-ack", "--loss-detection", "--congestion"]
+        let allowed = ["--bytes", "--loss", "--seed", "--delayed-ack", "--loss-detection", "--congestion", "--ssthresh"]
         for (flag, value) in try flagValues(arguments, allowed: allowed) {
             switch flag {
             case "--bytes":
@@ -255,6 +257,12 @@ struct TransferOptions {
                 case "newreno": transport.congestionControl = .newReno
                 case "none": transport.congestionControl = .none
                 default: throw UsageError(description: "--congestion expects newreno or none, got '\(value)'")
+                }
+            case "--ssthresh":
+                switch value {
+                case "flight": transport.thresholdFromPipe = false
+                case "pipe": transport.thresholdFromPipe = true
+                default: throw UsageError(description: "--ssthresh expects flight or pipe, got '\(value)'")
                 }
             default:
                 seed = try wholeNumber(value, for: flag, in: 0...UInt64.max)

@@ -150,7 +150,9 @@ extension TransportTests {
         // RTT 20 ms exactly (10 ms each way, no bandwidth limit): after the
         // setup samples SRTT = 20 ms and RTTVAR ≤ 10 ms, so the RTO is
         // max(SRTT + 4·RTTVAR, 200 ms) = 200 ms. A one-segment message sent at
-        // 1 s into the cut path times out at 1 s + 0.2·(1 + 2 + … + 2^retryLimit).
+        // 1 s into the cut path is probed at 1.2 s (RFC 8985 §7.2: the probe
+        // due at 2·SRTT + 200 ms goes at the timeout instead), then times
+        // out at 1.2 s + 0.2·(1 + 2 + … + 2^retryLimit).
         let transport = TransportParameters(retryLimit: retryLimit)
         var forward = TransportFixture.link(latencyMilliseconds: 10)
         let window = try TimeWindow(from: seconds(1), until: seconds(5))
@@ -176,15 +178,17 @@ extension TransportTests {
         simulation.model.world.schedulePendingEvents(into: &simulation.scheduler)
         simulation.run()
 
-        let expected = 1_000_000_000 + Self.backedOffSum(
+        let expected = 1_200_000_000 + Self.backedOffSum(
             first: 200_000_000, maximum: 60_000_000_000, timeouts: retryLimit + 1)
         let failed = instant(of: .connectionFailed(connection, .retransmissionsExhausted), in: simulation.model.log)
         #expect(failed?.nanosecondsSinceStart == expected)
         #expect(simulation.model.world.phase(of: connection) == .failed(.retransmissionsExhausted))
         let statistics = simulation.model.world.statistics(of: connection).fromInitiator
         #expect(statistics.timeouts == retryLimit + 1)
-        #expect(statistics.segmentTransmissions == retryLimit + 1)
-        #expect(statistics.retransmissions == retryLimit)
+        #expect(statistics.probes == 1)
+        // The first transmission, the probe, and one after each timeout but the last.
+        #expect(statistics.segmentTransmissions == retryLimit + 2)
+        #expect(statistics.retransmissions == retryLimit + 1)
 
         // After the failure the path heals, and nothing more moves.
         if cut == .totalLoss { try simulation.model.world.setParameters(forward, of: dataLink) }

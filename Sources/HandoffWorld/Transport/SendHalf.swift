@@ -7,11 +7,17 @@ struct SegmentRecord: Sendable {
     var lastSent: Int64 = 0
     var transmissions: UInt16 = 0
     var state: State = .unsent
+    /// The sender's transmission count when it was last sent: the order
+    /// of transmissions, which RACK compares (RFC 8985 §6.2 orders by send
+    /// time, then sequence; a simulated burst leaves at one instant).
+    var order: UInt32 = 0
 }
 
 /// When a segment was sent again.
 struct Retransmission: Sendable {
     let sequence: UInt32
+    /// The sender's transmission count when it was sent.
+    let order: UInt32
     let sentAt: Int64
 }
 
@@ -107,11 +113,13 @@ struct SendHalf: Sendable {
     var rackCursor: UInt32 = 0
     /// Retransmissions in the order they were sent: a segment sent again is
     /// out of sequence order, so it is checked from here.
-    var retransmissions = RingBuffer<Retransmission>(filler: Retransmission(sequence: 0, sentAt: 0))
+    var retransmissions = RingBuffer<Retransmission>(filler: Retransmission(sequence: 0, order: 0, sentAt: 0))
     /// RACK.xmit_ts, RACK.end_seq and RACK.rtt: the most recently sent
     /// segment known delivered, and its RTT.
     var latestDeliveredSendTime: Int64 = -1
-    var latestDeliveredSequence: UInt32 = 0
+    var latestDeliveredOrder: UInt32 = 0
+    /// Transmissions so far (wrapping): the order of the latest one.
+    var transmissionCount: UInt32 = 0
     var latestDeliveredRoundTrip: Int64 = 0
     /// RACK.fack: one past the highest segment selectively acknowledged.
     var forwardAcknowledged: UInt32 = 0
@@ -185,7 +193,8 @@ struct SendHalf: Sendable {
         rackCursor = 0
         retransmissions.removeAll()
         latestDeliveredSendTime = -1
-        latestDeliveredSequence = 0
+        latestDeliveredOrder = 0
+        transmissionCount = 0
         latestDeliveredRoundTrip = 0
         forwardAcknowledged = 0
         reorderingSeen = false
@@ -343,14 +352,13 @@ extension SendHalf {
         switch record.state {
         case .lost:
             lostCount -= 1
-            retransmissions.append(Retransmission(sequence: sequence, sentAt: now))
+            retransmissions.append(Retransmission(sequence: sequence, order: transmissionCount &+ 1, sentAt: now))
             statistics.retransmissions += 1
-            if record.transmissions > 1 { statistics.lostRetransmissionsDetected += 1 }
             bytesInFlight += bytes
             segmentsInFlight += 1
         case .inFlight:
             // A probe sent again while the first copy may still fly.
-            retransmissions.append(Retransmission(sequence: sequence, sentAt: now))
+            retransmissions.append(Retransmission(sequence: sequence, order: transmissionCount &+ 1, sentAt: now))
             statistics.retransmissions += 1
         case .unsent:
             nextUnsent &+= 1
@@ -361,8 +369,10 @@ extension SendHalf {
             return
         }
         if state == .recovery { prrOut += bytes }
+        transmissionCount &+= 1
         segments[slot] = SegmentRecord(
-            bytes: record.bytes, lastSent: now, transmissions: record.transmissions &+ 1, state: .inFlight)
+            bytes: record.bytes, lastSent: now, transmissions: record.transmissions &+ 1, state: .inFlight,
+            order: transmissionCount)
         if bytesInFlight > statistics.peakBytesInFlight { statistics.peakBytesInFlight = bytesInFlight }
         statistics.segmentTransmissions += 1
         actions.append(.transmit(side: side, kind: .data, sequence: sequence, word: UInt32(bytes), payloadBytes: record.bytes))
@@ -427,9 +437,12 @@ extension SendHalf {
         }
         // RFC 8985 §7.4.2: an ACK past a retransmitted probe that no
         // D-SACK called spurious means one segment was lost and repaired.
+        // The window is not grown on an ACK that reduced it or ended a recovery.
+        var holdWindow = false
         if let probeEnd, !Self.precedes(cumulativeAcknowledged, probeEnd) {
             if probeWasRetransmission, state == .open {
                 reduceWindow(parameters: parameters)
+                holdWindow = true
             }
             self.probeEnd = nil
         }
@@ -439,6 +452,7 @@ extension SendHalf {
         if state != .open, !Self.precedes(cumulativeAcknowledged, recoveryPoint) {
             if state == .recovery, parameters.congestionControl == .newReno {
                 congestionWindow = max(slowStartThreshold, segmentSize)
+                holdWindow = true
             }
             state = .open
             if reorderWindowPersist > 0 {
@@ -451,7 +465,7 @@ extension SendHalf {
         }
         if state == .recovery {
             proportionalRateReduction(delivered: delivered, parameters: parameters)
-        } else if cumulativeProgress > 0, parameters.congestionControl == .newReno {
+        } else if cumulativeProgress > 0, !holdWindow, parameters.congestionControl == .newReno {
             growWindow(acknowledged: cumulativeProgress, window: parameters.window)
         }
         while nextMessageToAcknowledge < messageEnd {
@@ -490,11 +504,9 @@ extension SendHalf {
         // RFC 8985 §6.2 step 2: an ACK of a retransmission sooner than the
         // minimum RTT is for the original; it says nothing about timing.
         if record.transmissions > 1, estimator.minimum >= 0, roundTrip < estimator.minimum {
-        } else if record.lastSent > latestDeliveredSendTime
-            || (record.lastSent == latestDeliveredSendTime && Self.precedes(latestDeliveredSequence, sequence))
-        {
+        } else if latestDeliveredSendTime < 0 || Self.precedes(latestDeliveredOrder, record.order) {
             latestDeliveredSendTime = record.lastSent
-            latestDeliveredSequence = sequence
+            latestDeliveredOrder = record.order
             latestDeliveredRoundTrip = roundTrip
         }
         // Step 3: a first transmission delivered below the highest
@@ -534,8 +546,13 @@ extension SendHalf {
         if congestionWindow > window { congestionWindow = max(window, segmentSize) }
     }
 
-    /// RFC 5681 (4) with RFC 6675: half the flight, at least two segments.
-    private mutating func halvedThreshold() -> Int { max(outstandingBytes / 2, 2 * segmentSize) }
+    /// RFC 5681 (4) with RFC 6675: half the flight (FlightSize, everything
+    /// sent and not cumulatively acknowledged), at least two segments. With
+    /// ``TransportParameters/thresholdFromPipe``, half the pipe instead (what
+    /// is in flight less what is SACKed or deemed lost), as ns-3 does.
+    private mutating func halvedThreshold(parameters: TransportParameters) -> Int {
+        max((parameters.thresholdFromPipe ? bytesInFlight : outstandingBytes) / 2, 2 * segmentSize)
+    }
 
     /// Enters fast recovery (RFC 6675 §5, RFC 6937).
     private mutating func enterRecovery(parameters: TransportParameters) {
@@ -546,7 +563,7 @@ extension SendHalf {
         prrDelivered = 0
         prrOut = 0
         recoverFlight = max(outstandingBytes, 1)
-        if parameters.congestionControl == .newReno { slowStartThreshold = halvedThreshold() }
+        if parameters.congestionControl == .newReno { slowStartThreshold = halvedThreshold(parameters: parameters) }
     }
 
     /// A loss repaired by a tail-loss probe: the window reduction of a
@@ -613,9 +630,7 @@ extension SendHalf {
             let slot = Int(sequence &- segmentBase)
             let record = segments[slot]
             if record.state == .inFlight, record.transmissions == 1 {
-                guard record.lastSent < latestDeliveredSendTime
-                    || (record.lastSent == latestDeliveredSendTime && Self.precedes(sequence, latestDeliveredSequence))
-                else { break }
+                guard Self.precedes(record.order, latestDeliveredOrder) else { break }
                 let remaining = record.lastSent + deadline
                 if remaining > 0 {
                     reorderDeadline = max(reorderDeadline, now + remaining)
@@ -633,17 +648,18 @@ extension SendHalf {
                 continue
             }
             let slot = Int(oldest.sequence &- segmentBase)
-            if segments[slot].state != .inFlight || segments[slot].lastSent != oldest.sentAt {
+            if segments[slot].state != .inFlight || segments[slot].order != oldest.order {
                 retransmissions.removeFirst()
                 continue
             }
-            guard oldest.sentAt < latestDeliveredSendTime else { return }
+            guard Self.precedes(oldest.order, latestDeliveredOrder) else { return }
             let remaining = oldest.sentAt + deadline
             if remaining > 0 {
                 reorderDeadline = max(reorderDeadline, now + remaining)
                 return
             }
             markLost(slot: slot)
+            statistics.lostRetransmissionsDetected += 1
             retransmissions.removeFirst()
         }
     }
@@ -696,12 +712,11 @@ extension SendHalf {
                   estimator.smoothed >= 0
         {
             // RFC 8985 §7.2; the 2 ms otherwise is Linux's TCP_TIMEOUT_MIN.
+            // A probe due after the timeout goes at the timeout instead:
+            // the timeout then comes one RTO after the probe (§7.3).
             let extra = segmentsInFlight == 1 ? parameters.worstCaseDelayedAcknowledgement.nanoseconds : 2_000_000
-            let probe = now + 2 * estimator.smoothed + extra
-            if probe < deadline {
-                deadline = probe
-                purpose = .probe
-            }
+            deadline = min(now + 2 * estimator.smoothed + extra, deadline)
+            purpose = .probe
         }
         timerPurpose = purpose
         timer.set(deadline, side: side, into: &actions)
@@ -723,9 +738,14 @@ extension SendHalf {
             trySend(side: side, window: parameters.window, now: now, into: &actions)
         case .probe:
             sendProbe(side: side, window: parameters.window, now: now, into: &actions)
-            // RFC 8985 §7.3: after a probe, the timeout, not another probe.
-            reorderDeadline = -1
-            retransmissionDeadline = now + estimator.timeout
+            if probeEnd == nil {
+                // Nothing to probe with: the timeout it stood in for.
+                guard timeOut(side: side, parameters: parameters, now: now, into: &actions) else { return false }
+            } else {
+                // RFC 8985 §7.3: after a probe, the timeout, not another probe.
+                reorderDeadline = -1
+                retransmissionDeadline = now + estimator.timeout
+            }
         case .retransmission:
             guard timeOut(side: side, parameters: parameters, now: now, into: &actions) else { return false }
         }
@@ -777,7 +797,7 @@ extension SendHalf {
         if consecutiveTimeouts > parameters.retryLimit { return false }
         estimator.backOff()
         if parameters.congestionControl == .newReno {
-            if state != .loss { slowStartThreshold = halvedThreshold() }
+            if state != .loss { slowStartThreshold = halvedThreshold(parameters: parameters) }
             congestionWindow = segmentSize
         }
         state = .loss

@@ -68,6 +68,11 @@ public struct TransportParameters: Hashable, Sendable {
     /// The worst case of the peer's delayed-ACK timer the tail-loss probe
     /// allows for when one segment is in flight (RFC 8985 §7.2, WCDelAckT).
     public var worstCaseDelayedAcknowledgement: SimDuration
+    /// Halves the pipe rather than the flight on a loss (ns-3 3.37's
+    /// `GetSsThresh(tcb, BytesInFlight())`): a validation switch, so that
+    /// `handoff-bench transfer --ssthresh pipe` can show how much of the
+    /// difference from ns-3 this one rule makes. Not part of the model.
+    package var thresholdFromPipe = false
 
     /// Creates transport settings; see the defaults table (docs/defaults.md) for the
     /// source of each default.
