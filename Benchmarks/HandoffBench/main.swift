@@ -404,6 +404,11 @@ func runHandoff(_ arguments: ArraySlice<String>) throws {
 }
 
 let arguments = CommandLine.arguments.dropFirst()
+// `handoff-bench COMMAND --help` shows the help too.
+if arguments.count > 1, arguments.dropFirst().contains(where: { $0 == "-h" || $0 == "--help" }) {
+    print(usage)
+    exit(0)
+}
 do {
     switch arguments.first {
     case "phold": try runPHOLD(arguments.dropFirst())
