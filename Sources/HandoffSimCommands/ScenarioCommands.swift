@@ -18,6 +18,9 @@ extension OptionSpec {
     static let output = option(
         "--output", value: "PATH", outputPath: true,
         help: "Write to PATH (atomically) instead of standard output.")
+    static let samples = option(
+        "--samples", value: "PATH", outputPath: true,
+        help: "Write every trial to PATH as CSV: one row per trial and receiving device, with its outcome and every latency in ns (see docs/cli.md). Memory grows with the trials.")
 }
 
 extension ArgumentSpec {
@@ -55,6 +58,7 @@ extension CommandSpec {
             .option("--junit", value: "PATH", outputPath: true, help: "Write a JUnit XML report to PATH."),
             .option("--json", value: "PATH", outputPath: true, help: "Write the JSON report to PATH."),
             .option("--markdown", value: "PATH", outputPath: true, help: "Write the Markdown summary to PATH."),
+            .samples,
             .flag("--quiet", help: "List only the scenarios that did not pass."),
             .noProgress,
             .flag(
@@ -155,7 +159,7 @@ func runCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(Usa
     let (trials, seed, jobs) = try runOptions(parsed)
     let files = try scenarioFiles(parsed.positional)
     let showsProgress = io.standardErrorIsTerminal && !parsed.has("--no-progress")
-    let runner = ScenarioRunner(jobs: jobs)
+    let runner = ScenarioRunner(jobs: jobs, recordsSamples: parsed.value("--samples") != nil)
     let progress: ((Int, Int, String) -> Void)? = showsProgress ? { index, count, file in
         io.writeError("\u{1B}[2K\r[\(index + 1)/\(count)] \(file)", newline: false)
     } : nil
@@ -185,6 +189,7 @@ func runCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(Usa
         }
         let markdown = MarkdownReport.render(results)
         if let path = parsed.value("--markdown") { try writeAtomically(markdown, to: path, io: io) }
+        if let path = parsed.value("--samples") { try writeAtomically(SamplesCSV.render(results), to: path, io: io) }
         if let path = environment["GITHUB_STEP_SUMMARY"], !path.isEmpty { try append(markdown, to: path) }
     } catch {
         io.writeError("error: \(error.message)")

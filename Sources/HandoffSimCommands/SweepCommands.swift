@@ -47,7 +47,7 @@ extension CommandSpec {
             .option(
                 "--columns", value: "COLUMNS",
                 help: "The text table's columns: compact (default; the axes, trials, success, failures, not offered and the accept → continue percentiles, under 120 columns) or full (every error code and latency)."),
-            .output, .noProgress,
+            .output, .samples, .noProgress,
         ],
         notes: """
             When the sweep varies network profiles but the scenario does not fetch \
@@ -312,10 +312,19 @@ func sweepCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(U
             newline: false)
     }
     let progress: (@Sendable (Int, Int) -> Void)? = showsProgress ? report : nil
-    let outcome = SweepRunner(jobs: jobs).run(prepared, progress: progress)
+    let samplesPath = parsed.value("--samples")
+    let outcome = SweepRunner(jobs: jobs, recordsSamples: samplesPath != nil).run(prepared, progress: progress)
     if showsProgress { io.writeError("\u{1B}[2K\r", newline: false) }
     switch outcome {
     case let .success(result):
+        if let samplesPath {
+            do {
+                try writeAtomically(SamplesCSV.render(result), to: samplesPath, io: io)
+            } catch {
+                io.writeError("error: \(error.message)")
+                return .software
+            }
+        }
         return emit(
             render(result, format: shard == nil ? format : "jsonl", metric: metric, columns: columns),
             parsed, context)

@@ -35,7 +35,7 @@ struct ScenarioRunnerTests {
         fingerprints.add(1, trial: 3)
         let altered = ScenarioResult(
             scenario: scenario, seed: second.seed, trials: second.trials, expectations: second.expectations,
-            pairs: second.pairs, failure: nil, fingerprints: fingerprints, wallClockSeconds: 0)
+            pairs: second.pairs, failure: nil, fingerprints: fingerprints, samples: [], wallClockSeconds: 0)
         #expect(DeterminismCheck.firstDifference(same, [FileResult(file: "s.json", outcome: .ran(altered))])
             == "s.json (scenario \"test\"), trial 3, seed 1")
     }

@@ -120,6 +120,33 @@ struct ScenarioCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["file"])
     }
 
+    @Test("run --samples and sweep --samples write one CSV row per trial; an unwritable path stops before running")
+    func samples() throws {
+        let directory = try temporaryDirectory()
+        let run = try ProductRunner.run(
+            "handoff-sim", ["run", fixtures + "passes.json", "--no-progress", "--trials", "7", "--samples", directory + "/s.csv"])
+        #expect(run.status == 0)
+        let rows = try read(directory + "/s.csv").split(separator: "\n").map(String.init)
+        #expect(rows.first == "scenario,trial,activity,device,outcome,advert_to_offered_ns,accept_to_continue_ns,accept_to_restored_ns,fetch_ns")
+        #expect(rows.dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false)[1] } == ["0", "1", "2", "3", "4", "5", "6"])
+        #expect(rows.dropFirst().allSatisfy { $0.hasPrefix(fixtures + "passes.json,") })
+
+        let sweep = try ProductRunner.run(
+            "handoff-sim",
+            ["sweep", root + "/sweeps/payload-guidance.json", "--trials", "3", "--payload", "1KiB,2KiB", "--profile", "WiFi",
+             "--no-progress", "--samples", directory + "/w.csv", "--jobs", "2"])
+        #expect(sweep.status == 0)
+        let sweepRows = try read(directory + "/w.csv").split(separator: "\n").map(String.init)
+        #expect(sweepRows.count == 1 + 2 * 3)
+        #expect(sweepRows.first?.hasPrefix("profile,payload,payload_bytes,trial,") == true)
+
+        try "not a folder".write(toFile: directory + "/file", atomically: false, encoding: .utf8)
+        let refused = try ProductRunner.run(
+            "handoff-sim", ["run", fixtures + "passes.json", "--no-progress", "--samples", directory + "/file/s.csv"])
+        #expect(refused.status == 70)
+        #expect(refused.standardOutput.isEmpty, "nothing ran")
+    }
+
     @Test("a file that only describes a sweep is skipped by run: exit 0, JUnit skipped=1")
     func sweepFileSkipped() throws {
         let directory = try temporaryDirectory()

@@ -22,6 +22,9 @@ public struct ScenarioResult: Sendable {
     /// events), of fixed size: two runs that agree on it agree on every
     /// figure. Used by the determinism check.
     public let fingerprints: TrialFingerprints
+    /// Every trial's samples, in trial order, when the runner recorded
+    /// them (``ScenarioRunner/recordsSamples``); empty otherwise.
+    public let samples: [TrialSample]
     /// Wall-clock time the run took, in seconds: the only figure that
     /// differs between runs, and never part of a digest.
     public let wallClockSeconds: Double

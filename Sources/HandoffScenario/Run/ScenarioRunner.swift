@@ -18,9 +18,16 @@ import SimKernel
 public struct ScenarioRunner: Sendable {
     /// Threads to spread trials over (at least 1).
     public var jobs: Int
+    /// Whether results keep every trial's ``TrialSample``s
+    /// (``ScenarioResult/samples``): memory then grows with the trials.
+    public var recordsSamples: Bool
 
-    /// A runner on `jobs` threads.
-    public init(jobs: Int = 1) { self.jobs = max(1, jobs) }
+    /// A runner on `jobs` threads, keeping per-trial samples if
+    /// `recordsSamples`.
+    public init(jobs: Int = 1, recordsSamples: Bool = false) {
+        self.jobs = max(1, jobs)
+        self.recordsSamples = recordsSamples
+    }
 
     /// Runs `scenario` (with `trials` and `seed` replacing the file's when
     /// given) and checks every expectation.
@@ -31,9 +38,10 @@ public struct ScenarioRunner: Sendable {
         let seed = seed ?? scenario.seed
         let plan = ObservationPlan(scenario)
         var tally = TrialTally(scenario, plan: plan, trialCount: trialCount)
+        var samples: [TrialSample] = []
         var failure: ScenarioError?
         do {
-            tally = try self.tally(scenario, plan: plan, trials: trialCount, seed: seed)
+            (tally, samples) = try self.tally(scenario, plan: plan, trials: trialCount, seed: seed)
             failure = tally.failure
         } catch {
             failure = error
@@ -43,13 +51,13 @@ public struct ScenarioRunner: Sendable {
         guard failure == nil else {
             return ScenarioResult(
                 scenario: scenario, seed: seed, trials: trialCount, expectations: [], pairs: [], failure: failure,
-                fingerprints: tally.fingerprints, wallClockSeconds: seconds)
+                fingerprints: tally.fingerprints, samples: samples, wallClockSeconds: seconds)
         }
         return ScenarioResult(
             scenario: scenario, seed: seed, trials: trialCount,
             expectations: ExpectationEvaluator(scenario: scenario, plan: plan, tally: tally).evaluateAll(),
             pairs: pairSummaries(scenario: scenario, plan: plan, tally: tally), failure: nil,
-            fingerprints: tally.fingerprints, wallClockSeconds: seconds)
+            fingerprints: tally.fingerprints, samples: samples, wallClockSeconds: seconds)
     }
 
     /// Runs one trial with its full trace, for `handoff-sim replay`.
@@ -71,13 +79,14 @@ public struct ScenarioRunner: Sendable {
     // MARK: Running trials
 
     /// The tally of every trial, in trial order, up to and including the
-    /// first trial that failed. Each piece of trials is tallied on its own
-    /// thread and the pieces' tallies merged in order, so memory does not
-    /// grow with the number of trials and the result does not depend on
-    /// `jobs`.
+    /// first trial that failed, and (with ``recordsSamples``) their samples.
+    /// Each piece of trials is tallied on its own thread and the pieces'
+    /// tallies merged in order, so memory does not grow with the number of
+    /// trials (samples aside) and the result does not depend on `jobs`.
     func tally(_ scenario: Scenario, plan: ObservationPlan, trials: Int, seed: UInt64) throws(ScenarioError)
-        -> TrialTally
+        -> (TrialTally, [TrialSample])
     {
+        let recordsSamples = self.recordsSamples
         // Fail early, on this thread, if the setup cannot make a run.
         _ = try Self.makeRun(scenario, seed: seed)
         let workers = min(jobs, trials)
@@ -87,8 +96,9 @@ public struct ScenarioRunner: Sendable {
             makeState: { () -> Result<ScenarioTrialRun, ScenarioError> in
                 do throws(ScenarioError) { return .success(try Self.makeRun(scenario, seed: seed)) } catch { return .failure(error) }
             },
-            piece: { made, index -> ParallelTrials.PieceOutcome<TrialTally> in
+            piece: { made, index -> ParallelTrials.PieceOutcome<(TrialTally, [TrialSample])> in
                 var tally = TrialTally(scenario, plan: plan, trialCount: trials)
+                var samples: [TrialSample] = []
                 switch made {
                 case let .success(run):
                     for trial in pieces[index].trials {
@@ -97,6 +107,7 @@ public struct ScenarioRunner: Sendable {
                             scenario: scenario, plan: plan)
                         // After a failed trial, the scenario stops: later trials are not needed.
                         if tally.failure != nil { break }
+                        if recordsSamples { TrialSample.collect(scenario, run: run.run, trial: trial, into: &samples) }
                     }
                 case let .failure(failure):
                     // Made once on this thread above, so it cannot fail here;
@@ -105,15 +116,17 @@ public struct ScenarioRunner: Sendable {
                     failed.failure = failure
                     tally.add(failed, trial: pieces[index].trials.lowerBound, scenario: scenario, plan: plan)
                 }
-                return .init(output: tally, stops: tally.failure != nil)
+                return .init(output: (tally, samples), stops: tally.failure != nil)
             })
         var tally = TrialTally(scenario, plan: plan, trialCount: trials)
+        var samples: [TrialSample] = []
         for outcome in outcomes {
             guard let outcome else { break }
-            tally.append(outcome.output)
+            tally.append(outcome.output.0)
+            samples.append(contentsOf: outcome.output.1)
             if outcome.stops { break }
         }
-        return tally
+        return (tally, samples)
     }
 
     /// A run of `scenario` to reuse for its trials, with its scripted apps.

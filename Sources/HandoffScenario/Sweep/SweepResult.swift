@@ -113,6 +113,9 @@ public struct SweepPoint: Sendable, Equatable {
     public let profile: String
     /// What the trials showed.
     public var aggregate: PointAggregate
+    /// Every trial's sample, in trial order, when the runner recorded them
+    /// (``SweepRunner/recordsSamples``); empty otherwise.
+    public var samples: [TrialSample] = []
 
     /// A point.
     public init(coordinates: [String], payloadBytes: Int, profile: String, aggregate: PointAggregate) {

@@ -23,9 +23,16 @@ import SimKernel
 public struct SweepRunner: Sendable {
     /// Threads per point (at least 1).
     public var jobs: Int
+    /// Whether every point keeps its trials' ``TrialSample``s
+    /// (``SweepPoint/samples``): memory then grows with the trials.
+    public var recordsSamples: Bool
 
-    /// A runner on `jobs` threads.
-    public init(jobs: Int = 1) { self.jobs = max(1, jobs) }
+    /// A runner on `jobs` threads, keeping per-trial samples if
+    /// `recordsSamples`.
+    public init(jobs: Int = 1, recordsSamples: Bool = false) {
+        self.jobs = max(1, jobs)
+        self.recordsSamples = recordsSamples
+    }
 
     /// What to measure and how: everything but the axes.
     public struct Options: Sendable {
@@ -201,9 +208,11 @@ public struct SweepRunner: Sendable {
             let results = zip(sweep.points, aggregates).map { point, aggregate in
                 let activity = point.scenario.activities[sweep.activity]
                 let profile = point.scenario.setup.devices.first { $0.name == sweep.device }?.internet.name ?? ""
-                return SweepPoint(
+                var result = SweepPoint(
                     coordinates: point.coordinates, payloadBytes: activity.content.transferSize, profile: profile,
-                    aggregate: aggregate)
+                    aggregate: aggregate.aggregate)
+                result.samples = aggregate.samples
+                return result
             }
             return .success(SweepResult(
                 file: sweep.base.file, name: sweep.base.name, digest: sweep.base.digest, seed: sweep.seed,
@@ -217,7 +226,7 @@ public struct SweepRunner: Sendable {
         _ point: SweepPointScenario, activity: Int, device: String, trials: Range<Int>, seed: UInt64
     ) -> Result<PointAggregate, ScenarioError> {
         switch runPoints([point], activity: activity, device: device, trials: trials, seed: seed, progress: nil) {
-        case let .success(aggregates): return .success(aggregates[0])
+        case let .success(aggregates): return .success(aggregates[0].aggregate)
         case let .failure(_, failure): return .failure(failure)
         }
     }
@@ -241,45 +250,62 @@ public struct SweepRunner: Sendable {
         let workers = max(1, min(jobs, trials.count * points.count))
         let pieces = ParallelTrials.pieces(points: points.count, trials: trials, workers: workers)
         let id = ActivityID(activity)
+        let recordsSamples = self.recordsSamples
+        let deviceIndex = points.first?.scenario.setup.devices.firstIndex { $0.name == device } ?? 0
         let outcomes = ParallelTrials(jobs: workers).run(
             pieces: pieces.count, groups: pieces.map(\.point), makeState: { PointRun() },
-            piece: { state, index -> ParallelTrials.PieceOutcome<Result<PointAggregate, ScenarioError>> in
+            piece: { state, index -> ParallelTrials.PieceOutcome<Result<PointOutput, ScenarioError>> in
                 let piece = pieces[index]
                 do throws(ScenarioError) {
                     let (scenario, run) = try state.run(
                         of: piece.point, points: points, seed: seed, unshared: workers > 1)
-                    var aggregate = PointAggregate()
+                    var output = PointOutput()
                     for trial in piece.trials {
                         if let failure = try ScenarioRunner.runTrial(
                             scenario, run: run, seed: seed, trial: trial, keepsTrace: false)
                         {
                             return .init(output: .failure(failure), stops: true)
                         }
-                        aggregate.record(run.run.summary(of: id, on: device))
-                        aggregate.events &+= run.run.handledEventCount
+                        let summary = run.run.summary(of: id, on: device)
+                        output.aggregate.record(summary)
+                        output.aggregate.events &+= run.run.handledEventCount
+                        if recordsSamples,
+                           let sample = TrialSample(trial: trial, activity: activity, device: deviceIndex, summary: summary)
+                        {
+                            output.samples.append(sample)
+                        }
                     }
-                    return .init(output: .success(aggregate), stops: false)
+                    return .init(output: .success(output), stops: false)
                 } catch {
                     return .init(output: .failure(error), stops: true)
                 }
             },
             progress: progress)
-        var aggregates = [PointAggregate](repeating: PointAggregate(), count: points.count)
+        var results = [PointOutput](repeating: PointOutput(), count: points.count)
         for (index, outcome) in outcomes.enumerated() {
             guard let outcome else { break }
             switch outcome.output {
-            case let .success(aggregate): aggregates[pieces[index].point].merge(aggregate)
+            case let .success(output):
+                results[pieces[index].point].aggregate.merge(output.aggregate)
+                results[pieces[index].point].samples.append(contentsOf: output.samples)
             case let .failure(failure): return .failure(point: pieces[index].point, failure)
             }
         }
-        return .success(aggregates)
+        return .success(results)
     }
 }
 
 /// The aggregates of every point, or the first failure and its point.
 enum PointsOutcome {
-    case success([PointAggregate])
+    case success([PointOutput])
     case failure(point: Int, ScenarioError)
+}
+
+/// What a point's trials (or a piece of them) showed: the aggregate, and
+/// the samples when they are recorded.
+struct PointOutput: Sendable {
+    var aggregate = PointAggregate()
+    var samples: [TrialSample] = []
 }
 
 /// The point a sweep thread is on: its scenario and its reused run.

@@ -1,0 +1,84 @@
+import Handoff
+import HandoffReport
+@testable import HandoffScenario
+import SimKernel
+import Testing
+
+/// `--samples`: every trial's outcome and latencies, in trial order,
+/// whatever the number of threads, agreeing with the aggregates.
+@Suite("Per-trial samples")
+struct TrialSampleTests {
+    /// A lossy link, so that trials differ.
+    static let lossy = scenarioText(
+        #""trials": 40, "network": { "wifiPeerToPeer": { "loss": 0.05 } }"#,
+        expect: #"[{ "outcome": "continued", "on": "iphone", "atLeast": "10%" }]"#)
+
+    @Test("a run records one sample per trial and receiving device, the same for 1 and 3 threads, matching the histograms")
+    func runSamples() throws {
+        let scenario = try validScenario(Self.lossy)
+        let one = ScenarioRunner(jobs: 1, recordsSamples: true).run(scenario)
+        let three = ScenarioRunner(jobs: 3, recordsSamples: true).run(scenario)
+        #expect(one.samples.count == 40)
+        #expect(one.samples == three.samples)
+        #expect(one.samples.map(\.trial) == Array(0..<40))
+        #expect(one.samples.allSatisfy { $0.activity == 0 && $0.device == 1 })
+        // Without the option nothing is kept, and nothing else changes.
+        let plain = ScenarioRunner(jobs: 3).run(scenario)
+        #expect(plain.samples.isEmpty)
+        #expect(plain.pairs == one.pairs)
+        // The samples are the trials the summary counts.
+        let pair = try #require(one.pairs.first)
+        let summary = try #require(pair.latencies.first { $0.metric == .acceptToContinue })
+        let continues = one.samples.compactMap(\.acceptToContinue)
+        #expect(continues.count == summary.count)
+        #expect(continues.max() == summary.max)
+        let fetches = one.samples.compactMap(\.fetch)
+        #expect(fetches.count == continues.count)
+        #expect(Set(fetches).count > 1, "a lossy link gives trials different fetch times")
+        // A trial replayed alone gives its sample's figures.
+        let replay = try ScenarioRunner.replay(scenario, seed: scenario.seed, trial: 7)
+        let replayed = try #require(replay.summaries.first { $0.device == "iphone" })
+        #expect(replayed.fetch == one.samples[7].fetch)
+        #expect(replayed.acceptToContinue == one.samples[7].acceptToContinue)
+    }
+
+    @Test("the run's CSV has a header, one row per sample, and empty fields for latencies not reached")
+    func runCSV() throws {
+        let scenario = try validScenario(Self.lossy, file: "a, b.json")
+        let result = ScenarioRunner(recordsSamples: true).run(scenario, trials: 5)
+        let csv = SamplesCSV.render([FileResult(file: "a, b.json", outcome: .ran(result))])
+        let lines = csv.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines.first == "scenario,trial,activity,device,outcome,advert_to_offered_ns,accept_to_continue_ns,accept_to_restored_ns,fetch_ns")
+        #expect(lines.count == 1 + 5 + 1)
+        #expect(lines.last == "")
+        let sample = result.samples[2]
+        let expected = "\"a, b.json\",2,activity,iphone,\(sample.outcome!),"
+            + [sample.advertToOffered, sample.acceptToContinue, sample.acceptToRestored, sample.fetch]
+            .map { $0.map { String($0.nanoseconds) } ?? "" }.joined(separator: ",")
+        #expect(lines[3] == expected)
+    }
+
+    @Test("a sweep records every point's trials in order, the same for 1 and 2 threads, as CSV with the axes")
+    func sweepSamples() throws {
+        let prepared = try SweepTests.prepare(
+            scenarioText(#""trials": 12, "network": { "wifiPeerToPeer": { "loss": 0.05 } }"#),
+            payloads: ["1KiB", "8KiB"])
+        func run(_ jobs: Int) throws -> SweepResult {
+            switch SweepRunner(jobs: jobs, recordsSamples: true).run(prepared) {
+            case let .success(result): return result
+            case let .failure(failure): throw failure
+            }
+        }
+        let one = try run(1)
+        let two = try run(2)
+        #expect(one.points.map(\.samples) == two.points.map(\.samples))
+        for point in one.points {
+            #expect(point.samples.map(\.trial) == Array(0..<12))
+            #expect(UInt64(point.samples.compactMap(\.acceptToContinue).count) == point.aggregate.acceptToContinue.count)
+        }
+        let csv = SamplesCSV.render(one).split(separator: "\n").map(String.init)
+        #expect(csv.first == "payload,payload_bytes,trial,activity,device,outcome,advert_to_offered_ns,accept_to_continue_ns,accept_to_restored_ns,fetch_ns")
+        #expect(csv.count == 1 + 24)
+        #expect(csv[13].hasPrefix("8KiB,8192,0,activity,iphone,"))
+    }
+}
