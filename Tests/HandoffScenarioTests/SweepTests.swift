@@ -9,12 +9,12 @@ import Testing
 @Suite("Sweeps")
 struct SweepTests {
     /// A loss-free, jitter-free peer-to-peer link of `rate` bits per second.
-    /// A loss-free link with no jitter, an app that launches at once and
+    /// A loss-free link with no jitter and no AWDL schedule (a wire), an app that launches at once and
     /// fixed processing times: every trial takes the same time, and
     /// accept → continue is the fetch.
     static func lossFree(rate: String = "100Mbit/s", extra: String = "") -> String {
         scenarioText(
-            #""trials": 20, "network": { "wifiPeerToPeer": { "loss": 0, "jitter": "0s", "bandwidth": "\#(rate)" } }, "#
+            #""trials": 20, "network": { "wifiPeerToPeer": { "loss": 0, "jitter": "0s", "bandwidth": "\#(rate)", "schedule": null } }, "#
                 + #""protocol": { "rapport": { "processing": "1ms" }, "sourceSaveTime": "0s" }"# + extra,
             activity: #""device": "mac", "app": "com.example.notes", "type": "com.example.notes.editing", "payloadSize": "1KiB""#,
             app: #", "coldLaunch": "0s""#)

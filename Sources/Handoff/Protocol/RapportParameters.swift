@@ -73,12 +73,13 @@ public struct RapportParameters: Hashable, Sendable {
         self.cloudFallback = cloudFallback
     }
 
-    /// The default ``processing``: log-normal, median 12 ms, σ 0.25.
+    /// The default ``processing``: log-normal, median 14.2 ms, σ 0.08.
     ///
-    /// Fitted with the peer-to-peer link to the measured runs of a fresh
-    /// connection and one exchange over a cable (see the defaults table).
+    /// Fitted to the measured runs of a fresh connection and one exchange
+    /// over a cable (`scenarios/measured/cable-request-response.json`; see
+    /// the defaults table).
     public static let defaultProcessing = DurationDistribution.logNormal(
-        median: .milliseconds(12), sigma: 0.25, offset: .zero)
+        median: .microseconds(14_200), sigma: 0.08, offset: .zero)
 
     /// The bytes a frame of `payload` bytes takes on the connection.
     func framed(_ payload: Int, encrypted: Bool = true) -> Int {

@@ -65,6 +65,11 @@ enum ScenarioKeys {
     static let limits = ["maxEvents", "maxSimulatedTime"]
     static let network = ["profile", "fetchPath", "wifiPeerToPeer", "bluetooth"]
     static let link = ["latency", "jitter", "bandwidth", "loss", "queueLimit", "mtu", "headerBytes", "outages"]
+    static let peerToPeerLink = link + ["schedule"]
+    static let schedule = [
+        "slot", "slotsPerSequence", "idleInterval", "idleWindow", "missProbability", "wakeLossProbability", "awaySlots",
+        "idleAfter",
+    ]
     static let burst = ["goodToBad", "badToGood", "lossInGood", "lossInBad"]
     static let outage = ["from", "until"]
     static let protocolKeys = [

@@ -32,8 +32,9 @@ extension ScenarioReader {
             configuration.fetchPath = PathKind(rawValue: fetchPath)!
         }
         if let member = object.member("wifiPeerToPeer") {
-            world.wifiPeerToPeer = readLink(member.value, path.key("wifiPeerToPeer"), base: world.wifiPeerToPeer)
-                ?? world.wifiPeerToPeer
+            world.wifiPeerToPeer = readLink(
+                member.value, path.key("wifiPeerToPeer"), base: world.wifiPeerToPeer, allowsSchedule: true
+            ) ?? world.wifiPeerToPeer
         }
         if let member = object.member("bluetooth") {
             world.bluetooth = readLink(member.value, path.key("bluetooth"), base: world.bluetooth) ?? world.bluetooth
@@ -46,9 +47,11 @@ extension ScenarioReader {
         return try? NetworkProfile.named(name)
     }
 
-    /// Link parameters: `base` with the object's values replacing its own.
-    func readLink(_ node: JSONNode, _ path: JSONPath, base: LinkParameters) -> LinkParameters? {
-        guard let object = context.object(node, path, what: "a link object", allowed: ScenarioKeys.link) else {
+    /// Link parameters: `base` with the object's values replacing its own
+    /// (`schedule` only where `allowsSchedule`: the peer-to-peer link).
+    func readLink(_ node: JSONNode, _ path: JSONPath, base: LinkParameters, allowsSchedule: Bool = false) -> LinkParameters? {
+        let keys = allowsSchedule ? ScenarioKeys.peerToPeerLink : ScenarioKeys.link
+        guard let object = context.object(node, path, what: "a link object", allowed: keys) else {
             return nil
         }
         var link = base
@@ -100,7 +103,43 @@ extension ScenarioReader {
             }
             link.outages = outages
         }
+        if allowsSchedule, let member = object.member("schedule") {
+            if case .null = member.value.value {
+                link.schedule = nil
+            } else {
+                link.schedule = readSchedule(member.value, path.key("schedule"), base: base.schedule ?? PeerToPeerSchedule())
+                    ?? link.schedule
+            }
+        }
         return link
+    }
+
+    /// An AWDL schedule: `base` with the object's values replacing its own.
+    func readSchedule(_ node: JSONNode, _ path: JSONPath, base: PeerToPeerSchedule) -> PeerToPeerSchedule? {
+        guard let object = context.object(
+            node, path, what: "a schedule object (or null for a link that is always available)",
+            allowed: ScenarioKeys.schedule)
+        else { return nil }
+        var schedule = base
+        if let slot = object.optional("slot", { context.duration($0, $1) }) { schedule.slot = slot }
+        if let slots = object.optional("slotsPerSequence", { context.integer($0, $1, in: 1...64) }) {
+            schedule.slotsPerSequence = Int(slots)
+        }
+        if let interval = object.optional("idleInterval", { context.duration($0, $1) }) { schedule.idleInterval = interval }
+        if let window = object.optional("idleWindow", { context.duration($0, $1) }) { schedule.idleWindow = window }
+        if let miss = object.optional("missProbability", { context.fraction($0, $1) }) { schedule.missProbability = miss }
+        if let loss = object.optional("wakeLossProbability", { context.fraction($0, $1) }) {
+            schedule.wakeLossProbability = loss
+        }
+        if let away = object.optional("awaySlots", { context.integer($0, $1, in: 0...63) }) { schedule.awaySlots = Int(away) }
+        if let idle = object.optional("idleAfter", { context.duration($0, $1) }) { schedule.idleAfter = idle }
+        do {
+            try schedule.validate()
+        } catch {
+            context.report(path, at: node.position, "expected a valid schedule: \(error)")
+            return nil
+        }
+        return schedule
     }
 
     /// A loss model: a probability, `"distance"`, or a burst object.

@@ -217,12 +217,16 @@ public struct LinkParameters: Hashable, Sendable {
     /// Windows of time when the link is down: nothing is sent, and packets
     /// that would arrive inside one are lost.
     public var outages: [TimeWindow]
+    /// When the link can carry frames (AWDL's channel schedule); `nil`:
+    /// always, as a wire.
+    public var schedule: PeerToPeerSchedule?
 
     /// Creates link parameters; unset values are an ideal link with an
     /// Ethernet-sized MTU and IPv4 + TCP headers.
     public init(
         latency: SimDuration, jitter: SimDuration = .zero, bandwidth: Bandwidth? = nil, loss: LossModel = .none,
-        queueLimit: Int = 50, mtu: Int = 1500, headerBytes: Int = 40, outages: [TimeWindow] = []
+        queueLimit: Int = 50, mtu: Int = 1500, headerBytes: Int = 40, outages: [TimeWindow] = [],
+        schedule: PeerToPeerSchedule? = nil
     ) {
         self.latency = latency
         self.jitter = jitter
@@ -232,6 +236,7 @@ public struct LinkParameters: Hashable, Sendable {
         self.mtu = mtu
         self.headerBytes = headerBytes
         self.outages = outages
+        self.schedule = schedule
     }
 
     /// The payload bytes one packet can carry: `mtu − headerBytes`.
@@ -260,6 +265,7 @@ public struct LinkParameters: Hashable, Sendable {
                 name: "mtu", value: "\(mtu) B", expected: "more than the header (\(headerBytes) B) and at most 16 MiB")
         }
         _ = try loss.validated()
+        try schedule?.validate()
     }
 
     /// The number of packets `bytes` payload bytes need: at least one (an

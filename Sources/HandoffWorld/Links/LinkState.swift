@@ -57,6 +57,8 @@ struct LinkState: Sendable {
     /// probability (−1 before the first).
     var lastLossDistance: Double = -1
     var lastLossReceptionProbability: Double = 0
+    /// The pair's schedule in this trial (with ``LinkParameters/schedule``).
+    var clock = ScheduleClock()
 
     /// A placeholder for a link not used yet (it allocates nothing).
     static let unused = LinkState(
@@ -84,6 +86,7 @@ struct LinkState: Sendable {
         self.jitterGenerator = jitterGenerator
         inBadState = false
         statistics = LinkStatistics()
+        clock = ScheduleClock()
         if let parameters { setParameters(parameters) } else { startLossState() }
     }
 
@@ -94,6 +97,7 @@ struct LinkState: Sendable {
         if parameters.loss != self.parameters.loss { lastLossDistance = -1 }
         self.parameters = parameters
         serialisation = parameters.bandwidth.map(SerialisationTimes.init)
+        clock.setSchedule(parameters.schedule)
         startLossState()
     }
 
@@ -137,7 +141,15 @@ struct LinkState: Sendable {
                 intact = false
                 continue
             }
-            let start = max(now, busyUntil)
+            var start = max(now, busyUntil)
+            var wakeLost = false
+            if let schedule = parameters.schedule {
+                let waking = start >= clock.activeUntil
+                start = clock.availableStart(at: start, schedule: schedule)
+                wakeLost = waking && schedule.wakeLossProbability > 0
+                    && lossGenerator.unitInterval() < schedule.wakeLossProbability
+                if !wakeLost { clock.activeUntil = max(clock.activeUntil, start + schedule.idleAfter.nanoseconds) }
+            }
             if start > now {
                 waitingStarts.append(start)
                 if waitingStarts.count > statistics.peakQueueLength { statistics.peakQueueLength = waitingStarts.count }
@@ -149,7 +161,7 @@ struct LinkState: Sendable {
             } else {
                 busyUntil = start
             }
-            if isLost(distance: distance) {
+            if isLost(distance: distance) || wakeLost {
                 statistics.fragmentsLost += 1
                 intact = false
             }

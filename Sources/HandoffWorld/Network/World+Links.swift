@@ -157,6 +157,15 @@ extension World {
         let jitter = linkStream.generator(StreamNames.jitter)
         let defaults = links[index].flags.stateHoldsDefaults ? nil : defaultParameters(of: kind)
         links[index].start(defaults: defaults, lossGenerator: loss, jitterGenerator: jitter)
+        if case let .wifiPeerToPeer(from, to) = kind {
+            // Both directions share the pair's schedule: link/wifi/<a>/<b>/schedule
+            // with the devices in index order.
+            let (low, high) = from.index < to.index ? (from.index, to.index) : (to.index, from.index)
+            var generator = stream.hashed(
+                StreamNames.link, StreamNames.wifi, deviceStreamNames[low], deviceStreamNames[high]
+            ).generator(StreamNames.schedule)
+            links[index].state.clock = ScheduleClock(generator: &generator, schedule: links[index].state.parameters.schedule)
+        }
     }
 
     // MARK: Reachability
@@ -308,9 +317,20 @@ extension World {
             return
         }
         let distance = links[index].flags.usesDistance ? linkDistance(index, at: now) : 0
-        if let arrival = links[index].state.offer(payloadBytes: payloadBytes, now: now, distance: distance) {
-            schedule(.packetArrival(packet), at: arrival)
-        }
+        let arrival = links[index].state.offer(payloadBytes: payloadBytes, now: now, distance: distance)
+        if links[index].state.parameters.schedule != nil { shareSchedule(fromLink: index) }
+        if let arrival { schedule(.packetArrival(packet), at: arrival) }
+    }
+
+    /// A frame went out on scheduled link `index`: the pair is active both
+    /// ways until the same instant (the reverse link is made if unused).
+    @inline(__always)
+    mutating func shareSchedule(fromLink index: Int) {
+        guard case let .wifiPeerToPeer(from, to) = links.kind(of: index) else { return }
+        let reverse = link(.wifiPeerToPeer(from: to, to: from)).index
+        if !links[reverse].inUse { ensureLink(reverse) }
+        let activeUntil = links[index].state.clock.activeUntil
+        if links[reverse].state.clock.activeUntil < activeUntil { links[reverse].state.clock.activeUntil = activeUntil }
     }
 
     /// Sends a datagram of `bytes` payload bytes straight onto link `id`,

@@ -341,4 +341,5 @@ enum StreamNames {
     static let bluetooth: RandomStreamKey.Name = "bluetooth"
     static let loss: RandomStreamKey.Name = "loss"
     static let jitter: RandomStreamKey.Name = "jitter"
+    static let schedule: RandomStreamKey.Name = "schedule"
 }
