@@ -115,7 +115,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HandoffScenarioTests",
-            dependencies: ["HandoffScenario", "Handoff", "HandoffWorld", "SimKernel"]
+            dependencies: ["HandoffScenario", "HandoffReport", "Handoff", "HandoffWorld", "SimKernel"]
         ),
         .testTarget(
             // An app team's view: only the public libraries, no @testable.
