@@ -1,8 +1,12 @@
 import Handoff
 import HandoffScenario
+import HandoffWorld
+import SimKernel
 
 /// What `handoff-sim replay` prints: the trial's trace, one timestamped
-/// record per line, then each activity's outcome on each device.
+/// record per line (with `--packets`, every packet merged in by time, after
+/// the trace's records of the same instant), then each activity's outcome
+/// on each device.
 public enum TraceReport {
     /// The replay as text.
     public static func render(_ replay: TrialReplay, scenario: Scenario) -> String {
@@ -10,7 +14,19 @@ public enum TraceReport {
             "scenario \(scenario.name) (\(scenario.file)), seed \(replay.seed), trial \(replay.trial)",
             "",
         ]
-        for record in replay.trace { lines.append(record.description) }
+        var packet = 0
+        var sentData = Set<DataSegment>()
+        func appendPackets(through time: SimInstant?) {
+            while packet < replay.packets.count, time.map({ replay.packets[packet].time < $0 }) ?? true {
+                lines.append(packetLine(replay.packets[packet], link: replay.packetLinks[packet], sentData: &sentData))
+                packet += 1
+            }
+        }
+        for record in replay.trace {
+            appendPackets(through: record.time)
+            lines.append(record.description)
+        }
+        appendPackets(through: nil)
         if !replay.summaries.isEmpty { lines.append("") }
         for summary in replay.summaries {
             let activity = scenario.activities[summary.activity.index].name
@@ -25,6 +41,52 @@ public enum TraceReport {
         }
         for violation in replay.violations { lines.append("violation: \(violation)") }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A data segment's identity on one link, to tell a retransmission
+    /// (the same segment on a relay's second hop is not one).
+    struct DataSegment: Hashable {
+        let link: Int
+        let connection: Int
+        let side: ConnectionSide
+        let sequence: UInt32
+    }
+
+    /// One packet: `1.707943858s  packet  wifi iphone → mac  #0 initiator  data 7 (retransmission)  1460 B  → 1.71s`.
+    static func packetLine(_ record: PacketRecord, link: String, sentData: inout Set<DataSegment>) -> String {
+        var what: String
+        switch record.kind {
+        case .syn: what = "SYN"
+        case .synAcknowledgement: what = "SYN-ACK"
+        case .handshakeAcknowledgement: what = "ACK (handshake)"
+        case .data:
+            what = "data \(record.sequence)"
+            if let connection = record.connection {
+                let segment = DataSegment(
+                    link: record.link.index, connection: connection.index, side: record.side, sequence: record.sequence)
+                if !sentData.insert(segment).inserted { what += " (retransmission)" }
+            }
+        case .acknowledgement: what = "ACK \(record.sequence)"
+        case .duplicateAcknowledgement: what = "D-SACK, ACK \(record.sequence)"
+        case .datagram: what = "datagram"
+        }
+        var line = "\(record.time)  packet  \(link)"
+        if let connection = record.connection { line += "  #\(connection.index) \(record.side)" }
+        line += "  \(what)  \(record.payloadBytes) B  "
+        switch record.fate {
+        case let .arrives(instant): line += "→ \(instant)"
+        case let .lost(reason): line += "LOST: " + lossText(reason)
+        }
+        return line
+    }
+
+    static func lossText(_ loss: PacketRecord.Loss) -> String {
+        switch loss {
+        case .queue: return "queue full"
+        case .lossModel: return "loss model"
+        case .linkDown: return "link down (outage, partition or radio off)"
+        case .waking: return "woke an idle AWDL pair, not heard"
+        }
     }
 }
 

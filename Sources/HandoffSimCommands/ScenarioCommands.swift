@@ -114,6 +114,9 @@ extension CommandSpec {
         options: [
             .option("--seed", value: "S", inUsage: true, help: "The seed (as printed by a failing run)."),
             .option("--trial", value: "K", inUsage: true, help: "The trial's index, from 0."),
+            .flag(
+                "--packets",
+                help: "Also show every packet put on a link, merged in by time: its link, connection and side, what it is (SYN, data N, ACK N, a retransmission), its size, and when it arrives or why it was lost (queue full, loss model, link down, an AWDL waking frame not heard)."),
         ],
         exitCodes: [
             ExitCodeSpec(.success, "the trial ran, whatever its outcome"),
@@ -258,7 +261,7 @@ func replayCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(
     }
     let replay: TrialReplay
     do {
-        replay = try ScenarioRunner.replay(scenario, seed: seed, trial: trial)
+        replay = try ScenarioRunner.replay(scenario, seed: seed, trial: trial, packets: parsed.has("--packets"))
     } catch {
         return reportError(error, context)
     }

@@ -96,7 +96,7 @@ struct CommandSpecTests {
             return Help.usageLines(path)
         }
         #expect(usage("run") == ["handoff-sim run <file or dir>... [options]"])
-        #expect(usage("replay") == ["handoff-sim replay <file> --seed S --trial K"])
+        #expect(usage("replay") == ["handoff-sim replay <file> --seed S --trial K [options]"])
         #expect(usage("advise") == ["handoff-sim advise <file> --p95 DURATION [options]"])
         #expect(usage("defaults") == ["handoff-sim defaults"])
         #expect(usage("baseline") == [

@@ -191,3 +191,35 @@ extension Simulation where Model == HandoffEngine {
         try model.schedule(action, at: time, into: &scheduler)
     }
 }
+
+// MARK: - Packets
+
+extension HandoffRun {
+    /// Whether the run records every packet put on a link in
+    /// ``packetLog``: off by default, since it costs memory per packet.
+    /// It stays on across ``reset(seed:trial:)``.
+    public var recordsPackets: Bool {
+        get { simulation.model.world.recordsPackets }
+        set { simulation.model.world.recordsPackets = newValue }
+    }
+
+    /// Every packet put on a link since the last reset while
+    /// ``recordsPackets`` was on: when, on which link, what, and what became
+    /// of it (its arrival, or why it was lost).
+    public var packetLog: [PacketRecord] { simulation.model.world.packetLog }
+
+    /// A link by the names of its devices: `wifi mac → iphone`,
+    /// `bluetooth …`, `uplink mac` (to the cloud), `downlink iphone`.
+    public func linkName(_ id: LinkID) -> String {
+        let devices = simulation.model.setup.devices
+        func name(_ device: DeviceID) -> String {
+            device.index < devices.count ? devices[device.index].name : "\(device)"
+        }
+        switch simulation.model.world.kind(of: id) {
+        case let .uplink(device): return "uplink \(name(device))"
+        case let .downlink(device): return "downlink \(name(device))"
+        case let .wifiPeerToPeer(from, to): return "wifi \(name(from)) → \(name(to))"
+        case let .bluetooth(from, to): return "bluetooth \(name(from)) → \(name(to))"
+        }
+    }
+}

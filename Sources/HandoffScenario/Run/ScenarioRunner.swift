@@ -60,9 +60,13 @@ public struct ScenarioRunner: Sendable {
             fingerprints: tally.fingerprints, samples: samples, wallClockSeconds: seconds)
     }
 
-    /// Runs one trial with its full trace, for `handoff-sim replay`.
-    public static func replay(_ scenario: Scenario, seed: UInt64, trial: Int) throws(ScenarioError) -> TrialReplay {
+    /// Runs one trial with its full trace, for `handoff-sim replay`; with
+    /// `packets`, every packet put on a link too.
+    public static func replay(
+        _ scenario: Scenario, seed: UInt64, trial: Int, packets: Bool = false
+    ) throws(ScenarioError) -> TrialReplay {
         let trials = try makeRun(scenario, seed: seed)
+        trials.run.recordsPackets = packets
         let outcome = try runTrial(scenario, run: trials, seed: seed, trial: trial, keepsTrace: true)
         let run = trials.run
         var summaries: [ContinuationSummary] = []
@@ -71,9 +75,10 @@ public struct ScenarioRunner: Sendable {
                 if let summary = run.summary(of: ActivityID(index), on: device.name) { summaries.append(summary) }
             }
         }
+        let log = run.packetLog
         return TrialReplay(
             trial: trial, seed: seed, trace: run.trace, summaries: summaries, violations: run.violations,
-            failure: outcome)
+            failure: outcome, packets: log, packetLinks: log.map { run.linkName($0.link) })
     }
 
     // MARK: Running trials
@@ -393,4 +398,9 @@ public struct TrialReplay: Sendable {
     public let violations: [Violation]
     /// Why the trial failed to finish, if it did.
     public let failure: ScenarioError?
+    /// Every packet put on a link, in the order sent, when the replay was
+    /// asked for them; empty otherwise.
+    public let packets: [PacketRecord]
+    /// The name of each packet's link (`wifi mac → iphone`), one per packet.
+    public let packetLinks: [String]
 }

@@ -9,8 +9,12 @@ public struct LinkStatistics: Hashable, Sendable {
     public var fragmentsSent = 0
     /// Fragments dropped because the queue was full.
     public var fragmentsDroppedByQueue = 0
-    /// Fragments lost on the wire by the loss model.
+    /// Fragments lost on the wire by the loss model (and by an AWDL pair's
+    /// waking, counted in ``fragmentsLostWaking`` too).
     public var fragmentsLost = 0
+    /// Of those, fragments that woke an idle AWDL pair and were lost
+    /// (``PeerToPeerSchedule/wakeLossProbability``).
+    public var fragmentsLostWaking = 0
     /// Packets not sent, or lost on arrival, because the link was down.
     public var packetsLostToOutage = 0
     /// Packets that arrived intact.
@@ -163,6 +167,7 @@ struct LinkState: Sendable {
             }
             if isLost(distance: distance) || wakeLost {
                 statistics.fragmentsLost += 1
+                if wakeLost { statistics.fragmentsLostWaking += 1 }
                 intact = false
             }
         }

@@ -314,12 +314,45 @@ extension World {
         guard isUp(linkIndex: index, at: now) else {
             links[index].state.statistics.packetsOffered += 1
             links[index].state.statistics.packetsLostToOutage += 1
+            if recordsPackets { recordPacket(packet, payloadBytes: payloadBytes, link: index, at: now, fate: .lost(.linkDown)) }
             return
         }
         let distance = links[index].flags.usesDistance ? linkDistance(index, at: now) : 0
+        // What the loss counters were, to tell why a recorded packet is lost.
+        let queueDropsBefore = links[index].state.statistics.fragmentsDroppedByQueue
+        let wakeLossesBefore = links[index].state.statistics.fragmentsLostWaking
         let arrival = links[index].state.offer(payloadBytes: payloadBytes, now: now, distance: distance)
         if links[index].state.parameters.schedule != nil { shareSchedule(fromLink: index) }
         if let arrival { schedule(.packetArrival(packet), at: arrival) }
+        if recordsPackets {
+            let after = links[index].state.statistics
+            let fate: PacketRecord.Fate
+            if let arrival {
+                fate = .arrives(SimInstant(nanosecondsSinceStart: arrival))
+            } else if after.fragmentsDroppedByQueue > queueDropsBefore {
+                fate = .lost(.queue)
+            } else if after.fragmentsLostWaking > wakeLossesBefore {
+                fate = .lost(.waking)
+            } else {
+                fate = .lost(.lossModel)
+            }
+            recordPacket(packet, payloadBytes: payloadBytes, link: index, at: now, fate: fate)
+        }
+    }
+
+    /// Appends `packet` to ``packetLog``.
+    mutating func recordPacket(_ packet: Packet, payloadBytes: Int, link: Int, at time: Int64, fate: PacketRecord.Fate) {
+        let isDatagram = packet.kind == .datagram
+        let sequence: UInt32
+        switch packet.kind {
+        case .data, .datagram: sequence = packet.sequence
+        case .acknowledgement, .duplicateAcknowledgement: sequence = packet.word
+        default: sequence = 0
+        }
+        packetLog.append(PacketRecord(
+            time: SimInstant(nanosecondsSinceStart: time), link: LinkID(link),
+            connection: isDatagram ? nil : ConnectionID(Int(packet.connection)), side: packet.side,
+            kind: PacketRecord.Kind(packet.kind), sequence: sequence, payloadBytes: payloadBytes, fate: fate))
     }
 
     /// A frame went out on scheduled link `index`: the pair is active both
@@ -353,6 +386,9 @@ extension World {
             let index = Int(packet.connection)
             guard isUp(linkIndex: index, at: now) else {
                 links[index].state.statistics.packetsLostToOutage += 1
+                if recordsPackets {
+                    recordPacket(packet, payloadBytes: Int(packet.word), link: index, at: now, fate: .lost(.linkDown))
+                }
                 return
             }
             links[index].state.statistics.packetsDelivered += 1
@@ -364,6 +400,11 @@ extension World {
         let index = route.link(from: packet.side, hop: packet.hop)
         guard isUp(linkIndex: index, at: now) else {
             links[index].state.statistics.packetsLostToOutage += 1
+            if recordsPackets {
+                recordPacket(
+                    packet, payloadBytes: payloadBytes(of: packet, connection: connectionIndex), link: index, at: now,
+                    fate: .lost(.linkDown))
+            }
             return
         }
         links[index].state.statistics.packetsDelivered += 1

@@ -56,6 +56,13 @@ public struct World: ~Copyable, Sendable {
     /// the packet path reads plain values only.
     var routes: [Route] = []
     var partitions: [Partition] = []
+    /// Whether ``packetLog`` records every packet: off by default, since it
+    /// costs memory per packet (for `handoff-sim replay --packets`).
+    public var recordsPackets = false
+    /// Every packet put on a link since the last reset, in the order sent
+    /// (a loss found on arrival is recorded when it happens), while
+    /// ``recordsPackets`` is on.
+    public internal(set) var packetLog: [PacketRecord] = []
     var advertisers: [Advertiser]
     /// The phase of each device's scan schedule.
     var scanPhases: [SimDuration]
@@ -190,6 +197,7 @@ public struct World: ~Copyable, Sendable {
         actions.removeAll()
         pendingEvents.removeAll()
         notificationBuffer.removeAll()
+        if !packetLog.isEmpty { packetLog.removeAll(keepingCapacity: true) }
     }
 
     // MARK: Devices
