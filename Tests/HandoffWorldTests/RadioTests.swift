@@ -234,6 +234,28 @@ struct RadioTests {
         #expect(abs(meanGap - Double(interval + 5_000_000)) <= bound, "mean gap \(meanGap) ns")
     }
 
+    // WirelessProximity's Continuity advertising rates (WPContinuity): rate
+    // 48 then 290, in 0.625 ms units, i.e. 30 ms, then 181.25 ms; the fast
+    // rate's 2 s is an assumption (updateTime 2.0); the 0–10 ms advDelay is
+    // the Bluetooth Core Specification's (Vol 6 Part B §4.4.2.2.1).
+    @Test("By default a Continuity advertiser sends every 30 ms for 2 s, then every 181.25 ms, each + U[0, 10 ms]")
+    func defaultContinuityRates() throws {
+        let configuration = WorldConfiguration(
+            scanning: try ScanParameters(window: .milliseconds(100), interval: .milliseconds(100)))
+        var simulation = Simulation(model: WorldSimulation(world: try radioWorld(xs: [0, 1], configuration: configuration, seed: 5)))
+        startAdvertising(&simulation, DeviceID(0), payload: 0xC0)
+        simulation.run(until: seconds(10))
+        let instants = receptions(in: simulation.model.log).map(\.instant.nanosecondsSinceStart)
+        let gaps = zip(instants.dropFirst(), instants).map { (start: $1, gap: $0 - $1) }
+        let fast = gaps.filter { $0.start + $0.gap <= 2_000_000_000 }.map(\.gap)
+        let slow = gaps.filter { $0.start >= 2_000_000_000 }.map(\.gap)
+        // 2 s / 35 ms mean ≈ 57 fast events; 8 s / 186.25 ms ≈ 43 slow ones.
+        #expect((50...62).contains(fast.count))
+        #expect((38...47).contains(slow.count))
+        #expect(fast.allSatisfy { (30_000_000...40_000_000).contains($0) })
+        #expect(slow.allSatisfy { (181_250_000...191_250_000).contains($0) })
+    }
+
     @Test("A close receiver hears a fraction window/interval of adverts, always while scanning",
           arguments: [(3, 10), (1, 5), (5, 10), (9, 10)])
     func dutyCycleSetsReceivedFraction(windowMilliseconds: Int64, intervalMilliseconds: Int64) throws {
