@@ -143,5 +143,7 @@ struct RapportFetchTests {
             #expect(next - failure >= .seconds(5))
         }
         #expect(!run.trace.contains { $0.event == "offer" })
+        // Reported as such, not as out of range.
+        #expect(run.summary(of: activity, on: "ipad")?.outcome == .notOffered(.keysNotExchanged))
     }
 }

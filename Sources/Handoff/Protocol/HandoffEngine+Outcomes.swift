@@ -68,6 +68,10 @@ extension HandoffEngine {
             reason = .neverCurrent
         } else if case let .blocked(rule) = eligibility(of: id, on: device, at: clock) {
             reason = rule
+        } else if keyExchanges[device.index * world.deviceCount + activities[id.index].device.index].generation > 0,
+                  !world.isTrusted(activities[id.index].device, device)
+        {
+            reason = .keysNotExchanged
         } else if acceptedWithoutOffer[device.index], isInRadioRange(activities[id.index].device, device) {
             reason = .acceptedBeforeOffer
         } else {

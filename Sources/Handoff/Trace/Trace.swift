@@ -90,6 +90,10 @@ public enum NotOfferedReason: String, CaseIterable, Hashable, Sendable, CustomSt
     /// A more recently current activity from another device is offered
     /// instead.
     case supersededByMoreRecent
+    /// Advertisements reached the device under a key it did not know, and
+    /// the first-contact advertisement-key exchange over Bluetooth LE never
+    /// completed (it failed or timed out, or was still under way).
+    case keysNotExchanged
     /// The user on the device accepted before anything was offered there,
     /// in radio range of the source, and nothing was offered afterwards (the
     /// trial settled first).
@@ -111,6 +115,7 @@ public enum NotOfferedReason: String, CaseIterable, Hashable, Sendable, CustomSt
         case .notEligibleForHandoff: return "isEligibleForHandoff is false"
         case .expired: return "the activity's expirationDate has passed"
         case .noSuitableApp: return "no app with the same Team ID declares the activity type, and there is no webpageURL"
+        case .keysNotExchanged: return "the advertisement-key exchange with the source never completed"
         case .outOfRange: return "no advertisement reached the device (out of range)"
         case .supersededByMoreRecent: return "a more recently current activity is offered instead"
         case .acceptedBeforeOffer: return "the user accepted before anything was offered on this device"
