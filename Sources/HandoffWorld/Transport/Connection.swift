@@ -437,33 +437,43 @@ struct ConnectionState: Sendable {
         side: ConnectionSide, generation: UInt32, now: Int64, into actions: inout ReusableBuffer<ConnectionAction>
     ) {
         guard isOpen else { return }
-        if side == .initiator {
-            guard initiatorHalf.timer.fire(generation: generation, now: now, side: side, into: &actions) else { return }
-            if phase != .established {
-                guard Self.setupTimedOut(&initiatorHalf, retryLimit: parameters.retryLimit) else {
-                    fail(.setupTimedOut, into: &actions)
-                    return
-                }
-                sendSyn(now: now, into: &actions)
-                return
-            }
-            if !initiatorHalf.timerExpired(side: side, parameters: parameters, now: now, into: &actions) {
-                fail(.retransmissionsExhausted, into: &actions)
-            }
-        } else {
-            guard responderHalf.timer.fire(generation: generation, now: now, side: side, into: &actions) else { return }
-            if !responderReady {
-                guard Self.setupTimedOut(&responderHalf, retryLimit: parameters.retryLimit) else {
-                    fail(.setupTimedOut, into: &actions)
-                    return
-                }
-                sendSynAcknowledgement(now: now, into: &actions)
-                return
-            }
-            if !responderHalf.timerExpired(side: side, parameters: parameters, now: now, into: &actions) {
-                fail(.retransmissionsExhausted, into: &actions)
-            }
+        let outcome = side == .initiator
+            ? Self.expire(
+                &initiatorHalf, handshakeDone: phase == .established, generation: generation, side: side,
+                parameters: parameters, now: now, into: &actions)
+            : Self.expire(
+                &responderHalf, handshakeDone: responderReady, generation: generation, side: side,
+                parameters: parameters, now: now, into: &actions)
+        switch outcome {
+        case .nothing:
+            return
+        case .resendHandshake:
+            if side == .initiator { sendSyn(now: now, into: &actions) } else { sendSynAcknowledgement(now: now, into: &actions) }
+        case let .failed(failure):
+            fail(failure, into: &actions)
         }
+    }
+
+    /// What a timer event of one side calls for.
+    private enum TimerOutcome {
+        case nothing
+        case resendHandshake
+        case failed(ConnectionFailure)
+    }
+
+    /// Handles the timer event of `generation` on `half`: a handshake
+    /// timeout while the side's handshake is not done, else whatever the
+    /// half's timer was set for (reorder, probe, retransmission).
+    private static func expire(
+        _ half: inout SendHalf, handshakeDone: Bool, generation: UInt32, side: ConnectionSide,
+        parameters: TransportParameters, now: Int64, into actions: inout ReusableBuffer<ConnectionAction>
+    ) -> TimerOutcome {
+        guard half.timer.fire(generation: generation, now: now, side: side, into: &actions) else { return .nothing }
+        guard handshakeDone else {
+            return setupTimedOut(&half, retryLimit: parameters.retryLimit) ? .resendHandshake : .failed(.setupTimedOut)
+        }
+        return half.timerExpired(side: side, parameters: parameters, now: now, into: &actions)
+            ? .nothing : .failed(.retransmissionsExhausted)
     }
 
     /// Counts a handshake timeout on `half` and backs off.
