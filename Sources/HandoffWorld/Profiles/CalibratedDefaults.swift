@@ -162,7 +162,7 @@ public enum CalibratedDefaults {
     }
 
     static func describe(_ schedule: PeerToPeerSchedule) -> String {
-        "slots of \(schedule.slot), \(schedule.slotsPerSequence) per sequence; idle: a \(schedule.idleWindow) window "
+        "slots of \(schedule.slot), \(schedule.slotsPerSequence) per sequence; idle: windows of \(schedule.idleWindow) "
             + "every \(schedule.idleInterval), \(percent(schedule.missProbability)) of them missed, the waking frame lost "
             + "\(percent(schedule.wakeLossProbability)) of the time; active (a frame in the last \(schedule.idleAfter)): "
             + "apart \(schedule.awaySlots) slot\(schedule.awaySlots == 1 ? "" : "s") per sequence"
@@ -175,7 +175,9 @@ public enum CalibratedDefaults {
             + "threshold \(number(radio.receptionThreshold)) dBm (50% range \(number(range)) m)"
     }
 
-    static func percent(_ fraction: Double) -> String { number(fraction * 100) + "%" }
+    /// A fraction as a percentage, to at most six decimals (so 0.14 is
+    /// "14%", not binary rounding's "14.000000000000002%").
+    static func percent(_ fraction: Double) -> String { number((fraction * 100 * 1e6).rounded() / 1e6) + "%" }
 
     /// A number without a trailing `.0`.
     static func number(_ value: Double) -> String {
