@@ -1,3 +1,4 @@
+import Handoff
 import HandoffWorld
 @testable import HandoffScenario
 import SimKernel
@@ -39,5 +40,42 @@ struct ScheduleDecodingTests {
         let found = problems(scenarioText(#""network": { "bluetooth": { "schedule": null } }"#))
         #expect(found.count == 1)
         #expect(found.first?.contains("$.network.bluetooth.schedule") == true, "\(found)")
+    }
+}
+
+/// `network.transport`: TCP settings in a scenario file.
+@Suite("Transport settings in scenario files")
+struct TransportDecodingTests {
+    @Test("the settings apply to the fetch, streams and every other connection; the fetch keeps its retry limit")
+    func decoding() throws {
+        let scenario = try validScenario(scenarioText(
+            #""network": { "transport": { "congestionControl": "none", "lossDetection": "duplicateThreshold", "delayedAcknowledgement": "40ms", "initialWindow": 4, "window": "128KiB", "initialRetransmissionTimeout": "2s", "minimumRetransmissionTimeout": "300ms" } }"#))
+        let fetch = scenario.setup.configuration.fetchTransport
+        #expect(fetch.congestionControl == .none)
+        #expect(fetch.lossDetection == .duplicateThreshold)
+        #expect(fetch.delayedAcknowledgement == .milliseconds(40))
+        #expect(fetch.initialWindow == 4)
+        #expect(fetch.window == 128 * 1024)
+        #expect(fetch.initialRetransmissionTimeout == .seconds(2))
+        #expect(fetch.minimumRetransmissionTimeout == .milliseconds(300))
+        #expect(fetch.retryLimit == HandoffConfiguration().fetchTransport.retryLimit)
+        #expect(scenario.setup.configuration.streamTransport.lossDetection == .duplicateThreshold)
+        #expect(scenario.setup.world.transport.window == 128 * 1024)
+        let plain = try validScenario(scenarioText())
+        #expect(plain.setup.configuration.fetchTransport == HandoffConfiguration().fetchTransport)
+    }
+
+    @Test("bad transport settings are clear errors at their path", arguments: [
+        (#"{ "congestionControl": "cubic" }"#, "$.network.transport.congestionControl"),
+        (#"{ "lossDetection": "fast" }"#, "$.network.transport.lossDetection"),
+        (#"{ "initialWindow": 0 }"#, "$.network.transport.initialWindow"),
+        (#"{ "initialRetransmissionTimeout": "2h" }"#, "$.network.transport"),
+        (#"{ "minimumRetransmissionTimeout": "2m" }"#, "$.network.transport"),
+        (#"{ "nagle": true }"#, "$.network.transport"),
+    ])
+    func errors(transport: String, path: String) {
+        let found = problems(scenarioText(#""network": { "transport": \#(transport) } "#))
+        #expect(found.count == 1, "\(found)")
+        #expect(found.first?.contains(path) == true, "\(found)")
     }
 }

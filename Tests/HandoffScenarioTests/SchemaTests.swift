@@ -34,6 +34,7 @@ struct SchemaTests {
         (["properties", "network"], ScenarioKeys.network),
         (["properties", "network", "properties", "wifiPeerToPeer"], ScenarioKeys.peerToPeerLink),
         (["properties", "network", "properties", "bluetooth"], ScenarioKeys.link),
+        (["properties", "network", "properties", "transport"], ScenarioKeys.transport),
         (["properties", "network", "properties", "wifiPeerToPeer", "properties", "schedule", "oneOf", "1"],
          ScenarioKeys.schedule),
         (["properties", "protocol"], ScenarioKeys.protocolKeys),

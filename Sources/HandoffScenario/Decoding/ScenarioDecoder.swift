@@ -63,7 +63,11 @@ enum ScenarioKeys {
     ]
     static let sweep = ["payload", "profile", "vary"]
     static let limits = ["maxEvents", "maxSimulatedTime"]
-    static let network = ["profile", "fetchPath", "wifiPeerToPeer", "bluetooth"]
+    static let network = ["profile", "fetchPath", "wifiPeerToPeer", "bluetooth", "transport"]
+    static let transport = [
+        "congestionControl", "lossDetection", "delayedAcknowledgement", "initialWindow", "window",
+        "initialRetransmissionTimeout", "minimumRetransmissionTimeout",
+    ]
     static let link = ["latency", "jitter", "bandwidth", "loss", "queueLimit", "mtu", "headerBytes", "outages"]
     static let peerToPeerLink = link + ["schedule"]
     static let schedule = [

@@ -39,6 +39,85 @@ extension ScenarioReader {
         if let member = object.member("bluetooth") {
             world.bluetooth = readLink(member.value, path.key("bluetooth"), base: world.bluetooth) ?? world.bluetooth
         }
+        if let member = object.member("transport"),
+           let overrides = readTransport(member.value, path.key("transport"))
+        {
+            // The same TCP settings for every connection: the fetch (which
+            // keeps its own short retry limit), streams, the key exchange.
+            do {
+                let fetch = try overrides.applied(to: configuration.fetchTransport)
+                let stream = try overrides.applied(to: configuration.streamTransport)
+                let other = try overrides.applied(to: world.transport)
+                configuration.fetchTransport = fetch
+                configuration.streamTransport = stream
+                world.transport = other
+            } catch {
+                context.report(path.key("transport"), at: member.value.position, "expected valid transport settings: \(error)")
+            }
+        }
+    }
+
+    /// What a transport object changes.
+    struct TransportOverrides {
+        var congestionControl: CongestionControl?
+        var lossDetection: LossDetection?
+        var delayedAcknowledgement: SimDuration??
+        var initialWindow: Int?
+        var window: Int?
+        var initialRetransmissionTimeout: SimDuration?
+        var minimumRetransmissionTimeout: SimDuration?
+
+        /// `base` with these changes, checked.
+        func applied(to base: TransportParameters) throws(WorldError) -> TransportParameters {
+            var transport = base
+            if let congestionControl { transport.congestionControl = congestionControl }
+            if let lossDetection { transport.lossDetection = lossDetection }
+            if let delayedAcknowledgement { transport.delayedAcknowledgement = delayedAcknowledgement }
+            if let initialWindow { transport.initialWindow = initialWindow }
+            if let window { transport.window = window }
+            if let initialRetransmissionTimeout { transport.initialRetransmissionTimeout = initialRetransmissionTimeout }
+            if let minimumRetransmissionTimeout { transport.minimumRetransmissionTimeout = minimumRetransmissionTimeout }
+            try transport.validate()
+            return transport
+        }
+    }
+
+    /// The TCP settings a transport object changes.
+    func readTransport(_ node: JSONNode, _ path: JSONPath) -> TransportOverrides? {
+        guard let object = context.object(node, path, what: "a transport object", allowed: ScenarioKeys.transport) else {
+            return nil
+        }
+        var overrides = TransportOverrides()
+        if let name = object.optional("congestionControl", {
+            context.choice($0, $1, what: "congestion control", among: CongestionControl.allCases.map(\.rawValue))
+        }) {
+            overrides.congestionControl = CongestionControl(rawValue: name)
+        }
+        if let name = object.optional("lossDetection", {
+            context.choice($0, $1, what: "loss detection", among: ["rack", "duplicateThreshold"])
+        }) {
+            overrides.lossDetection = name == "rack" ? .rackTailLossProbe : .duplicateThreshold
+        }
+        if let member = object.member("delayedAcknowledgement") {
+            if case .null = member.value.value {
+                overrides.delayedAcknowledgement = .some(nil)
+            } else if let delay = context.duration(member.value, path.key("delayedAcknowledgement"), minimum: .nanoseconds(1)) {
+                overrides.delayedAcknowledgement = .some(delay)
+            }
+        }
+        if let segments = object.optional("initialWindow", { context.integer($0, $1, in: 1...1_000) }) {
+            overrides.initialWindow = Int(segments)
+        }
+        if let window = object.optional("window", { context.bytes($0, $1, minimum: 1, maximum: 1 << 30, maximumText: "1 GiB") }) {
+            overrides.window = window
+        }
+        if let timeout = object.optional("initialRetransmissionTimeout", { context.duration($0, $1, minimum: .nanoseconds(1)) }) {
+            overrides.initialRetransmissionTimeout = timeout
+        }
+        if let timeout = object.optional("minimumRetransmissionTimeout", { context.duration($0, $1, minimum: .nanoseconds(1)) }) {
+            overrides.minimumRetransmissionTimeout = timeout
+        }
+        return overrides
     }
 
     func readProfile(_ node: JSONNode, _ path: JSONPath) -> NetworkProfile? {
