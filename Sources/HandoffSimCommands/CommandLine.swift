@@ -49,7 +49,7 @@ package enum HandoffSimCommandLine {
             """,
         exitCodes: ExitCode.allCases.map { ExitCodeSpec($0, $0.meaning) },
         subcommands: [
-            .run, .validate, .replay, .list, .sweep, .merge, .advise, .baseline, .defaults,
+            .run, .validate, .replay, .list, .sweep, .merge, .advise, .calibrate, .baseline, .defaults,
         ])
 
     /// The tool's path in the tree.

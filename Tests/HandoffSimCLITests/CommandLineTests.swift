@@ -36,7 +36,7 @@ struct CommandLineTests {
         }
     }
 
-    @Test("handoff-sim help CMD prints CMD's help", arguments: ["run", "validate", "replay", "list", "sweep", "merge", "advise", "baseline", "defaults"])
+    @Test("handoff-sim help CMD prints CMD's help", arguments: ["run", "validate", "replay", "list", "sweep", "merge", "advise", "calibrate", "baseline", "defaults"])
     func helpCommand(command: String) throws {
         let viaHelp = try ProductRunner.run("handoff-sim", ["help", command])
         let viaFlag = try ProductRunner.run("handoff-sim", [command, "--help"])

@@ -161,7 +161,7 @@ struct ScenarioCommandTests {
         #expect(junit.contains(#"<skipped message="no expectations (a file for sweeps)"/>"#))
     }
 
-    @Test("--help on every command exits 0", arguments: ["run", "validate", "replay", "list", "defaults", "sweep", "merge", "advise", "baseline"])
+    @Test("--help on every command exits 0", arguments: ["run", "validate", "replay", "list", "defaults", "sweep", "merge", "advise", "calibrate", "baseline"])
     func help(command: String) throws {
         let run = try ProductRunner.run("handoff-sim", [command, "--help"])
         #expect(run.status == 0)
@@ -338,4 +338,53 @@ enum JUnitNames {
         while name.hasPrefix("/") { name.removeFirst() }
         return name.split(separator: "/").map { $0.split(separator: ".").joined(separator: "_") }.joined(separator: ".")
     }
+}
+
+@Suite("handoff-sim calibrate")
+struct CalibrateCommandTests {
+    static let root = packageRootForCalibration()
+
+    @Test("--check on the shipped AWDL example: within KS 0.05 of the measured runs, and the report says so; JSON is the same for any --jobs")
+    func checkShippedExample() throws {
+        let run = try ProductRunner.run(
+            "handoff-sim", ["calibrate", Self.root + "/calibration/privatedrop-awdl.json", "--check", "--no-progress"])
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.standardOutput.contains("checked with 2000 trials per group"))
+        let line = try #require(run.standardOutput.split(separator: "\n").first { $0.contains("Kolmogorov–Smirnov distance") })
+        let words = line.split(separator: " ")
+        let after = try #require(words.firstIndex(of: "distance")) + 1
+        let distance = try #require(Double(words[after].trimmingCharacters(in: .punctuationCharacters)))
+        #expect(distance <= 0.05)
+        #expect(line.contains("within the 5% critical value"))
+        var outputs: [String] = []
+        for jobs in ["1", "2"] {
+            let json = try ProductRunner.run(
+                "handoff-sim",
+                ["calibrate", Self.root + "/calibration/privatedrop-awdl.json", "--check", "--format", "json", "--jobs", jobs, "--no-progress"])
+            #expect(json.status == 0)
+            outputs.append(json.standardOutput)
+        }
+        #expect(outputs[0] == outputs[1])
+        #expect(outputs[0].contains("\"groups\"") && outputs[0].contains("\"ks\"") && outputs[0].contains("\"quantiles\""))
+    }
+
+    @Test("a bad experiment file is exit 65 with the file, path and line")
+    func badExperiment() throws {
+        let directory = NSTemporaryDirectory() + "calibrate-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try "ms\n100\n".write(toFile: directory + "/data.csv", atomically: true, encoding: .utf8)
+        let experiment = #"{"name": "x", "scenario": "\#(Self.root)/scenarios/measured/cable-request-response.json", "data": [{"file": "data.csv", "column": "mz", "metric": "fetch"}]}"#
+        try experiment.write(toFile: directory + "/e.json", atomically: true, encoding: .utf8)
+        let run = try ProductRunner.run("handoff-sim", ["calibrate", directory + "/e.json", "--no-progress"])
+        #expect(run.status == 65)
+        #expect(run.standardError.contains("\(directory)/e.json:1:"))
+        #expect(run.standardError.contains("$.data[0].column"))
+        #expect(run.standardError.contains("did you mean \"ms\"?"))
+    }
+}
+
+private func packageRootForCalibration(filePath: String = #filePath) -> String {
+    var url = URL(fileURLWithPath: filePath)
+    while url.lastPathComponent != "Tests" { url.deleteLastPathComponent() }
+    return url.deletingLastPathComponent().path
 }

@@ -80,7 +80,7 @@ struct CommandSpecTests {
     func rootHelp() {
         let help = Help.text(for: HandoffSimCommandLine.rootPath)
         let names = HandoffSimCommandLine.root.subcommands.map(\.name)
-        #expect(names == ["run", "validate", "replay", "list", "sweep", "merge", "advise", "baseline", "defaults"])
+        #expect(names == ["run", "validate", "replay", "list", "sweep", "merge", "advise", "calibrate", "baseline", "defaults"])
         let listed = help.components(separatedBy: "COMMANDS:\n")[1].split(separator: "\n")
             .filter { $0.hasPrefix("  ") && !$0.hasPrefix("   ") }.map { String($0.split(separator: " ")[0]) }
         #expect(Array(listed.prefix(names.count)) == names)

@@ -1,0 +1,421 @@
+import Foundation
+import Handoff
+import HandoffWorld
+import SimKernel
+
+/// How well the model fits one measured group.
+public struct GroupFit: Sendable, Equatable {
+    /// One quantile of both distributions, in milliseconds.
+    public struct Quantile: Sendable, Equatable {
+        /// The level, e.g. 0.95.
+        public let level: Double
+        public let measured: Double
+        public let simulated: Double?
+    }
+
+    /// The dataset's index in the experiment.
+    public let dataset: Int
+    /// The group's value ("" without grouping).
+    public let group: String
+    /// The simulated metric.
+    public let metric: LatencyMetric
+    /// Measured latencies, and simulated trials that reached the metric.
+    public let measuredCount: Int
+    public let simulatedCount: Int
+    /// The two-sample Kolmogorov–Smirnov distance, and its 5% critical
+    /// value for these sample sizes.
+    public let ks: Double
+    public let critical: Double
+    /// Quantiles at 5, 25, 50, 75, 95 and 99%.
+    public let quantiles: [Quantile]
+    /// The shares of attempts that succeeded, when the data has an outcome
+    /// column.
+    public let measuredSuccess: Double?
+    public let simulatedSuccess: Double
+}
+
+/// A fitted parameter: its value and, with a bootstrap, an interval.
+public struct FittedParameter: Sendable, Equatable {
+    /// The parameter.
+    public let parameter: FitParameter
+    /// The value, in the kind's unit (ns, bytes, bit/s, or the number).
+    public let value: Double
+    /// The 95% bootstrap interval, when one was asked for.
+    public let interval: ClosedRange<Double>?
+}
+
+/// What `handoff-sim calibrate` found.
+public struct CalibrationResult: Sendable, Equatable {
+    /// The experiment's name and file.
+    public let name: String
+    public let file: String
+    public let seed: UInt64
+    /// Simulated trials per group and evaluation.
+    public let trials: Int
+    /// Whether parameters were fitted (false: the fit was only checked).
+    public let fitted: Bool
+    /// Simulations run, bootstrap included.
+    public let evaluations: Int
+    /// Bootstrap replicates.
+    public let bootstrap: Int
+    /// The objective at the result (the sum over groups of the KS distance
+    /// and the quantile loss).
+    public let objective: Double
+    /// Each parameter, fitted or as checked.
+    public let parameters: [FittedParameter]
+    /// Each group's fit, datasets in order, groups in file order.
+    public let groups: [GroupFit]
+}
+
+/// Fits an ``Experiment``'s parameters to its measurements by simulation.
+///
+/// A candidate is a value for every parameter. It is written into the base
+/// scenario (as `sweep --vary` would), one point per measured group (the
+/// group's value written too), and each point runs `trials` trials under
+/// the experiment's seed: common random numbers, so candidates are
+/// compared on the same draws and the objective is a deterministic
+/// function of the candidate. The objective sums, over groups, the
+/// Kolmogorov–Smirnov distance between simulated and measured latencies,
+/// half the mean absolute log-ratio of their 5, 25, 50, 75, 95 and 99%
+/// quantiles (the last two weighted twice: the tail matters), and the gap
+/// between success shares when the data has outcomes. Nelder–Mead searches
+/// the parameters' ranges mapped to [0, 1] (log ranges in the logarithm),
+/// then restarts twice from the best point with a smaller simplex. A
+/// bootstrap refits on resampled measurements for 95% intervals. Nothing
+/// depends on the number of threads: they only share out each point's
+/// trials.
+public struct Calibrator: Sendable {
+    /// Threads for each simulation.
+    public var jobs: Int
+    /// Bootstrap replicates (0: no intervals).
+    public var bootstrap: Int
+    /// The most simulations of the main fit.
+    public var maximumEvaluations: Int?
+
+    /// A calibrator.
+    public init(jobs: Int = 1, bootstrap: Int = 0, maximumEvaluations: Int? = nil) {
+        self.jobs = max(1, jobs)
+        self.bootstrap = max(0, bootstrap)
+        self.maximumEvaluations = maximumEvaluations
+    }
+
+    static let levels = [0.05, 0.25, 0.5, 0.75, 0.95, 0.99]
+    static let weights = [1.0, 1, 1, 1, 2, 2]
+
+    /// Fits `experiment`'s parameters, or with `check` (or no parameters)
+    /// measures the fit at `values` (every parameter's value in its unit;
+    /// the scenario as it is when nil).
+    ///
+    /// - Parameters:
+    ///   - scenario: the base scenario file's bytes.
+    ///   - progress: called with simulations run so far.
+    public func run(
+        _ experiment: Experiment, scenario: [UInt8], check: Bool = false, values: [Double]? = nil,
+        progress: (@Sendable (Int) -> Void)? = nil
+    ) -> Result<CalibrationResult, ScenarioError> {
+        var evaluator = Evaluator(experiment: experiment, scenario: scenario, jobs: jobs, progress: progress)
+        let parameters = experiment.parameters
+        do throws(ScenarioError) {
+            if check || parameters.isEmpty {
+                let simulated = try evaluator.simulate(values: values)
+                let groups = evaluator.fits(simulated, measured: experiment.datasets.map { $0.groups.map(\.milliseconds) })
+                let checked = zip(parameters, values ?? []).map { FittedParameter(parameter: $0, value: $1, interval: nil) }
+                return .success(CalibrationResult(
+                    name: experiment.name, file: experiment.file, seed: experiment.seed, trials: experiment.trials,
+                    fitted: false, evaluations: evaluator.evaluations, bootstrap: 0,
+                    objective: Evaluator.objective(groups), parameters: checked, groups: groups))
+            }
+            let measured = experiment.datasets.map { $0.groups.map(\.milliseconds) }
+            let budget = maximumEvaluations ?? 60 * (parameters.count + 1)
+            let start = [Double](repeating: 0.5, count: parameters.count)
+            let best = try Self.minimise(from: start, size: 0.25, budget: budget, restarts: 2) { unit throws(ScenarioError) in
+                try evaluator.objective(unit: unit, measured: measured)
+            }
+            var intervals: [ClosedRange<Double>?] = Array(repeating: nil, count: parameters.count)
+            if bootstrap > 0 {
+                var estimates: [[Double]] = Array(repeating: [], count: parameters.count)
+                for replicate in 0..<bootstrap {
+                    var generator = RandomStreamKey(seed: experiment.seed).child("bootstrap", replicate).generator()
+                    let resampled = measured.map { groups in
+                        groups.map { values in
+                            values.isEmpty ? values : (0..<values.count).map { _ in
+                                values[Int(generator.uniform(below: UInt64(values.count)))]
+                            }
+                        }
+                    }
+                    let refit = try Self.minimise(
+                        from: best.point, size: 0.1, budget: max(budget / 4, 10 * (parameters.count + 1)), restarts: 0
+                    ) { unit throws(ScenarioError) in
+                        try evaluator.objective(unit: unit, measured: resampled)
+                    }
+                    for index in parameters.indices {
+                        estimates[index].append(parameters[index].value(at: refit.point[index]))
+                    }
+                }
+                for index in parameters.indices {
+                    let sorted = estimates[index].sorted()
+                    func rank(_ p: Double) -> Double { sorted[min(sorted.count - 1, max(0, Int((p * Double(sorted.count)).rounded(.up)) - 1))] }
+                    intervals[index] = rank(0.025)...rank(0.975)
+                }
+            }
+            let values = zip(parameters, best.point).map { $0.value(at: $1) }
+            let simulated = try evaluator.simulate(values: values)
+            let groups = evaluator.fits(simulated, measured: measured)
+            let fitted = parameters.indices.map {
+                FittedParameter(parameter: parameters[$0], value: values[$0], interval: intervals[$0])
+            }
+            return .success(CalibrationResult(
+                name: experiment.name, file: experiment.file, seed: experiment.seed, trials: experiment.trials,
+                fitted: true, evaluations: evaluator.evaluations, bootstrap: bootstrap,
+                objective: Evaluator.objective(groups), parameters: fitted, groups: groups))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    // MARK: Checking
+
+    /// The problems of `experiment` that show only against its scenario: a
+    /// parameter or group path the scenario has no place for, or values
+    /// that make it invalid (each parameter is tried at both ends of its
+    /// range, each group with its value). Nil when there are none.
+    public static func problems(in experiment: Experiment, scenario: [UInt8]) -> ScenarioProblems? {
+        var problems: [ScenarioProblem] = []
+        let options = SweepRunner.Options(
+            trials: experiment.trials, seed: experiment.seed, activity: experiment.activity, device: experiment.device)
+        func check(_ parameters: [(path: String, values: [String])], at source: (path: String, position: SourcePosition?)?, what: String) {
+            let axes = [(path: "trials", values: [String(experiment.trials)])] + parameters
+            guard case let .failure(error) = SweepRunner.prepare(
+                scenario, file: experiment.scenarioFile, parameters: axes, options: options)
+            else { return }
+            let detail = error.problems?.problems.first.map { "\($0.path): \($0.message)" } ?? error.message(naming: { _ in what })
+            problems.append(ScenarioProblem(
+                file: experiment.file, path: source?.path ?? "$", position: source?.position,
+                message: "\(what) does not fit the scenario \(experiment.scenarioFile): \(detail)"))
+        }
+        for parameter in experiment.parameters {
+            for bound in [parameter.minimum, parameter.maximum] {
+                let before = problems.count
+                check([(parameter.path, [parameter.text(bound)])], at: parameter.source,
+                      what: "\(parameter.path) = \(parameter.display(bound))")
+                if problems.count > before { break }
+            }
+        }
+        for dataset in experiment.datasets {
+            guard let path = dataset.groupPath else { continue }
+            for group in dataset.groups {
+                let before = problems.count
+                check([(path, [group.value])], at: dataset.groupSource, what: "\(path) = \(group.value)")
+                if problems.count > before { break }
+            }
+        }
+        if experiment.datasets.isEmpty || (experiment.parameters.isEmpty && experiment.datasets.allSatisfy({ $0.groupPath == nil })) {
+            check([], at: nil, what: "the scenario")
+        }
+        return problems.isEmpty ? nil : ScenarioProblems(problems: problems)
+    }
+
+    // MARK: Nelder–Mead
+
+    /// The best point found by Nelder–Mead in [0, 1]^d from `start`, with
+    /// `restarts` more runs from the best point at a third of the size.
+    static func minimise(
+        from start: [Double], size: Double, budget: Int, restarts: Int,
+        _ f: (_ point: [Double]) throws(ScenarioError) -> Double
+    ) throws(ScenarioError) -> (point: [Double], value: Double) {
+        var best = (point: start, value: try f(start))
+        var used = 1
+        var simplexSize = size
+        for _ in 0...restarts where used < budget {
+            let run = try nelderMead(from: best.point, value: best.value, size: simplexSize, budget: budget - used, f)
+            used += run.evaluations
+            if run.value < best.value { best = (run.point, run.value) }
+            simplexSize /= 3
+        }
+        return best
+    }
+
+    static func nelderMead(
+        from start: [Double], value: Double, size: Double, budget: Int,
+        _ f: (_ point: [Double]) throws(ScenarioError) -> Double
+    ) throws(ScenarioError) -> (point: [Double], value: Double, evaluations: Int) {
+        let dimension = start.count
+        func clamp(_ point: [Double]) -> [Double] { point.map { min(max($0, 0), 1) } }
+        var simplex: [(point: [Double], value: Double)] = [(start, value)]
+        var evaluations = 0
+        for axis in 0..<dimension {
+            var vertex = start
+            vertex[axis] += vertex[axis] + size <= 1 ? size : -size
+            vertex = clamp(vertex)
+            simplex.append((vertex, try f(vertex)))
+            evaluations += 1
+        }
+        while evaluations < budget {
+            // Stable order: by value, then by the vertex's coordinates.
+            simplex.sort { $0.value != $1.value ? $0.value < $1.value : $0.point.lexicographicallyPrecedes($1.point) }
+            let spread = simplex.last!.value - simplex.first!.value
+            let width = (0..<dimension).map { axis in
+                simplex.map { $0.point[axis] }.max()! - simplex.map { $0.point[axis] }.min()!
+            }.max() ?? 0
+            if width < 1e-3 || (spread < 1e-6 && width < 1e-2) { break }
+            let worst = simplex[dimension]
+            var centroid = [Double](repeating: 0, count: dimension)
+            for vertex in simplex.dropLast() {
+                for axis in 0..<dimension { centroid[axis] += vertex.point[axis] / Double(dimension) }
+            }
+            func toward(_ factor: Double) -> [Double] {
+                clamp((0..<dimension).map { centroid[$0] + factor * (centroid[$0] - worst.point[$0]) })
+            }
+            let reflected = toward(1)
+            let reflectedValue = try f(reflected)
+            evaluations += 1
+            if reflectedValue < simplex[0].value {
+                let expanded = toward(2)
+                let expandedValue = try f(expanded)
+                evaluations += 1
+                simplex[dimension] = expandedValue < reflectedValue ? (expanded, expandedValue) : (reflected, reflectedValue)
+            } else if reflectedValue < simplex[dimension - 1].value {
+                simplex[dimension] = (reflected, reflectedValue)
+            } else {
+                let contracted = reflectedValue < worst.value ? toward(0.5) : toward(-0.5)
+                let contractedValue = try f(contracted)
+                evaluations += 1
+                if contractedValue < min(reflectedValue, worst.value) {
+                    simplex[dimension] = (contracted, contractedValue)
+                } else {
+                    // Shrink toward the best vertex.
+                    let bestPoint = simplex[0].point
+                    for index in 1...dimension {
+                        let point = clamp((0..<dimension).map { bestPoint[$0] + 0.5 * (simplex[index].point[$0] - bestPoint[$0]) })
+                        simplex[index] = (point, try f(point))
+                        evaluations += 1
+                    }
+                }
+            }
+        }
+        let best = simplex.min { $0.value != $1.value ? $0.value < $1.value : $0.point.lexicographicallyPrecedes($1.point) }!
+        return (best.point, best.value, evaluations)
+    }
+}
+
+/// Simulates an experiment's groups for candidate parameter values.
+struct Evaluator {
+    let experiment: Experiment
+    let scenario: [UInt8]
+    let jobs: Int
+    let progress: (@Sendable (Int) -> Void)?
+    private(set) var evaluations = 0
+
+    init(experiment: Experiment, scenario: [UInt8], jobs: Int, progress: (@Sendable (Int) -> Void)?) {
+        self.experiment = experiment
+        self.scenario = scenario
+        self.jobs = jobs
+        self.progress = progress
+    }
+
+    /// The simulated latencies (ms) of every group and the share of trials
+    /// that continued, for `values` (nil: the scenario as it is).
+    mutating func simulate(values: [Double]?) throws(ScenarioError) -> [[(latencies: [Double], success: Double)]] {
+        var result: [[(latencies: [Double], success: Double)]] = []
+        for dataset in experiment.datasets {
+            var groups: [(latencies: [Double], success: Double)] = []
+            for group in dataset.groups {
+                // The trial count always written: an axis, so that the file's
+                // own sweep block (if any) is not used instead.
+                var parameters = [(path: "trials", values: [String(experiment.trials)])]
+                if let values {
+                    for (parameter, value) in zip(experiment.parameters, values) {
+                        parameters.append((parameter.path, [parameter.text(value)]))
+                    }
+                }
+                if let path = dataset.groupPath { parameters.append((path, [group.value])) }
+                let options = SweepRunner.Options(
+                    trials: experiment.trials, seed: experiment.seed, activity: experiment.activity, device: experiment.device)
+                let prepared: PreparedSweep
+                switch SweepRunner.prepare(
+                    scenario, file: experiment.scenarioFile, payloads: [], profiles: [], parameters: parameters, options: options)
+                {
+                case let .success(value): prepared = value
+                case let .failure(error): throw error
+                }
+                let point: SweepPoint
+                switch SweepRunner(jobs: jobs, recordsSamples: true).run(prepared) {
+                case let .success(sweep): point = sweep.points[0]
+                case let .failure(error): throw error
+                }
+                let latencies = point.samples.compactMap { sample -> Double? in
+                    let value: SimDuration?
+                    switch dataset.metric {
+                    case .advertToOffered: value = sample.advertToOffered
+                    case .acceptToContinue: value = sample.acceptToContinue
+                    case .acceptToRestored: value = sample.acceptToRestored
+                    case .fetch: value = sample.fetch
+                    }
+                    return value.map { Double($0.nanoseconds) / 1e6 }
+                }
+                groups.append((latencies, point.aggregate.successRate))
+            }
+            result.append(groups)
+        }
+        evaluations += 1
+        progress?(evaluations)
+        return result
+    }
+
+    /// The objective at `unit` (each parameter's position in its range).
+    mutating func objective(unit: [Double], measured: [[[Double]]]) throws(ScenarioError) -> Double {
+        let values = zip(experiment.parameters, unit).map { $0.value(at: $1) }
+        return Self.objective(fits(try simulate(values: values), measured: measured))
+    }
+
+    /// Each group's fit.
+    func fits(_ simulated: [[(latencies: [Double], success: Double)]], measured: [[[Double]]]) -> [GroupFit] {
+        var fits: [GroupFit] = []
+        for (index, dataset) in experiment.datasets.enumerated() {
+            for (groupIndex, group) in dataset.groups.enumerated() {
+                let simulatedGroup = simulated[index][groupIndex]
+                let measuredValues = measured[index][groupIndex]
+                let sortedMeasured = measuredValues.sorted()
+                let sortedSimulated = simulatedGroup.latencies.sorted()
+                func quantile(_ values: [Double], _ level: Double) -> Double? {
+                    guard !values.isEmpty else { return nil }
+                    return values[min(values.count - 1, max(0, Int((level * Double(values.count)).rounded(.up)) - 1))]
+                }
+                let ks = sortedSimulated.isEmpty || sortedMeasured.isEmpty
+                    ? 1 : KolmogorovSmirnov.distance(sortedSimulated, sortedMeasured)
+                let critical = sortedSimulated.isEmpty || sortedMeasured.isEmpty
+                    ? 0 : KolmogorovSmirnov.criticalValue(sortedSimulated.count, sortedMeasured.count)
+                let measuredSuccess = group.failures > 0 || experiment.datasets[index].groups.contains { $0.failures > 0 }
+                    ? Double(group.milliseconds.count) / Double(max(group.rows, 1)) : nil
+                fits.append(GroupFit(
+                    dataset: index, group: group.value, metric: dataset.metric, measuredCount: sortedMeasured.count,
+                    simulatedCount: sortedSimulated.count, ks: ks, critical: critical,
+                    quantiles: Calibrator.levels.map {
+                        GroupFit.Quantile(level: $0, measured: quantile(sortedMeasured, $0) ?? 0, simulated: quantile(sortedSimulated, $0))
+                    },
+                    measuredSuccess: measuredSuccess, simulatedSuccess: simulatedGroup.success))
+            }
+        }
+        return fits
+    }
+
+    /// The sum over groups of the KS distance, half the weighted mean
+    /// absolute log-ratio of the quantiles, and the success-share gap.
+    static func objective(_ fits: [GroupFit]) -> Double {
+        var total = 0.0
+        for fit in fits {
+            total += fit.ks
+            var loss = 0.0
+            for (quantile, weight) in zip(fit.quantiles, Calibrator.weights) {
+                guard let simulated = quantile.simulated, simulated > 0, quantile.measured > 0 else {
+                    loss += weight * 10
+                    continue
+                }
+                loss += weight * abs(log(simulated / quantile.measured))
+            }
+            total += 0.5 * loss / Calibrator.weights.reduce(0, +)
+            if let measured = fit.measuredSuccess { total += abs(fit.simulatedSuccess - measured) }
+        }
+        return total
+    }
+}

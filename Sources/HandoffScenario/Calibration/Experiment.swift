@@ -1,0 +1,187 @@
+import Foundation
+import Handoff
+import HandoffWorld
+import SimKernel
+
+/// A calibration experiment: a scenario, the timings a team measured of
+/// what it describes, and the scenario's parameters to fit to them.
+///
+/// Read from a JSON file by ``ExperimentDecoder``:
+///
+/// ```json
+/// {
+///   "name": "AWDL request/response",
+///   "scenario": "../scenarios/measured/awdl-request-response.json",
+///   "trials": 2000,
+///   "data": [{"file": "data/privatedrop-awdl.csv", "column": "network_ms", "unit": "ms", "metric": "fetch"}],
+///   "parameters": [{"path": "network.wifiPeerToPeer.latency", "min": "0.5ms", "max": "5ms", "scale": "log"}]
+/// }
+/// ```
+public struct Experiment: Sendable {
+    /// The experiment file.
+    public let file: String
+    /// Its name.
+    public let name: String
+    /// The base scenario file, as the experiment names it relative to
+    /// itself, resolved.
+    public let scenarioFile: String
+    /// The seed of every simulation (common random numbers: every
+    /// candidate is simulated on the same random numbers).
+    public let seed: UInt64
+    /// Simulated trials per group and evaluation.
+    public let trials: Int
+    /// The activity measured, when the scenario has several.
+    public let activity: String?
+    /// The receiving device measured, when it is ambiguous.
+    public let device: String?
+    /// The measured datasets.
+    public let datasets: [MeasuredDataset]
+    /// The parameters to fit (empty: only check the fit).
+    public let parameters: [FitParameter]
+
+    /// The same experiment with another seed or trial count (nil keeps
+    /// the experiment's).
+    public func overriding(seed: UInt64? = nil, trials: Int? = nil) -> Experiment {
+        Experiment(
+            file: file, name: name, scenarioFile: scenarioFile, seed: seed ?? self.seed, trials: trials ?? self.trials,
+            activity: activity, device: device, datasets: datasets, parameters: parameters)
+    }
+}
+
+/// One measured dataset: a column of a CSV file, the simulated metric it
+/// corresponds to, and its groups.
+public struct MeasuredDataset: Sendable {
+    /// The CSV file, resolved.
+    public let file: String
+    /// The column measured.
+    public let column: String
+    /// The simulated latency it corresponds to.
+    public let metric: LatencyMetric
+    /// The scenario path a group's value is written to (`nil`: one group).
+    public let groupPath: String?
+    /// The groups, in the order they first appear in the file.
+    public let groups: [MeasuredGroup]
+    /// Where the group path is written in the experiment file (for errors).
+    var groupSource: (path: String, position: SourcePosition?)? = nil
+}
+
+/// The measurements of one group: the rows sharing a value of the group
+/// column (or every row).
+public struct MeasuredGroup: Sendable {
+    /// The group column's value, as written ("" without grouping).
+    public let value: String
+    /// The measured latencies, in milliseconds, in file order.
+    public let milliseconds: [Double]
+    /// Rows whose outcome column said the attempt failed (0 without one).
+    public let failures: Int
+    /// Rows in the group, failures included.
+    public var rows: Int { milliseconds.count + failures }
+}
+
+/// A parameter to fit: a path into the scenario (as `sweep --vary` writes
+/// it) and its range.
+public struct FitParameter: Sendable, Equatable {
+    /// What the parameter's values are.
+    public enum Kind: String, Sendable {
+        /// A plain number (a probability, a count, a σ).
+        case number
+        /// A duration, written in nanoseconds (`"2500000ns"`).
+        case duration
+        /// A size, written in whole bytes (`"3072B"`).
+        case size
+        /// A rate, written in whole bits per second (`"54000000bit/s"`).
+        case rate
+    }
+
+    /// How candidates are spread over the range.
+    public enum Scale: String, Sendable {
+        /// Evenly.
+        case linear
+        /// Evenly in the logarithm (the range must be positive).
+        case log
+    }
+
+    /// The path, e.g. `network.wifiPeerToPeer.latency`.
+    public let path: String
+    /// What its values are.
+    public let kind: Kind
+    /// The range, in the kind's unit (ns, bytes, bit/s, or the number).
+    public let minimum: Double
+    public let maximum: Double
+    /// How candidates are spread.
+    public let scale: Scale
+    /// Where the parameter's path is written in the experiment file (for
+    /// errors).
+    var source: (path: String, position: SourcePosition?)? = nil
+
+    public static func == (lhs: FitParameter, rhs: FitParameter) -> Bool {
+        lhs.path == rhs.path && lhs.kind == rhs.kind && lhs.minimum == rhs.minimum && lhs.maximum == rhs.maximum
+            && lhs.scale == rhs.scale
+    }
+
+    /// A parameter (see the properties).
+    public init(path: String, kind: Kind, minimum: Double, maximum: Double, scale: Scale) {
+        self.path = path
+        self.kind = kind
+        self.minimum = minimum
+        self.maximum = maximum
+        self.scale = scale
+    }
+
+    /// The value at `unit` ∈ [0, 1] of the range.
+    public func value(at unit: Double) -> Double {
+        let position = min(max(unit, 0), 1)
+        switch scale {
+        case .linear: return minimum + (maximum - minimum) * position
+        case .log: return (log(minimum) + (log(maximum) - log(minimum)) * position).exponential
+        }
+    }
+
+    /// Where `value` lies in the range, in [0, 1].
+    public func unit(of value: Double) -> Double {
+        guard maximum > minimum else { return 0 }
+        let position: Double
+        switch scale {
+        case .linear: position = (value - minimum) / (maximum - minimum)
+        case .log: position = (log(value) - log(minimum)) / (log(maximum) - log(minimum))
+        }
+        return min(max(position, 0), 1)
+    }
+
+    /// `value` as the scenario file takes it (whole units for durations,
+    /// sizes and rates).
+    public func text(_ value: Double) -> String {
+        switch kind {
+        case .number: return Self.decimal(value)
+        case .duration: return "\(Int64(value.rounded()))ns"
+        case .size: return "\(Int64(value.rounded()))B"
+        case .rate: return "\(max(Int64(value.rounded()), 1))bit/s"
+        }
+    }
+
+    /// `value` for people: `2.5ms`, `3 KiB`, `0.12`.
+    public func display(_ value: Double) -> String {
+        switch kind {
+        case .number: return Self.decimal((value * 1e6).rounded() / 1e6)
+        case .duration: return SimDuration(nanoseconds: Int64(value.rounded())).rounded(toSignificantDigits: 4).description
+        case .size: return "\(Int64(value.rounded())) B"
+        case .rate:
+            return value >= 1e6 ? Self.decimal((value / 1e4).rounded() / 100) + " Mbit/s"
+                : Self.decimal((value / 10).rounded() / 100) + " kbit/s"
+        }
+    }
+
+    /// A number in plain decimal notation (JSON accepts it): no exponent.
+    static func decimal(_ value: Double) -> String {
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        var text = String(format: "%.9f", value)
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text
+    }
+}
+
+extension Double {
+    /// e raised to this power.
+    var exponential: Double { exp(self) }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import HandoffReport
+import HandoffScenario
+
+extension CommandSpec {
+    /// `handoff-sim calibrate`.
+    static let calibrate = CommandSpec(
+        name: "calibrate",
+        abstract: "Fit the model to measured timings, and show how well it fits.",
+        discussion: """
+            Reads an experiment file: a base scenario, measured datasets (CSV \
+            columns, each the measurement of a simulated latency, optionally grouped \
+            by a column whose value is written into the scenario) and the parameters \
+            to fit with their ranges. Each candidate is simulated on the same random \
+            numbers (the experiment's seed) and scored by the Kolmogorov–Smirnov \
+            distance and a tail-weighted quantile loss; Nelder–Mead searches the \
+            ranges. docs/calibration.md describes the experiment file.
+            """,
+        arguments: [ArgumentSpec("experiment", help: "The experiment file (JSON).")],
+        options: [
+            .flag("--check", help: "Fit nothing: report how far the scenario as it is lies from the measurements."),
+            .option(
+                "--bootstrap", value: "N",
+                help: "Refit on N resamplings of the measurements for a 95% interval on every parameter (default 0)."),
+            .option("--evaluations", value: "N", help: "The most simulations of the main fit (default 60 per parameter and one)."),
+            .trials.helping("Trials per group and simulation instead of the experiment's \"trials\"."),
+            .seed.helping("The seed of every simulation instead of the experiment's."),
+            .jobs.helping("Threads (default: every core). The result never depends on N."),
+            .option("--format", value: "FORMAT", help: "text (default) or json."),
+            .output, .noProgress,
+        ],
+        exitCodes: [
+            ExitCodeSpec(.success, "fitted, or checked"),
+            ExitCodeSpec(.expectationFailed, "a trial stopped at a limit"),
+            ExitCodeSpec(.usage, "bad command-line usage, or a file that does not exist"),
+            ExitCodeSpec(.dataError, "the experiment file, a measured file or the scenario is invalid, or a parameter path has no place in the scenario"),
+            ExitCodeSpec(.software, "internal error, or the output could not be written"),
+        ],
+        action: calibrateCommand)
+}
+
+/// `handoff-sim calibrate`: fits (or checks) an experiment and reports.
+func calibrateCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(UsageError) -> ExitCode {
+    let io = context.io
+    if let failure = preflightOutputs(parsed, context) { return failure }
+    let file = parsed.positional[0]
+    let format = parsed.value("--format") ?? "text"
+    guard ["text", "json"].contains(format) else {
+        throw UsageError(message: "option '--format' expects text or json, found '\(format.escapingControlCharacters)'")
+    }
+    let bootstrap = try integerOption(parsed, "--bootstrap", in: 0...1_000) ?? 0
+    let evaluations = try integerOption(parsed, "--evaluations", in: 1...100_000)
+    let (trials, seed, jobs) = try runOptions(parsed)
+    guard let data = FileManager.default.contents(atPath: file) else {
+        throw UsageError(message: "\(file): no such file or cannot be read")
+    }
+    var experiment: Experiment
+    switch ExperimentDecoder.decode(Array(data), file: file) {
+    case let .success(decoded): experiment = decoded
+    case let .failure(problems):
+        io.writeError(problems.description)
+        return .dataError
+    }
+    experiment = experiment.overriding(seed: seed, trials: trials)
+    guard let scenario = FileManager.default.contents(atPath: experiment.scenarioFile) else {
+        io.writeError("error: \(experiment.scenarioFile): no such file or cannot be read")
+        return .dataError
+    }
+    if let problems = Calibrator.problems(in: experiment, scenario: Array(scenario)) {
+        io.writeError(problems.description)
+        return .dataError
+    }
+    let showsProgress = io.standardErrorIsTerminal && !parsed.has("--no-progress")
+    @Sendable func report(count: Int) {
+        io.writeError("\u{1B}[2K\r\(count) simulations", newline: false)
+    }
+    let progress: (@Sendable (Int) -> Void)? = showsProgress ? report : nil
+    let calibrator = Calibrator(jobs: jobs, bootstrap: bootstrap, maximumEvaluations: evaluations)
+    let outcome = calibrator.run(experiment, scenario: Array(scenario), check: parsed.has("--check"), progress: progress)
+    if showsProgress { io.writeError("\u{1B}[2K\r", newline: false) }
+    switch outcome {
+    case let .success(result):
+        let text = format == "json"
+            ? CalibrationReport.json(result, toolVersion: toolVersion) : CalibrationReport.text(result)
+        return emit(text, parsed, context)
+    case let .failure(error):
+        return reportError(error, context)
+    }
+}

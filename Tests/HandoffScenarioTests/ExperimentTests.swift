@@ -1,0 +1,133 @@
+import Foundation
+import Handoff
+@testable import HandoffScenario
+import SimKernel
+import Testing
+
+/// `handoff-sim calibrate`'s experiment files and its fitting.
+@Suite("Calibration experiments")
+struct ExperimentTests {
+    /// An experiment over the shipped cable scenario, with `files` as the
+    /// files it may read (its CSV as `data.csv`).
+    static func decode(
+        _ text: String, csv: String = "ms,size\n100,1KiB\n104,1KiB\n110,3KiB\n"
+    ) -> Result<Experiment, ScenarioProblems> {
+        let scenario = FileManager.default.contents(atPath: packageRoot() + "/scenarios/measured/cable-request-response.json")
+        return ExperimentDecoder.decode(Array(text.utf8), file: "dir/experiment.json") { path in
+            switch path {
+            case "dir/data.csv": return Array(csv.utf8)
+            case "dir/cable.json": return scenario.map(Array.init)
+            default: return nil
+            }
+        }
+    }
+
+    static func experiment(data: String = #"{"file": "data.csv", "column": "ms", "metric": "fetch"}"#, parameters: String = "[]") -> String {
+        #"{"name": "test", "scenario": "cable.json", "trials": 50, "data": [\#(data)], "parameters": \#(parameters)}"#
+    }
+
+    static func problems(_ text: String, csv: String = "ms\n100\n104\n") -> [String] {
+        switch decode(text, csv: csv) {
+        case .success: return []
+        case let .failure(problems): return problems.problems.map(\.description)
+        }
+    }
+
+    @Test("an experiment decodes: groups in file order, units, outcomes, parameter kinds and scales")
+    func decodes() throws {
+        let text = Self.experiment(
+            data: #"{"file": "data.csv", "column": "s", "unit": "s", "metric": "acceptToContinue", "groupBy": {"column": "size", "path": "activity.payloadSize"}, "outcome": {"column": "ok", "success": ["yes"]}}"#,
+            parameters: #"[{"path": "network.wifiPeerToPeer.latency", "min": "1ms", "max": "4ms", "scale": "log"}, {"path": "protocol.rapport.processing.logNormal.sigma", "min": 0.01, "max": 0.5}, {"path": "network.wifiPeerToPeer.bandwidth", "min": "10Mbit/s", "max": "1Gbit/s"}, {"path": "protocol.requestBytes", "min": "100B", "max": "4KiB"}]"#)
+        let csv = "s,size,ok\n0.1,3KiB,yes\n0.2,1KiB,yes\n0.3,3KiB,no\n0.25,3KiB,yes\n"
+        guard case let .success(experiment) = Self.decode(text, csv: csv) else {
+            Issue.record("\(Self.decode(text, csv: csv))")
+            return
+        }
+        #expect(experiment.scenarioFile == "dir/cable.json")
+        #expect(experiment.trials == 50)
+        let dataset = try #require(experiment.datasets.first)
+        #expect(dataset.metric == .acceptToContinue)
+        #expect(dataset.groupPath == "activity.payloadSize")
+        #expect(dataset.groups.map(\.value) == ["3KiB", "1KiB"])
+        #expect(dataset.groups.map(\.milliseconds) == [[100, 250], [200]])
+        #expect(dataset.groups.map(\.failures) == [1, 0])
+        #expect(experiment.parameters.map(\.kind) == [.duration, .number, .rate, .size])
+        #expect(experiment.parameters.map(\.scale) == [.log, .linear, .linear, .linear])
+        let latency = experiment.parameters[0]
+        #expect(latency.minimum == 1_000_000 && latency.maximum == 4_000_000)
+        #expect(abs(latency.value(at: 0.5) - 2_000_000) < 1)
+        #expect(latency.text(2_000_000.4) == "2000000ns")
+        #expect(abs(latency.unit(of: 2_000_000) - 0.5) < 1e-12)
+        #expect(experiment.parameters[3].text(2048.6) == "2049B")
+        #expect(experiment.parameters[2].text(54_000_000) == "54000000bit/s")
+    }
+
+    @Test("bad experiments are clear errors with the file, the path and the line", arguments: [
+        (experiment(data: #"{"file": "data.csv", "column": "latency", "metric": "fetch"}"#), "$.data[0].column", "its columns are ms"),
+        (experiment(data: #"{"file": "data.csv", "column": "ms", "unit": "minutes", "metric": "fetch"}"#), "$.data[0].unit", "unit"),
+        (experiment(data: #"{"file": "data.csv", "column": "ms", "metric": "latency"}"#), "$.data[0].metric", "metric"),
+        (experiment(data: #"{"file": "missing.csv", "column": "ms", "metric": "fetch"}"#), "$.data[0].file", "can be read"),
+        (experiment(parameters: #"[{"path": "network.wifiPeerToPeer.latency", "min": "5ms", "max": "1ms"}]"#), "$.parameters[0]", "min below max"),
+        (experiment(parameters: #"[{"path": "x", "min": "1ms", "max": 3}]"#), "$.parameters[0]", "one kind"),
+        (experiment(parameters: #"[{"path": "a..b", "min": 0, "max": 1}]"#), "$.parameters[0].path", "scenario path"),
+        (experiment(parameters: #"[{"path": "x", "min": 0, "max": 1, "scale": "log"}]"#), "$.parameters[0].scale", "positive range"),
+        (#"{"name": "test", "scenario": "nowhere.json", "data": []}"#, "$.scenario", "can be read"),
+    ])
+    func errors(text: String, path: String, mentions: String) {
+        let found = Self.problems(text)
+        #expect(!found.isEmpty)
+        #expect(found.contains { $0.hasPrefix("dir/experiment.json:1:") && $0.contains(path) && $0.contains(mentions) }, "\(found)")
+    }
+
+    @Test("an empty or non-numeric column is an error naming the CSV line")
+    func badColumns() {
+        let nonNumeric = Self.problems(Self.experiment(), csv: "ms\n100\nfast\n120\n")
+        #expect(nonNumeric.contains { $0.contains("$.data[0].column") && $0.contains("data.csv:3") && $0.contains("\"fast\"") }, "\(nonNumeric)")
+        let empty = Self.problems(Self.experiment(), csv: "ms\n")
+        #expect(empty.contains { $0.contains("found none") }, "\(empty)")
+    }
+
+    @Test("a parameter path the scenario has no place for is found before anything runs")
+    func parameterPaths() throws {
+        let text = Self.experiment(parameters: #"[{"path": "network.wifiPeerToPeer.latency", "min": "1ms", "max": "4ms"}, {"path": "devices[7].position", "min": 0, "max": 1}]"#)
+        let experiment = try Self.decode(text).get()
+        let scenario = try #require(FileManager.default.contents(atPath: packageRoot() + "/scenarios/measured/cable-request-response.json"))
+        let problems = try #require(Calibrator.problems(in: experiment, scenario: Array(scenario)))
+        #expect(problems.problems.count == 1)
+        #expect(problems.problems[0].path == "$.parameters[1].path")
+        #expect(problems.problems[0].position != nil)
+    }
+
+    @Test("Nelder–Mead finds the minimum of a smooth function inside the unit cube, deterministically")
+    func nelderMead() throws {
+        let target = [0.3, 0.72, 0.5]
+        func f(_ point: [Double]) -> Double { zip(point, target).map { ($0 - $1) * ($0 - $1) }.reduce(0, +) }
+        let first = try Calibrator.minimise(from: [0.5, 0.5, 0.5], size: 0.25, budget: 400, restarts: 2) { f($0) }
+        let second = try Calibrator.minimise(from: [0.5, 0.5, 0.5], size: 0.25, budget: 400, restarts: 2) { f($0) }
+        #expect(first.point == second.point)
+        #expect(zip(first.point, target).allSatisfy { abs($0 - $1) < 0.01 })
+        // A minimum outside the cube: the boundary.
+        let clamped = try Calibrator.minimise(from: [0.5], size: 0.25, budget: 200, restarts: 1) { ($0[0] - 1.4) * ($0[0] - 1.4) }
+        #expect(clamped.point[0] > 0.99)
+    }
+
+    @Test("the same experiment and seed fit to the same result on 1 and 2 threads; a fit is no worse than the start")
+    func determinism() throws {
+        let csv = "ms\n" + (0..<60).map { String(95 + ($0 * 7) % 17) }.joined(separator: "\n") + "\n"
+        // A fixed processing time per message (a log-normal's median could
+        // be fitted only if the scenario spelled the distribution out).
+        let text = Self.experiment(parameters: #"[{"path": "protocol.rapport.processing", "min": "8ms", "max": "20ms"}]"#)
+        let experiment = try Self.decode(text, csv: csv).get()
+        let scenario = try #require(FileManager.default.contents(atPath: packageRoot() + "/scenarios/measured/cable-request-response.json"))
+        let one = try Calibrator(jobs: 1, maximumEvaluations: 12).run(experiment, scenario: Array(scenario)).get()
+        let two = try Calibrator(jobs: 2, maximumEvaluations: 12).run(experiment, scenario: Array(scenario)).get()
+        #expect(one == two)
+        #expect(one.fitted)
+        let start = try Calibrator(jobs: 2).run(
+            experiment, scenario: Array(scenario), check: true, values: [experiment.parameters[0].value(at: 0.5)]).get()
+        #expect(one.objective <= start.objective)
+        // The median near the data's (about 103 ms over 7.3 processing steps).
+        let median = one.parameters[0].value / 1e6
+        #expect(median > 12 && median < 16, "median \(median) ms")
+    }
+}
