@@ -81,7 +81,8 @@ public struct CalibrationResult: Sendable, Equatable {
 /// between success shares when the data has outcomes. Nelder–Mead searches
 /// the parameters' ranges mapped to [0, 1] (log ranges in the logarithm),
 /// then restarts twice from the best point with a smaller simplex. A
-/// bootstrap refits on resampled measurements for 95% intervals. Nothing
+/// bootstrap refits on resampled measurements, each replicate on its own
+/// random numbers, for 95% intervals. Nothing
 /// depends on the number of threads: they only share out each point's
 /// trials.
 public struct Calibrator: Sendable {
@@ -136,6 +137,10 @@ public struct Calibrator: Sendable {
                 var estimates: [[Double]] = Array(repeating: [], count: parameters.count)
                 for replicate in 0..<bootstrap {
                     var generator = RandomStreamKey(seed: experiment.seed).child("bootstrap", replicate).generator()
+                    // A replicate resamples the measurements and simulates on
+                    // its own random numbers, so the interval covers the
+                    // simulation's noise as well as the measurements'.
+                    let simulationSeed = generator.next() & UInt64(Int64.max)
                     let resampled = measured.map { groups in
                         groups.map { values in
                             values.isEmpty ? values : (0..<values.count).map { _ in
@@ -146,7 +151,7 @@ public struct Calibrator: Sendable {
                     let refit = try Self.minimise(
                         from: best.point, size: 0.1, budget: max(budget / 4, 10 * (parameters.count + 1)), restarts: 0
                     ) { unit throws(ScenarioError) in
-                        try evaluator.objective(unit: unit, measured: resampled)
+                        try evaluator.objective(unit: unit, measured: resampled, seed: simulationSeed)
                     }
                     for index in parameters.indices {
                         estimates[index].append(parameters[index].value(at: refit.point[index]))
@@ -314,8 +319,9 @@ struct Evaluator {
     }
 
     /// The simulated latencies (ms) of every group and the share of trials
-    /// that continued, for `values` (nil: the scenario as it is).
-    mutating func simulate(values: [Double]?) throws(ScenarioError) -> [[(latencies: [Double], success: Double)]] {
+    /// that continued, for `values` (nil: the scenario as it is), under
+    /// `seed` (the experiment's when nil).
+    mutating func simulate(values: [Double]?, seed: UInt64? = nil) throws(ScenarioError) -> [[(latencies: [Double], success: Double)]] {
         var result: [[(latencies: [Double], success: Double)]] = []
         for dataset in experiment.datasets {
             var groups: [(latencies: [Double], success: Double)] = []
@@ -330,7 +336,8 @@ struct Evaluator {
                 }
                 if let path = dataset.groupPath { parameters.append((path, [group.value])) }
                 let options = SweepRunner.Options(
-                    trials: experiment.trials, seed: experiment.seed, activity: experiment.activity, device: experiment.device)
+                    trials: experiment.trials, seed: seed ?? experiment.seed, activity: experiment.activity,
+                    device: experiment.device)
                 let prepared: PreparedSweep
                 switch SweepRunner.prepare(
                     scenario, file: experiment.scenarioFile, payloads: [], profiles: [], parameters: parameters, options: options)
@@ -363,9 +370,9 @@ struct Evaluator {
     }
 
     /// The objective at `unit` (each parameter's position in its range).
-    mutating func objective(unit: [Double], measured: [[[Double]]]) throws(ScenarioError) -> Double {
+    mutating func objective(unit: [Double], measured: [[[Double]]], seed: UInt64? = nil) throws(ScenarioError) -> Double {
         let values = zip(experiment.parameters, unit).map { $0.value(at: $1) }
-        return Self.objective(fits(try simulate(values: values), measured: measured))
+        return Self.objective(fits(try simulate(values: values, seed: seed), measured: measured))
     }
 
     /// Each group's fit.
