@@ -27,6 +27,9 @@ extension CommandSpec {
             .seed.helping("The seed of every simulation instead of the experiment's."),
             .jobs.helping("Threads (default: every core). The result never depends on N."),
             .option("--format", value: "FORMAT", help: "text (default) or json."),
+            .option(
+                "--chart", value: "PATH", outputPath: true,
+                help: "Also write an SVG of the measured and simulated distributions (ECDFs), one panel per group."),
             .output, .noProgress,
         ],
         exitCodes: [
@@ -80,6 +83,14 @@ func calibrateCommand(_ parsed: ParsedArguments, _ context: CommandContext) thro
     if showsProgress { io.writeError("\u{1B}[2K\r", newline: false) }
     switch outcome {
     case let .success(result):
+        if let chart = parsed.value("--chart") {
+            do {
+                try writeAtomically(CalibrationChart.svg(result), to: chart, io: io)
+            } catch {
+                io.writeError("error: \(error.message)")
+                return .software
+            }
+        }
         let text = format == "json"
             ? CalibrationReport.json(result, toolVersion: toolVersion) : CalibrationReport.text(result)
         return emit(text, parsed, context)

@@ -32,6 +32,9 @@ public struct GroupFit: Sendable, Equatable {
     /// column.
     public let measuredSuccess: Double?
     public let simulatedSuccess: Double
+    /// Both samples, sorted (milliseconds), for the ECDF chart.
+    public let measuredSorted: [Double]
+    public let simulatedSorted: [Double]
 }
 
 /// A fitted parameter: its value and, with a bootstrap, an interval.
@@ -400,7 +403,8 @@ struct Evaluator {
                     quantiles: Calibrator.levels.map {
                         GroupFit.Quantile(level: $0, measured: quantile(sortedMeasured, $0) ?? 0, simulated: quantile(sortedSimulated, $0))
                     },
-                    measuredSuccess: measuredSuccess, simulatedSuccess: simulatedGroup.success))
+                    measuredSuccess: measuredSuccess, simulatedSuccess: simulatedGroup.success,
+                    measuredSorted: sortedMeasured, simulatedSorted: sortedSimulated))
             }
         }
         return fits

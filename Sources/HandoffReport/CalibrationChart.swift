@@ -1,0 +1,98 @@
+import Foundation
+import HandoffScenario
+
+/// `handoff-sim calibrate --chart`: measured against simulated empirical
+/// distribution functions, one panel per group.
+///
+/// Each panel plots, on a log₁₀ millisecond axis from the decade below the
+/// smaller sample's least value to the decade above the larger's greatest,
+/// the share of each sample at or below x: the measured runs as a solid
+/// black step line (`class="measured"`), the simulated trials as a dashed
+/// blue one (`class="simulated"`), each drawn through at most 400 of its
+/// quantiles. The panel's title gives the group, the metric and the
+/// Kolmogorov–Smirnov distance with its 5% critical value. Coordinates have
+/// at most two decimals; nothing varies between runs or machines.
+public enum CalibrationChart {
+    static let width = 960.0
+    static let panelHeight = 300.0
+    static let left = 70.0, right = 30.0, top = 50.0, bottom = 45.0
+
+    /// The chart as an SVG document, ending in `\n`.
+    public static func svg(_ result: CalibrationResult) -> String {
+        let height = 40 + panelHeight * Double(max(result.groups.count, 1))
+        var lines = [
+            ##"<?xml version="1.0" encoding="UTF-8"?>"##,
+            ##"<svg xmlns="http://www.w3.org/2000/svg" width="\##(number(width))" height="\##(number(height))" viewBox="0 0 \##(number(width)) \##(number(height))" font-family="sans-serif" font-size="12">"##,
+            ##"  <title>\##(JUnitReport.escape(result.name))</title>"##,
+            ##"  <text x="\##(number(width / 2))" y="24" text-anchor="middle" font-size="14">\##(JUnitReport.escape(result.name))</text>"##,
+        ]
+        for (index, group) in result.groups.enumerated() {
+            lines += panel(group, offset: 40 + panelHeight * Double(index))
+        }
+        if result.groups.isEmpty {
+            lines.append(##"  <text x="\##(number(width / 2))" y="80" text-anchor="middle">no data</text>"##)
+        }
+        lines.append("</svg>")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func panel(_ group: GroupFit, offset: Double) -> [String] {
+        let name = (group.group.isEmpty ? "dataset \(group.dataset + 1)" : "dataset \(group.dataset + 1), \(group.group)")
+            + ": \(group.metric.rawValue), measured (solid, \(group.measuredCount)) and simulated (dashed, \(group.simulatedCount)); "
+            + "KS \(CalibrationReport.fixed(group.ks, 3)) (5% critical \(CalibrationReport.fixed(group.critical, 3)))"
+        var lines = [##"  <g transform="translate(0,\##(number(offset)))">"##,
+                     ##"    <text x="\##(number(left))" y="\##(number(top - 16))">\##(JUnitReport.escape(name))</text>"##]
+        let positive = (group.measuredSorted + group.simulatedSorted).filter { $0 > 0 }
+        guard let least = positive.min(), let greatest = positive.max() else {
+            lines.append(##"    <text x="\##(number(width / 2))" y="\##(number(panelHeight / 2))" text-anchor="middle">no data</text>"##)
+            lines.append("  </g>")
+            return lines
+        }
+        let low = floor(log10(least)), high = max(ceil(log10(greatest)), low + 1)
+        let plotWidth = width - left - right, plotHeight = panelHeight - top - bottom
+        func x(_ value: Double) -> Double { left + (log10(max(value, least)) - low) / (high - low) * plotWidth }
+        func y(_ share: Double) -> Double { top + (1 - share) * plotHeight }
+        // Axes, decades and shares.
+        lines.append(##"    <rect x="\##(number(left))" y="\##(number(top))" width="\##(number(plotWidth))" height="\##(number(plotHeight))" fill="none" stroke="#999"/>"##)
+        var decade = low
+        while decade <= high {
+            let position = x(pow(10, decade))
+            lines.append(##"    <line x1="\##(number(position))" y1="\##(number(top))" x2="\##(number(position))" y2="\##(number(top + plotHeight))" stroke="#ddd"/>"##)
+            lines.append(##"    <text x="\##(number(position))" y="\##(number(top + plotHeight + 16))" text-anchor="middle">\##(decadeLabel(decade))</text>"##)
+            decade += 1
+        }
+        for share in [0.0, 0.25, 0.5, 0.75, 1.0] {
+            lines.append(##"    <text x="\##(number(left - 8))" y="\##(number(y(share) + 4))" text-anchor="end">\##(CalibrationReport.fixed(share, 2))</text>"##)
+        }
+        lines.append(##"    <text x="\##(number(left + plotWidth / 2))" y="\##(number(top + plotHeight + 34))" text-anchor="middle">latency (log scale)</text>"##)
+        lines.append(##"    <path class="measured" d="\##(steps(group.measuredSorted, x: x, y: y))" fill="none" stroke="#000" stroke-width="1.5"/>"##)
+        lines.append(##"    <path class="simulated" d="\##(steps(group.simulatedSorted, x: x, y: y))" fill="none" stroke="#0072B2" stroke-width="1.5" stroke-dasharray="6 3"/>"##)
+        lines.append("  </g>")
+        return lines
+    }
+
+    /// A step line through at most 400 quantiles of `sorted`.
+    static func steps(_ sorted: [Double], x: (Double) -> Double, y: (Double) -> Double) -> String {
+        guard !sorted.isEmpty else { return "" }
+        let count = min(sorted.count, 400)
+        var path = "M\(number(x(sorted[0]))),\(number(y(0)))"
+        var previousShare = 0.0
+        for step in 1...count {
+            let share = Double(step) / Double(count)
+            let value = sorted[min(sorted.count - 1, Int((share * Double(sorted.count)).rounded(.up)) - 1)]
+            path += " L\(number(x(value))),\(number(y(previousShare))) L\(number(x(value))),\(number(y(share)))"
+            previousShare = share
+        }
+        return path
+    }
+
+    static func decadeLabel(_ decade: Double) -> String {
+        let milliseconds = pow(10, decade)
+        if milliseconds >= 1000 { return "\(Int64((milliseconds / 1000).rounded()))s" }
+        if milliseconds >= 1 { return "\(Int64(milliseconds.rounded()))ms" }
+        return "\(Int64((milliseconds * 1000).rounded()))us"
+    }
+
+    /// A coordinate with at most two decimals (as the sweep chart's).
+    static func number(_ value: Double) -> String { SweepChart.number(value) }
+}
