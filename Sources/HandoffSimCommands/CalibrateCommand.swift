@@ -30,7 +30,10 @@ extension CommandSpec {
             .option(
                 "--chart", value: "PATH", outputPath: true,
                 help: "Also write an SVG of the measured and simulated distributions (ECDFs), one panel per group."),
-            .output, .noProgress,
+            .option(
+                "--output", value: "PATH", outputPath: true,
+                help: "Also write the fitted values to PATH as an overlay, for run, sweep, advise and replay --overlay."),
+            .noProgress,
         ],
         exitCodes: [
             ExitCodeSpec(.success, "fitted, or checked"),
@@ -91,9 +94,18 @@ func calibrateCommand(_ parsed: ParsedArguments, _ context: CommandContext) thro
                 return .software
             }
         }
-        let text = format == "json"
-            ? CalibrationReport.json(result, toolVersion: toolVersion) : CalibrationReport.text(result)
-        return emit(text, parsed, context)
+        if let path = parsed.value("--output") {
+            let overlay = Overlay(fitted: result, description: "fitted by handoff-sim calibrate \(file)")
+            do {
+                try writeAtomically(overlay.json, to: path, io: io)
+            } catch {
+                io.writeError("error: \(error.message)")
+                return .software
+            }
+        }
+        io.writeOutput(format == "json"
+            ? CalibrationReport.json(result, toolVersion: toolVersion) : CalibrationReport.text(result))
+        return .success
     case let .failure(error):
         return reportError(error, context)
     }

@@ -18,6 +18,9 @@ extension OptionSpec {
     static let output = option(
         "--output", value: "PATH", outputPath: true,
         help: "Write to PATH (atomically) instead of standard output.")
+    static let overlay = option(
+        "--overlay", value: "FILE",
+        help: "Write FILE's values (an overlay from 'handoff-sim calibrate --output') over every scenario before it runs.")
     static let samples = option(
         "--samples", value: "PATH", outputPath: true,
         help: "Write every trial to PATH as CSV: one row per trial and receiving device, with its outcome and every latency in ns (see docs/cli.md). Memory grows with the trials.")
@@ -58,7 +61,7 @@ extension CommandSpec {
             .option("--junit", value: "PATH", outputPath: true, help: "Write a JUnit XML report to PATH."),
             .option("--json", value: "PATH", outputPath: true, help: "Write the JSON report to PATH."),
             .option("--markdown", value: "PATH", outputPath: true, help: "Write the Markdown summary to PATH."),
-            .samples,
+            .samples, .overlay,
             .flag("--quiet", help: "List only the scenarios that did not pass."),
             .noProgress,
             .flag(
@@ -114,6 +117,7 @@ extension CommandSpec {
         options: [
             .option("--seed", value: "S", inUsage: true, help: "The seed (as printed by a failing run)."),
             .option("--trial", value: "K", inUsage: true, help: "The trial's index, from 0."),
+            .overlay,
             .flag(
                 "--packets",
                 help: "Also show every packet put on a link, merged in by time: its link, connection and side, what it is (SYN, data N, ACK N, a retransmission), its size, and when it arrives or why it was lost (queue full, loss model, link down, an AWDL waking frame not heard)."),
@@ -142,6 +146,12 @@ extension CommandSpec {
         action: listCommand)
 }
 
+/// The overlay `--overlay` names, if any, or the problems of its file.
+func overlayOption(_ parsed: ParsedArguments) -> Result<Overlay?, ScenarioProblems> {
+    guard let file = parsed.value("--overlay") else { return .success(nil) }
+    return Overlay.load(file).map { $0 }
+}
+
 /// The number of cores to use by default.
 var defaultJobs: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
 
@@ -163,15 +173,23 @@ func runCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(Usa
     let files = try scenarioFiles(parsed.positional)
     let showsProgress = io.standardErrorIsTerminal && !parsed.has("--no-progress")
     let runner = ScenarioRunner(jobs: jobs, recordsSamples: parsed.value("--samples") != nil)
+    let overlay: Overlay?
+    switch overlayOption(parsed) {
+    case let .success(value): overlay = value
+    case let .failure(problems):
+        io.writeError(problems.description)
+        return .dataError
+    }
     let progress: ((Int, Int, String) -> Void)? = showsProgress ? { index, count, file in
         io.writeError("\u{1B}[2K\r[\(index + 1)/\(count)] \(file)", newline: false)
     } : nil
     if let failure = preflightOutputs(parsed, context) { return failure }
-    let results = ScenarioSuite.run(files: files, runner: runner, trials: trials, seed: seed, progress: progress)
+    let results = ScenarioSuite.run(
+        files: files, runner: runner, trials: trials, seed: seed, overlay: overlay, progress: progress)
     if showsProgress { io.writeError("\u{1B}[2K\r", newline: false) }
 
     if parsed.has("--check-determinism") {
-        let again = ScenarioSuite.run(files: files, runner: runner, trials: trials, seed: seed)
+        let again = ScenarioSuite.run(files: files, runner: runner, trials: trials, seed: seed, overlay: overlay)
         if let difference = DeterminismCheck.firstDifference(results, again) {
             io.writeError("error: internal error: the determinism check found a difference: \(difference)")
             return .software
@@ -252,8 +270,15 @@ func replayCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(
         throw UsageError(message: "replay needs '--trial K' (a trial index from 0)")
     }
     let files = try scenarioFiles(parsed.positional)
+    let overlay: Overlay?
+    switch overlayOption(parsed) {
+    case let .success(value): overlay = value
+    case let .failure(problems):
+        io.writeError(problems.description)
+        return .dataError
+    }
     let scenario: Scenario
-    switch ScenarioSuite.load(files[0]) {
+    switch ScenarioSuite.load(files[0], overlay: overlay) {
     case let .success(loaded): scenario = loaded
     case let .failure(problems):
         io.writeError(problems.description)

@@ -47,7 +47,7 @@ extension CommandSpec {
             .option(
                 "--columns", value: "COLUMNS",
                 help: "The text table's columns: compact (default; the axes, trials, success, failures, not offered and the accept → continue percentiles, under 120 columns) or full (every error code and latency)."),
-            .output, .samples, .noProgress,
+            .output, .samples, .overlay, .noProgress,
         ],
         notes: """
             When the sweep varies network profiles but the scenario does not fetch \
@@ -116,7 +116,7 @@ extension CommandSpec {
             .seed, .activity, .device,
             .jobs.helping("Threads (default: every core). The advice never depends on N."),
             .option("--format", value: "FORMAT", help: "text (default) or json."),
-            .output,
+            .output, .overlay,
         ],
         notes: """
             Each answer is found by bisection over the payload size, running the \
@@ -283,8 +283,16 @@ func sweepCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(U
     guard let data = FileManager.default.contents(atPath: file) else {
         throw UsageError(message: "\(file): no such file or cannot be read")
     }
+    let overlay: Overlay?
+    switch overlayOption(parsed) {
+    case let .success(value): overlay = value
+    case let .failure(problems):
+        io.writeError(problems.description)
+        return .dataError
+    }
     let options = SweepRunner.Options(
-        trials: trials, seed: seed, shard: shard, activity: parsed.value("--activity"), device: parsed.value("--on"))
+        trials: trials, seed: seed, shard: shard, activity: parsed.value("--activity"), device: parsed.value("--on"),
+        overlay: overlay)
     let prepared: PreparedSweep
     switch SweepRunner.prepare(
         Array(data), file: file, payloads: parsed.value("--payload").map(list) ?? [],
@@ -409,7 +417,15 @@ func adviseCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(
         }
     }
     let target = Advisor.Target(metric: metric, percentile: percentile, latency: bound, success: success)
-    let options = SweepRunner.Options(trials: trials, seed: seed, activity: parsed.value("--activity"), device: parsed.value("--on"))
+    let overlay: Overlay?
+    switch overlayOption(parsed) {
+    case let .success(value): overlay = value
+    case let .failure(problems):
+        io.writeError(problems.description)
+        return .dataError
+    }
+    let options = SweepRunner.Options(
+        trials: trials, seed: seed, activity: parsed.value("--activity"), device: parsed.value("--on"), overlay: overlay)
     switch Advisor(jobs: jobs, resolution: resolution).advise(Array(data), file: file, profiles: profiles, target: target, options: options) {
     case let .success(advice):
         let text = format == "json"

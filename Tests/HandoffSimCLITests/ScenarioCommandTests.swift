@@ -398,3 +398,77 @@ private func packageRootForCalibration(filePath: String = #filePath) -> String {
     while url.lastPathComponent != "Tests" { url.deleteLastPathComponent() }
     return url.deletingLastPathComponent().path
 }
+
+@Suite("Overlays: a fitted model used by run, sweep and advise")
+struct OverlayCommandTests {
+    static let root = packageRootForCalibration()
+
+    @Test("calibrate --output writes an overlay; run, sweep and replay with it run the fitted model")
+    func overlayRoundTrip() throws {
+        let directory = NSTemporaryDirectory() + "overlay-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        // A quick fit: two simulations of 200 trials.
+        let calibrate = try ProductRunner.run(
+            "handoff-sim",
+            ["calibrate", Self.root + "/calibration/privatedrop-awdl.json", "--trials", "200", "--evaluations", "2",
+             "--output", directory + "/fitted.json", "--no-progress"])
+        #expect(calibrate.status == 0, "\(calibrate.standardError)")
+        let overlayText = try String(contentsOfFile: directory + "/fitted.json", encoding: .utf8)
+        #expect(overlayText.contains("\"network.wifiPeerToPeer.latency\""))
+        #expect(overlayText.contains("\"network.wifiPeerToPeer.schedule.missProbability\""))
+
+        // A hand-written overlay that makes the link much slower: run's
+        // figures move, and equal those of the scenario with the value written in.
+        let slow = #"{"overlay": "slow", "set": [{"path": "network.wifiPeerToPeer.latency", "value": "40ms"}]}"#
+        try slow.write(toFile: directory + "/slow.json", atomically: true, encoding: .utf8)
+        let scenario = Self.root + "/scenarios/payload-3kib.json"
+        var edited = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: scenario))) as! [String: Any]
+        edited["network"] = ["wifiPeerToPeer": ["latency": "40ms"]]
+        try JSONSerialization.data(withJSONObject: edited).write(to: URL(fileURLWithPath: directory + "/edited.json"))
+        func json(_ arguments: [String]) throws -> String {
+            let run = try ProductRunner.run("handoff-sim", arguments + ["--no-progress", "--json", directory + "/r.json"])
+            #expect(run.status == 0 || run.status == 1, "\(run.standardError)")
+            let text = try String(contentsOfFile: directory + "/r.json", encoding: .utf8)
+            // The figures only (file names and wall-clock times differ).
+            return text.split(separator: "\n").filter { $0.contains("Nanoseconds") }.joined(separator: "\n")
+        }
+        let plain = try json(["run", scenario])
+        let overlaid = try json(["run", scenario, "--overlay", directory + "/slow.json"])
+        let written = try json(["run", directory + "/edited.json"])
+        #expect(plain != overlaid)
+        #expect(overlaid == written)
+
+        let sweep = try ProductRunner.run(
+            "handoff-sim",
+            ["sweep", scenario, "--payload", "1KiB", "--trials", "20", "--format", "csv", "--overlay", directory + "/slow.json", "--no-progress"])
+        let sweepPlain = try ProductRunner.run(
+            "handoff-sim", ["sweep", scenario, "--payload", "1KiB", "--trials", "20", "--format", "csv", "--no-progress"])
+        #expect(sweep.status == 0 && sweepPlain.status == 0)
+        #expect(sweep.standardOutput != sweepPlain.standardOutput)
+        #expect(sweep.standardOutput.split(separator: "\n").first == sweepPlain.standardOutput.split(separator: "\n").first,
+                "the overlay adds no axis")
+
+        let replay = try ProductRunner.run(
+            "handoff-sim", ["replay", scenario, "--seed", "7", "--trial", "0", "--overlay", directory + "/slow.json"])
+        let replayPlain = try ProductRunner.run("handoff-sim", ["replay", scenario, "--seed", "7", "--trial", "0"])
+        #expect(replay.status == 0 && replay.standardOutput != replayPlain.standardOutput)
+    }
+
+    @Test("a bad overlay, or one whose path has no place in the scenario, is exit 65 with the file")
+    func badOverlay() throws {
+        let directory = NSTemporaryDirectory() + "overlay-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try #"{"set": [{"path": "network..x", "value": 1}]}"#.write(toFile: directory + "/bad.json", atomically: true, encoding: .utf8)
+        let bad = try ProductRunner.run(
+            "handoff-sim", ["run", Self.root + "/scenarios/payload-3kib.json", "--overlay", directory + "/bad.json", "--no-progress"])
+        #expect(bad.status == 65)
+        #expect(bad.standardError.contains("\(directory)/bad.json:1:"))
+        #expect(bad.standardError.contains("$.set[0].path"))
+        try #"{"set": [{"path": "network.wifiPeerToPeer.latency", "value": "fast"}]}"#
+            .write(toFile: directory + "/invalid.json", atomically: true, encoding: .utf8)
+        let invalid = try ProductRunner.run(
+            "handoff-sim", ["run", Self.root + "/scenarios/payload-3kib.json", "--overlay", directory + "/invalid.json", "--no-progress"])
+        #expect(invalid.status == 65)
+        #expect((invalid.standardOutput + invalid.standardError).contains("$.network.wifiPeerToPeer.latency"))
+    }
+}

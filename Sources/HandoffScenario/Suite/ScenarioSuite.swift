@@ -37,26 +37,40 @@ public enum ScenarioSuite {
         return result.filter { seen.insert($0).inserted }
     }
 
-    /// Reads and decodes one scenario file.
-    public static func load(_ file: String) -> Result<Scenario, ScenarioProblems> {
+    /// Reads and decodes one scenario file, with `overlay`'s values written
+    /// over it first.
+    public static func load(_ file: String, overlay: Overlay? = nil) -> Result<Scenario, ScenarioProblems> {
         guard let data = FileManager.default.contents(atPath: file) else {
             return .failure(ScenarioProblems(problems: [
                 ScenarioProblem(file: file, path: "$", position: nil, message: "cannot read the file"),
             ]))
         }
-        return ScenarioDecoder.decode(Array(data), file: file)
+        guard let overlay else { return ScenarioDecoder.decode(Array(data), file: file) }
+        let bytes = Array(data)
+        switch ScenarioDecoder.parse(bytes, file: file) {
+        case let .failure(problems): return .failure(problems)
+        case let .success(root):
+            switch overlay.applied(to: root) {
+            case let .failure(error):
+                return .failure(ScenarioProblems(problems: [
+                    ScenarioProblem(file: file, path: "$", position: nil, message: error.message),
+                ]))
+            case let .success(tree):
+                return ScenarioDecoder.decode(root: tree, file: file, digest: SHA256.hexDigest(of: bytes))
+            }
+        }
     }
 
     /// Loads every file, then runs the valid ones; an invalid file runs
     /// nothing and is reported with its problems.
     public static func run(
-        files: [String], runner: ScenarioRunner, trials: Int? = nil, seed: UInt64? = nil,
+        files: [String], runner: ScenarioRunner, trials: Int? = nil, seed: UInt64? = nil, overlay: Overlay? = nil,
         progress: ((Int, Int, String) -> Void)? = nil
     ) -> [FileResult] {
         var results: [FileResult] = []
         for (index, file) in files.enumerated() {
             progress?(index, files.count, file)
-            switch load(file) {
+            switch load(file, overlay: overlay) {
             case let .success(scenario) where scenario.expectations.isEmpty:
                 results.append(FileResult(file: file, outcome: .skipped(scenario)))
             case let .success(scenario):

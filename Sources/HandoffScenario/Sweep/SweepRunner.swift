@@ -47,14 +47,21 @@ public struct SweepRunner: Sendable {
         /// The receiving device (needed unless exactly one device is no
         /// activity's source).
         public var device: String?
+        /// Values written over the file before anything else (a fitted
+        /// model, from `handoff-sim calibrate --output`).
+        public var overlay: Overlay?
 
         /// Options; every value optional.
-        public init(trials: Int? = nil, seed: UInt64? = nil, shard: Shard? = nil, activity: String? = nil, device: String? = nil) {
+        public init(
+            trials: Int? = nil, seed: UInt64? = nil, shard: Shard? = nil, activity: String? = nil, device: String? = nil,
+            overlay: Overlay? = nil
+        ) {
             self.trials = trials
             self.seed = seed
             self.shard = shard
             self.activity = activity
             self.device = device
+            self.overlay = overlay
         }
     }
 
@@ -71,10 +78,16 @@ public struct SweepRunner: Sendable {
         _ bytes: [UInt8], file: String, payloads: [String] = [], profiles: [String] = [],
         parameters: [(path: String, values: [String])] = [], options: Options
     ) -> Result<PreparedSweep, ScenarioError> {
-        let root: JSONNode
+        var root: JSONNode
         switch ScenarioDecoder.parse(bytes, file: file) {
         case let .success(node): root = node
         case let .failure(problems): return .failure(.invalid(problems))
+        }
+        if let overlay = options.overlay {
+            switch overlay.applied(to: root) {
+            case let .success(tree): root = tree
+            case let .failure(error): return .failure(error)
+            }
         }
         let digest = SHA256.hexDigest(of: bytes)
         let base: Scenario
@@ -160,7 +173,7 @@ public struct SweepRunner: Sendable {
             let label = zip(specification.axes, coordinates).map { "\($0.name)=\($1)" }.joined(separator: ", ")
             switch ScenarioDecoder.decode(root: tree, file: file, digest: digest) {
             case let .success(scenario):
-                let edits = zip(specification.axes, indices).map { ($0.path, $0.values[$1].text) }
+                let edits = (options.overlay?.edits ?? []) + zip(specification.axes, indices).map { ($0.path, $0.values[$1].text) }
                 points.append(SweepPointScenario(
                     coordinates: coordinates, scenario: scenario, bytes: bytes, edits: edits, digest: digest))
             case let .failure(found):

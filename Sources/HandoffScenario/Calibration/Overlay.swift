@@ -1,0 +1,143 @@
+import Foundation
+
+/// Values written over a scenario before it is decoded: what
+/// `handoff-sim calibrate --output` writes, and what `run`, `sweep` and
+/// `advise` take with `--overlay`, so a team's suite and guidance run on
+/// its calibrated model.
+///
+/// ```json
+/// {
+///   "overlay": "fitted by handoff-sim calibrate calibration/privatedrop-awdl.json",
+///   "set": [
+///     {"path": "network.wifiPeerToPeer.latency", "value": "2117000ns"},
+///     {"path": "network.wifiPeerToPeer.schedule.missProbability", "value": 0.105}
+///   ]
+/// }
+/// ```
+///
+/// Each value goes to its path as `sweep --vary` writes one (missing
+/// objects on the way are made), in order; the scenario is then validated
+/// as usual, so a value that does not fit is reported against it.
+public struct Overlay: Sendable, Equatable {
+    /// The overlay file.
+    public let file: String
+    /// What it says it is.
+    public let description: String
+    /// The values, in order: a path and the value as text (a JSON number,
+    /// or a string such as `"2ms"`).
+    public let settings: [Setting]
+
+    /// One value to write.
+    public struct Setting: Sendable, Equatable {
+        public let path: String
+        public let value: String
+        let parsed: ParameterPath
+
+        public static func == (lhs: Setting, rhs: Setting) -> Bool { lhs.path == rhs.path && lhs.value == rhs.value }
+    }
+
+    static let keys = ["$schema", "overlay", "set"]
+    static let settingKeys = ["path", "value"]
+
+    /// Reads an overlay file, or every problem in it.
+    public static func decode(_ bytes: [UInt8], file: String) -> Result<Overlay, ScenarioProblems> {
+        let root: JSONNode
+        switch ScenarioDecoder.parse(bytes, file: file) {
+        case let .success(node): root = node
+        case let .failure(problems): return .failure(problems)
+        }
+        let context = DecodingContext(file: file)
+        let path = JSONPath()
+        var settings: [Setting] = []
+        var description = ""
+        if let object = context.object(root, path, what: "an overlay object", allowed: keys) {
+            description = object.optional("overlay") { context.string($0, $1) } ?? ""
+            let list = object.required("set", what: "the values to write") {
+                context.array($0, $1, expected: "an array of {\"path\", \"value\"} objects")
+            } ?? []
+            for (index, element) in list.enumerated() {
+                let elementPath = path.key("set").index(index)
+                guard let setting = context.object(element, elementPath, what: "a value to write", allowed: settingKeys),
+                      let text = setting.required("path", what: "where the value goes", { context.nonEmptyString($0, $1) })
+                else { continue }
+                guard let parsed = ParameterPath(text) else {
+                    context.report(elementPath.key("path"), at: setting.position(of: "path"),
+                                   "expected a scenario path such as \"network.wifiPeerToPeer.latency\", found \"\(text)\"")
+                    continue
+                }
+                let value = setting.required("value", what: "the value (a number or a string)") { node, valuePath -> String? in
+                    switch node.value {
+                    case let .number(number): return number.text
+                    case let .string(string): return string
+                    default:
+                        context.mismatch(node, valuePath, expected: "a number or a string such as \"2ms\"")
+                        return nil
+                    }
+                }
+                if let value { settings.append(Setting(path: text, value: value, parsed: parsed)) }
+            }
+        }
+        guard context.problems.isEmpty else { return .failure(ScenarioProblems(problems: context.sortedProblems)) }
+        return .success(Overlay(file: file, description: description, settings: settings))
+    }
+
+    /// Reads the overlay file at `file`.
+    public static func load(_ file: String) -> Result<Overlay, ScenarioProblems> {
+        guard let data = FileManager.default.contents(atPath: file) else {
+            return .failure(ScenarioProblems(problems: [
+                ScenarioProblem(file: file, path: "$", position: nil, message: "cannot read the file"),
+            ]))
+        }
+        return decode(Array(data), file: file)
+    }
+
+    /// The overlay of a fit: every parameter's value.
+    public init(fitted result: CalibrationResult, description: String) {
+        file = ""
+        self.description = description
+        settings = result.parameters.map { fitted in
+            Setting(
+                path: fitted.parameter.path, value: fitted.parameter.text(fitted.value),
+                parsed: ParameterPath(fitted.parameter.path)!)
+        }
+    }
+
+    init(file: String, description: String, settings: [Setting]) {
+        self.file = file
+        self.description = description
+        self.settings = settings
+    }
+
+    /// `root` with every value written, or the path that has no place in it.
+    func applied(to root: JSONNode) -> Result<JSONNode, ScenarioError> {
+        var tree = root
+        for setting in settings {
+            guard let edited = tree.setting(setting.parsed.components[...], to: JSONNode.parameterValue(setting.value)) else {
+                return .failure(ScenarioError(
+                    .invalidInput, "\(file): the overlay's \(setting.path) has no place in the scenario"))
+            }
+            tree = edited
+        }
+        return .success(tree)
+    }
+
+    /// The edits a sweep point replays: every value, in order.
+    var edits: [(path: ParameterPath, value: String)] { settings.map { ($0.parsed, $0.value) } }
+
+    /// The overlay file's text: JSON, every value in order.
+    public var json: String {
+        let output: JSONOutput = .object([
+            ("overlay", .string(description)),
+            ("set", .array(settings.map { setting in
+                let value: JSONOutput
+                if let number = JSONNumber(setting.value) {
+                    value = number.int64Value.map(JSONOutput.int) ?? .double(number.doubleValue)
+                } else {
+                    value = .string(setting.value)
+                }
+                return .object([("path", .string(setting.path)), ("value", value)])
+            })),
+        ])
+        return output.render(pretty: true)
+    }
+}
