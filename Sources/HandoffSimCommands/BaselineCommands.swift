@@ -47,7 +47,7 @@ extension CommandSpec {
             .option(
                 "--output", value: "PATH", inUsage: true, outputPath: true,
                 help: "Where to write the baseline (atomically)."),
-            .baselineJobs,
+            .baselineJobs, .overlay,
         ],
         exitCodes: [
             ExitCodeSpec(.success, "the baseline was written"),
@@ -77,7 +77,7 @@ extension CommandSpec {
                 "--tolerance", value: "PATTERN=VALUE", repeatable: true,
                 help: "Let the metrics PATTERN matches move by VALUE before they count. VALUE is relative (5%) or absolute (a duration such as 2ms for latencies, a number such as 0.01 for rates). PATTERN is a metric (acceptToContinue.p95), a family (acceptToContinue) or * for all; the first pattern that matches a metric applies."),
             .option("--markdown", value: "PATH", outputPath: true, help: "Also write the diff table as Markdown to PATH."),
-            .baselineJobs,
+            .baselineJobs, .overlay,
         ],
         notes: """
             The diff table is printed, and appended as Markdown to \
@@ -101,8 +101,10 @@ extension CommandSpec {
 /// Measures every file; prints problems and returns the exit code on
 /// failure. Every invalid file is reported before giving up; any other
 /// failure stops at once.
-func measureBaseline(_ files: [String], jobs: Int, _ context: CommandContext) -> Result<[Baseline.Scenario], ExitFailure> {
-    let recorder = BaselineRecorder(jobs: jobs)
+func measureBaseline(
+    _ files: [String], jobs: Int, overlay: Overlay?, _ context: CommandContext
+) -> Result<[Baseline.Scenario], ExitFailure> {
+    let recorder = BaselineRecorder(jobs: jobs, overlay: overlay)
     var scenarios: [Baseline.Scenario] = []
     var invalid = false
     for file in files {
@@ -133,7 +135,14 @@ func baselineUpdateCommand(_ parsed: ParsedArguments, _ context: CommandContext)
         throw UsageError(message: "baseline update needs --output PATH")
     }
     let files = try scenarioFiles(parsed.positional)
-    switch measureBaseline(files, jobs: jobs, context) {
+    let overlay: Overlay?
+    switch overlayOption(parsed) {
+    case let .success(value): overlay = value
+    case let .failure(problems):
+        context.io.writeError(problems.description)
+        return .dataError
+    }
+    switch measureBaseline(files, jobs: jobs, overlay: overlay, context) {
     case let .failure(failure): return failure.code
     case let .success(scenarios):
         let baseline = Baseline(toolVersion: toolVersion, scenarios: scenarios)
@@ -178,7 +187,14 @@ func baselineCheckCommand(_ parsed: ParsedArguments, _ context: CommandContext) 
         return .baselineUnusable
     }
     let scenarios: [Baseline.Scenario]
-    switch measureBaseline(files, jobs: jobs, context) {
+    let overlay: Overlay?
+    switch overlayOption(parsed) {
+    case let .success(value): overlay = value
+    case let .failure(problems):
+        context.io.writeError(problems.description)
+        return .dataError
+    }
+    switch measureBaseline(files, jobs: jobs, overlay: overlay, context) {
     case let .failure(failure): return failure.code
     case let .success(value): scenarios = value
     }

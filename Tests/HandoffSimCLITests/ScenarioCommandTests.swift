@@ -399,11 +399,11 @@ private func packageRootForCalibration(filePath: String = #filePath) -> String {
     return url.deletingLastPathComponent().path
 }
 
-@Suite("Overlays: a fitted model used by run, sweep and advise")
+@Suite("Overlays: a fitted model used by run, sweep, baseline and replay")
 struct OverlayCommandTests {
     static let root = packageRootForCalibration()
 
-    @Test("calibrate --output writes an overlay; run, sweep and replay with it run the fitted model")
+    @Test("calibrate --output writes an overlay; run, sweep, baseline and replay with it run the fitted model")
     func overlayRoundTrip() throws {
         let directory = NSTemporaryDirectory() + "overlay-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -447,6 +447,16 @@ struct OverlayCommandTests {
         #expect(sweep.standardOutput != sweepPlain.standardOutput)
         #expect(sweep.standardOutput.split(separator: "\n").first == sweepPlain.standardOutput.split(separator: "\n").first,
                 "the overlay adds no axis")
+
+        // A baseline recorded with the overlay holds with it, not without.
+        let update = try ProductRunner.run(
+            "handoff-sim", ["baseline", "update", scenario, "--output", directory + "/b.json", "--overlay", directory + "/slow.json"])
+        #expect(update.status == 0)
+        let same = try ProductRunner.run(
+            "handoff-sim", ["baseline", "check", directory + "/b.json", scenario, "--overlay", directory + "/slow.json"])
+        #expect(same.status == 0)
+        let without = try ProductRunner.run("handoff-sim", ["baseline", "check", directory + "/b.json", scenario])
+        #expect(without.status == 4, "faster without the slow overlay: only improvements")
 
         let replay = try ProductRunner.run(
             "handoff-sim", ["replay", scenario, "--seed", "7", "--trial", "0", "--overlay", directory + "/slow.json"])

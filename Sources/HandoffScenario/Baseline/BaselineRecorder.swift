@@ -5,9 +5,15 @@ import Handoff
 public struct BaselineRecorder: Sendable {
     /// Threads per measurement.
     public var jobs: Int
+    /// Values written over every scenario first (a fitted model).
+    public var overlay: Overlay?
 
-    /// A recorder on `jobs` threads.
-    public init(jobs: Int = 1) { self.jobs = max(1, jobs) }
+    /// A recorder on `jobs` threads, with `overlay`'s values written over
+    /// every scenario.
+    public init(jobs: Int = 1, overlay: Overlay? = nil) {
+        self.jobs = max(1, jobs)
+        self.overlay = overlay
+    }
 
     /// The figures of one scenario file: every activity on every receiving
     /// device, then every point of its `sweep` block, if it has one.
@@ -23,13 +29,14 @@ public struct BaselineRecorder: Sendable {
         }
         let bytes = Array(data)
         let scenario: Scenario
-        switch ScenarioDecoder.decode(bytes, file: file) {
+        switch ScenarioSuite.load(file, overlay: overlay) {
         case let .success(value): scenario = value
         case let .failure(problems): return .failure(.invalid(problems))
         }
         let runner = SweepRunner(jobs: jobs)
         var entries: [Baseline.Entry] = []
-        let point = SweepPointScenario(coordinates: [], scenario: scenario, bytes: bytes, edits: [], digest: scenario.digest)
+        let point = SweepPointScenario(
+            coordinates: [], scenario: scenario, bytes: bytes, edits: overlay?.edits ?? [], digest: scenario.digest)
         for (index, activity) in scenario.activities.enumerated() {
             for device in scenario.setup.devices where device.name != activity.device {
                 switch runner.runPoint(point, activity: index, device: device.name, trials: 0..<scenario.trials, seed: scenario.seed) {
@@ -42,7 +49,7 @@ public struct BaselineRecorder: Sendable {
             }
         }
         if scenario.sweep != nil {
-            switch SweepRunner.prepare(bytes, file: file, options: SweepRunner.Options()) {
+            switch SweepRunner.prepare(bytes, file: file, options: SweepRunner.Options(overlay: overlay)) {
             case let .failure(failure) where failure.problems != nil: return .failure(failure)
             case let .failure(failure):
                 // The file's own sweep block, not a value of the caller's:
