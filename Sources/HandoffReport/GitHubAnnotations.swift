@@ -21,7 +21,7 @@ public enum GitHubAnnotations {
                 if let failure = run.failure {
                     var message = "\(failure)"
                     if let trial = failure.trial {
-                        message += "\nreplay: " + ReplayCommand.text(command: command, file: run.scenario.file, seed: run.seed, trial: trial)
+                        message += "\nreplay: " + ReplayCommand.text(command: command, scenario: run.scenario, seed: run.seed, trial: trial)
                     }
                     lines.append(annotation(
                         file: run.scenario.file, line: nil, column: nil, title: "scenario error: \(run.scenario.name)",
@@ -30,7 +30,7 @@ public enum GitHubAnnotations {
                 for expectation in run.expectations where !expectation.passed {
                     var message = "expected \(expectation.asked); measured \(expectation.measured)"
                     if let trial = expectation.failingTrial {
-                        message += "\nreplay: " + ReplayCommand.text(command: command, file: run.scenario.file, seed: run.seed, trial: trial)
+                        message += "\nreplay: " + ReplayCommand.text(command: command, scenario: run.scenario, seed: run.seed, trial: trial)
                     }
                     lines.append(annotation(
                         file: run.scenario.file, line: expectation.expectation.line, column: nil,

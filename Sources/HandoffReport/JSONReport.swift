@@ -129,7 +129,7 @@ public enum JSONReport {
 
     static func replay(_ run: ScenarioResult, trial: Int?, command: String) -> JSONOutput {
         guard let trial else { return .null }
-        return .string(ReplayCommand.text(command: command, file: run.scenario.file, seed: run.seed, trial: trial))
+        return .string(ReplayCommand.text(command: command, scenario: run.scenario, seed: run.seed, trial: trial))
     }
 
     /// Seconds to the millisecond, so the field is short.

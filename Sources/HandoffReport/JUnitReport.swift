@@ -73,7 +73,7 @@ public enum JUnitReport {
             if let failure = run.failure {
                 var body = "\(failure)"
                 if let trial = failure.trial {
-                    body += "\nreplay: " + ReplayCommand.text(command: command, file: run.scenario.file, seed: run.seed, trial: trial)
+                    body += "\nreplay: " + ReplayCommand.text(command: command, scenario: run.scenario, seed: run.seed, trial: trial)
                 }
                 lines.append("      <error message=\"\(escape("\(failure)"))\" type=\"ScenarioError\">\(escape(body))</error>")
             } else if failed {
@@ -83,7 +83,7 @@ public enum JUnitReport {
                     body.append("\(expectation.expectation.path): expected \(expectation.asked)")
                     body.append("  measured: \(expectation.measured)")
                     if let trial = expectation.failingTrial {
-                        body.append("  replay: " + ReplayCommand.text(command: command, file: run.scenario.file, seed: run.seed, trial: trial))
+                        body.append("  replay: " + ReplayCommand.text(command: command, scenario: run.scenario, seed: run.seed, trial: trial))
                     }
                 }
                 let message = "\(broken.count) of \(run.expectations.count) expectation\(run.expectations.count == 1 ? "" : "s") failed"

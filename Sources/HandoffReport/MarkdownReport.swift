@@ -36,7 +36,7 @@ public enum MarkdownReport {
                     if let trial = failure.trial {
                         details.append("")
                         details.append("```sh")
-                        details.append(ReplayCommand.text(command: command, file: run.scenario.file, seed: run.seed, trial: trial))
+                        details.append(ReplayCommand.text(command: command, scenario: run.scenario, seed: run.seed, trial: trial))
                         details.append("```")
                     }
                     details.append("")
@@ -48,7 +48,7 @@ public enum MarkdownReport {
                         if let trial = expectation.failingTrial {
                             details.append("")
                             details.append("  ```sh")
-                            details.append("  " + ReplayCommand.text(command: command, file: run.scenario.file, seed: run.seed, trial: trial))
+                            details.append("  " + ReplayCommand.text(command: command, scenario: run.scenario, seed: run.seed, trial: trial))
                             details.append("  ```")
                         }
                     }

@@ -37,7 +37,7 @@ public enum TextReport {
                     errors += 1
                     lines.append("ERROR    \(pad(name(of: result), width))  \(failure)")
                     if let trial = failure.trial {
-                        lines.append("         replay: \(ReplayCommand.text(command: command, file: run.scenario.file, seed: run.seed, trial: trial))")
+                        lines.append("         replay: \(ReplayCommand.text(command: command, scenario: run.scenario, seed: run.seed, trial: trial))")
                     }
                 } else if run.passed {
                     passed += 1
@@ -51,7 +51,7 @@ public enum TextReport {
                         lines.append("         ✗ \(expectation.expectation.path): expected \(expectation.asked)")
                         lines.append("           measured: \(expectation.measured)")
                         if let trial = expectation.failingTrial {
-                            lines.append("           replay: \(ReplayCommand.text(command: command, file: run.scenario.file, seed: run.seed, trial: trial))")
+                            lines.append("           replay: \(ReplayCommand.text(command: command, scenario: run.scenario, seed: run.seed, trial: trial))")
                         }
                     }
                 }
@@ -92,6 +92,13 @@ public enum ReplayCommand {
     /// for a POSIX shell when it needs it.
     public static func text(command: String, file: String, seed: UInt64, trial: Int) -> String {
         "\(command) replay \(shellQuoted(file)) --seed \(seed) --trial \(trial)"
+    }
+
+    /// The replay command of trial `trial` of `scenario`, with
+    /// `--overlay FILE` when the scenario ran with one.
+    public static func text(command: String, scenario: Scenario, seed: UInt64, trial: Int) -> String {
+        text(command: command, file: scenario.file, seed: seed, trial: trial)
+            + (scenario.overlayFile.map { " --overlay \(shellQuoted($0))" } ?? "")
     }
 
     /// `text` as one shell word.

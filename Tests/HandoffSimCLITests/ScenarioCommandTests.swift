@@ -448,6 +448,11 @@ struct OverlayCommandTests {
         #expect(sweep.standardOutput.split(separator: "\n").first == sweepPlain.standardOutput.split(separator: "\n").first,
                 "the overlay adds no axis")
 
+        // A failure under the overlay prints a replay command that names it.
+        let failing = try ProductRunner.run("handoff-sim", ["run", scenario, "--overlay", directory + "/slow.json", "--no-progress"])
+        #expect(failing.status == 1)
+        #expect(failing.standardOutput.contains("--overlay \(directory)/slow.json"))
+
         // A baseline recorded with the overlay holds with it, not without.
         let update = try ProductRunner.run(
             "handoff-sim", ["baseline", "update", scenario, "--output", directory + "/b.json", "--overlay", directory + "/slow.json"])

@@ -40,6 +40,9 @@ public struct Scenario: Sendable {
     /// A digest of the file's bytes (SHA-256, hex), recorded in reports so
     /// results from different versions of a scenario are never mixed.
     public let digest: String
+    /// The overlay file whose values were written over the file before it
+    /// was decoded (`--overlay`), if any: replay commands name it.
+    public internal(set) var overlayFile: String?
 
     /// The behaviour of app `bundleID` (the default behaviour if the file
     /// gives none).

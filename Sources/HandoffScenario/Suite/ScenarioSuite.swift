@@ -56,7 +56,11 @@ public enum ScenarioSuite {
                     ScenarioProblem(file: file, path: "$", position: nil, message: error.message),
                 ]))
             case let .success(tree):
-                return ScenarioDecoder.decode(root: tree, file: file, digest: SHA256.hexDigest(of: bytes))
+                return ScenarioDecoder.decode(root: tree, file: file, digest: SHA256.hexDigest(of: bytes)).map { decoded in
+                    var scenario = decoded
+                    scenario.overlayFile = overlay.file
+                    return scenario
+                }
             }
         }
     }
