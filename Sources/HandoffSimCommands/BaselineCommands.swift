@@ -135,13 +135,8 @@ func baselineUpdateCommand(_ parsed: ParsedArguments, _ context: CommandContext)
         throw UsageError(message: "baseline update needs --output PATH")
     }
     let files = try scenarioFiles(parsed.positional)
-    let overlay: Overlay?
-    switch overlayOption(parsed) {
-    case let .success(value): overlay = value
-    case let .failure(problems):
-        context.io.writeError(problems.description)
-        return .dataError
-    }
+    let (overlay, overlayFailure) = loadOverlay(parsed, context.io)
+    if let overlayFailure { return overlayFailure }
     switch measureBaseline(files, jobs: jobs, overlay: overlay, context) {
     case let .failure(failure): return failure.code
     case let .success(scenarios):
@@ -187,13 +182,8 @@ func baselineCheckCommand(_ parsed: ParsedArguments, _ context: CommandContext) 
         return .baselineUnusable
     }
     let scenarios: [Baseline.Scenario]
-    let overlay: Overlay?
-    switch overlayOption(parsed) {
-    case let .success(value): overlay = value
-    case let .failure(problems):
-        context.io.writeError(problems.description)
-        return .dataError
-    }
+    let (overlay, overlayFailure) = loadOverlay(parsed, context.io)
+    if let overlayFailure { return overlayFailure }
     switch measureBaseline(files, jobs: jobs, overlay: overlay, context) {
     case let .failure(failure): return failure.code
     case let .success(value): scenarios = value

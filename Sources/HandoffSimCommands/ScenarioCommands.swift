@@ -146,10 +146,16 @@ extension CommandSpec {
         action: listCommand)
 }
 
-/// The overlay `--overlay` names, if any, or the problems of its file.
-func overlayOption(_ parsed: ParsedArguments) -> Result<Overlay?, ScenarioProblems> {
-    guard let file = parsed.value("--overlay") else { return .success(nil) }
-    return Overlay.load(file).map { $0 }
+/// The overlay `--overlay` names, if any; or, when its file is invalid,
+/// its problems printed and the exit code to return (65).
+func loadOverlay(_ parsed: ParsedArguments, _ io: CommandIO) -> (overlay: Overlay?, failure: ExitCode?) {
+    guard let file = parsed.value("--overlay") else { return (nil, nil) }
+    switch Overlay.load(file) {
+    case let .success(overlay): return (overlay, nil)
+    case let .failure(problems):
+        io.writeError(problems.description)
+        return (nil, .dataError)
+    }
 }
 
 /// The number of cores to use by default.
@@ -173,13 +179,8 @@ func runCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(Usa
     let files = try scenarioFiles(parsed.positional)
     let showsProgress = io.standardErrorIsTerminal && !parsed.has("--no-progress")
     let runner = ScenarioRunner(jobs: jobs, recordsSamples: parsed.value("--samples") != nil)
-    let overlay: Overlay?
-    switch overlayOption(parsed) {
-    case let .success(value): overlay = value
-    case let .failure(problems):
-        io.writeError(problems.description)
-        return .dataError
-    }
+    let (overlay, overlayFailure) = loadOverlay(parsed, context.io)
+    if let overlayFailure { return overlayFailure }
     let progress: ((Int, Int, String) -> Void)? = showsProgress ? { index, count, file in
         io.writeError("\u{1B}[2K\r[\(index + 1)/\(count)] \(file)", newline: false)
     } : nil
@@ -270,13 +271,8 @@ func replayCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(
         throw UsageError(message: "replay needs '--trial K' (a trial index from 0)")
     }
     let files = try scenarioFiles(parsed.positional)
-    let overlay: Overlay?
-    switch overlayOption(parsed) {
-    case let .success(value): overlay = value
-    case let .failure(problems):
-        io.writeError(problems.description)
-        return .dataError
-    }
+    let (overlay, overlayFailure) = loadOverlay(parsed, context.io)
+    if let overlayFailure { return overlayFailure }
     let scenario: Scenario
     switch ScenarioSuite.load(files[0], overlay: overlay) {
     case let .success(loaded): scenario = loaded

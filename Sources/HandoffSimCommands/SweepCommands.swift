@@ -283,13 +283,8 @@ func sweepCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(U
     guard let data = FileManager.default.contents(atPath: file) else {
         throw UsageError(message: "\(file): no such file or cannot be read")
     }
-    let overlay: Overlay?
-    switch overlayOption(parsed) {
-    case let .success(value): overlay = value
-    case let .failure(problems):
-        io.writeError(problems.description)
-        return .dataError
-    }
+    let (overlay, overlayFailure) = loadOverlay(parsed, context.io)
+    if let overlayFailure { return overlayFailure }
     let options = SweepRunner.Options(
         trials: trials, seed: seed, shard: shard, activity: parsed.value("--activity"), device: parsed.value("--on"),
         overlay: overlay)
@@ -417,13 +412,8 @@ func adviseCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(
         }
     }
     let target = Advisor.Target(metric: metric, percentile: percentile, latency: bound, success: success)
-    let overlay: Overlay?
-    switch overlayOption(parsed) {
-    case let .success(value): overlay = value
-    case let .failure(problems):
-        io.writeError(problems.description)
-        return .dataError
-    }
+    let (overlay, overlayFailure) = loadOverlay(parsed, context.io)
+    if let overlayFailure { return overlayFailure }
     let options = SweepRunner.Options(
         trials: trials, seed: seed, activity: parsed.value("--activity"), device: parsed.value("--on"), overlay: overlay)
     switch Advisor(jobs: jobs, resolution: resolution).advise(Array(data), file: file, profiles: profiles, target: target, options: options) {
