@@ -98,6 +98,23 @@ struct ExperimentTests {
         #expect(problems.problems[0].position != nil)
     }
 
+    @Test("an outcome column: the measured success share is reported and its gap from the simulated one counts")
+    func successShare() throws {
+        let scenario = try #require(FileManager.default.contents(atPath: packageRoot() + "/scenarios/measured/cable-request-response.json"))
+        let csv = "ms,ok\n100,yes\n104,yes\n,no\n106,yes\n"
+        let with = try Self.decode(Self.experiment(
+            data: #"{"file": "data.csv", "column": "ms", "metric": "fetch", "outcome": {"column": "ok", "success": ["yes"]}}"#), csv: csv).get()
+        let without = try Self.decode(Self.experiment(), csv: "ms\n100\n104\n106\n").get()
+        let checked = try Calibrator().run(with, scenario: Array(scenario), check: true).get()
+        let plain = try Calibrator().run(without, scenario: Array(scenario), check: true).get()
+        let group = try #require(checked.groups.first)
+        #expect(group.measuredSuccess == 0.75)
+        #expect(group.simulatedSuccess == 1)
+        #expect(plain.groups.first?.measuredSuccess == nil)
+        // The same latencies; the objective differs by the success gap.
+        #expect(abs(checked.objective - plain.objective - 0.25) < 1e-9)
+    }
+
     @Test("Nelder–Mead finds the minimum of a smooth function inside the unit cube, deterministically")
     func nelderMead() throws {
         let target = [0.3, 0.72, 0.5]

@@ -393,6 +393,32 @@ struct CalibrateCommandTests {
     }
 }
 
+extension CalibrateCommandTests {
+    @Test("every kind of bad experiment is exit 65 naming the file, its path and line", arguments: [
+        (#"{"file": "data.csv", "column": "ms", "unit": "minutes", "metric": "fetch"}"#, "[]", "$.data[0].unit"),
+        (#"{"file": "data.csv", "column": "ms", "metric": "latency"}"#, "[]", "$.data[0].metric"),
+        (#"{"file": "text.csv", "column": "ms", "metric": "fetch"}"#, "[]", "text.csv:3"),
+        (#"{"file": "empty.csv", "column": "ms", "metric": "fetch"}"#, "[]", "found none"),
+        (#"{"file": "data.csv", "column": "ms", "metric": "fetch"}"#,
+         #"[{"path": "network.wifiPeerToPeer.latency", "min": "9ms", "max": "1ms"}]"#, "$.parameters[0]"),
+        (#"{"file": "data.csv", "column": "ms", "metric": "fetch"}"#,
+         #"[{"path": "devices[9].kind", "min": 0, "max": 1}]"#, "$.parameters[0].path"),
+    ])
+    func badExperiments(data: String, parameters: String, mentions: String) throws {
+        let directory = NSTemporaryDirectory() + "calibrate-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try "ms\n100\n".write(toFile: directory + "/data.csv", atomically: true, encoding: .utf8)
+        try "ms\n100\nslow\n".write(toFile: directory + "/text.csv", atomically: true, encoding: .utf8)
+        try "ms\n".write(toFile: directory + "/empty.csv", atomically: true, encoding: .utf8)
+        let experiment = #"{"name": "x", "scenario": "\#(Self.root)/scenarios/measured/cable-request-response.json", "data": [\#(data)], "parameters": \#(parameters)}"#
+        try experiment.write(toFile: directory + "/e.json", atomically: true, encoding: .utf8)
+        let run = try ProductRunner.run("handoff-sim", ["calibrate", directory + "/e.json", "--no-progress"])
+        #expect(run.status == 65)
+        #expect(run.standardError.contains("\(directory)/e.json:1:"), "\(run.standardError)")
+        #expect(run.standardError.contains(mentions), "\(run.standardError)")
+    }
+}
+
 private func packageRootForCalibration(filePath: String = #filePath) -> String {
     var url = URL(fileURLWithPath: filePath)
     while url.lastPathComponent != "Tests" { url.deleteLastPathComponent() }
@@ -462,6 +488,17 @@ struct OverlayCommandTests {
         #expect(same.status == 0)
         let without = try ProductRunner.run("handoff-sim", ["baseline", "check", directory + "/b.json", scenario])
         #expect(without.status == 4, "faster without the slow overlay: only improvements")
+
+        // A scenario may name its overlay (relative to itself): the same figures.
+        var naming = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: scenario))) as! [String: Any]
+        naming["overlay"] = "slow.json"
+        try JSONSerialization.data(withJSONObject: naming).write(to: URL(fileURLWithPath: directory + "/naming.json"))
+        #expect(try json(["run", directory + "/naming.json"]) == overlaid)
+        naming["overlay"] = "nowhere.json"
+        try JSONSerialization.data(withJSONObject: naming).write(to: URL(fileURLWithPath: directory + "/missing.json"))
+        let missing = try ProductRunner.run("handoff-sim", ["run", directory + "/missing.json", "--no-progress"])
+        #expect(missing.status == 65)
+        #expect((missing.standardOutput + missing.standardError).contains("$.overlay"))
 
         let replay = try ProductRunner.run(
             "handoff-sim", ["replay", scenario, "--seed", "7", "--trial", "0", "--overlay", directory + "/slow.json"])

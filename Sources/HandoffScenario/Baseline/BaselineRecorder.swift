@@ -35,8 +35,17 @@ public struct BaselineRecorder: Sendable {
         }
         let runner = SweepRunner(jobs: jobs)
         var entries: [Baseline.Entry] = []
+        // The edits that make the scenario again from the file: the overlay
+        // it names, then the one given.
+        let edits: [(path: ParameterPath, value: String)]
+        switch ScenarioDecoder.parse(bytes, file: file).mapError(ScenarioError.invalid).flatMap({
+            Overlay.apply(to: $0, file: file, given: overlay)
+        }) {
+        case let .success((_, value)): edits = value
+        case let .failure(error): return .failure(error)
+        }
         let point = SweepPointScenario(
-            coordinates: [], scenario: scenario, bytes: bytes, edits: overlay?.edits ?? [], digest: scenario.digest)
+            coordinates: [], scenario: scenario, bytes: bytes, edits: edits, digest: scenario.digest)
         for (index, activity) in scenario.activities.enumerated() {
             for device in scenario.setup.devices where device.name != activity.device {
                 switch runner.runPoint(point, activity: index, device: device.name, trials: 0..<scenario.trials, seed: scenario.seed) {

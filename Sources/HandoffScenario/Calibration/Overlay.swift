@@ -81,6 +81,45 @@ public struct Overlay: Sendable, Equatable {
         return .success(Overlay(file: file, description: description, settings: settings))
     }
 
+    /// The overlay a scenario's `"overlay"` key names (relative to the
+    /// scenario file), or nil without one; its problems when it cannot be
+    /// read or is invalid.
+    static func named(in root: JSONNode, file: String) -> Result<Overlay?, ScenarioProblems> {
+        guard case let .object(members) = root.value,
+              let member = members.first(where: { $0.key == "overlay" }),
+              case let .string(name) = member.value.value, !name.isEmpty
+        else { return .success(nil) }
+        let path = name.hasPrefix("/") ? name : ExperimentDecoder.folder(of: file) + name
+        guard FileManager.default.fileExists(atPath: path) else {
+            return .failure(ScenarioProblems(problems: [ScenarioProblem(
+                file: file, path: "$.overlay", position: member.value.position,
+                message: "expected an overlay file that can be read, found \"\(name)\" (\(path))")]))
+        }
+        return load(path).map { $0 }
+    }
+
+    /// `root` with the overlay the scenario names and then `given` written
+    /// over it, and the edits that make the same tree again from the file.
+    static func apply(
+        to root: JSONNode, file: String, given: Overlay?
+    ) -> Result<(tree: JSONNode, edits: [(path: ParameterPath, value: String)]), ScenarioError> {
+        var tree = root
+        var edits: [(path: ParameterPath, value: String)] = []
+        let named: Overlay?
+        switch Overlay.named(in: root, file: file) {
+        case let .success(value): named = value
+        case let .failure(problems): return .failure(.invalid(problems))
+        }
+        for overlay in [named, given].compactMap({ $0 }) {
+            switch overlay.applied(to: tree) {
+            case let .success(next): tree = next
+            case let .failure(error): return .failure(error)
+            }
+            edits += overlay.edits
+        }
+        return .success((tree, edits))
+    }
+
     /// Reads the overlay file at `file`.
     public static func load(_ file: String) -> Result<Overlay, ScenarioProblems> {
         guard let data = FileManager.default.contents(atPath: file) else {

@@ -59,7 +59,7 @@ public enum ScenarioDecoder {
 enum ScenarioKeys {
     static let top = [
         "$schema", "name", "description", "seed", "trials", "duration", "limits", "network", "protocol", "apps",
-        "siteAssociations", "devices", "activity", "activities", "timeline", "expect", "sweep",
+        "siteAssociations", "devices", "activity", "activities", "timeline", "expect", "sweep", "overlay",
     ]
     static let sweep = ["payload", "profile", "vary"]
     static let limits = ["maxEvents", "maxSimulatedTime"]
@@ -238,6 +238,9 @@ struct ScenarioReader {
                            "missing required key \"expect\" (the expectations, an array; a scenario that expects nothing checks nothing; a file for sweeps only has a \"sweep\" block instead)")
         }
         let sweep = top.optional("sweep") { readSweep($0, $1) }
+        // The overlay file the scenario names is read and applied before
+        // decoding (ScenarioSuite.load, SweepRunner.prepare); here only its form.
+        _ = top.optional("overlay") { context.nonEmptyString($0, $1, expected: "the path of an overlay file, relative to this file") }
 
         var devices: [DeviceDescription] = []
         for draft in drafts {

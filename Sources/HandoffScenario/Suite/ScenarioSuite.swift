@@ -45,20 +45,20 @@ public enum ScenarioSuite {
                 ScenarioProblem(file: file, path: "$", position: nil, message: "cannot read the file"),
             ]))
         }
-        guard let overlay else { return ScenarioDecoder.decode(Array(data), file: file) }
         let bytes = Array(data)
         switch ScenarioDecoder.parse(bytes, file: file) {
         case let .failure(problems): return .failure(problems)
         case let .success(root):
-            switch overlay.applied(to: root) {
+            // The overlay the file names, then the one given.
+            switch Overlay.apply(to: root, file: file, given: overlay) {
             case let .failure(error):
-                return .failure(ScenarioProblems(problems: [
+                return .failure(error.problems ?? ScenarioProblems(problems: [
                     ScenarioProblem(file: file, path: "$", position: nil, message: error.message),
                 ]))
-            case let .success(tree):
+            case let .success((tree, _)):
                 return ScenarioDecoder.decode(root: tree, file: file, digest: SHA256.hexDigest(of: bytes)).map { decoded in
                     var scenario = decoded
-                    scenario.overlayFile = overlay.file
+                    scenario.overlayFile = overlay?.file
                     return scenario
                 }
             }

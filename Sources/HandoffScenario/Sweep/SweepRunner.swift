@@ -83,11 +83,13 @@ public struct SweepRunner: Sendable {
         case let .success(node): root = node
         case let .failure(problems): return .failure(.invalid(problems))
         }
-        if let overlay = options.overlay {
-            switch overlay.applied(to: root) {
-            case let .success(tree): root = tree
-            case let .failure(error): return .failure(error)
-            }
+        // The overlay the file names, then the one given.
+        let overlayEdits: [(path: ParameterPath, value: String)]
+        switch Overlay.apply(to: root, file: file, given: options.overlay) {
+        case let .success((tree, edits)):
+            root = tree
+            overlayEdits = edits
+        case let .failure(error): return .failure(error)
         }
         let digest = SHA256.hexDigest(of: bytes)
         let base: Scenario
@@ -173,7 +175,7 @@ public struct SweepRunner: Sendable {
             let label = zip(specification.axes, coordinates).map { "\($0.name)=\($1)" }.joined(separator: ", ")
             switch ScenarioDecoder.decode(root: tree, file: file, digest: digest) {
             case let .success(scenario):
-                let edits = (options.overlay?.edits ?? []) + zip(specification.axes, indices).map { ($0.path, $0.values[$1].text) }
+                let edits = overlayEdits + zip(specification.axes, indices).map { ($0.path, $0.values[$1].text) }
                 points.append(SweepPointScenario(
                     coordinates: coordinates, scenario: scenario, bytes: bytes, edits: edits, digest: digest))
             case let .failure(found):
