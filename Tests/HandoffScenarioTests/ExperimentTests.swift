@@ -111,6 +111,12 @@ struct ExperimentTests {
         #expect(group.measuredSuccess == 0.75)
         #expect(group.simulatedSuccess == 1)
         #expect(plain.groups.first?.measuredSuccess == nil)
+        // An outcome column where every attempt succeeded: a share of 1, not none.
+        let allSucceeded = try Self.decode(Self.experiment(
+            data: #"{"file": "data.csv", "column": "ms", "metric": "fetch", "outcome": {"column": "ok", "success": ["yes"]}}"#),
+            csv: "ms,ok\n100,yes\n104,yes\n").get()
+        let checkedAll = try Calibrator().run(allSucceeded, scenario: Array(scenario), check: true).get()
+        #expect(checkedAll.groups.first?.measuredSuccess == 1)
         // The same latencies; the objective differs by the success gap.
         #expect(abs(checked.objective - plain.objective - 0.25) < 1e-9)
     }

@@ -395,7 +395,7 @@ struct Evaluator {
                     ? 1 : KolmogorovSmirnov.distance(sortedSimulated, sortedMeasured)
                 let critical = sortedSimulated.isEmpty || sortedMeasured.isEmpty
                     ? 0 : KolmogorovSmirnov.criticalValue(sortedSimulated.count, sortedMeasured.count)
-                let measuredSuccess = group.failures > 0 || experiment.datasets[index].groups.contains { $0.failures > 0 }
+                let measuredSuccess = dataset.hasOutcome
                     ? Double(group.milliseconds.count) / Double(max(group.rows, 1)) : nil
                 fits.append(GroupFit(
                     dataset: index, group: group.value, metric: dataset.metric, measuredCount: sortedMeasured.count,

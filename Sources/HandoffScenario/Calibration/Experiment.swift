@@ -61,6 +61,9 @@ public struct MeasuredDataset: Sendable {
     public let groupPath: String?
     /// The groups, in the order they first appear in the file.
     public let groups: [MeasuredGroup]
+    /// Whether the file has an outcome column (so success shares are
+    /// measured too).
+    public let hasOutcome: Bool
     /// Where the group path is written in the experiment file (for errors).
     var groupSource: (path: String, position: SourcePosition?)? = nil
 }
@@ -133,7 +136,7 @@ public struct FitParameter: Sendable, Equatable {
         let position = min(max(unit, 0), 1)
         switch scale {
         case .linear: return minimum + (maximum - minimum) * position
-        case .log: return (log(minimum) + (log(maximum) - log(minimum)) * position).exponential
+        case .log: return exp(log(minimum) + (log(maximum) - log(minimum)) * position)
         }
     }
 
@@ -179,9 +182,4 @@ public struct FitParameter: Sendable, Equatable {
         if text.hasSuffix(".") { text.removeLast() }
         return text
     }
-}
-
-extension Double {
-    /// e raised to this power.
-    var exponential: Double { exp(self) }
 }

@@ -217,7 +217,8 @@ struct ExperimentReader {
         }
         guard bad == 0 else { return nil }
         var dataset = MeasuredDataset(
-            file: resolve(file), column: column, metric: metric, groupPath: groupBy?.path, groups: groups)
+            file: resolve(file), column: column, metric: metric, groupPath: groupBy?.path, groups: groups,
+            hasOutcome: outcome != nil)
         if groupBy != nil {
             dataset.groupSource = (path.key("groupBy").key("path").description, object.position(of: "groupBy"))
         }

@@ -319,8 +319,8 @@ extension World {
         }
         let distance = links[index].flags.usesDistance ? linkDistance(index, at: now) : 0
         // What the loss counters were, to tell why a recorded packet is lost.
-        let queueDropsBefore = links[index].state.statistics.fragmentsDroppedByQueue
-        let wakeLossesBefore = links[index].state.statistics.fragmentsLostWaking
+        let queueDropsBefore = recordsPackets ? links[index].state.statistics.fragmentsDroppedByQueue : 0
+        let wakeLossesBefore = recordsPackets ? links[index].state.statistics.fragmentsLostWaking : 0
         let arrival = links[index].state.offer(payloadBytes: payloadBytes, now: now, distance: distance)
         if links[index].state.parameters.schedule != nil { shareSchedule(fromLink: index) }
         if let arrival { schedule(.packetArrival(packet), at: arrival) }
