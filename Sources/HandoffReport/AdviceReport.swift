@@ -66,6 +66,7 @@ public enum AdviceReport {
         case .acceptToRestored: return "accept → restored"
         case .advertToOffered: return "advert → offered"
         case .fetch: return "fetch → payload"
+        case .streamRound: return "stream request → response"
         }
     }
 

@@ -50,7 +50,8 @@ public enum CalibrationChart {
         }
         let low = floor(log10(least)), high = max(ceil(log10(greatest)), low + 1)
         let plotWidth = width - left - right, plotHeight = panelHeight - top - bottom
-        func x(_ value: Double) -> Double { left + (log10(max(value, least)) - low) / (high - low) * plotWidth }
+        // Values at or below zero sit on the left edge (the decade below the least).
+        func x(_ value: Double) -> Double { left + (log10(max(value, pow(10, low))) - low) / (high - low) * plotWidth }
         func y(_ share: Double) -> Double { top + (1 - share) * plotHeight }
         // Axes, decades and shares.
         lines.append(##"    <rect x="\##(number(left))" y="\##(number(top))" width="\##(number(plotWidth))" height="\##(number(plotHeight))" fill="none" stroke="#999"/>"##)

@@ -21,7 +21,9 @@ import SimKernel
 /// ```
 public enum SamplesCSV {
     /// The latency columns, in order.
-    static let latencyColumns = ["advert_to_offered_ns", "accept_to_continue_ns", "accept_to_restored_ns", "fetch_ns"]
+    static let latencyColumns = [
+        "advert_to_offered_ns", "accept_to_continue_ns", "accept_to_restored_ns", "fetch_ns", "stream_round_ns",
+    ]
 
     /// The samples of every file that ran.
     public static func render(_ results: [FileResult]) -> String {
@@ -64,7 +66,9 @@ public enum SamplesCSV {
 
     private static func appendOutcomeAndLatencies(_ sample: TrialSample, to text: inout String) {
         text += SweepTable.csvField(sample.outcome.map { "\($0)" } ?? "not observed")
-        for latency in [sample.advertToOffered, sample.acceptToContinue, sample.acceptToRestored, sample.fetch] {
+        for latency in [
+            sample.advertToOffered, sample.acceptToContinue, sample.acceptToRestored, sample.fetch, sample.streamRound,
+        ] {
             text += ","
             if let latency { text += String(latency.nanoseconds) }
         }

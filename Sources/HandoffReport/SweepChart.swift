@@ -122,6 +122,7 @@ public enum SweepChart {
         case .acceptToRestored: return "accept → restored"
         case .advertToOffered: return "advert → offered"
         case .fetch: return "fetch → payload"
+        case .streamRound: return "stream request → response"
         }
     }
 

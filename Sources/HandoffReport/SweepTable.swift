@@ -165,6 +165,7 @@ public enum SweepTable {
         case .acceptToRestored: return "accept_to_restored"
         case .advertToOffered: return "advert_to_offered"
         case .fetch: return "fetch"
+        case .streamRound: return "stream_round"
         }
     }
 
@@ -175,6 +176,7 @@ public enum SweepTable {
         case .acceptToRestored: return "a→r"
         case .advertToOffered: return "ad→o"
         case .fetch: return "fetch"
+        case .streamRound: return "stream"
         }
     }
 

@@ -36,6 +36,7 @@ public enum TraceReport {
             if let value = summary.acceptToContinue { latencies.append("accept→continue \(value)") }
             if let value = summary.acceptToRestored { latencies.append("accept→restored \(value)") }
             if let value = summary.fetch { latencies.append("fetch \(value)") }
+            if let value = summary.streamRound { latencies.append("stream round \(value)") }
             if !latencies.isEmpty { line += " (" + latencies.joined(separator: ", ") + ")" }
             lines.append(line)
         }

@@ -18,7 +18,7 @@ extension CommandSpec {
             activity on every receiving device (and every point of the file's \
             "sweep" block): the success rate, each outcome's share (failed4608 ... \
             failed4611, notOffered, otherOutcomes) and the p50, p90, p95, p99 and max \
-            of advertToOffered, acceptToContinue, acceptToRestored and fetch; with the tool \
+            of advertToOffered, acceptToContinue, acceptToRestored, fetch and streamRound; with the tool \
             version, each file's digest, seed and trials. docs/regression-gates.md \
             shows how to use one in CI.
             """,

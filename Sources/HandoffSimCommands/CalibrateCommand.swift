@@ -23,7 +23,7 @@ extension CommandSpec {
                 "--bootstrap", value: "N",
                 help: "Refit on N resamplings of the measurements for a 95% interval on every parameter (default 0)."),
             .option("--evaluations", value: "N", help: "The most simulations of the main fit (default 60 per parameter and one)."),
-            .trials.helping("Trials per group and simulation instead of the experiment's \"trials\"."),
+            .trials.helping("Trials per group and simulation instead of the experiment's \"trials\", for every dataset."),
             .seed.helping("The seed of every simulation instead of the experiment's."),
             .jobs.helping("Threads (default: every core). The result never depends on N."),
             .option("--format", value: "FORMAT", help: "text (default) or json."),
@@ -68,11 +68,7 @@ func calibrateCommand(_ parsed: ParsedArguments, _ context: CommandContext) thro
         return .dataError
     }
     experiment = experiment.overriding(seed: seed, trials: trials)
-    guard let scenario = FileManager.default.contents(atPath: experiment.scenarioFile) else {
-        io.writeError("error: \(experiment.scenarioFile): no such file or cannot be read")
-        return .dataError
-    }
-    if let problems = Calibrator.problems(in: experiment, scenario: Array(scenario)) {
+    if let problems = Calibrator.problems(in: experiment) {
         io.writeError(problems.description)
         return .dataError
     }
@@ -82,7 +78,7 @@ func calibrateCommand(_ parsed: ParsedArguments, _ context: CommandContext) thro
     }
     let progress: (@Sendable (Int) -> Void)? = showsProgress ? report : nil
     let calibrator = Calibrator(jobs: jobs, bootstrap: bootstrap, maximumEvaluations: evaluations)
-    let outcome = calibrator.run(experiment, scenario: Array(scenario), check: parsed.has("--check"), progress: progress)
+    let outcome = calibrator.run(experiment, check: parsed.has("--check"), progress: progress)
     if showsProgress { io.writeError("\u{1B}[2K\r", newline: false) }
     switch outcome {
     case let .success(result):

@@ -1,4 +1,5 @@
 @testable import HandoffReport
+@testable import HandoffScenario
 import Testing
 
 /// The small formatting rules the reports depend on.
@@ -38,5 +39,24 @@ struct ReportFormattingTests {
         #expect(TextReport.secondsText(4.567) == "4.57s")
         #expect(TextReport.secondsText(0.004) == "0.00s")
         #expect(TextReport.secondsText(10.05) == "10.05s")
+    }
+
+    @Test("calibration chart: every decade label sits where its value would, also when the data start well above it")
+    func calibrationChartAxis() {
+        let group = GroupFit(
+            dataset: 0, group: "", metric: .streamRound, measuredCount: 3, simulatedCount: 2, ks: 0.2, critical: 0.5,
+            quantiles: [], measuredSuccess: nil, simulatedSuccess: 1, measuredSorted: [750, 800, 900],
+            simulatedSorted: [760, 850])
+        let result = CalibrationResult(
+            name: "axis", file: "axis.json", seed: 1, trials: 2, fitted: false, evaluations: 1, bootstrap: 0,
+            objective: 0, parameters: [], groups: [group])
+        let svg = CalibrationChart.svg(result)
+        // Decades 100 ms … 1 s: the 100 ms label at the plot's left edge, 1 s at its right.
+        let left = CalibrationChart.left
+        let right = CalibrationChart.width - CalibrationChart.right
+        #expect(svg.contains(#"<text x="\#(CalibrationChart.number(left))""#) && svg.contains(">100ms</text>"))
+        #expect(svg.contains(#"<text x="\#(CalibrationChart.number(right))""#) && svg.contains(">1s</text>"))
+        let hundred = svg.components(separatedBy: "\n").first { $0.hasSuffix(">100ms</text>") } ?? ""
+        #expect(hundred.hasPrefix(#"    <text x="\#(CalibrationChart.number(left))""#), "\(hundred)")
     }
 }

@@ -12,14 +12,21 @@ struct ExperimentTests {
     static func decode(
         _ text: String, csv: String = "ms,size\n100,1KiB\n104,1KiB\n110,3KiB\n"
     ) -> Result<Experiment, ScenarioProblems> {
-        let scenario = FileManager.default.contents(atPath: packageRoot() + "/scenarios/measured/cable-request-response.json")
-        return ExperimentDecoder.decode(Array(text.utf8), file: "dir/experiment.json") { path in
-            switch path {
-            case "dir/data.csv": return Array(csv.utf8)
-            case "dir/cable.json": return scenario.map(Array.init)
-            default: return nil
-            }
+        ExperimentDecoder.decode(Array(text.utf8), file: "dir/experiment.json") { path in
+            path == "dir/data.csv" ? Array(csv.utf8) : read(path)
         }
+    }
+
+    /// The scenario files the experiments name: `dir/cable.json` and
+    /// `dir/streams.json` (shipped scenarios).
+    static func read(_ path: String) -> [UInt8]? {
+        let shipped: String
+        switch path {
+        case "dir/cable.json": shipped = "scenarios/measured/cable-request-response.json"
+        case "dir/streams.json": shipped = "scenarios/streams-large-document.json"
+        default: return nil
+        }
+        return FileManager.default.contents(atPath: packageRoot() + "/" + shipped).map(Array.init)
     }
 
     static func experiment(data: String = #"{"file": "data.csv", "column": "ms", "metric": "fetch"}"#, parameters: String = "[]") -> String {
@@ -57,6 +64,12 @@ struct ExperimentTests {
         #expect(latency.minimum == 1_000_000 && latency.maximum == 4_000_000)
         #expect(abs(latency.value(at: 0.5) - 2_000_000) < 1)
         #expect(latency.text(2_000_000.4) == "2000000ns")
+        // No start: the middle of the range, in the scale's sense.
+        #expect(abs(latency.start - 2_000_000) < 1)
+        #expect(experiment.parameters[1].start == (0.01 + 0.5) / 2)
+        let started = try Self.decode(Self.experiment(
+            parameters: #"[{"path": "network.wifiPeerToPeer.latency", "min": "1ms", "max": "4ms", "start": "3ms"}]"#)).get()
+        #expect(started.parameters[0].start == 3_000_000)
         #expect(abs(latency.unit(of: 2_000_000) - 0.5) < 1e-12)
         #expect(experiment.parameters[3].text(2048.6) == "2049B")
         #expect(experiment.parameters[2].text(54_000_000) == "54000000bit/s")
@@ -71,6 +84,8 @@ struct ExperimentTests {
         (experiment(parameters: #"[{"path": "x", "min": "1ms", "max": 3}]"#), "$.parameters[0]", "one kind"),
         (experiment(parameters: #"[{"path": "a..b", "min": 0, "max": 1}]"#), "$.parameters[0].path", "scenario path"),
         (experiment(parameters: #"[{"path": "x", "min": 0, "max": 1, "scale": "log"}]"#), "$.parameters[0].scale", "positive range"),
+        (experiment(parameters: #"[{"path": "x", "min": "1ms", "max": "3ms", "start": "4ms"}]"#), "$.parameters[0].start", "inside the range"),
+        (experiment(parameters: #"[{"path": "x", "min": "1ms", "max": "3ms", "start": 2}]"#), "$.parameters[0].start", "inside the range"),
         (#"{"name": "test", "scenario": "nowhere.json", "data": []}"#, "$.scenario", "can be read"),
     ])
     func errors(text: String, path: String, mentions: String) {
@@ -91,8 +106,7 @@ struct ExperimentTests {
     func parameterPaths() throws {
         let text = Self.experiment(parameters: #"[{"path": "network.wifiPeerToPeer.latency", "min": "1ms", "max": "4ms"}, {"path": "devices[7].position", "min": 0, "max": 1}]"#)
         let experiment = try Self.decode(text).get()
-        let scenario = try #require(FileManager.default.contents(atPath: packageRoot() + "/scenarios/measured/cable-request-response.json"))
-        let problems = try #require(Calibrator.problems(in: experiment, scenario: Array(scenario)))
+        let problems = try #require(Calibrator.problems(in: experiment, read: Self.read))
         #expect(problems.problems.count == 1)
         #expect(problems.problems[0].path == "$.parameters[1].path")
         #expect(problems.problems[0].position != nil)
@@ -100,13 +114,12 @@ struct ExperimentTests {
 
     @Test("an outcome column: the measured success share is reported and its gap from the simulated one counts")
     func successShare() throws {
-        let scenario = try #require(FileManager.default.contents(atPath: packageRoot() + "/scenarios/measured/cable-request-response.json"))
         let csv = "ms,ok\n100,yes\n104,yes\n,no\n106,yes\n"
         let with = try Self.decode(Self.experiment(
             data: #"{"file": "data.csv", "column": "ms", "metric": "fetch", "outcome": {"column": "ok", "success": ["yes"]}}"#), csv: csv).get()
         let without = try Self.decode(Self.experiment(), csv: "ms\n100\n104\n106\n").get()
-        let checked = try Calibrator().run(with, scenario: Array(scenario), check: true).get()
-        let plain = try Calibrator().run(without, scenario: Array(scenario), check: true).get()
+        let checked = try Calibrator().run(with, check: true, read: Self.read).get()
+        let plain = try Calibrator().run(without, check: true, read: Self.read).get()
         let group = try #require(checked.groups.first)
         #expect(group.measuredSuccess == 0.75)
         #expect(group.simulatedSuccess == 1)
@@ -115,10 +128,67 @@ struct ExperimentTests {
         let allSucceeded = try Self.decode(Self.experiment(
             data: #"{"file": "data.csv", "column": "ms", "metric": "fetch", "outcome": {"column": "ok", "success": ["yes"]}}"#),
             csv: "ms,ok\n100,yes\n104,yes\n").get()
-        let checkedAll = try Calibrator().run(allSucceeded, scenario: Array(scenario), check: true).get()
+        let checkedAll = try Calibrator().run(allSucceeded, check: true, read: Self.read).get()
         #expect(checkedAll.groups.first?.measuredSuccess == 1)
         // The same latencies; the objective differs by the success gap.
         #expect(abs(checked.objective - plain.objective - 0.25) < 1e-9)
+    }
+
+    @Test("a dataset may name its own scenario and trial count: stream rounds simulated in another scenario than the fetch")
+    func datasetScenarios() throws {
+        let text = Self.experiment(data: #"""
+            {"file": "data.csv", "column": "ms", "metric": "fetch"},
+            {"file": "data.csv", "column": "ms", "metric": "streamRound", "scenario": "streams.json", "trials": 7}
+            """#)
+        let experiment = try Self.decode(text, csv: "ms\n30\n60\n").get()
+        #expect(experiment.datasets.map(\.scenarioFile) == ["dir/cable.json", "dir/streams.json"])
+        #expect(experiment.datasets.map(\.trials) == [50, 7])
+        #expect(experiment.scenarioFiles == ["dir/cable.json", "dir/streams.json"])
+        #expect(experiment.overriding(trials: 3).datasets.map(\.trials) == [3, 3])
+        #expect(Calibrator.problems(in: experiment, read: Self.read) == nil)
+        let checked = try Calibrator().run(experiment, check: true, read: Self.read).get()
+        #expect(checked.groups.map(\.metric) == [.fetch, .streamRound])
+        #expect(checked.groups.map(\.simulatedCount) == [50, 7])
+        // Four 512 KiB rounds: the first takes tens of milliseconds.
+        let median = try #require(checked.groups[1].quantiles.first { $0.level == 0.5 }?.simulated)
+        #expect(median > 10 && median < 1000, "median stream round \(median) ms")
+        // A parameter is checked against every scenario; the streams scenario has no schedule override to refuse it.
+        let unreadable = Self.problems(Self.experiment(data: #"""
+            {"file": "data.csv", "column": "ms", "metric": "streamRound", "scenario": "missing.json", "trials": 0}
+            """#))
+        #expect(unreadable.contains { $0.contains("$.data[0].scenario") && $0.contains("missing.json") })
+        #expect(unreadable.contains { $0.contains("$.data[0].trials") })
+    }
+
+    @Test("a scenario's digest covers its overlays' values: the one it names and the one a command gives")
+    func overlayDigest() throws {
+        let directory = NSTemporaryDirectory() + "digest-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let scenario = try String(contentsOfFile: packageRoot() + "/scenarios/payload-3kib.json", encoding: .utf8)
+        let plainFile = directory + "/plain.json"
+        try scenario.write(toFile: plainFile, atomically: true, encoding: .utf8)
+        let namingFile = directory + "/naming.json"
+        try scenario.replacingOccurrences(of: "{\n", with: "{\n  \"overlay\": \"fit.json\",\n", options: .anchored)
+            .write(toFile: namingFile, atomically: true, encoding: .utf8)
+        func writeOverlay(_ latency: String) throws {
+            try #"{"set": [{"path": "network.wifiPeerToPeer.latency", "value": "\#(latency)"}]}"#
+                .write(toFile: directory + "/fit.json", atomically: true, encoding: .utf8)
+        }
+        try writeOverlay("3ms")
+        let plain = try ScenarioSuite.load(plainFile).get().digest
+        let given = try ScenarioSuite.load(plainFile, overlay: Overlay.load(directory + "/fit.json").get()).get().digest
+        let named = try ScenarioSuite.load(namingFile).get().digest
+        try writeOverlay("4ms")
+        let renamed = try ScenarioSuite.load(namingFile).get().digest
+        #expect(plain == SHA256.hexDigest(of: Array(scenario.utf8)), "without an overlay: the file's own SHA-256")
+        #expect(given != plain)
+        #expect(named != renamed, "the named overlay's new value changes the digest")
+        // The sweep runner records the same digest as a run.
+        let prepared = try SweepRunner.prepare(
+            Array(try String(contentsOfFile: namingFile, encoding: .utf8).utf8), file: namingFile, payloads: ["1KiB"],
+            options: .init()).get()
+        #expect(prepared.base.digest == renamed)
     }
 
     @Test("Nelder–Mead finds the minimum of a smooth function inside the unit cube, deterministically")
@@ -141,13 +211,12 @@ struct ExperimentTests {
         // be fitted only if the scenario spelled the distribution out).
         let text = Self.experiment(parameters: #"[{"path": "protocol.rapport.processing", "min": "8ms", "max": "20ms"}]"#)
         let experiment = try Self.decode(text, csv: csv).get()
-        let scenario = try #require(FileManager.default.contents(atPath: packageRoot() + "/scenarios/measured/cable-request-response.json"))
-        let one = try Calibrator(jobs: 1, maximumEvaluations: 12).run(experiment, scenario: Array(scenario)).get()
-        let two = try Calibrator(jobs: 2, maximumEvaluations: 12).run(experiment, scenario: Array(scenario)).get()
+        let one = try Calibrator(jobs: 1, maximumEvaluations: 12).run(experiment, read: Self.read).get()
+        let two = try Calibrator(jobs: 2, maximumEvaluations: 12).run(experiment, read: Self.read).get()
         #expect(one == two)
         #expect(one.fitted)
         let start = try Calibrator(jobs: 2).run(
-            experiment, scenario: Array(scenario), check: true, values: [experiment.parameters[0].value(at: 0.5)]).get()
+            experiment, check: true, values: [experiment.parameters[0].value(at: 0.5)], read: Self.read).get()
         #expect(one.objective <= start.objective)
         // The median near the data's (about 103 ms over 7.3 processing steps).
         let median = one.parameters[0].value / 1e6

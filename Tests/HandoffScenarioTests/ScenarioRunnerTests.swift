@@ -151,7 +151,7 @@ struct ScenarioRunnerTests {
             var observation = TrialObservation.empty
             observation.pairs = [PairObservation(
                 outcome: .continued, advertToOffered: nil, acceptToContinue: SimDuration(nanoseconds: latency(trial)),
-                acceptToRestored: nil, fetch: nil)]
+                acceptToRestored: nil, fetch: nil, streamRound: nil)]
             tally.add(observation, trial: trial, scenario: scenario, plan: plan)
         }
         let results = ExpectationEvaluator(scenario: scenario, plan: plan, tally: tally).evaluateAll()

@@ -48,12 +48,12 @@ struct TrialSampleTests {
         let result = ScenarioRunner(recordsSamples: true).run(scenario, trials: 5)
         let csv = SamplesCSV.render([FileResult(file: "a, b.json", outcome: .ran(result))])
         let lines = csv.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        #expect(lines.first == "scenario,trial,activity,device,outcome,advert_to_offered_ns,accept_to_continue_ns,accept_to_restored_ns,fetch_ns")
+        #expect(lines.first == "scenario,trial,activity,device,outcome,advert_to_offered_ns,accept_to_continue_ns,accept_to_restored_ns,fetch_ns,stream_round_ns")
         #expect(lines.count == 1 + 5 + 1)
         #expect(lines.last == "")
         let sample = result.samples[2]
         let expected = "\"a, b.json\",2,activity,iphone,\(sample.outcome!),"
-            + [sample.advertToOffered, sample.acceptToContinue, sample.acceptToRestored, sample.fetch]
+            + [sample.advertToOffered, sample.acceptToContinue, sample.acceptToRestored, sample.fetch, sample.streamRound]
             .map { $0.map { String($0.nanoseconds) } ?? "" }.joined(separator: ",")
         #expect(lines[3] == expected)
     }
@@ -77,7 +77,7 @@ struct TrialSampleTests {
             #expect(UInt64(point.samples.compactMap(\.acceptToContinue).count) == point.aggregate.acceptToContinue.count)
         }
         let csv = SamplesCSV.render(one).split(separator: "\n").map(String.init)
-        #expect(csv.first == "payload,payload_bytes,trial,activity,device,outcome,advert_to_offered_ns,accept_to_continue_ns,accept_to_restored_ns,fetch_ns")
+        #expect(csv.first == "payload,payload_bytes,trial,activity,device,outcome,advert_to_offered_ns,accept_to_continue_ns,accept_to_restored_ns,fetch_ns,stream_round_ns")
         #expect(csv.count == 1 + 24)
         #expect(csv[13].hasPrefix("8KiB,8192,0,activity,iphone,"))
     }

@@ -31,15 +31,16 @@ struct CalibrateCommandTests {
         #expect(outputs[0] == outputs[1])
         #expect(outputs[0].contains("\"groups\"") && outputs[0].contains("\"ks\"") && outputs[0].contains("\"quantiles\""))
 
-        // The chart: a valid SVG with a measured and a simulated line per group.
+        // The chart: a valid SVG with a measured and a simulated line per
+        // group (the fetch and the upload's stream round).
         let chart = NSTemporaryDirectory() + "calibrate-\(UUID().uuidString).svg"
         let charted = try ProductRunner.run(
             "handoff-sim", ["calibrate", Self.root + "/calibration/privatedrop-awdl.json", "--check", "--chart", chart, "--no-progress"])
         #expect(charted.status == 0)
         _ = try XMLDocument(contentsOf: URL(fileURLWithPath: chart))  // well-formed
         let svg = try String(contentsOfFile: chart, encoding: .utf8)
-        #expect(svg.components(separatedBy: #"<path class="measured" d="M"#).count == 2)
-        #expect(svg.components(separatedBy: #"<path class="simulated" d="M"#).count == 2)
+        #expect(svg.components(separatedBy: #"<path class="measured" d="M"#).count == 3)
+        #expect(svg.components(separatedBy: #"<path class="simulated" d="M"#).count == 3)
     }
 
     @Test("a bad experiment file is exit 65 with the file, path and line")

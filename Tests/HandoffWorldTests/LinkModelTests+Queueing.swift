@@ -176,4 +176,38 @@ extension LinkModelTests {
         let bound = z99 * Double(jitter) / 12.0.squareRoot() / Double(n).squareRoot()
         #expect(abs(mean - Double(jitter) / 2) <= bound, "mean extra delay \(mean) ns")
     }
+
+    // MARK: Bandwidth spread
+
+    @Test("bandwidthSpread: each trial's rate is the bandwidth times a log-normal factor of that σ, the same in every trial without one")
+    func bandwidthSpreadDrawsOneRatePerTrial() throws {
+        // 960 B + 40 B at 8 Mbit/s: exactly 1 ms on the wire at the nominal rate.
+        let bandwidth = try Bandwidth(bitsPerSecond: 8_000_000)
+        func wireTimes(spread: Double, seeds: ClosedRange<UInt64>) throws -> [Int64] {
+            try seeds.map { seed in
+                let link = LinkParameters(latency: .zero, bandwidth: bandwidth, bandwidthSpread: spread)
+                var simulation = Simulation(model: WorldSimulation(world: try makeWorld(wifi: link, seed: seed)))
+                let id = simulation.model.world.link(.wifiPeerToPeer(from: DeviceID(0), to: DeviceID(1)))
+                sendDatagram(&simulation, on: id, bytes: 960, tag: 0)
+                sendDatagram(&simulation, on: id, bytes: 960, tag: 1)
+                simulation.run()
+                let arrived = datagramDeliveries(in: simulation, on: id).map(\.at)
+                // One rate for the whole trial: the second datagram takes as long as the first.
+                #expect(arrived.count == 2 && arrived[1] - arrived[0] - arrived[0] <= 1, "seed \(seed): \(arrived)")
+                return arrived[0]
+            }
+        }
+        #expect(try wireTimes(spread: 0, seeds: 1...20).allSatisfy { $0 == 1_000_000 })
+        let sigma = 0.2
+        let logs = try wireTimes(spread: sigma, seeds: 1...600).map { PortableMath.log(1_000_000 / Double($0)) }
+        let mean = logs.reduce(0, +) / Double(logs.count)
+        let deviation = (logs.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(logs.count - 1)).squareRoot()
+        // 600 draws: the sample mean's standard error is σ/√600 ≈ 0.008 and
+        // the standard deviation's about σ/√1200 ≈ 0.006; 3 of each.
+        #expect(abs(mean) < 0.025, "mean log factor \(mean)")
+        #expect(abs(deviation - sigma) < 0.018, "σ of the log factor \(deviation)")
+        #expect(throws: WorldError.self) {
+            try LinkParameters(latency: .zero, bandwidth: bandwidth, bandwidthSpread: 1.5).validate()
+        }
+    }
 }

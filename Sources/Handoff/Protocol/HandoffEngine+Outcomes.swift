@@ -56,7 +56,8 @@ extension HandoffEngine {
             advertToOffered: difference(attempts[index].offeredAt, attempts[index].advertisingSince),
             acceptToContinue: difference(attempts[index].continuedAt, acceptedAt),
             acceptToRestored: difference(attempts[index].restoredAt, acceptedAt),
-            fetch: difference(attempts[index].fetchArrivedAt, attempts[index].fetchStartedAt))
+            fetch: difference(attempts[index].fetchArrivedAt, attempts[index].fetchStartedAt),
+            streamRound: difference(attempts[index].firstStreamResponseAt, attempts[index].firstStreamRequestAt))
     }
 
     /// The summary of a pair never offered, with the reason.
@@ -79,7 +80,7 @@ extension HandoffEngine {
         }
         return ContinuationSummary(
             device: deviceName(device), activity: id, outcome: .notOffered(reason), advertToOffered: nil,
-            acceptToContinue: nil, acceptToRestored: nil, fetch: nil)
+            acceptToContinue: nil, acceptToRestored: nil, fetch: nil, streamRound: nil)
     }
 
     /// Whether an advertisement from `source` reaches `receiver` more often

@@ -192,6 +192,9 @@ struct Attempt {
     /// When the fetch started (the accept) and when the payload arrived.
     var fetchStartedAt: SimInstant?
     var fetchArrivedAt: SimInstant?
+    /// When the app's first stream request left and its response arrived.
+    var firstStreamRequestAt: SimInstant?
+    var firstStreamResponseAt: SimInstant?
     /// Whether `willContinue` has returned (the app is ready for the data).
     var appReady = false
     /// Bonjour queries sent.

@@ -174,4 +174,8 @@ public struct ContinuationSummary: Hashable, Sendable {
     /// receiver: what the network and the connection set-up cost, without
     /// the app's launch.
     public let fetch: SimDuration?
+    /// From the app's first continuation-stream request leaving the
+    /// receiver to its response arriving: the stream connection's round
+    /// trip, the source's response time and the response's transfer.
+    public let streamRound: SimDuration?
 }

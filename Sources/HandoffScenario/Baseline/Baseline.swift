@@ -11,7 +11,8 @@ public struct Baseline: Sendable, Equatable {
         public let file: String
         /// The scenario's name.
         public let name: String
-        /// The SHA-256 of the file then.
+        /// The SHA-256 of the file then (and of its overlays' values, see
+        /// ``Scenario/digest``).
         public let digest: String
         /// The seed and trials the figures come from.
         public let seed: UInt64

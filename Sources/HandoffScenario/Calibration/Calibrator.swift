@@ -111,15 +111,19 @@ public struct Calibrator: Sendable {
     /// the scenario as it is when nil).
     ///
     /// - Parameters:
-    ///   - scenario: the base scenario file's bytes.
+    ///   - read: the bytes of a scenario file the experiment names
+    ///     (``Experiment/scenarioFiles``), or nil if it cannot be read.
     ///   - progress: called with simulations run so far.
     public func run(
-        _ experiment: Experiment, scenario: [UInt8], check: Bool = false, values: [Double]? = nil,
+        _ experiment: Experiment, check: Bool = false, values: [Double]? = nil,
+        read: (String) -> [UInt8]? = { FileManager.default.contents(atPath: $0).map(Array.init) },
         progress: (@Sendable (Int) -> Void)? = nil
     ) -> Result<CalibrationResult, ScenarioError> {
-        var evaluator = Evaluator(experiment: experiment, scenario: scenario, jobs: jobs, progress: progress)
         let parameters = experiment.parameters
         do throws(ScenarioError) {
+            var evaluator = Evaluator(
+                experiment: experiment, scenarios: try Self.scenarios(of: experiment, read: read), jobs: jobs,
+                progress: progress)
             if check || parameters.isEmpty {
                 let simulated = try evaluator.simulate(values: values)
                 let groups = evaluator.fits(simulated, measured: experiment.datasets.map { $0.groups.map(\.milliseconds) })
@@ -131,7 +135,7 @@ public struct Calibrator: Sendable {
             }
             let measured = experiment.datasets.map { $0.groups.map(\.milliseconds) }
             let budget = maximumEvaluations ?? 60 * (parameters.count + 1)
-            let start = [Double](repeating: 0.5, count: parameters.count)
+            let start = parameters.map { $0.unit(of: $0.start) }
             let best = try Self.minimise(from: start, size: 0.25, budget: budget, restarts: 2) { unit throws(ScenarioError) in
                 try evaluator.objective(unit: unit, measured: measured)
             }
@@ -181,44 +185,75 @@ public struct Calibrator: Sendable {
         }
     }
 
+    /// The bytes of every scenario file of `experiment`, by path.
+    static func scenarios(
+        of experiment: Experiment, read: (String) -> [UInt8]?
+    ) throws(ScenarioError) -> [String: [UInt8]] {
+        var scenarios: [String: [UInt8]] = [:]
+        for file in experiment.scenarioFiles {
+            guard let bytes = read(file) else {
+                throw ScenarioError(.missingInput, "\(file): no such file or cannot be read", file: file)
+            }
+            scenarios[file] = bytes
+        }
+        return scenarios
+    }
+
     // MARK: Checking
 
     /// The problems of `experiment` that show only against its scenario: a
     /// parameter or group path the scenario has no place for, or values
     /// that make it invalid (each parameter is tried at both ends of its
-    /// range, each group with its value). Nil when there are none.
-    public static func problems(in experiment: Experiment, scenario: [UInt8]) -> ScenarioProblems? {
+    /// range, each group with its value), in every scenario the datasets
+    /// are simulated with. Nil when there are none.
+    public static func problems(
+        in experiment: Experiment,
+        read: (String) -> [UInt8]? = { FileManager.default.contents(atPath: $0).map(Array.init) }
+    ) -> ScenarioProblems? {
         var problems: [ScenarioProblem] = []
         let options = SweepRunner.Options(
             trials: experiment.trials, seed: experiment.seed, activity: experiment.activity, device: experiment.device)
-        func check(_ parameters: [(path: String, values: [String])], at source: (path: String, position: SourcePosition?)?, what: String) {
+        func check(
+            _ parameters: [(path: String, values: [String])], in file: String,
+            at source: (path: String, position: SourcePosition?)?, what: String
+        ) {
+            guard let scenario = read(file) else {
+                problems.append(ScenarioProblem(
+                    file: experiment.file, path: "$", position: nil, message: "the scenario \(file) cannot be read"))
+                return
+            }
             let axes = [(path: "trials", values: [String(experiment.trials)])] + parameters
-            guard case let .failure(error) = SweepRunner.prepare(
-                scenario, file: experiment.scenarioFile, parameters: axes, options: options)
+            guard case let .failure(error) = SweepRunner.prepare(scenario, file: file, parameters: axes, options: options)
             else { return }
             let detail = error.problems?.problems.first.map { "\($0.path): \($0.message)" } ?? error.message(naming: { _ in what })
             problems.append(ScenarioProblem(
                 file: experiment.file, path: source?.path ?? "$", position: source?.position,
-                message: "\(what) does not fit the scenario \(experiment.scenarioFile): \(detail)"))
+                message: "\(what) does not fit the scenario \(file): \(detail)"))
         }
-        for parameter in experiment.parameters {
-            for bound in [parameter.minimum, parameter.maximum] {
-                let before = problems.count
-                check([(parameter.path, [parameter.text(bound)])], at: parameter.source,
-                      what: "\(parameter.path) = \(parameter.display(bound))")
-                if problems.count > before { break }
+        for file in experiment.scenarioFiles {
+            for parameter in experiment.parameters {
+                for bound in [parameter.minimum, parameter.maximum] {
+                    let before = problems.count
+                    check([(parameter.path, [parameter.text(bound)])], in: file, at: parameter.source,
+                          what: "\(parameter.path) = \(parameter.display(bound))")
+                    if problems.count > before { break }
+                }
             }
         }
         for dataset in experiment.datasets {
             guard let path = dataset.groupPath else { continue }
             for group in dataset.groups {
                 let before = problems.count
-                check([(path, [group.value])], at: dataset.groupSource, what: "\(path) = \(group.value)")
+                check([(path, [group.value])], in: dataset.scenarioFile, at: dataset.groupSource,
+                      what: "\(path) = \(group.value)")
                 if problems.count > before { break }
             }
         }
-        if experiment.datasets.isEmpty || (experiment.parameters.isEmpty && experiment.datasets.allSatisfy({ $0.groupPath == nil })) {
-            check([], at: nil, what: "the scenario")
+        if experiment.parameters.isEmpty {
+            for file in experiment.scenarioFiles
+            where experiment.datasets.allSatisfy({ $0.scenarioFile != file || $0.groupPath == nil }) {
+                check([], in: file, at: nil, what: "the scenario")
+            }
         }
         return problems.isEmpty ? nil : ScenarioProblems(problems: problems)
     }
@@ -309,14 +344,15 @@ public struct Calibrator: Sendable {
 /// Simulates an experiment's groups for candidate parameter values.
 struct Evaluator {
     let experiment: Experiment
-    let scenario: [UInt8]
+    /// The bytes of each scenario file, by path.
+    let scenarios: [String: [UInt8]]
     let jobs: Int
     let progress: (@Sendable (Int) -> Void)?
     private(set) var evaluations = 0
 
-    init(experiment: Experiment, scenario: [UInt8], jobs: Int, progress: (@Sendable (Int) -> Void)?) {
+    init(experiment: Experiment, scenarios: [String: [UInt8]], jobs: Int, progress: (@Sendable (Int) -> Void)?) {
         self.experiment = experiment
-        self.scenario = scenario
+        self.scenarios = scenarios
         self.jobs = jobs
         self.progress = progress
     }
@@ -331,7 +367,7 @@ struct Evaluator {
             for group in dataset.groups {
                 // The trial count always written: an axis, so that the file's
                 // own sweep block (if any) is not used instead.
-                var parameters = [(path: "trials", values: [String(experiment.trials)])]
+                var parameters = [(path: "trials", values: [String(dataset.trials)])]
                 if let values {
                     for (parameter, value) in zip(experiment.parameters, values) {
                         parameters.append((parameter.path, [parameter.text(value)]))
@@ -339,11 +375,12 @@ struct Evaluator {
                 }
                 if let path = dataset.groupPath { parameters.append((path, [group.value])) }
                 let options = SweepRunner.Options(
-                    trials: experiment.trials, seed: seed ?? experiment.seed, activity: experiment.activity,
+                    trials: dataset.trials, seed: seed ?? experiment.seed, activity: experiment.activity,
                     device: experiment.device)
                 let prepared: PreparedSweep
                 switch SweepRunner.prepare(
-                    scenario, file: experiment.scenarioFile, payloads: [], profiles: [], parameters: parameters, options: options)
+                    scenarios[dataset.scenarioFile] ?? [], file: dataset.scenarioFile, payloads: [], profiles: [],
+                    parameters: parameters, options: options)
                 {
                 case let .success(value): prepared = value
                 case let .failure(error): throw error
@@ -353,15 +390,8 @@ struct Evaluator {
                 case let .success(sweep): point = sweep.points[0]
                 case let .failure(error): throw error
                 }
-                let latencies = point.samples.compactMap { sample -> Double? in
-                    let value: SimDuration?
-                    switch dataset.metric {
-                    case .advertToOffered: value = sample.advertToOffered
-                    case .acceptToContinue: value = sample.acceptToContinue
-                    case .acceptToRestored: value = sample.acceptToRestored
-                    case .fetch: value = sample.fetch
-                    }
-                    return value.map { Double($0.nanoseconds) / 1e6 }
+                let latencies = point.samples.compactMap { sample in
+                    sample.latency(dataset.metric).map { Double($0.nanoseconds) / 1e6 }
                 }
                 groups.append((latencies, point.aggregate.successRate))
             }

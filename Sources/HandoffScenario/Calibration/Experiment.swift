@@ -39,10 +39,22 @@ public struct Experiment: Sendable {
     /// The parameters to fit (empty: only check the fit).
     public let parameters: [FitParameter]
 
+    /// The scenario files the datasets are simulated with, each once, in
+    /// the order datasets first name them.
+    public var scenarioFiles: [String] {
+        var files: [String] = []
+        for dataset in datasets where !files.contains(dataset.scenarioFile) { files.append(dataset.scenarioFile) }
+        return files
+    }
+
     /// The same experiment with another seed or trial count (nil keeps
-    /// the experiment's).
+    /// the experiment's); a trial count replaces every dataset's too.
     public func overriding(seed: UInt64? = nil, trials: Int? = nil) -> Experiment {
-        Experiment(
+        var datasets = self.datasets
+        if let trials {
+            for index in datasets.indices { datasets[index].trials = trials }
+        }
+        return Experiment(
             file: file, name: name, scenarioFile: scenarioFile, seed: seed ?? self.seed, trials: trials ?? self.trials,
             activity: activity, device: device, datasets: datasets, parameters: parameters)
     }
@@ -57,6 +69,12 @@ public struct MeasuredDataset: Sendable {
     public let column: String
     /// The simulated latency it corresponds to.
     public let metric: LatencyMetric
+    /// The scenario simulated for it, resolved: its own (`"scenario"`),
+    /// or the experiment's.
+    public internal(set) var scenarioFile: String
+    /// Simulated trials per group and evaluation: its own (`"trials"`), or
+    /// the experiment's.
+    public internal(set) var trials: Int
     /// The scenario path a group's value is written to (`nil`: one group).
     public let groupPath: String?
     /// The groups, in the order they first appear in the file.
@@ -113,22 +131,30 @@ public struct FitParameter: Sendable, Equatable {
     public let maximum: Double
     /// How candidates are spread.
     public let scale: Scale
+    /// Where the search starts, in the kind's unit: the experiment's
+    /// `start`, or the middle of the range (in the scale's sense).
+    public let start: Double
     /// Where the parameter's path is written in the experiment file (for
     /// errors).
     var source: (path: String, position: SourcePosition?)? = nil
 
     public static func == (lhs: FitParameter, rhs: FitParameter) -> Bool {
         lhs.path == rhs.path && lhs.kind == rhs.kind && lhs.minimum == rhs.minimum && lhs.maximum == rhs.maximum
-            && lhs.scale == rhs.scale
+            && lhs.scale == rhs.scale && lhs.start == rhs.start
     }
 
-    /// A parameter (see the properties).
-    public init(path: String, kind: Kind, minimum: Double, maximum: Double, scale: Scale) {
+    /// A parameter (see the properties); `start` nil starts in the middle
+    /// of the range.
+    public init(path: String, kind: Kind, minimum: Double, maximum: Double, scale: Scale, start: Double? = nil) {
         self.path = path
         self.kind = kind
         self.minimum = minimum
         self.maximum = maximum
         self.scale = scale
+        switch scale {
+        case .linear: self.start = start ?? (minimum + maximum) / 2
+        case .log: self.start = start ?? (minimum * maximum).squareRoot()
+        }
     }
 
     /// The value at `unit` ∈ [0, 1] of the range.

@@ -42,10 +42,10 @@ public enum ExperimentDecoder {
 /// The keys of an experiment file's objects.
 enum ExperimentKeys {
     static let top = ["$schema", "name", "scenario", "seed", "trials", "activity", "on", "data", "parameters"]
-    static let data = ["file", "column", "unit", "metric", "groupBy", "outcome"]
+    static let data = ["file", "column", "unit", "metric", "scenario", "trials", "groupBy", "outcome"]
     static let groupBy = ["column", "path"]
     static let outcome = ["column", "success"]
-    static let parameter = ["path", "min", "max", "scale"]
+    static let parameter = ["path", "min", "max", "start", "scale"]
     static let units = ["ns", "us", "ms", "s", "duration"]
 }
 
@@ -62,13 +62,7 @@ struct ExperimentReader {
             return nil
         }
         let name = object.required("name", what: "the experiment's name") { context.nonEmptyString($0, $1) }
-        let scenario = object.required("scenario", what: "the base scenario file, relative to this file") {
-            context.nonEmptyString($0, $1)
-        }
-        if let scenario, read(resolve(scenario)) == nil {
-            context.report(path.key("scenario"), at: object.position(of: "scenario"),
-                           "expected a scenario file that can be read, found \"\(scenario)\" (\(resolve(scenario)))")
-        }
+        let scenario = readScenario(object, path, required: true)
         let seed = object.optional("seed") { context.integer($0, $1, in: 0...Int64.max) }.map(UInt64.init) ?? 1
         let trials = object.optional("trials") {
             context.integer($0, $1, in: 1...Int64(ExperimentDecoder.maximumTrials))
@@ -96,10 +90,29 @@ struct ExperimentReader {
                 return parameter
             }
         } ?? []
-        guard let name, let scenario, let datasets else { return nil }
+        guard let name, let scenario, var datasets else { return nil }
+        for index in datasets.indices {
+            if datasets[index].scenarioFile.isEmpty { datasets[index].scenarioFile = scenario }
+            if datasets[index].trials == 0 { datasets[index].trials = trials }
+        }
         return Experiment(
-            file: context.file, name: name, scenarioFile: resolve(scenario), seed: seed, trials: trials,
+            file: context.file, name: name, scenarioFile: scenario, seed: seed, trials: trials,
             activity: activity, device: device, datasets: datasets, parameters: parameters)
+    }
+
+    /// The resolved path of an object's `scenario` (a file that must be
+    /// readable).
+    func readScenario(_ object: ObjectReader, _ path: JSONPath, required: Bool) -> String? {
+        let what = "the \(required ? "base " : "")scenario file, relative to this file"
+        let scenario = required
+            ? object.required("scenario", what: what) { context.nonEmptyString($0, $1) }
+            : object.optional("scenario") { context.nonEmptyString($0, $1) }
+        guard let scenario else { return nil }
+        if read(resolve(scenario)) == nil {
+            context.report(path.key("scenario"), at: object.position(of: "scenario"),
+                           "expected a scenario file that can be read, found \"\(scenario)\" (\(resolve(scenario)))")
+        }
+        return resolve(scenario)
     }
 
     // MARK: Datasets
@@ -114,6 +127,10 @@ struct ExperimentReader {
         let metric = object.required("metric", what: "the simulated latency it corresponds to") {
             context.choice($0, $1, what: "metric", among: LatencyMetric.allCases.map(\.rawValue))
         }.flatMap(LatencyMetric.init(rawValue:))
+        let scenario = readScenario(object, path, required: false)
+        let trials = object.optional("trials") {
+            context.integer($0, $1, in: 1...Int64(ExperimentDecoder.maximumTrials))
+        }.map(Int.init)
         let groupBy = object.optional("groupBy") { node, groupPath -> (column: String, path: String)? in
             guard let group = context.object(node, groupPath, what: "a groupBy object", allowed: ExperimentKeys.groupBy),
                   let column = group.required("column", what: "the column to group by", { context.nonEmptyString($0, $1) }),
@@ -144,9 +161,13 @@ struct ExperimentReader {
                            "expected a CSV file that can be read, found \"\(file)\" (\(resolve(file)))")
             return nil
         }
-        return readRows(
+        var dataset = readRows(
             bytes, file: file, column: column, unit: unit, metric: metric, groupBy: groupBy, outcome: outcome,
             path: path, object: object)
+        // The experiment's scenario and trials are filled in when empty.
+        dataset?.scenarioFile = scenario ?? ""
+        dataset?.trials = trials ?? 0
+        return dataset
     }
 
     /// The groups of a CSV file's rows.
@@ -217,8 +238,8 @@ struct ExperimentReader {
         }
         guard bad == 0 else { return nil }
         var dataset = MeasuredDataset(
-            file: resolve(file), column: column, metric: metric, groupPath: groupBy?.path, groups: groups,
-            hasOutcome: outcome != nil)
+            file: resolve(file), column: column, metric: metric, scenarioFile: "", trials: 0, groupPath: groupBy?.path,
+            groups: groups, hasOutcome: outcome != nil)
         if groupBy != nil {
             dataset.groupSource = (path.key("groupBy").key("path").description, object.position(of: "groupBy"))
         }
@@ -256,6 +277,7 @@ struct ExperimentReader {
         }
         let minimum = object.required("min", what: "the smallest value") { readBound($0, $1) }
         let maximum = object.required("max", what: "the largest value") { readBound($0, $1) }
+        let start = object.optional("start") { readBound($0, $1) }
         let scale = object.optional("scale") { context.choice($0, $1, what: "scale", among: ["linear", "log"]) }
             .flatMap(FitParameter.Scale.init(rawValue:)) ?? .linear
         guard let scenarioPath, let minimum, let maximum else { return nil }
@@ -273,8 +295,14 @@ struct ExperimentReader {
                            "expected a positive range for a log scale, found min \(minimum.text)")
             return nil
         }
+        if let start, start.kind != minimum.kind || start.value < minimum.value || start.value > maximum.value {
+            context.report(path.key("start"), at: object.position(of: "start"),
+                           "expected a start inside the range \(minimum.text) … \(maximum.text), found \(start.text)")
+            return nil
+        }
         var parameter = FitParameter(
-            path: scenarioPath, kind: minimum.kind, minimum: minimum.value, maximum: maximum.value, scale: scale)
+            path: scenarioPath, kind: minimum.kind, minimum: minimum.value, maximum: maximum.value, scale: scale,
+            start: start?.value)
         parameter.source = (path.key("path").description, object.position(of: "path"))
         return parameter
     }

@@ -120,6 +120,17 @@ public struct Overlay: Sendable, Equatable {
         return .success((tree, edits))
     }
 
+    /// The digest reports record of a scenario file's `bytes` run with
+    /// overlay `edits`: the file's SHA-256 without any, so that a figure
+    /// changed by an overlay's values shows as a changed input.
+    static func digest(of bytes: [UInt8], edits: [(path: ParameterPath, value: String)]) -> String {
+        guard !edits.isEmpty else { return SHA256.hexDigest(of: bytes) }
+        var input = bytes
+        input += Array("\u{0}overlay".utf8)
+        for edit in edits { input += Array("\u{0}\(edit.path)=\(edit.value)".utf8) }
+        return SHA256.hexDigest(of: input)
+    }
+
     /// Reads the overlay file at `file`.
     public static func load(_ file: String) -> Result<Overlay, ScenarioProblems> {
         guard let data = FileManager.default.contents(atPath: file) else {

@@ -68,7 +68,9 @@ enum ScenarioKeys {
         "congestionControl", "lossDetection", "delayedAcknowledgement", "initialWindow", "window",
         "initialRetransmissionTimeout", "minimumRetransmissionTimeout",
     ]
-    static let link = ["latency", "jitter", "bandwidth", "loss", "queueLimit", "mtu", "headerBytes", "outages"]
+    static let link = [
+        "latency", "jitter", "bandwidth", "bandwidthSpread", "loss", "queueLimit", "mtu", "headerBytes", "outages",
+    ]
     static let peerToPeerLink = link + ["schedule"]
     static let schedule = [
         "slot", "slotsPerSequence", "idleInterval", "idleWindow", "missProbability", "wakeLossProbability", "awaySlots",

@@ -151,6 +151,11 @@ extension ScenarioReader {
                                  expected: "a rate such as \"54Mbit/s\" or \"256kbit/s\" (units bit/s, kbit/s, Mbit/s, Gbit/s), or null for no limit")
             }
         }
+        if let spread = object.optional("bandwidthSpread", {
+            context.number($0, $1, in: 0...1, expected: "a σ from 0 to 1 (the spread of the logarithm of each trial's rate)")
+        }) {
+            link.bandwidthSpread = spread
+        }
         if let loss = object.optional("loss", { readLoss($0, $1, base: base) }) { link.loss = loss }
         if let limit = object.optional("queueLimit", { context.integer($0, $1, in: 0...1_000_000) }) {
             link.queueLimit = Int(limit)

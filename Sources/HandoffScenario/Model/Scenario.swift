@@ -38,7 +38,9 @@ public struct Scenario: Sendable {
     /// The file's `sweep` block, if any.
     public let sweep: ScenarioSweep?
     /// A digest of the file's bytes (SHA-256, hex), recorded in reports so
-    /// results from different versions of a scenario are never mixed.
+    /// results from different versions of a scenario are never mixed; run
+    /// with an overlay (its own `"overlay"` or a command's), of the bytes
+    /// and the overlay's values.
     public let digest: String
     /// The overlay file whose values were written over the file before it
     /// was decoded (`--overlay`), if any: replay commands name it.
@@ -139,6 +141,11 @@ public enum LatencyMetric: String, CaseIterable, Hashable, Sendable {
     /// From the fetch's start (the accept) to the payload's arrival: the
     /// network and connection set-up, without the app's launch.
     case fetch
+    /// From the receiver app's first continuation-stream request leaving
+    /// to its response arriving: a round trip on the established stream
+    /// connection, the source's response time and the response's
+    /// transfer (bulk throughput, for a large response).
+    case streamRound
 }
 
 /// An outcome an expectation asks for.

@@ -168,7 +168,7 @@ public struct ScenarioRunner: Sendable {
             observation.pairs.append(PairObservation(
                 outcome: summary?.outcome, advertToOffered: summary?.advertToOffered,
                 acceptToContinue: summary?.acceptToContinue, acceptToRestored: summary?.acceptToRestored,
-                fetch: summary?.fetch))
+                fetch: summary?.fetch, streamRound: summary?.streamRound))
         }
         if plan.needsTrace {
             let trace = trials.run.trace
@@ -317,6 +317,7 @@ struct PairObservation: Sendable {
     let acceptToContinue: SimDuration?
     let acceptToRestored: SimDuration?
     let fetch: SimDuration?
+    let streamRound: SimDuration?
 
     func latency(_ metric: LatencyMetric) -> SimDuration? {
         switch metric {
@@ -324,6 +325,7 @@ struct PairObservation: Sendable {
         case .acceptToContinue: return acceptToContinue
         case .acceptToRestored: return acceptToRestored
         case .fetch: return fetch
+        case .streamRound: return streamRound
         }
     }
 }
@@ -348,6 +350,7 @@ struct TrialObservation: Sendable {
             mix(pair.acceptToContinue)
             mix(pair.acceptToRestored)
             mix(pair.fetch)
+            mix(pair.streamRound)
         }
         for device in events {
             for event in device { mix(event) }

@@ -25,11 +25,14 @@ public struct TrialSample: Hashable, Sendable {
     public let acceptToRestored: SimDuration?
     /// The fetch's start → the payload's arrival.
     public let fetch: SimDuration?
+    /// The first continuation-stream request → its response.
+    public let streamRound: SimDuration?
 
     /// A sample.
     public init(
         trial: Int, activity: Int, device: Int, outcome: ContinuationOutcome?, advertToOffered: SimDuration?,
-        acceptToContinue: SimDuration?, acceptToRestored: SimDuration?, fetch: SimDuration?
+        acceptToContinue: SimDuration?, acceptToRestored: SimDuration?, fetch: SimDuration?,
+        streamRound: SimDuration? = nil
     ) {
         self.trial = trial
         self.activity = activity
@@ -39,6 +42,18 @@ public struct TrialSample: Hashable, Sendable {
         self.acceptToContinue = acceptToContinue
         self.acceptToRestored = acceptToRestored
         self.fetch = fetch
+        self.streamRound = streamRound
+    }
+
+    /// The value of `metric` (nil where the trial did not reach it).
+    public func latency(_ metric: LatencyMetric) -> SimDuration? {
+        switch metric {
+        case .advertToOffered: return advertToOffered
+        case .acceptToContinue: return acceptToContinue
+        case .acceptToRestored: return acceptToRestored
+        case .fetch: return fetch
+        case .streamRound: return streamRound
+        }
     }
 
     /// The sample of `summary`, if the device heard of the activity.
@@ -47,7 +62,7 @@ public struct TrialSample: Hashable, Sendable {
         self.init(
             trial: trial, activity: activity, device: device, outcome: summary.outcome,
             advertToOffered: summary.advertToOffered, acceptToContinue: summary.acceptToContinue,
-            acceptToRestored: summary.acceptToRestored, fetch: summary.fetch)
+            acceptToRestored: summary.acceptToRestored, fetch: summary.fetch, streamRound: summary.streamRound)
     }
 
     /// Appends the samples of the trial `run` has just run: every activity

@@ -55,8 +55,8 @@ public enum ScenarioSuite {
                 return .failure(error.problems ?? ScenarioProblems(problems: [
                     ScenarioProblem(file: file, path: "$", position: nil, message: error.message),
                 ]))
-            case let .success((tree, _)):
-                return ScenarioDecoder.decode(root: tree, file: file, digest: SHA256.hexDigest(of: bytes)).map { decoded in
+            case let .success((tree, edits)):
+                return ScenarioDecoder.decode(root: tree, file: file, digest: Overlay.digest(of: bytes, edits: edits)).map { decoded in
                     var scenario = decoded
                     scenario.overlayFile = overlay?.file
                     return scenario

@@ -161,6 +161,8 @@ public enum SweepJSONLines {
             aggregate.notOffered = UInt64(notOffered)
             aggregate.otherOutcomes = UInt64(other)
             for metric in LatencyMetric.allCases {
+                // Files written before stream rounds were measured have none.
+                if metric == .streamRound, latencyNode.member(metric.rawValue) == nil { continue }
                 guard let encoded = latencyNode.member(metric.rawValue)?.value.string("histogram") else {
                     throw fail(number, "no \(metric.rawValue) histogram")
                 }
@@ -178,6 +180,7 @@ public enum SweepJSONLines {
                 case .acceptToRestored: aggregate.acceptToRestored = histogram
                 case .advertToOffered: aggregate.advertToOffered = histogram
                 case .fetch: aggregate.fetch = histogram
+                case .streamRound: aggregate.streamRound = histogram
                 }
             }
             let values = coordinates.compactMap { member -> String? in

@@ -43,6 +43,8 @@ public struct PointAggregate: Sendable, Equatable {
     public var advertToOffered = LatencyHistogram()
     /// The fetch's start (the accept) → the payload's arrival.
     public var fetch = LatencyHistogram()
+    /// The first continuation-stream request → its response.
+    public var streamRound = LatencyHistogram()
 
     /// The error codes of ``failures``, in order.
     public static let failureCodes = [4608, 4609, 4610, 4611]
@@ -62,6 +64,7 @@ public struct PointAggregate: Sendable, Equatable {
         case .acceptToRestored: return acceptToRestored
         case .advertToOffered: return advertToOffered
         case .fetch: return fetch
+        case .streamRound: return streamRound
         }
     }
 
@@ -84,6 +87,7 @@ public struct PointAggregate: Sendable, Equatable {
         if let value = summary?.acceptToRestored { acceptToRestored.record(value) }
         if let value = summary?.advertToOffered { advertToOffered.record(value) }
         if let value = summary?.fetch { fetch.record(value) }
+        if let value = summary?.streamRound { streamRound.record(value) }
     }
 
     /// Adds every trial of `other`.
@@ -99,6 +103,7 @@ public struct PointAggregate: Sendable, Equatable {
         acceptToRestored.merge(other.acceptToRestored)
         advertToOffered.merge(other.advertToOffered)
         fetch.merge(other.fetch)
+        streamRound.merge(other.streamRound)
     }
 }
 
@@ -166,7 +171,8 @@ public struct SweepResult: Sendable, Equatable {
     public let file: String
     /// The scenario's name.
     public let name: String
-    /// The SHA-256 of the scenario file.
+    /// The SHA-256 of the scenario file (and of its overlays' values,
+    /// see ``Scenario/digest``).
     public let digest: String
     /// The seed: trial k of every point draws from stream (seed, k).
     public let seed: UInt64

@@ -91,7 +91,7 @@ public struct SweepRunner: Sendable {
             overlayEdits = edits
         case let .failure(error): return .failure(error)
         }
-        let digest = SHA256.hexDigest(of: bytes)
+        let digest = Overlay.digest(of: bytes, edits: overlayEdits)
         let base: Scenario
         switch ScenarioDecoder.decode(root: root, file: file, digest: digest) {
         case let .success(scenario): base = scenario

@@ -206,6 +206,12 @@ public struct LinkParameters: Hashable, Sendable {
     public var jitter: SimDuration
     /// The rate at which bits go on the wire; `nil` serialises instantly.
     public var bandwidth: Bandwidth?
+    /// How much the rate varies from trial to trial: σ of the logarithm of
+    /// a factor that scales ``bandwidth``, drawn for each direction when
+    /// the link starts (each trial) or its parameters are replaced, as
+    /// Wi-Fi's rate adaptation settles on different rates from run to run;
+    /// 0, the default, keeps the bandwidth as given. At most 1.
+    public var bandwidthSpread: Double
     /// How packets are lost.
     public var loss: LossModel
     /// The most packets that may wait behind the one being sent.
@@ -226,11 +232,12 @@ public struct LinkParameters: Hashable, Sendable {
     public init(
         latency: SimDuration, jitter: SimDuration = .zero, bandwidth: Bandwidth? = nil, loss: LossModel = .none,
         queueLimit: Int = 50, mtu: Int = 1500, headerBytes: Int = 40, outages: [TimeWindow] = [],
-        schedule: PeerToPeerSchedule? = nil
+        schedule: PeerToPeerSchedule? = nil, bandwidthSpread: Double = 0
     ) {
         self.latency = latency
         self.jitter = jitter
         self.bandwidth = bandwidth
+        self.bandwidthSpread = bandwidthSpread
         self.loss = loss
         self.queueLimit = queueLimit
         self.mtu = mtu
@@ -246,13 +253,17 @@ public struct LinkParameters: Hashable, Sendable {
     ///
     /// - Throws: ``WorldError/invalidParameter(name:value:expected:)`` for a
     ///   negative latency or jitter, a queue limit below 0, an MTU not larger
-    ///   than the header, a negative header, or an invalid loss probability.
+    ///   than the header, a negative header, a bandwidth spread outside
+    ///   0…1, or an invalid loss probability.
     public func validate() throws(WorldError) {
         guard latency >= .zero else {
             throw .invalidParameter(name: "latency", value: "\(latency)", expected: "a duration ≥ 0")
         }
         guard jitter >= .zero else {
             throw .invalidParameter(name: "jitter", value: "\(jitter)", expected: "a duration ≥ 0")
+        }
+        guard bandwidthSpread >= 0, bandwidthSpread <= 1 else {
+            throw .invalidParameter(name: "bandwidthSpread", value: "\(bandwidthSpread)", expected: "a σ from 0 to 1")
         }
         guard queueLimit >= 0 else {
             throw .invalidParameter(name: "queueLimit", value: "\(queueLimit) packets", expected: "a count ≥ 0")

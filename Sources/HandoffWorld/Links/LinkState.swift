@@ -91,7 +91,12 @@ struct LinkState: Sendable {
         inBadState = false
         statistics = LinkStatistics()
         clock = ScheduleClock()
-        if let parameters { setParameters(parameters) } else { startLossState() }
+        if let parameters {
+            setParameters(parameters)
+        } else {
+            drawRate()
+            startLossState()
+        }
     }
 
     /// Replaces the parameters; the queue and the counters carry on.
@@ -100,9 +105,28 @@ struct LinkState: Sendable {
         // is the same.
         if parameters.loss != self.parameters.loss { lastLossDistance = -1 }
         self.parameters = parameters
-        serialisation = parameters.bandwidth.map(SerialisationTimes.init)
+        drawRate()
         clock.setSchedule(parameters.schedule)
         startLossState()
+    }
+
+    /// Sets the serialisation times at the bandwidth, scaled by a factor
+    /// drawn from the jitter stream when the parameters spread it (so a
+    /// link without a spread draws nothing).
+    private mutating func drawRate() {
+        guard let bandwidth = parameters.bandwidth else {
+            serialisation = nil
+            return
+        }
+        guard parameters.bandwidthSpread > 0 else {
+            serialisation = SerialisationTimes(bandwidth)
+            return
+        }
+        let factor = PortableMath.exp(
+            parameters.bandwidthSpread * NormalDistribution.standardSample(using: &jitterGenerator))
+        let scaled = (Double(bandwidth.bitsPerSecond) * factor).rounded()
+        let rate = (try? Bandwidth(bitsPerSecond: Int64(min(max(scaled, 1), 1e15)))) ?? bandwidth
+        serialisation = SerialisationTimes(rate)
     }
 
     /// Puts the loss model in its starting state.

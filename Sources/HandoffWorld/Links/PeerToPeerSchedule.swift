@@ -58,8 +58,8 @@ public struct PeerToPeerSchedule: Hashable, Sendable {
     /// defaults table).
     public init(
         slot: SimDuration = .nanoseconds(65_536_000), slotsPerSequence: Int = 16,
-        idleInterval: SimDuration = .milliseconds(430),
-        idleWindow: SimDuration = .milliseconds(88), missProbability: Double = 0.12, wakeLossProbability: Double = 0.05,
+        idleInterval: SimDuration = .milliseconds(420),
+        idleWindow: SimDuration = .milliseconds(88), missProbability: Double = 0.14, wakeLossProbability: Double = 0.05,
         awaySlots: Int = 1, idleAfter: SimDuration = .seconds(1)
     ) {
         self.slot = slot

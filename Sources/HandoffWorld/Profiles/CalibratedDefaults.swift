@@ -58,7 +58,8 @@ public enum CalibratedDefaults {
             setting: "Wi-Fi peer-to-peer link (AWDL), each way", value: describe(wifi),
             source: "assumption, fitted with the schedule below to the measured runs of a fresh connection and one "
                 + "exchange over AWDL between a Mac and an iPhone (PrivateDrop evaluation data, USENIX Security 2021; "
-                + "calibration/data/): the rate so that bulk throughput's median is 96.3 Mbit/s as measured",
+                + "calibration/data/): the rate and its spread fitted to the 1,500 uploads of 10.49 MB on the "
+                + "established connection (upload_ms; calibration/privatedrop-awdl.json), median 96.3 Mbit/s as measured",
             isAssumption: true))
         if let schedule = wifi.schedule {
             rows.append(CalibratedDefault(
@@ -155,7 +156,9 @@ public enum CalibratedDefaults {
     }
 
     static func describe(_ link: LinkParameters) -> String {
-        var text = "\(link.bandwidth.map(\.description) ?? "unlimited"), \(link.latency)"
+        var text = link.bandwidth.map(\.description) ?? "unlimited"
+        if link.bandwidthSpread > 0 { text += " (σ \(link.bandwidthSpread) in the log from trial to trial)" }
+        text += ", \(link.latency)"
         text += ", MTU \(link.mtu) B with \(link.headerBytes) B header"
         if case .distance = link.loss { text += ", loss by distance" }
         return text
