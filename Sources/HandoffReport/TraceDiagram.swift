@@ -26,10 +26,11 @@ import SimKernel
 /// link lane, a retransmission is dashed and orange.
 ///
 /// Compression: consecutive packets (no record between them) of one
-/// connection and side on one link that are all data segments, or all
-/// acknowledgements, and that all arrive and none of which is a
-/// retransmission, are drawn as one band labelled with their count, range
-/// and bytes (`data 3–40 ×38, 55480 B`). Lost packets and retransmissions
+/// connection that are data segments or acknowledgements, all arrive and
+/// are not retransmissions are drawn as one thick band along the data's
+/// link, labelled with the data's range, count and bytes and the number of
+/// acknowledgements (`data 3–40 ×38, 55480 B + ACK ×19`), and with a head at
+/// each end when packets went both ways. Lost packets and retransmissions
 /// always get a row of their own.
 ///
 /// The document is 1,200 units wide, its height follows the rows; every
@@ -180,8 +181,7 @@ public enum TraceDiagram {
         func sameBand(_ a: Int, _ b: Int) -> Bool {
             let first = replay.packets[a]
             let second = replay.packets[b]
-            return bandable(a) && bandable(b) && first.link == second.link && first.connection == second.connection
-                && first.side == second.side && first.kind == second.kind
+            return bandable(a) && bandable(b) && first.connection != nil && first.connection == second.connection
         }
         var rows: [Row] = []
         for entry in TracePackets.merged(replay) {
@@ -251,9 +251,12 @@ public enum TraceDiagram {
     static func packetElements(
         _ replay: TrialReplay, range: Range<Int>, retransmission: Bool, actors: TraceActors, y: Double, x: (Int) -> Double
     ) -> [String] {
-        let first = replay.packets[range.lowerBound]
-        let ends = replay.packetEnds[range.lowerBound]
-        guard let linkLane = actors.linkLane(replay.packetLinks[range.lowerBound]),
+        // A band is drawn along its first data segment's link (its first
+        // packet's when it has none).
+        let lead = range.first { replay.packets[$0].kind == .data } ?? range.lowerBound
+        let first = replay.packets[lead]
+        let ends = replay.packetEnds[lead]
+        guard let linkLane = actors.linkLane(replay.packetLinks[lead]),
             let fromLane = actors.systemLane(ends.from), let toLane = actors.systemLane(ends.to)
         else { return [] }
         var elements: [String] = []
@@ -261,13 +264,21 @@ public enum TraceDiagram {
         let dash = retransmission ? " stroke-dasharray=\"5 3\"" : ""
         let marker = retransmission ? "arrow-retransmission" : "arrow-packet"
         let band = range.count > 1
+        // A band with packets both ways (data one way, ACKs back) gets a
+        // head at each end.
+        let bothWays = band && range.contains { replay.packetEnds[$0] != ends }
         let strokeWidth = band ? "4" : "1"
         var text: String
         if band {
-            let last = replay.packets[range.upperBound - 1]
-            let bytes = range.reduce(0) { $0 + replay.packets[$1].payloadBytes }
-            let kind = first.kind == .data ? "data" : "ACK"
-            text = "\(kind) \(first.sequence)–\(last.sequence) ×\(range.count), \(bytes) B"
+            let data = range.filter { replay.packets[$0].kind == .data }
+            let acknowledgements = range.count - data.count
+            var parts: [String] = []
+            if let low = data.map({ replay.packets[$0].sequence }).min(), let high = data.map({ replay.packets[$0].sequence }).max() {
+                let bytes = data.reduce(0) { $0 + replay.packets[$1].payloadBytes }
+                parts.append(low == high ? "data \(low), \(bytes) B" : "data \(low)–\(high) ×\(data.count), \(bytes) B")
+            }
+            if acknowledgements > 0 { parts.append("ACK ×\(acknowledgements)") }
+            text = parts.joined(separator: " + ")
         } else {
             text = TracePackets.name(first) + (retransmission ? " (retransmission)" : "") + ", \(first.payloadBytes) B"
         }
@@ -275,13 +286,16 @@ public enum TraceDiagram {
         switch first.fate {
         case .arrives:
             let arrival: Int64 = {
-                if case let .arrives(instant) = replay.packets[range.upperBound - 1].fate { return instant.sinceStart.nanoseconds }
-                return first.time.sinceStart.nanoseconds
+                let arrivals = range.compactMap { index -> Int64? in
+                    if case let .arrives(instant) = replay.packets[index].fate { return instant.sinceStart.nanoseconds }
+                    return nil
+                }
+                return arrivals.max() ?? first.time.sinceStart.nanoseconds
             }()
             text += "  → \(TraceTime.milliseconds(arrival)) ms"
             elements.append(
                 "  <polyline class=\"\(band ? "packet-band" : "packet")\" points=\"\(number(x(fromLane))),\(number(y)) \(number(x(linkLane))),\(number(y)) \(number(x(toLane))),\(number(y))\" "
-                    + "fill=\"none\" stroke=\"\(colour)\" stroke-width=\"\(strokeWidth)\" stroke-opacity=\"\(band ? "0.6" : "1")\"\(dash) marker-end=\"url(#\(marker))\"/>")
+                    + "fill=\"none\" stroke=\"\(colour)\" stroke-width=\"\(strokeWidth)\" stroke-opacity=\"\(band ? "0.6" : "1")\"\(dash) marker-end=\"url(#\(marker))\"\(bothWays ? " marker-start=\"url(#\(marker))\"" : "")/>")
             elements.append("  <circle cx=\"\(number(x(linkLane)))\" cy=\"\(number(y))\" r=\"2\" fill=\"\(colour)\"/>")
             let span = [x(fromLane), x(linkLane), x(toLane)]
             elements.append(label(text, left: span.min() ?? 0, right: span.max() ?? 0, y: y, colour: retransmission ? "#D55E00" : "#666666"))
@@ -315,7 +329,7 @@ public enum TraceDiagram {
             (position, anchor) = (max(right - 14, lanesLeft + 8 + estimatedWidth), "end")
         }
         return "  <text class=\"label\" x=\"\(number(position))\" y=\"\(number(y + 4))\" text-anchor=\"\(anchor)\" fill=\"\(colour)\" "
-            + "stroke=\"#ffffff\" stroke-width=\"3\" paint-order=\"stroke\">\(escape(shown))</text>"
+            + "stroke=\"#ffffff\" stroke-width=\"4\" stroke-linejoin=\"round\" paint-order=\"stroke\">\(escape(shown))</text>"
     }
 
     /// The receiving device a source's message goes to: the device of the

@@ -61,7 +61,7 @@ struct ReplayFormatTests {
         #expect(run.standardOutput.contains("width=\"1200\""))
         // Packets are drawn; consecutive data segments of one connection form a band.
         #expect(run.standardOutput.contains("class=\"packet-band\""))
-        #expect(run.standardOutput.contains("data 3–5 ×3, 3604 B"))
+        #expect(run.standardOutput.contains("data 3–5 ×3, 3604 B + ACK ×2"))
     }
 
     @Test("--format svg without --packets has one air lane")
