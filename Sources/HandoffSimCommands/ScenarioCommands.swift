@@ -2,6 +2,7 @@ import Foundation
 import Handoff
 import HandoffReport
 import HandoffScenario
+import SimKernel
 
 extension OptionSpec {
     /// `--trials N`, shared by the commands that run trials.
@@ -62,6 +63,15 @@ extension CommandSpec {
             .option("--json", value: "PATH", outputPath: true, help: "Write the JSON report to PATH."),
             .option("--markdown", value: "PATH", outputPath: true, help: "Write the Markdown summary to PATH."),
             .samples, .overlay,
+            .option(
+                "--trials-with", value: "OUTCOME",
+                help: "After the summary, list the trials of each scenario in which some activity ended so on some receiving device (continued, continuedInBrowser, failed, notOffered, withdrawn, notAccepted, unfinished), each with its replay command."),
+            .option(
+                "--trials-over", value: "METRIC=DURATION",
+                help: "After the summary, list the trials in which a latency exceeded DURATION (advertToOffered, acceptToContinue, acceptToRestored or fetch; e.g. acceptToContinue=1.5s). With --trials-with, a trial must meet both on one device."),
+            .option(
+                "--limit", value: "N",
+                help: "List at most N trials per scenario for --trials-with/--trials-over (default 20), then say how many more matched."),
             .flag("--quiet", help: "List only the scenarios that did not pass."),
             .noProgress,
             .flag(
@@ -111,7 +121,10 @@ extension CommandSpec {
         discussion: """
             The trace shows every protocol step and callback on every device, then \
             the outcome on each receiver. A failing run prints the exact command \
-            that replays the trial that shows the failure.
+            that replays the trial that shows the failure. --format chooses text \
+            (the default), json (records, packets, outcomes), svg (a sequence \
+            diagram, one lane per actor) or perfetto (Chrome trace-event JSON for \
+            ui.perfetto.dev and chrome://tracing); see docs/traces.md.
             """,
         arguments: [.scenarioFile],
         options: [
@@ -121,13 +134,17 @@ extension CommandSpec {
             .flag(
                 "--packets",
                 help: "Also show every packet put on a link, merged in by time: its link, connection and side, what it is (SYN, data N, ACK N, a retransmission), its size, and when it arrives or why it was lost (queue full, loss model, link down, an AWDL waking frame not heard)."),
+            .option(
+                "--format", value: "FORMAT",
+                help: "text (default), json, svg or perfetto: the trace as text, as JSON, as an SVG sequence diagram, or as a Chrome trace-event file."),
+            .output,
         ],
         exitCodes: [
             ExitCodeSpec(.success, "the trial ran, whatever its outcome"),
             ExitCodeSpec(.expectationFailed, "the trial stopped at a limit"),
             .usage,
             ExitCodeSpec(.dataError, "the scenario file is invalid, or its setup was refused"),
-            ExitCodeSpec(.software, "internal error: the simulator broke one of its own rules, or standard output could not be written"),
+            ExitCodeSpec(.software, "internal error: the simulator broke one of its own rules, or the output could not be written"),
         ],
         action: replayCommand)
 
@@ -178,7 +195,8 @@ func runCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(Usa
     let (trials, seed, jobs) = try runOptions(parsed)
     let files = try scenarioFiles(parsed.positional)
     let showsProgress = io.standardErrorIsTerminal && !parsed.has("--no-progress")
-    let runner = ScenarioRunner(jobs: jobs, recordsSamples: parsed.value("--samples") != nil)
+    let filter = try trialFilter(parsed)
+    let runner = ScenarioRunner(jobs: jobs, recordsSamples: parsed.value("--samples") != nil, trialFilter: filter)
     let (overlay, overlayFailure) = loadOverlay(parsed, context.io)
     if let overlayFailure { return overlayFailure }
     let progress: ((Int, Int, String) -> Void)? = showsProgress ? { index, count, file in
@@ -198,6 +216,7 @@ func runCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(Usa
     }
 
     io.writeOutput(TextReport.render(results, quiet: parsed.has("--quiet")))
+    if let filter { io.writeOutput(TrialListReport.render(results, filter: filter)) }
     let environment = context.environment
     if environment["GITHUB_ACTIONS"] == "true" {
         for line in GitHubAnnotations.lines(for: results) { io.writeOutput(line + "\n") }
@@ -218,6 +237,38 @@ func runCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(Usa
         return .software
     }
     return exitCode(for: results)
+}
+
+/// The filter `--trials-with`, `--trials-over` and `--limit` ask for, if
+/// any.
+func trialFilter(_ parsed: ParsedArguments) throws(UsageError) -> TrialFilter? {
+    let limit = try integerOption(parsed, "--limit", in: 1...1_000_000)
+    var outcome: OutcomeKind?
+    if let text = parsed.value("--trials-with") {
+        guard let kind = OutcomeKind(rawValue: text) else {
+            let known = OutcomeKind.allCases.map(\.rawValue).joined(separator: ", ")
+            throw UsageError(message: "option '--trials-with' expects an outcome (\(known)), found '\(text.escapingControlCharacters)'")
+        }
+        outcome = kind
+    }
+    var metric: LatencyMetric?
+    var bound = SimDuration.zero
+    if let text = parsed.value("--trials-over") {
+        let metrics = LatencyMetric.allCases.map(\.rawValue).joined(separator: ", ")
+        let parts = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2, let kind = LatencyMetric(rawValue: String(parts[0])) else {
+            throw UsageError(message: "option '--trials-over' expects METRIC=DURATION with a metric of \(metrics) (e.g. acceptToContinue=1.5s), found '\(text.escapingControlCharacters)'")
+        }
+        guard let duration = try? SimDuration(parsing: String(parts[1])), duration >= .zero else {
+            throw UsageError(message: "option '--trials-over' expects a duration after '=' (e.g. 1.5s, 250ms), found '\(String(parts[1]).escapingControlCharacters)'")
+        }
+        (metric, bound) = (kind, duration)
+    }
+    guard outcome != nil || metric != nil else {
+        if limit != nil { throw UsageError(message: "option '--limit' needs '--trials-with' or '--trials-over'") }
+        return nil
+    }
+    return TrialFilter(outcome: outcome, latencyMetric: metric, over: bound, limit: limit ?? 20)
 }
 
 /// The status of a run: 65 if a file is invalid (or a scenario's setup
@@ -270,7 +321,12 @@ func replayCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(
     guard let trial = try integerOption(parsed, "--trial", in: 0...ScenarioDecoder.maximumTrials - 1) else {
         throw UsageError(message: "replay needs '--trial K' (a trial index from 0)")
     }
+    let format = parsed.value("--format") ?? "text"
+    guard ["text", "json", "svg", "perfetto"].contains(format) else {
+        throw UsageError(message: "option '--format' expects text, json, svg or perfetto, found '\(format.escapingControlCharacters)'")
+    }
     let files = try scenarioFiles(parsed.positional)
+    if let failure = preflightOutputs(parsed, context) { return failure }
     let (overlay, overlayFailure) = loadOverlay(parsed, context.io)
     if let overlayFailure { return overlayFailure }
     let scenario: Scenario
@@ -286,7 +342,20 @@ func replayCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(
     } catch {
         return reportError(error, context)
     }
-    io.writeOutput(TraceReport.render(replay, scenario: scenario))
+    let packets = parsed.has("--packets")
+    let text: String
+    switch format {
+    case "json": text = TraceJSON.render(replay, scenario: scenario, packets: packets)
+    case "svg": text = TraceDiagram.svg(replay, scenario: scenario)
+    case "perfetto": text = TracePerfetto.render(replay, scenario: scenario)
+    default: text = TraceReport.render(replay, scenario: scenario)
+    }
+    do {
+        try writeAtomically(text, to: parsed.value("--output") ?? "-", io: io)
+    } catch {
+        io.writeError("error: \(error.message)")
+        return .software
+    }
     if let failure = replay.failure { return reportError(failure, context) }
     return .success
 }

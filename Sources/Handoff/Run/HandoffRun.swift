@@ -222,4 +222,19 @@ extension HandoffRun {
         case let .bluetooth(from, to): return "bluetooth \(name(from)) → \(name(to))"
         }
     }
+
+    /// The ends of a link by device name, in the direction packets travel
+    /// on it; the cloud relay's end is `"cloud"` (an uplink runs from its
+    /// device to the cloud, a downlink from the cloud to its device).
+    public func linkEnds(_ id: LinkID) -> (from: String, to: String) {
+        let devices = simulation.model.setup.devices
+        func name(_ device: DeviceID) -> String {
+            device.index < devices.count ? devices[device.index].name : "\(device)"
+        }
+        switch simulation.model.world.kind(of: id) {
+        case let .uplink(device): return (name(device), "cloud")
+        case let .downlink(device): return ("cloud", name(device))
+        case let .wifiPeerToPeer(from, to), let .bluetooth(from, to): return (name(from), name(to))
+        }
+    }
 }

@@ -25,6 +25,9 @@ public struct ScenarioResult: Sendable {
     /// Every trial's samples, in trial order, when the runner recorded
     /// them (``ScenarioRunner/recordsSamples``); empty otherwise.
     public let samples: [TrialSample]
+    /// The trials that matched the runner's ``TrialFilter``
+    /// (``ScenarioRunner/trialFilter``), in trial order; nil without one.
+    public var matchingTrials: TrialMatches? = nil
     /// Wall-clock time the run took, in seconds: the only figure that
     /// differs between runs, and never part of a digest.
     public let wallClockSeconds: Double

@@ -21,12 +21,15 @@ public struct ScenarioRunner: Sendable {
     /// Whether results keep every trial's ``TrialSample``s
     /// (``ScenarioResult/samples``): memory then grows with the trials.
     public var recordsSamples: Bool
+    /// Which trials to list in ``ScenarioResult/matchingTrials``, if any.
+    public var trialFilter: TrialFilter?
 
     /// A runner on `jobs` threads, keeping per-trial samples if
-    /// `recordsSamples`.
-    public init(jobs: Int = 1, recordsSamples: Bool = false) {
+    /// `recordsSamples`, and listing the trials `trialFilter` matches.
+    public init(jobs: Int = 1, recordsSamples: Bool = false, trialFilter: TrialFilter? = nil) {
         self.jobs = max(1, jobs)
         self.recordsSamples = recordsSamples
+        self.trialFilter = trialFilter
     }
 
     /// Runs `scenario` (with `trials` and `seed` replacing the file's when
@@ -39,9 +42,10 @@ public struct ScenarioRunner: Sendable {
         let plan = ObservationPlan(scenario)
         var tally = TrialTally(scenario, plan: plan, trialCount: trialCount)
         var samples: [TrialSample] = []
+        var matches = trialFilter.map(TrialMatches.init)
         var failure: ScenarioError?
         do {
-            (tally, samples) = try self.tally(scenario, plan: plan, trials: trialCount, seed: seed)
+            (tally, samples, matches) = try self.tally(scenario, plan: plan, trials: trialCount, seed: seed)
             failure = tally.failure
         } catch {
             failure = error
@@ -51,13 +55,13 @@ public struct ScenarioRunner: Sendable {
         guard failure == nil else {
             return ScenarioResult(
                 scenario: scenario, seed: seed, trials: trialCount, expectations: [], pairs: [], failure: failure,
-                fingerprints: tally.fingerprints, samples: samples, wallClockSeconds: seconds)
+                fingerprints: tally.fingerprints, samples: samples, matchingTrials: matches, wallClockSeconds: seconds)
         }
         return ScenarioResult(
             scenario: scenario, seed: seed, trials: trialCount,
             expectations: ExpectationEvaluator(scenario: scenario, plan: plan, tally: tally).evaluateAll(),
             pairs: pairSummaries(scenario: scenario, plan: plan, tally: tally), failure: nil,
-            fingerprints: tally.fingerprints, samples: samples, wallClockSeconds: seconds)
+            fingerprints: tally.fingerprints, samples: samples, matchingTrials: matches, wallClockSeconds: seconds)
     }
 
     /// Runs one trial with its full trace, for `handoff-sim replay`; with
@@ -78,20 +82,26 @@ public struct ScenarioRunner: Sendable {
         let log = run.packetLog
         return TrialReplay(
             trial: trial, seed: seed, trace: run.trace, summaries: summaries, violations: run.violations,
-            failure: outcome, packets: log, packetLinks: log.map { run.linkName($0.link) })
+            failure: outcome, packets: log, packetLinks: log.map { run.linkName($0.link) },
+            packetEnds: log.map { record in
+                let ends = run.linkEnds(record.link)
+                return TrialReplay.LinkEnds(from: ends.from, to: ends.to)
+            })
     }
 
     // MARK: Running trials
 
     /// The tally of every trial, in trial order, up to and including the
-    /// first trial that failed, and (with ``recordsSamples``) their samples.
+    /// first trial that failed, (with ``recordsSamples``) their samples, and
+    /// (with ``trialFilter``) the trials that match it.
     /// Each piece of trials is tallied on its own thread and the pieces'
     /// tallies merged in order, so memory does not grow with the number of
     /// trials (samples aside) and the result does not depend on `jobs`.
     func tally(_ scenario: Scenario, plan: ObservationPlan, trials: Int, seed: UInt64) throws(ScenarioError)
-        -> (TrialTally, [TrialSample])
+        -> (TrialTally, [TrialSample], TrialMatches?)
     {
         let recordsSamples = self.recordsSamples
+        let filter = trialFilter
         // Fail early, on this thread, if the setup cannot make a run.
         _ = try Self.makeRun(scenario, seed: seed)
         let workers = min(jobs, trials)
@@ -101,9 +111,10 @@ public struct ScenarioRunner: Sendable {
             makeState: { () -> Result<ScenarioTrialRun, ScenarioError> in
                 do throws(ScenarioError) { return .success(try Self.makeRun(scenario, seed: seed)) } catch { return .failure(error) }
             },
-            piece: { made, index -> ParallelTrials.PieceOutcome<(TrialTally, [TrialSample])> in
+            piece: { made, index -> ParallelTrials.PieceOutcome<(TrialTally, [TrialSample], TrialMatches?)> in
                 var tally = TrialTally(scenario, plan: plan, trialCount: trials)
                 var samples: [TrialSample] = []
+                var matches = filter.map(TrialMatches.init)
                 switch made {
                 case let .success(run):
                     for trial in pieces[index].trials {
@@ -113,6 +124,7 @@ public struct ScenarioRunner: Sendable {
                         // After a failed trial, the scenario stops: later trials are not needed.
                         if tally.failure != nil { break }
                         if recordsSamples { TrialSample.collect(scenario, run: run.run, trial: trial, into: &samples) }
+                        if let filter { matches?.add(trial, pairs: filter.matches(scenario, run: run.run)) }
                     }
                 case let .failure(failure):
                     // Made once on this thread above, so it cannot fail here;
@@ -121,17 +133,19 @@ public struct ScenarioRunner: Sendable {
                     failed.failure = failure
                     tally.add(failed, trial: pieces[index].trials.lowerBound, scenario: scenario, plan: plan)
                 }
-                return .init(output: (tally, samples), stops: tally.failure != nil)
+                return .init(output: (tally, samples, matches), stops: tally.failure != nil)
             })
         var tally = TrialTally(scenario, plan: plan, trialCount: trials)
         var samples: [TrialSample] = []
+        var matches = filter.map(TrialMatches.init)
         for outcome in outcomes {
             guard let outcome else { break }
             tally.append(outcome.output.0)
             samples.append(contentsOf: outcome.output.1)
+            if let later = outcome.output.2 { matches?.append(later) }
             if outcome.stops { break }
         }
-        return (tally, samples)
+        return (tally, samples, matches)
     }
 
     /// A run of `scenario` to reuse for its trials, with its scripted apps.
@@ -406,4 +420,15 @@ public struct TrialReplay: Sendable {
     public let packets: [PacketRecord]
     /// The name of each packet's link (`wifi mac → iphone`), one per packet.
     public let packetLinks: [String]
+    /// The devices each packet's link runs between, one per packet, in the
+    /// direction the packet travels (`"cloud"` for the relay's end).
+    public let packetEnds: [LinkEnds]
+
+    /// The two ends of a link, by device name.
+    public struct LinkEnds: Hashable, Sendable {
+        /// The end that sends.
+        public let from: String
+        /// The end that receives.
+        public let to: String
+    }
 }

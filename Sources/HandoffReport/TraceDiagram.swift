@@ -1,0 +1,351 @@
+import Handoff
+import HandoffScenario
+import HandoffWorld
+import SimKernel
+
+/// `handoff-sim replay --format svg`: the trial as a sequence diagram.
+///
+/// One vertical lane per actor (``TraceActors``): the source device's apps
+/// and system, the air (one lane per link that carried a packet, and the
+/// cloud relay, or one `air` lane without packets), then each receiving
+/// device's system and apps. Each lane is a `<g class="lane">` with
+/// `id="lane-N"` and its label in `data-lane`.
+///
+/// Time runs down in rows, one per trace record (and, with packets, per
+/// packet or band of packets), in the text trace's order; the left column
+/// gives each row's time in milliseconds from the trial's start. Rows are
+/// evenly spaced, so the vertical axis is *not* linear in time: a pause of
+/// more than 50 ms between rows is drawn as a gap row saying how long it
+/// was. A record is a dot on its lane with its event; a message to the
+/// other device (Bonjour, Pair-Verify, `_systemInfo`, the payload request,
+/// the payload, stream requests) is an arrow from the sender's lane to the
+/// peer's system lane, an advertisement heard is an arrow from the source's
+/// system lane, and a delegate callback is an arrow from the system lane to
+/// the app's lane. Packets go from the sender's system lane through their
+/// link's lane to the receiver's: a lost packet ends in a red cross on the
+/// link lane, a retransmission is dashed and orange.
+///
+/// Compression: consecutive packets (no record between them) of one
+/// connection that are data segments or acknowledgements, all arrive and
+/// are not retransmissions are drawn as one thick band along the data's
+/// link, labelled with the data's range, count and bytes and the number of
+/// acknowledgements (`data 3–40 ×38, 55480 B + ACK ×19`), and with a head at
+/// each end when packets went both ways. Lost packets and retransmissions
+/// always get a row of their own.
+///
+/// The document is 1,200 units wide, its height follows the rows; every
+/// text is XML-escaped and nothing varies between runs.
+///
+/// ```swift
+/// let svg = TraceDiagram.svg(replay, scenario: scenario)
+/// ```
+public enum TraceDiagram {
+    /// The diagram as a complete SVG document, ending in `\n`.
+    public static func svg(_ replay: TrialReplay, scenario: Scenario) -> String {
+        let actors = TraceActors(replay, scenario: scenario)
+        let rows = self.rows(replay)
+        let laneWidth = (Double(width) - lanesLeft - 10) / Double(max(1, actors.lanes.count))
+        func x(_ lane: Int) -> Double { lanesLeft + (Double(lane) + 0.5) * laneWidth }
+        let footerLines = replay.summaries.count + replay.violations.count + (replay.failure == nil ? 0 : 1) + 2
+        let height = Int(top + Double(rows.count) * rowHeight + 24 + Double(footerLines) * 16)
+        let bottom = top + Double(rows.count) * rowHeight
+
+        var lines: [String] = []
+        let title = "\(scenario.name): seed \(replay.seed), trial \(replay.trial)"
+        lines.append(
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(width)\" height=\"\(height)\" viewBox=\"0 0 \(width) \(height)\" "
+                + "font-family=\"Helvetica, Arial, sans-serif\" font-size=\"11\">")
+        lines.append("  <title>\(escape(title))</title>")
+        lines.append("  <desc>\(escape("Sequence diagram of trial \(replay.trial) of \(scenario.file) (seed \(replay.seed)): one lane per actor, one row per trace record or packet band, time in ms on the left (rows are evenly spaced; long pauses are marked)."))</desc>")
+        lines.append("  <defs>")
+        for (id, colour) in [("arrow", "#333333"), ("arrow-callback", "#0072B2"), ("arrow-packet", "#888888"), ("arrow-retransmission", "#D55E00")] {
+            lines.append(
+                "    <marker id=\"\(id)\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerUnits=\"userSpaceOnUse\" markerWidth=\"9\" markerHeight=\"9\" orient=\"auto-start-reverse\">"
+                    + "<path d=\"M 0 0 L 10 5 L 0 10 z\" fill=\"\(colour)\"/></marker>")
+        }
+        lines.append("  </defs>")
+        lines.append("  <rect class=\"background\" x=\"0\" y=\"0\" width=\"\(width)\" height=\"\(height)\" fill=\"#ffffff\"/>")
+        lines.append("  <text class=\"title\" x=\"10\" y=\"22\" font-size=\"15\" font-weight=\"bold\">\(escape(title))</text>")
+        var subtitle = scenario.file
+        if let overlay = scenario.overlayFile { subtitle += ", overlay \(overlay)" }
+        subtitle += replay.packets.isEmpty ? "" : "; \(replay.packets.count) packets"
+        lines.append("  <text class=\"subtitle\" x=\"10\" y=\"40\" fill=\"#444444\">\(escape(subtitle))</text>")
+        // The time axis.
+        lines.append("  <text class=\"axis-title\" x=\"10\" y=\"\(number(top - 14))\" font-weight=\"bold\">time (ms)</text>")
+        lines.append(
+            "  <line class=\"axis\" x1=\"\(number(lanesLeft - 6))\" y1=\"\(number(top - 8))\" x2=\"\(number(lanesLeft - 6))\" y2=\"\(number(bottom))\" stroke=\"#999999\"/>")
+        // Lanes.
+        for (index, lane) in actors.lanes.enumerated() {
+            let centre = number(x(index))
+            let fill = lane.kind == .link || lane.kind == .cloud || lane.kind == .air ? "#f3f3f3" : "#ffffff"
+            lines.append("  <g class=\"lane\" id=\"lane-\(index)\" data-lane=\"\(escape(lane.label))\" data-kind=\"\(lane.kind.rawValue)\">")
+            lines.append(
+                "    <rect x=\"\(number(x(index) - laneWidth / 2 + 2))\" y=\"\(number(top - 40))\" width=\"\(number(laneWidth - 4))\" height=\"\(number(bottom - top + 40))\" fill=\"\(fill)\"/>")
+            let (first, second): (String, String)
+            switch lane.kind {
+            case .app, .system: (first, second) = (lane.device, lane.name)
+            case .link: (first, second) = ("link", lane.name)
+            case .cloud: (first, second) = ("relay", "cloud (IDS)")
+            case .air: (first, second) = ("air", "BLE / Wi-Fi")
+            }
+            lines.append("    <text x=\"\(centre)\" y=\"\(number(top - 26))\" text-anchor=\"middle\" font-weight=\"bold\">\(escape(shortened(first, to: laneWidth)))</text>")
+            lines.append("    <text x=\"\(centre)\" y=\"\(number(top - 12))\" text-anchor=\"middle\" fill=\"#444444\">\(escape(shortened(second, to: laneWidth)))</text>")
+            lines.append("    <line x1=\"\(centre)\" y1=\"\(number(top - 6))\" x2=\"\(centre)\" y2=\"\(number(bottom))\" stroke=\"#bbbbbb\" stroke-dasharray=\"3 3\"/>")
+            lines.append("  </g>")
+        }
+        // Rows.
+        var lastTime: Int64?
+        let retransmissions = TracePackets.retransmissions(replay.packets)
+        for (index, row) in rows.enumerated() {
+            let y = top + (Double(index) + 0.5) * rowHeight
+            let time = row.time(replay)
+            if case .gap = row {} else if time != lastTime {
+                lines.append(
+                    "  <text class=\"time\" x=\"\(number(lanesLeft - 10))\" y=\"\(number(y + 4))\" text-anchor=\"end\" fill=\"#444444\">\(TraceTime.milliseconds(time))</text>")
+                lastTime = time
+            }
+            switch row {
+            case let .gap(nanoseconds):
+                lines.append(
+                    "  <text class=\"gap\" x=\"\(number(lanesLeft + 8))\" y=\"\(number(y + 4))\" fill=\"#777777\" font-style=\"italic\">⋮ \(TraceTime.milliseconds(nanoseconds)) ms later</text>")
+            case let .record(recordIndex):
+                lines += recordElements(replay.trace[recordIndex], actors: actors, y: y, x: x, trace: replay.trace, index: recordIndex)
+            case let .packets(range):
+                lines += packetElements(replay, range: range, retransmission: retransmissions[range.lowerBound], actors: actors, y: y, x: x)
+            }
+        }
+        // Outcomes and legend.
+        var y = bottom + 24
+        for summary in replay.summaries {
+            var line = "\(scenario.activities[summary.activity.index].name) on \(summary.device): \(summary.outcome)"
+            var latencies: [String] = []
+            if let value = summary.advertToOffered { latencies.append("advert→offered \(value)") }
+            if let value = summary.acceptToContinue { latencies.append("accept→continue \(value)") }
+            if let value = summary.acceptToRestored { latencies.append("accept→restored \(value)") }
+            if let value = summary.fetch { latencies.append("fetch \(value)") }
+            if !latencies.isEmpty { line += " (" + latencies.joined(separator: ", ") + ")" }
+            lines.append("  <text class=\"outcome\" x=\"10\" y=\"\(number(y))\" font-weight=\"bold\">\(escape(line))</text>")
+            y += 16
+        }
+        for violation in replay.violations {
+            lines.append("  <text class=\"violation\" x=\"10\" y=\"\(number(y))\" fill=\"#cc0000\">\(escape("violation: \(violation)"))</text>")
+            y += 16
+        }
+        if let failure = replay.failure {
+            lines.append("  <text class=\"failure\" x=\"10\" y=\"\(number(y))\" fill=\"#cc0000\">\(escape("stopped: \(failure)"))</text>")
+            y += 16
+        }
+        lines.append(
+            "  <text class=\"legend\" x=\"10\" y=\"\(number(y))\" fill=\"#444444\">"
+                + escape("● step   → message or advertisement   blue → callback   grey → packet (band: ×count)   orange dashed → retransmission   red ✕ lost")
+                + "</text>")
+        lines.append("</svg>")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    // MARK: Layout
+
+    static let width = 1200
+    static let lanesLeft = 90.0
+    static let top = 100.0
+    static let rowHeight = 18.0
+    /// Pauses longer than this between rows get a gap row.
+    static let gapNanoseconds: Int64 = 50_000_000
+
+    /// One row of the diagram.
+    enum Row: Equatable {
+        case record(Int)
+        /// Consecutive packets drawn as one row (one packet, or a band).
+        case packets(Range<Int>)
+        /// A pause of this many nanoseconds.
+        case gap(Int64)
+
+        func time(_ replay: TrialReplay) -> Int64 {
+            switch self {
+            case let .record(index): return replay.trace[index].time.sinceStart.nanoseconds
+            case let .packets(range): return replay.packets[range.lowerBound].time.sinceStart.nanoseconds
+            case let .gap(length): return length
+            }
+        }
+    }
+
+    /// The rows: records and packets merged by time, packets banded,
+    /// pauses marked.
+    static func rows(_ replay: TrialReplay) -> [Row] {
+        let retransmissions = TracePackets.retransmissions(replay.packets)
+        func bandable(_ index: Int) -> Bool {
+            let packet = replay.packets[index]
+            guard case .arrives = packet.fate, !retransmissions[index] else { return false }
+            return packet.kind == .data || packet.kind == .acknowledgement
+        }
+        func sameBand(_ a: Int, _ b: Int) -> Bool {
+            let first = replay.packets[a]
+            let second = replay.packets[b]
+            return bandable(a) && bandable(b) && first.connection != nil && first.connection == second.connection
+        }
+        var rows: [Row] = []
+        for entry in TracePackets.merged(replay) {
+            switch entry {
+            case let .record(index):
+                rows.append(.record(index))
+            case let .packet(index):
+                if case let .packets(range) = rows.last, range.upperBound == index, sameBand(range.lowerBound, index) {
+                    rows[rows.count - 1] = .packets(range.lowerBound..<(index + 1))
+                } else {
+                    rows.append(.packets(index..<(index + 1)))
+                }
+            }
+        }
+        var spaced: [Row] = []
+        var previous: Int64?
+        for row in rows {
+            let time = row.time(replay)
+            if let previous, time - previous > gapNanoseconds { spaced.append(.gap(time - previous)) }
+            previous = time
+            spaced.append(row)
+        }
+        return spaced
+    }
+
+    // MARK: Elements
+
+    static func recordElements(
+        _ record: TraceRecord, actors: TraceActors, y: Double, x: (Int) -> Double, trace: [TraceRecord], index: Int
+    ) -> [String] {
+        guard let lane = actors.lane(device: record.device, app: record.app) else { return [] }
+        var from: Int?
+        var to: Int?
+        var style = "arrow"
+        switch TraceRecordRole(event: record.event, app: record.app) {
+        case let .message(toSource):
+            let peer = toSource ? actors.source(ofLabel: record.activity) : receiver(of: record, trace: trace, before: index, actors: actors)
+            if let peer, let peerLane = actors.systemLane(peer), peerLane != lane { (from, to) = (lane, peerLane) }
+        case .advertisement:
+            if let source = actors.source(ofLabel: record.activity), let sourceLane = actors.systemLane(source) {
+                (from, to) = (sourceLane, lane)
+            }
+        case .callback:
+            if let system = actors.systemLane(record.device) { (from, to) = (system, lane) }
+            style = "arrow-callback"
+        case .step:
+            break
+        }
+        var elements: [String] = []
+        let colour = style == "arrow-callback" ? "#0072B2" : "#333333"
+        if let from, let to {
+            elements.append(
+                "  <line class=\"\(style == "arrow" ? "message" : "callback")\" x1=\"\(number(x(from)))\" y1=\"\(number(y))\" x2=\"\(number(x(to)))\" y2=\"\(number(y))\" "
+                    + "stroke=\"\(colour)\" stroke-width=\"1.5\" marker-end=\"url(#\(style))\"/>")
+        }
+        let failing = ["fail", "timed out", "not offered", "refused", "LOST"].contains { record.event.contains($0) }
+            || record.to == "failed"
+        elements.append(
+            "  <circle class=\"record\" cx=\"\(number(x(lane)))\" cy=\"\(number(y))\" r=\"3.5\" fill=\"\(failing ? "#cc0000" : colour)\"/>")
+        var text = record.from.isEmpty && record.to.isEmpty ? record.event : "\(record.from) → \(record.to) (\(record.event))"
+        if !record.detail.isEmpty { text += " — " + record.detail }
+        let span = [x(lane), from.map(x), to.map(x)].compactMap { $0 }
+        elements.append(label(text, left: span.min() ?? x(lane), right: span.max() ?? x(lane), y: y, colour: failing ? "#cc0000" : colour))
+        return elements
+    }
+
+    static func packetElements(
+        _ replay: TrialReplay, range: Range<Int>, retransmission: Bool, actors: TraceActors, y: Double, x: (Int) -> Double
+    ) -> [String] {
+        // A band is drawn along its first data segment's link (its first
+        // packet's when it has none).
+        let lead = range.first { replay.packets[$0].kind == .data } ?? range.lowerBound
+        let first = replay.packets[lead]
+        let ends = replay.packetEnds[lead]
+        guard let linkLane = actors.linkLane(replay.packetLinks[lead]),
+            let fromLane = actors.systemLane(ends.from), let toLane = actors.systemLane(ends.to)
+        else { return [] }
+        var elements: [String] = []
+        let colour = retransmission ? "#D55E00" : "#888888"
+        let dash = retransmission ? " stroke-dasharray=\"5 3\"" : ""
+        let marker = retransmission ? "arrow-retransmission" : "arrow-packet"
+        let band = range.count > 1
+        // A band with packets both ways (data one way, ACKs back) gets a
+        // head at each end.
+        let bothWays = band && range.contains { replay.packetEnds[$0] != ends }
+        let strokeWidth = band ? "4" : "1"
+        var text: String
+        if band {
+            let data = range.filter { replay.packets[$0].kind == .data }
+            let acknowledgements = range.count - data.count
+            var parts: [String] = []
+            if let low = data.map({ replay.packets[$0].sequence }).min(), let high = data.map({ replay.packets[$0].sequence }).max() {
+                let bytes = data.reduce(0) { $0 + replay.packets[$1].payloadBytes }
+                parts.append(low == high ? "data \(low), \(bytes) B" : "data \(low)–\(high) ×\(data.count), \(bytes) B")
+            }
+            if acknowledgements > 0 { parts.append("ACK ×\(acknowledgements)") }
+            text = parts.joined(separator: " + ")
+        } else {
+            text = TracePackets.name(first) + (retransmission ? " (retransmission)" : "") + ", \(first.payloadBytes) B"
+        }
+        text += first.connection.map { "  #\($0.index)" } ?? ""
+        switch first.fate {
+        case .arrives:
+            let arrival: Int64 = {
+                let arrivals = range.compactMap { index -> Int64? in
+                    if case let .arrives(instant) = replay.packets[index].fate { return instant.sinceStart.nanoseconds }
+                    return nil
+                }
+                return arrivals.max() ?? first.time.sinceStart.nanoseconds
+            }()
+            text += "  → \(TraceTime.milliseconds(arrival)) ms"
+            elements.append(
+                "  <polyline class=\"\(band ? "packet-band" : "packet")\" points=\"\(number(x(fromLane))),\(number(y)) \(number(x(linkLane))),\(number(y)) \(number(x(toLane))),\(number(y))\" "
+                    + "fill=\"none\" stroke=\"\(colour)\" stroke-width=\"\(strokeWidth)\" stroke-opacity=\"\(band ? "0.6" : "1")\"\(dash) marker-end=\"url(#\(marker))\"\(bothWays ? " marker-start=\"url(#\(marker))\"" : "")/>")
+            elements.append("  <circle cx=\"\(number(x(linkLane)))\" cy=\"\(number(y))\" r=\"2\" fill=\"\(colour)\"/>")
+            let span = [x(fromLane), x(linkLane), x(toLane)]
+            elements.append(label(text, left: span.min() ?? 0, right: span.max() ?? 0, y: y, colour: retransmission ? "#D55E00" : "#666666"))
+        case let .lost(reason):
+            text += "  LOST: " + TraceReport.lossText(reason)
+            let cross = x(linkLane)
+            elements.append(
+                "  <line class=\"packet-lost\" x1=\"\(number(x(fromLane)))\" y1=\"\(number(y))\" x2=\"\(number(cross))\" y2=\"\(number(y))\" stroke=\"#cc0000\" stroke-width=\"1\"\(dash)/>")
+            elements.append(
+                "  <path class=\"loss\" d=\"M \(number(cross - 5)) \(number(y - 5)) L \(number(cross + 5)) \(number(y + 5)) M \(number(cross - 5)) \(number(y + 5)) L \(number(cross + 5)) \(number(y - 5))\" stroke=\"#cc0000\" stroke-width=\"2.5\"/>")
+            elements.append(label(text, left: min(x(fromLane), cross), right: max(x(fromLane), cross) + 6, y: y, colour: "#cc0000"))
+        }
+        return elements
+    }
+
+    /// A row's label: right of what the row draws, or left of it when it
+    /// would run past the right edge; on a white halo so lane lines do not
+    /// cross it.
+    static func label(_ text: String, left: Double, right: Double, y: Double, colour: String) -> String {
+        let shown = text.count > 110 ? String(text.prefix(109)) + "…" : text
+        let estimatedWidth = Double(shown.count) * 6.3
+        let position: Double
+        let anchor: String
+        if right + 8 + estimatedWidth <= Double(width) - 4 {
+            (position, anchor) = (right + 8, "start")
+        } else if left - 8 - estimatedWidth >= lanesLeft {
+            (position, anchor) = (left - 8, "end")
+        } else {
+            // Fits on neither side: over the arrow, ending short of its
+            // right end (the halo keeps it legible).
+            (position, anchor) = (max(right - 14, lanesLeft + 8 + estimatedWidth), "end")
+        }
+        return "  <text class=\"label\" x=\"\(number(position))\" y=\"\(number(y + 4))\" text-anchor=\"\(anchor)\" fill=\"\(colour)\" "
+            + "stroke=\"#ffffff\" stroke-width=\"4\" stroke-linejoin=\"round\" paint-order=\"stroke\">\(escape(shown))</text>"
+    }
+
+    /// The receiving device a source's message goes to: the device of the
+    /// latest earlier record of the same activity on another device.
+    static func receiver(of record: TraceRecord, trace: [TraceRecord], before index: Int, actors: TraceActors) -> String? {
+        trace[..<index].last { $0.activity == record.activity && $0.device != record.device }?.device
+            ?? actors.lanes.first { $0.kind == .system && $0.device != record.device }?.device
+    }
+
+    /// `text` cut to fit a lane `width` wide.
+    static func shortened(_ text: String, to width: Double) -> String {
+        let fits = max(4, Int(width / 6.2))
+        return text.count > fits ? String(text.prefix(fits - 1)) + "…" : text
+    }
+
+    static func escape(_ text: String) -> String { JUnitReport.escape(text) }
+
+    static func number(_ value: Double) -> String { SweepChart.number(value) }
+}
