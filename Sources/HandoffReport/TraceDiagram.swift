@@ -117,13 +117,7 @@ public enum TraceDiagram {
         // Outcomes and legend.
         var y = bottom + 24
         for summary in replay.summaries {
-            var line = "\(scenario.activities[summary.activity.index].name) on \(summary.device): \(summary.outcome)"
-            var latencies: [String] = []
-            if let value = summary.advertToOffered { latencies.append("advert→offered \(value)") }
-            if let value = summary.acceptToContinue { latencies.append("accept→continue \(value)") }
-            if let value = summary.acceptToRestored { latencies.append("accept→restored \(value)") }
-            if let value = summary.fetch { latencies.append("fetch \(value)") }
-            if !latencies.isEmpty { line += " (" + latencies.joined(separator: ", ") + ")" }
+            let line = TraceReport.outcomeLine(summary, scenario: scenario)
             lines.append("  <text class=\"outcome\" x=\"10\" y=\"\(number(y))\" font-weight=\"bold\">\(escape(line))</text>")
             y += 16
         }

@@ -100,6 +100,7 @@ public enum TraceJSON {
             ("acceptToContinueNanoseconds", nanoseconds(summary.acceptToContinue)),
             ("acceptToRestoredNanoseconds", nanoseconds(summary.acceptToRestored)),
             ("fetchNanoseconds", nanoseconds(summary.fetch)),
+            ("streamRoundNanoseconds", nanoseconds(summary.streamRound)),
         ])
     }
 }

@@ -29,16 +29,7 @@ public enum TraceReport {
         appendPackets(through: nil)
         if !replay.summaries.isEmpty { lines.append("") }
         for summary in replay.summaries {
-            let activity = scenario.activities[summary.activity.index].name
-            var line = "\(activity) on \(summary.device): \(summary.outcome)"
-            var latencies: [String] = []
-            if let value = summary.advertToOffered { latencies.append("advert→offered \(value)") }
-            if let value = summary.acceptToContinue { latencies.append("accept→continue \(value)") }
-            if let value = summary.acceptToRestored { latencies.append("accept→restored \(value)") }
-            if let value = summary.fetch { latencies.append("fetch \(value)") }
-            if let value = summary.streamRound { latencies.append("stream round \(value)") }
-            if !latencies.isEmpty { line += " (" + latencies.joined(separator: ", ") + ")" }
-            lines.append(line)
+            lines.append(outcomeLine(summary, scenario: scenario))
         }
         for violation in replay.violations { lines.append("violation: \(violation)") }
         return lines.joined(separator: "\n") + "\n"
@@ -88,6 +79,19 @@ public enum TraceReport {
         case .linkDown: return "link down (outage, partition or radio off)"
         case .waking: return "woke an idle AWDL pair, not heard"
         }
+    }
+
+    /// `activity on device: outcome (latencies)`, as the trace ends.
+    static func outcomeLine(_ summary: ContinuationSummary, scenario: Scenario) -> String {
+        var line = "\(scenario.activities[summary.activity.index].name) on \(summary.device): \(summary.outcome)"
+        var latencies: [String] = []
+        if let value = summary.advertToOffered { latencies.append("advert→offered \(value)") }
+        if let value = summary.acceptToContinue { latencies.append("accept→continue \(value)") }
+        if let value = summary.acceptToRestored { latencies.append("accept→restored \(value)") }
+        if let value = summary.fetch { latencies.append("fetch \(value)") }
+        if let value = summary.streamRound { latencies.append("stream round \(value)") }
+        if !latencies.isEmpty { line += " (" + latencies.joined(separator: ", ") + ")" }
+        return line
     }
 }
 

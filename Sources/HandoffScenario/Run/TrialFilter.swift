@@ -127,6 +127,7 @@ extension ContinuationSummary {
         case .acceptToContinue: return acceptToContinue
         case .acceptToRestored: return acceptToRestored
         case .fetch: return fetch
+        case .streamRound: return streamRound
         }
     }
 }
