@@ -17,6 +17,8 @@
 //               nothing of how results are rendered.
 //   HandoffReport the renderings of results: text table, JSON, JUnit XML,
 //               Markdown.
+//   HandoffSim  the one import an app's tests need: re-exports SimKernel,
+//               HandoffWorld, Handoff and HandoffScenario. No code of its own.
 //   HandoffSimCommands the command-line tool's commands, runnable in-process:
 //               each command declared once (a CommandSpec: arguments,
 //               options, help, exit codes), from which both --help and the
@@ -53,6 +55,7 @@ let package = Package(
         .library(name: "Handoff", targets: ["Handoff"]),
         .library(name: "HandoffScenario", targets: ["HandoffScenario"]),
         .library(name: "HandoffReport", targets: ["HandoffReport"]),
+        .library(name: "HandoffSim", targets: ["HandoffSim"]),
         .executable(name: "handoff-sim", targets: ["handoff-sim"]),
         .executable(name: "handoff-bench", targets: ["HandoffBench"]),
     ],
@@ -80,6 +83,10 @@ let package = Package(
         .target(
             name: "HandoffReport",
             dependencies: ["HandoffScenario", "Handoff", "SimKernel"]
+        ),
+        .target(
+            name: "HandoffSim",
+            dependencies: ["SimKernel", "HandoffWorld", "Handoff", "HandoffScenario"]
         ),
         .target(
             name: "HandoffSimCommands",
@@ -118,9 +125,9 @@ let package = Package(
             dependencies: ["HandoffScenario", "HandoffReport", "Handoff", "HandoffWorld", "SimKernel"]
         ),
         .testTarget(
-            // An app team's view: only the public libraries, no @testable.
+            // An app team's view: the one public library, no @testable.
             name: "ExampleAppTests",
-            dependencies: ["Handoff", "HandoffWorld", "SimKernel"]
+            dependencies: ["HandoffSim"]
         ),
         .testTarget(
             // The commands in-process: the spec, the parser, the help, and a

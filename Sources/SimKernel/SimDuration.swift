@@ -28,6 +28,15 @@ public struct SimDuration: Hashable, Comparable, Sendable {
     /// The longest representable duration (about 292 years).
     public static let max = SimDuration(nanoseconds: .max)
 
+    /// `duration` (Swift's `Duration`: `.seconds(2)`, `.milliseconds(250)`)
+    /// in whole nanoseconds, rounded toward zero.
+    ///
+    /// - Precondition: the result fits in `Int64` nanoseconds.
+    public init(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        self.init(nanoseconds: seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+
     /// A duration of `value` nanoseconds.
     @inlinable
     public static func nanoseconds(_ value: Int64) -> SimDuration {

@@ -21,6 +21,25 @@ public struct SimInstant: Hashable, Comparable, Sendable {
     /// The start of every simulation.
     public static let zero = SimInstant(nanosecondsSinceStart: 0)
 
+    /// The instant `value` seconds after the start, so that an instant
+    /// reads like a duration: `run.schedule(.accept(device: "ipad"), at: .seconds(6))`.
+    ///
+    /// - Precondition: the result fits in `Int64` nanoseconds.
+    @inlinable
+    public static func seconds(_ value: Int64) -> SimInstant { zero + .seconds(value) }
+
+    /// The instant `value` milliseconds after the start.
+    @inlinable
+    public static func milliseconds(_ value: Int64) -> SimInstant { zero + .milliseconds(value) }
+
+    /// The instant `value` microseconds after the start.
+    @inlinable
+    public static func microseconds(_ value: Int64) -> SimInstant { zero + .microseconds(value) }
+
+    /// The instant `value` nanoseconds after the start.
+    @inlinable
+    public static func nanoseconds(_ value: Int64) -> SimInstant { zero + .nanoseconds(value) }
+
     /// The last representable instant; used as "never".
     public static let distantFuture = SimInstant(nanosecondsSinceStart: .max)
 

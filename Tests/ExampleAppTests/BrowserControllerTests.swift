@@ -1,18 +1,27 @@
 // What an app team writes: its own controllers, plugged into simulated
-// devices through the delegate protocols, using only the public API of the
-// Handoff library (no @testable import).
-import Handoff
-import HandoffWorld
-import SimKernel
+// devices through the delegate protocols, using only the public API (one
+// import, no @testable).
+import HandoffSim
 import Testing
 
 /// The app's tab controller, as it would exist in the app: it keeps the
 /// URL it shows and the scroll position, and restores them from a handed-off
-/// activity.
-final class BrowserTabController: HandoffAppDelegate, UserActivityDelegate {
+/// activity. On the receiving iPhone it is the scene's delegate (the scene
+/// lifecycle); on the source it is the activity's delegate.
+final class BrowserTabController: HandoffSceneDelegate, UserActivityDelegate {
+    /// The web view: what the restoration handler is given.
+    final class WebView: Restorable {
+        let restorationIdentifier = "webView"
+        private(set) var restoredURL: String?
+        func restoreUserActivityState(_ activity: ContinuedActivity, context: inout CallbackContext) {
+            if case let .string(url)? = activity.userInfo["Url"] { restoredURL = url }
+        }
+    }
+
     private(set) var url: String
     private(set) var scrollOffset: Int64
     private(set) var log: [String] = []
+    let webView = WebView()
 
     init(url: String = "about:blank", scrollOffset: Int64 = 0) {
         self.url = url
@@ -21,28 +30,24 @@ final class BrowserTabController: HandoffAppDelegate, UserActivityDelegate {
 
     // Receiving side.
 
-    func willContinueUserActivity(withType type: String, context: inout CallbackContext) -> Bool {
+    func scene(willContinueUserActivityWithType type: String, context: inout CallbackContext) {
         log.append("preparing \(type)")
-        return true  // the app shows its own progress
     }
 
-    func continueUserActivity(_ activity: ContinuedActivity, context: inout ContinueContext) -> Bool {
-        guard case let .string(url)? = activity.userInfo["Url"] else { return false }
+    func scene(continue activity: ContinuedActivity, context: inout ContinueContext) {
+        guard case let .string(url)? = activity.userInfo["Url"] else { return }
         self.url = url
         if case let .integer(offset)? = activity.userInfo["Scroll"] { scrollOffset = offset }
         log.append("continued at \(url)")
         context.charge(.milliseconds(25))       // parsing and layout
-        context.restore(["webView"], after: .milliseconds(10))
-        return true
+        context.restore([webView], after: .milliseconds(10))
     }
 
-    func didFailToContinueUserActivity(withType type: String, error: ContinuationError, context: inout CallbackContext) {
+    func scene(didFailToContinueUserActivityWithType type: String, error: ContinuationError, context: inout CallbackContext) {
         log.append("failed \(error.code)")
     }
 
-    func restoreUserActivityState(_ activity: ContinuedActivity, object: String, context: inout CallbackContext) {
-        log.append("restored \(object)")
-    }
+    func scene(didUpdate activity: inout ActivityContent, context: inout CallbackContext) {}
 
     // Source side: bring the activity up to date just before it is sent.
 
@@ -52,9 +57,17 @@ final class BrowserTabController: HandoffAppDelegate, UserActivityDelegate {
         log.append("saved")
     }
 
+    func updateUserActivityState(_ activity: inout ActivityContent, responder: String, context: inout CallbackContext) {}
+
     func userActivityWasContinued(_ activity: ActivityContent, by device: String, context: inout CallbackContext) {
         log.append("continued by \(device)")
     }
+
+    func userActivity(_ activity: ActivityContent, didReceiveStreamsFrom device: String, context: inout CallbackContext) {}
+
+    func userActivity(
+        _ activity: ActivityContent, respondToStreamRequest round: Int, requestBytes: Int, context: inout CallbackContext
+    ) -> Int { 0 }
 }
 
 @Suite("An app's own controller in the simulation")
@@ -78,22 +91,22 @@ struct BrowserControllerTests {
     func stateMovesAcross() throws {
         let source = BrowserTabController(url: "https://example.com/article", scrollOffset: 1840)
         let receiver = BrowserTabController()
+        // The iPhone's app runs in the scene lifecycle; the Mac's is an app-delegate app.
         let run = try HandoffRun(setup: setup(), seed: 11, appDelegates: { device, _ in
-            device == "iphone" ? receiver : BrowserTabController()
+            device == "iphone" ? .scene(receiver) : .application(DefaultAppDelegate())
         })
         let tab = try run.createActivity(
             ActivityContent(type: "com.example.browser.tab", title: "Article", needsSave: true), on: "mac",
             app: "com.example.browser", delegate: source)
         try run.schedule(.becomeCurrent(tab), at: .zero)
-        try run.schedule(.accept(device: "iphone"), at: SimInstant(nanosecondsSinceStart: 6_000_000_000))
-        run.run(until: SimInstant(nanosecondsSinceStart: 60_000_000_000))
+        try run.schedule(.accept(device: "iphone"), at: .seconds(6))
+        run.run(until: .seconds(60))
 
         #expect(run.violations.isEmpty)
         #expect(receiver.url == "https://example.com/article")
         #expect(receiver.scrollOffset == 1840)
-        #expect(receiver.log == [
-            "preparing com.example.browser.tab", "continued at https://example.com/article", "restored webView",
-        ])
+        #expect(receiver.log == ["preparing com.example.browser.tab", "continued at https://example.com/article"])
+        #expect(receiver.webView.restoredURL == "https://example.com/article")
         #expect(source.log == ["saved", "continued by iphone"])
 
         // The trace shows the same story with times: the restore comes the
@@ -103,7 +116,8 @@ struct BrowserControllerTests {
         let restored = try #require(trace.first { $0.event == "restoreUserActivityState" })
         #expect(continued.device == "iphone" && continued.app == "com.example.browser")
         #expect(restored.time - continued.time == .milliseconds(35))
-        #expect(trace.first { $0.event == "willContinueUserActivity" }?.detail == "returned true")
+        #expect(trace.first { $0.event == "willContinueUserActivity" }?.detail == "scene")
+        #expect(restored.detail == "webView")
         let summary = try #require(run.summary(of: tab, on: "iphone"))
         #expect(summary.outcome == .continued)
         #expect(summary.acceptToRestored.map { $0 - (summary.acceptToContinue ?? .zero) } == .milliseconds(35))
@@ -112,14 +126,14 @@ struct BrowserControllerTests {
     @Test("the controller hears didFail when the Mac invalidates before the fetch")
     func controllerHearsFailure() throws {
         let receiver = BrowserTabController()
-        let run = try HandoffRun(setup: setup(), seed: 11, appDelegates: { _, _ in receiver })
+        let run = try HandoffRun(setup: setup(), seed: 11, appDelegates: { _, _ in .scene(receiver) })
         let tab = try run.createActivity(
             ActivityContent(type: "com.example.browser.tab", userInfo: ["Url": "https://example.com"]), on: "mac",
             app: "com.example.browser")
         try run.schedule(.becomeCurrent(tab), at: .zero)
-        try run.schedule(.accept(device: "iphone"), at: SimInstant(nanosecondsSinceStart: 6_000_000_000))
-        try run.schedule(.invalidate(tab), at: SimInstant(nanosecondsSinceStart: 6_100_000_000))
-        run.run(until: SimInstant(nanosecondsSinceStart: 60_000_000_000))
+        try run.schedule(.accept(device: "iphone"), at: .seconds(6))
+        try run.schedule(.invalidate(tab), at: .milliseconds(6_100))
+        run.run(until: .seconds(60))
         #expect(receiver.log == ["preparing com.example.browser.tab", "failed 4608"])
     }
 }

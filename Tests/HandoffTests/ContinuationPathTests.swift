@@ -15,16 +15,17 @@ struct ContinuationPathTests {
     }
 
     /// A receiving controller that keeps what it was given.
-    final class Recorder: HandoffAppDelegate {
+    final class Recorder: DefaultAppDelegate, ContinuationStreamsDelegate {
         var continued: [ContinuedActivity] = []
         var responses: [StreamResponse] = []
         let rounds: [Int]
+        let root = RestorableObject("root")
         init(streamRequests rounds: [Int] = []) { self.rounds = rounds }
 
-        func continueUserActivity(_ activity: ContinuedActivity, context: inout ContinueContext) -> Bool {
+        override func application(continue activity: ContinuedActivity, context: inout ContinueContext) -> Bool {
             continued.append(activity)
             if rounds.isEmpty {
-                context.restore(["root"])
+                context.restore([root])
             } else {
                 context.getContinuationStreams()
             }
@@ -35,6 +36,8 @@ struct ContinuationPathTests {
             context.request(bytes: rounds[0])
         }
 
+        func continuationStreamsFailed(for activity: ContinuedActivity, error: ContinuationError, context: inout StreamContext) {}
+
         func continuationStreamResponse(
             _ response: StreamResponse, for activity: ContinuedActivity, context: inout StreamContext
         ) {
@@ -43,7 +46,7 @@ struct ContinuationPathTests {
                 context.request(bytes: rounds[responses.count])
             } else {
                 context.closeStreams()
-                context.restore(["root"])
+                context.restore([root])
             }
         }
     }
@@ -120,7 +123,7 @@ struct ContinuationPathTests {
         var content = ActivityContent(type: browsingWebActivityType, userInfo: ["Scroll": 120])
         try content.setWebpageURL("https://www.xamarin.com/handoff")
         let recorder = Recorder()
-        let run = try HandoffRun(setup: setup, seed: 5, appDelegates: { _, _ in recorder })
+        let run = try HandoffRun(setup: setup, seed: 5, appDelegates: { _, _ in .application(recorder) })
         let activity = try run.createActivity(content, on: "iphone", app: "com.apple.mobilesafari")
         try run.schedule(.becomeCurrent(activity), at: .zero)
         try run.schedule(.accept(device: "ipad"), at: at(acceptTime))
@@ -138,7 +141,7 @@ struct ContinuationPathTests {
             StreamRound(requestBytes: 200, responseBytes: 1_000_000), StreamRound(requestBytes: 300, responseBytes: 5000),
         ]))
         let (run, activity) = try runTab(
-            setup: monkeySetup(), content: tabActivity(0, supportsStreams: true), delegates: { _, _ in recorder },
+            setup: monkeySetup(), content: tabActivity(0, supportsStreams: true), delegates: { _, _ in .application(recorder) },
             activityDelegate: source)
         #expect(run.violations.isEmpty)
         #expect(fromAccept(run) == [
@@ -162,7 +165,7 @@ struct ContinuationPathTests {
     func streamsNotSupported() throws {
         let recorder = Recorder(streamRequests: [200])
         let (run, activity) = try runTab(
-            setup: monkeySetup(), content: tabActivity(0, supportsStreams: false), delegates: { _, _ in recorder })
+            setup: monkeySetup(), content: tabActivity(0, supportsStreams: false), delegates: { _, _ in .application(recorder) })
         #expect(run.summary(of: activity, on: "ipad")?.outcome == .continued)
         #expect(callbackOrder(run.trace, on: "ipad").contains("continuationStreamsFailed"))
         #expect(!callbackOrder(run.trace, on: "iphone").contains("didReceiveInputStream"))
@@ -177,7 +180,7 @@ struct ContinuationPathTests {
         var setup = try monkeySetup()
         setup.configuration.sourceSaveTime = .fixed(.zero)
         let (run, activity) = try runTab(
-            setup: setup, content: content, delegates: { _, _ in recorder }, activityDelegate: saver)
+            setup: setup, content: content, delegates: { _, _ in .application(recorder) }, activityDelegate: saver)
         #expect(callbackOrder(run.trace, on: "iphone") == [
             "becomeCurrent", "save", "userActivityWillSave", "send payload", "continued", "userActivityWasContinued",
         ])
@@ -202,7 +205,7 @@ struct ContinuationPathTests {
             devices[1].installedApps = ["com.example.editor"]
         })
         let recorder = Recorder()
-        let run = try HandoffRun(setup: setup, seed: 2, appDelegates: { _, _ in recorder })
+        let run = try HandoffRun(setup: setup, seed: 2, appDelegates: { _, _ in .application(recorder) })
         let content = ActivityContent(type: "com.example.editor.editing", documentPath: "Documents/Report.rtfd")
         let activity = try run.createActivity(content, on: "iphone", app: "com.example.editor")
         try run.schedule(.becomeCurrent(activity), at: .zero)
@@ -230,7 +233,7 @@ struct ContinuationPathTests {
         ]))
         let recorder = Recorder()
         let (run, _) = try runTab(
-            setup: monkeySetup(), content: content, delegates: { _, _ in recorder }, activityDelegate: source)
+            setup: monkeySetup(), content: content, delegates: { _, _ in .application(recorder) }, activityDelegate: source)
         #expect(callbackOrder(run.trace, on: "iphone") == [
             "becomeCurrent", "save", "updateUserActivityState", "updateUserActivityState", "send payload", "continued",
             "userActivityWasContinued",

@@ -16,30 +16,52 @@ struct HandoffDocumentationExampleTests {
                             userInfo: ["Url": "https://www.weather.com"]),
             on: "iphone", app: browser.bundleID)
         try run.schedule(.becomeCurrent(tab), at: .zero)
-        try run.schedule(.accept(device: "ipad"), at: SimInstant(nanosecondsSinceStart: 5_000_000_000))
-        run.run(until: SimInstant(nanosecondsSinceStart: 60_000_000_000))
+        try run.schedule(.accept(device: "ipad"), at: .seconds(5))
+        run.run(until: .seconds(60))
         let summary = try #require(run.summary(of: tab, on: "ipad"))
         #expect(summary.outcome == .continued)
         #expect(summary.acceptToContinue != nil && summary.acceptToRestored != nil)
         #expect(run.trace.contains { $0.event == "userActivityWasContinued" })
     }
 
-    /// The README's app controller ("Run your own app code against
-    /// simulated devices").
-    final class TabController: HandoffAppDelegate {
+    /// The README's app code ("Run your own app code against simulated
+    /// devices"), as written there.
+    final class WebView: Restorable {
+        let restorationIdentifier = "webView"
+        var shownURL: String?
+        func restoreUserActivityState(_ activity: ContinuedActivity, context: inout CallbackContext) {
+            if case let .string(url)? = activity.userInfo["Url"] { shownURL = url }
+        }
+    }
+
+    final class TabScene: HandoffSceneDelegate {
+        let webView = WebView()
+        func scene(willContinueUserActivityWithType type: String, context: inout CallbackContext) {}
+        func scene(continue activity: ContinuedActivity, context: inout ContinueContext) {
+            context.charge(.milliseconds(20))  // what your code costs in simulated time
+            context.restore([webView])         // then webView.restoreUserActivityState is called
+        }
+        func scene(didFailToContinueUserActivityWithType type: String, error: ContinuationError,
+                   context: inout CallbackContext) {}
+        func scene(didUpdate activity: inout ActivityContent, context: inout CallbackContext) {}
+    }
+
+    /// The library guide's app-delegate controller.
+    final class TabController: DefaultAppDelegate {
         var openedURL: String?
-        func continueUserActivity(_ activity: ContinuedActivity, context: inout ContinueContext) -> Bool {
+        let tab = RestorableObject("tab")
+        override func application(continue activity: ContinuedActivity, context: inout ContinueContext) -> Bool {
             guard case let .string(url)? = activity.userInfo["Url"] else { return false }
             openedURL = url                    // your code
             context.charge(.milliseconds(20))  // what it costs in simulated time
-            context.restore(["tab"])           // then restoreUserActivityState is called
+            context.restore([tab])             // then tab.restoreUserActivityState is called
             return true
         }
     }
 
-    @Test("the README's app-delegate example continues the tab in the app's own controller")
-    func readmeAppDelegateExample() throws {
-        var controllers: [String: TabController] = [:]
+    @Test("the README's scene-delegate example restores the tab in the app's own web view")
+    func readmeSceneDelegateExample() throws {
+        var scenes: [String: TabScene] = [:]
         let browser = try AppDescription(
             bundleID: "com.example.browser", teamID: TeamID("ABCDE12345"), activityTypes: ["com.example.browser.tab"])
         let setup = HandoffSetup(
@@ -51,20 +73,32 @@ struct HandoffDocumentationExampleTests {
             ],
             apps: [browser])
         let run = try HandoffRun(setup: setup, seed: 1, appDelegates: { device, app in
-            let controller = TabController()
-            controllers[device] = controller
-            return controller
+            let scene = TabScene()
+            scenes[device] = scene
+            return .scene(scene)
         })
         let tab = try run.createActivity(
             ActivityContent(type: "com.example.browser.tab", title: "Weather", userInfo: ["Url": "https://www.weather.com"]),
             on: "iphone", app: browser.bundleID)
         try run.schedule(.becomeCurrent(tab), at: .zero)
-        try run.schedule(.accept(device: "ipad"), at: SimInstant(nanosecondsSinceStart: 5_000_000_000))
-        run.run(until: SimInstant(nanosecondsSinceStart: 60_000_000_000))
+        try run.schedule(.accept(device: "ipad"), at: .seconds(5))
+        run.run(until: .seconds(60))
         let summary = try #require(run.summary(of: tab, on: "ipad"))
         #expect("\(summary.outcome)" == "continued")
-        #expect(controllers["ipad"]?.openedURL == "https://www.weather.com")
-        #expect(run.trace.contains { $0.device == "ipad" && $0.event == "restoreUserActivityState" })
+        #expect(scenes["ipad"]?.webView.shownURL == "https://www.weather.com")
+        #expect(run.trace.contains { $0.device == "ipad" && $0.event == "restoreUserActivityState" && $0.detail == "webView" })
+        // 20 ms charged by continue, then the restoration.
+        #expect(summary.acceptToRestored.map { $0 - (summary.acceptToContinue ?? .zero) } == .milliseconds(20))
+    }
+
+    @Test("the library guide's app-delegate controller: an overridden default continues the tab")
+    func libraryAppDelegateExample() throws {
+        let setup = try monkeySetup()
+        let controller = TabController()
+        let (run, activity) = try runTab(0, setup: setup, delegates: { _, _ in .application(controller) })
+        #expect(run.summary(of: activity, on: "ipad")?.outcome == .continued)
+        #expect(controller.openedURL == monkeyTabs[0].url)
+        #expect(controller.tab.restorations == 1)
     }
 
     @Test("the library guide's reset loop continues every one of 1,000 trials")
@@ -78,8 +112,8 @@ struct HandoffDocumentationExampleTests {
             run.reset(seed: 42, trial: trial)
             let tab = try run.createActivity(content, on: "iphone", app: browser.bundleID)
             try run.schedule(.becomeCurrent(tab), at: .zero)
-            try run.schedule(.accept(device: "ipad"), at: SimInstant(nanosecondsSinceStart: 5_000_000_000))
-            run.run(until: SimInstant(nanosecondsSinceStart: 60_000_000_000))
+            try run.schedule(.accept(device: "ipad"), at: .seconds(5))
+            run.run(until: .seconds(60))
             if run.summary(of: tab, on: "ipad")?.outcome == .continued { continued += 1 }
         }
         #expect(continued == 1_000)

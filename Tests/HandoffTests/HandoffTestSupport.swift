@@ -64,7 +64,7 @@ let fetchTime = acceptTime
 /// `acceptAt`, up to `limit`.
 func runTab(
     _ tab: Int = 0, setup: HandoffSetup, seed: UInt64 = 1, acceptAt: Double = acceptTime, limit: Double = 60,
-    content: ActivityContent? = nil, delegates: ((String, AppDescription) -> any HandoffAppDelegate)? = nil,
+    content: ActivityContent? = nil, delegates: AppDelegateFactory? = nil,
     activityDelegate: (any UserActivityDelegate)? = nil, actions: [(Double, (ActivityID) -> HandoffAction)] = []
 ) throws -> (run: HandoffRun, activity: ActivityID) {
     let run = try HandoffRun(setup: setup, seed: seed, appDelegates: delegates)
@@ -87,4 +87,16 @@ func callbackOrder(_ trace: [TraceRecord], on device: String? = nil) -> [String]
 /// `device`, in order.
 func systemSteps(_ trace: [TraceRecord], on device: String? = nil) -> [String] {
     trace.filter { (device == nil || $0.device == device) && $0.app == "system" }.map(\.event)
+}
+
+/// A restorable object that keeps how often it was restored.
+final class RestorableObject: Restorable {
+    let restorationIdentifier: String
+    private(set) var restorations = 0
+
+    init(_ name: String) { restorationIdentifier = name }
+
+    func restoreUserActivityState(_ activity: ContinuedActivity, context: inout CallbackContext) {
+        restorations += 1
+    }
 }

@@ -9,34 +9,45 @@ struct MonkeyBrowserTests {
     /// A receiving controller that opens the URL from `userInfo` in the tab
     /// the activity type names, as the sample's view controllers do.
     final class TabController: HandoffAppDelegate {
+        /// One of the sample's tab view controllers.
+        final class Tab: Restorable {
+            let restorationIdentifier: String
+            private(set) var restoredURLs: [String] = []
+            init(_ name: String) { restorationIdentifier = name }
+            func restoreUserActivityState(_ activity: ContinuedActivity, context: inout CallbackContext) {
+                if case let .string(url)? = activity.userInfo["Url"] { restoredURLs.append(url) }
+            }
+        }
+
         var preparing: [String] = []
         var shownURL: [String: String] = [:]
-        var restored: [String] = []
+        let tabs = (1...4).map { Tab("tab\($0)") }
+        var restored: [String] { tabs.filter { !$0.restoredURLs.isEmpty }.map(\.restorationIdentifier) }
 
-        func willContinueUserActivity(withType type: String, context: inout CallbackContext) -> Bool {
+        func application(willContinueUserActivityWithType type: String, context: inout CallbackContext) -> Bool {
             preparing.append(type)
             return true
         }
 
-        func continueUserActivity(_ activity: ContinuedActivity, context: inout ContinueContext) -> Bool {
+        func application(continue activity: ContinuedActivity, context: inout ContinueContext) -> Bool {
             guard let tab = monkeyTabs.firstIndex(where: { $0.type == activity.activityType }),
                 case let .string(url)? = activity.userInfo["Url"]
             else { return false }
             shownURL["tab\(tab + 1)"] = url
             context.charge(.milliseconds(15))
-            context.restore(["tab\(tab + 1)"])
+            context.restore([tabs[tab]])
             return true
         }
 
-        func restoreUserActivityState(_ activity: ContinuedActivity, object: String, context: inout CallbackContext) {
-            restored.append(object)
-        }
+        func application(
+            didFailToContinueUserActivityWithType type: String, error: ContinuationError, context: inout CallbackContext
+        ) {}
     }
 
     @Test("each of the four tabs continues on the iPad with the same URL", arguments: 0..<4)
     func everyTabContinues(tab: Int) throws {
         let controller = TabController()
-        let (run, activity) = try runTab(tab, setup: monkeySetup(), delegates: { _, _ in controller })
+        let (run, activity) = try runTab(tab, setup: monkeySetup(), delegates: { _, _ in .application(controller) })
         #expect(run.violations.isEmpty)
         let summary = try #require(run.summary(of: activity, on: "ipad"))
         #expect(summary.outcome == .continued)
@@ -102,7 +113,7 @@ struct TrialReuseTests {
                 setup: setup, seed: 9,
                 appDelegates: { device, app in
                     counting.made.append("\(device)/\(app.bundleID)")
-                    return ScriptedApp()
+                    return .application(ScriptedApp())
                 },
                 appDelegateLifetime: lifetime)
             var summaries: [ContinuationSummary?] = []

@@ -71,12 +71,12 @@ public struct CallbackContext: Sendable {
 ///
 /// `getContinuationStreams` exists only here, because Apple allows it only
 /// inside `continue`.
-public struct ContinueContext: Sendable {
+public struct ContinueContext {
     /// The common callback context.
     public var callback: CallbackContext
     /// Restoration-handler calls: the objects, and the delay after the
     /// callback returns.
-    public private(set) var restorations: [(objects: [String], delay: SimDuration)] = []
+    public private(set) var restorations: [(objects: [any Restorable], delay: SimDuration)] = []
     /// Whether the app asked for continuation streams.
     public private(set) var requestedStreams = false
 
@@ -88,7 +88,7 @@ public struct ContinueContext: Sendable {
     /// A context whose restoration list reuses `storage`'s memory (emptied
     /// first), so a simulation running trial after trial does not allocate
     /// a new list each time.
-    init(now: SimInstant, device: String, reusing storage: consuming [(objects: [String], delay: SimDuration)]) {
+    init(now: SimInstant, device: String, reusing storage: consuming [(objects: [any Restorable], delay: SimDuration)]) {
         callback = CallbackContext(now: now, device: device)
         restorations = consume storage
         restorations.removeAll(keepingCapacity: true)
@@ -97,29 +97,29 @@ public struct ContinueContext: Sendable {
     /// Adds `duration` of simulated processing to this callback.
     public mutating func charge(_ duration: SimDuration) { callback.charge(duration) }
 
-    /// Calls the restoration handler with the named restorable objects,
-    /// `delay` after the callback returns; each gets
-    /// `restoreUserActivityState`.
-    public mutating func restore(_ objects: [String], after delay: SimDuration = .zero) {
+    /// Calls the restoration handler with `objects`, `delay` after the
+    /// callback returns: each gets
+    /// ``Restorable/restoreUserActivityState(_:context:)``, in order.
+    public mutating func restore(_ objects: [any Restorable], after delay: SimDuration = .zero) {
         restorations.append((objects, delay > .zero ? delay : .zero))
     }
 
     /// `getContinuationStreams`: opens streams to the source once the
     /// callback returns. The app hears back through
-    /// ``HandoffAppDelegate/continuationStreamsOpened(for:context:)`` or
-    /// ``HandoffAppDelegate/continuationStreamsFailed(for:error:context:)``.
+    /// ``ContinuationStreamsDelegate/continuationStreamsOpened(for:context:)``
+    /// or ``ContinuationStreamsDelegate/continuationStreamsFailed(for:error:context:)``.
     public mutating func getContinuationStreams() { requestedStreams = true }
 }
 
 /// The context of a receiving app's stream callbacks: charge time, send
 /// requests to the source, and restore.
-public struct StreamContext: Sendable {
+public struct StreamContext {
     /// The common callback context.
     public var callback: CallbackContext
     /// Requests to send, in order: their sizes in bytes.
     public private(set) var requests: [Int] = []
     /// Restoration-handler calls, as in ``ContinueContext``.
-    public private(set) var restorations: [(objects: [String], delay: SimDuration)] = []
+    public private(set) var restorations: [(objects: [any Restorable], delay: SimDuration)] = []
     /// Whether the app closes the streams after this callback.
     public private(set) var closesStreams = false
 
@@ -135,9 +135,9 @@ public struct StreamContext: Sendable {
     /// the callback returns.
     public mutating func request(bytes: Int) { requests.append(max(bytes, 0)) }
 
-    /// Calls the restoration handler with the named objects, `delay` after
-    /// the callback returns.
-    public mutating func restore(_ objects: [String], after delay: SimDuration = .zero) {
+    /// Calls the restoration handler with `objects`, `delay` after the
+    /// callback returns.
+    public mutating func restore(_ objects: [any Restorable], after delay: SimDuration = .zero) {
         restorations.append((objects, delay > .zero ? delay : .zero))
     }
 
@@ -193,41 +193,106 @@ public struct StreamResponse: Hashable, Sendable {
     }
 }
 
-/// The app delegate's Handoff callbacks (`UIApplicationDelegate` /
-/// `NSApplicationDelegate`), for the app on one receiving device.
+/// An object the app hands to the restoration handler
+/// (`UIResponder.restoreUserActivityState(_:)`): a view controller, a
+/// document, a tab. The system calls it back with the activity once the
+/// handler runs.
 ///
-/// Every method has a default that behaves like an app that implements
-/// nothing but accepts the continuation. Implement it with a class holding
-/// your real controller to run your code through the simulation; each
-/// callback can charge simulated processing time through its context.
+/// Every requirement must be implemented: a callback with a slightly wrong
+/// signature is a compile error, not a method that is never called.
+public protocol Restorable: AnyObject {
+    /// The object's name in traces (`"editor"`, `"tab 2"`).
+    var restorationIdentifier: String { get }
+
+    /// `restoreUserActivityState(_:)`: restore the state the activity
+    /// carries.
+    func restoreUserActivityState(_ activity: ContinuedActivity, context: inout CallbackContext)
+}
+
+/// A receiving app's Handoff callbacks in the scene lifecycle
+/// (`UISceneDelegate`), the lifecycle iOS, iPadOS and visionOS apps use: the
+/// system calls the scene, and restoration is the app's own business.
+///
+/// Every requirement must be implemented (there are no defaults), so a
+/// callback with a slightly wrong signature — a missing `context:`, a
+/// context that is not `inout` — does not compile. Subclass
+/// ``DefaultSceneDelegate`` and `override` only what you need instead.
+///
+/// ```swift
+/// final class NotesScene: HandoffSceneDelegate {
+///     let editor = EditorController()
+///     func scene(willContinueUserActivityWithType type: String, context: inout CallbackContext) {}
+///     func scene(continue activity: ContinuedActivity, context: inout ContinueContext) {
+///         context.charge(.milliseconds(20))
+///         context.restore([editor])
+///     }
+///     func scene(didFailToContinueUserActivityWithType type: String, error: ContinuationError,
+///                context: inout CallbackContext) {}
+///     func scene(didUpdate activity: inout ActivityContent, context: inout CallbackContext) {}
+/// }
+/// ```
+public protocol HandoffSceneDelegate: AnyObject {
+    /// `scene(_:willContinueUserActivityWithType:)`: a continuation is
+    /// starting; the system shows its own progress.
+    func scene(willContinueUserActivityWithType type: String, context: inout CallbackContext)
+
+    /// `scene(_:continue:)`: the data arrived; the activity is the scene's
+    /// to handle. Restore through `context`.
+    func scene(continue activity: ContinuedActivity, context: inout ContinueContext)
+
+    /// `scene(_:didFailToContinueUserActivityWithType:error:)`.
+    func scene(didFailToContinueUserActivityWithType type: String, error: ContinuationError, context: inout CallbackContext)
+
+    /// `scene(_:didUpdate:)`, on the source device: the system has brought
+    /// the activity up to date before sending it (after
+    /// ``UserActivityDelegate/userActivityWillSave(_:context:)``); a last
+    /// chance to add data.
+    func scene(didUpdate activity: inout ActivityContent, context: inout CallbackContext)
+}
+
+/// A receiving app's Handoff callbacks in the app-delegate lifecycle
+/// (`NSApplicationDelegate` on macOS; `UIApplicationDelegate` on iOS apps
+/// without scenes, which Apple marks as available through iOS 26).
+///
+/// Every requirement must be implemented (there are no defaults), so a
+/// near-miss does not compile. Subclass ``DefaultAppDelegate`` and
+/// `override` only what you need instead.
 ///
 /// ```swift
 /// final class BrowserController: HandoffAppDelegate {
-///     var restoredURL: String?
-///     func continueUserActivity(_ activity: ContinuedActivity, context: inout ContinueContext) -> Bool {
-///         if case let .string(url)? = activity.userInfo["Url"] { restoredURL = url }
+///     let tab = TabController()
+///     func application(willContinueUserActivityWithType type: String, context: inout CallbackContext) -> Bool {
+///         false
+///     }
+///     func application(continue activity: ContinuedActivity, context: inout ContinueContext) -> Bool {
 ///         context.charge(.milliseconds(20))
-///         context.restore(["tab"])
+///         context.restore([tab])
 ///         return true
 ///     }
+///     func application(didFailToContinueUserActivityWithType type: String, error: ContinuationError,
+///                      context: inout CallbackContext) {}
 /// }
 /// ```
 public protocol HandoffAppDelegate: AnyObject {
     /// `application(_:willContinueUserActivityWithType:)`: a continuation is
     /// starting. Return `true` if the app told the user itself.
-    func willContinueUserActivity(withType type: String, context: inout CallbackContext) -> Bool
+    func application(willContinueUserActivityWithType type: String, context: inout CallbackContext) -> Bool
 
     /// `application(_:continue:restorationHandler:)`: the data arrived.
-    /// Return `true` if the app handled the activity.
-    func continueUserActivity(_ activity: ContinuedActivity, context: inout ContinueContext) -> Bool
+    /// Return `true` if the app handled the activity; restore through
+    /// `context` (the restoration handler).
+    func application(continue activity: ContinuedActivity, context: inout ContinueContext) -> Bool
 
     /// `application(_:didFailToContinueUserActivityWithType:error:)`.
-    func didFailToContinueUserActivity(
-        withType type: String, error: ContinuationError, context: inout CallbackContext)
+    func application(
+        didFailToContinueUserActivityWithType type: String, error: ContinuationError, context: inout CallbackContext)
+}
 
-    /// `restoreUserActivityState(_:)` on the restorable object `object`.
-    func restoreUserActivityState(_ activity: ContinuedActivity, object: String, context: inout CallbackContext)
-
+/// The receiving app's side of continuation streams, for an app that asks
+/// for them (``ContinueContext/getContinuationStreams()``). Adopt it beside
+/// ``HandoffSceneDelegate`` or ``HandoffAppDelegate``; an app delegate that
+/// does not closes the streams as soon as they open.
+public protocol ContinuationStreamsDelegate: AnyObject {
     /// The streams asked for in `continue` are open.
     func continuationStreamsOpened(for activity: ContinuedActivity, context: inout StreamContext)
 
@@ -238,38 +303,67 @@ public protocol HandoffAppDelegate: AnyObject {
     func continuationStreamResponse(_ response: StreamResponse, for activity: ContinuedActivity, context: inout StreamContext)
 }
 
-extension HandoffAppDelegate {
-    public func willContinueUserActivity(withType type: String, context: inout CallbackContext) -> Bool { false }
+/// The delegate an app on a device runs with, in its lifecycle: what an
+/// ``AppDelegateFactory`` returns.
+public enum HandoffDelegate {
+    /// The scene lifecycle (`UISceneDelegate`): the default of iOS, iPadOS
+    /// and visionOS apps.
+    case scene(any HandoffSceneDelegate)
+    /// The app-delegate lifecycle (`NSApplicationDelegate`,
+    /// `UIApplicationDelegate`): macOS apps, and iOS apps without scenes.
+    case application(any HandoffAppDelegate)
 
-    public func continueUserActivity(_ activity: ContinuedActivity, context: inout ContinueContext) -> Bool {
-        context.restore(["root"])
-        return true
+    /// The delegate object, whichever the lifecycle.
+    var object: AnyObject {
+        switch self {
+        case let .scene(delegate): return delegate
+        case let .application(delegate): return delegate
+        }
     }
+}
 
-    public func didFailToContinueUserActivity(
-        withType type: String, error: ContinuationError, context: inout CallbackContext
+/// A scene delegate with every callback at its default: nothing is
+/// restored, and the source adds nothing. Subclass it and `override` the
+/// callbacks you need: `override` makes a misspelt one a compile error.
+open class DefaultSceneDelegate: HandoffSceneDelegate {
+    /// A delegate with the defaults.
+    public init() {}
+
+    open func scene(willContinueUserActivityWithType type: String, context: inout CallbackContext) {}
+
+    open func scene(continue activity: ContinuedActivity, context: inout ContinueContext) {}
+
+    open func scene(
+        didFailToContinueUserActivityWithType type: String, error: ContinuationError, context: inout CallbackContext
     ) {}
 
-    public func restoreUserActivityState(_ activity: ContinuedActivity, object: String, context: inout CallbackContext) {}
+    open func scene(didUpdate activity: inout ActivityContent, context: inout CallbackContext) {}
+}
 
-    public func continuationStreamsOpened(for activity: ContinuedActivity, context: inout StreamContext) {
-        context.closeStreams()
+/// An app delegate with every callback at its default: the system shows
+/// its own progress, the activity is handled and nothing is restored.
+/// Subclass it and `override` the callbacks you need.
+open class DefaultAppDelegate: HandoffAppDelegate {
+    /// A delegate with the defaults.
+    public init() {}
+
+    open func application(willContinueUserActivityWithType type: String, context: inout CallbackContext) -> Bool {
+        false
     }
 
-    public func continuationStreamsFailed(
-        for activity: ContinuedActivity, error: ContinuationError, context: inout StreamContext
-    ) {}
+    open func application(continue activity: ContinuedActivity, context: inout ContinueContext) -> Bool { true }
 
-    public func continuationStreamResponse(
-        _ response: StreamResponse, for activity: ContinuedActivity, context: inout StreamContext
+    open func application(
+        didFailToContinueUserActivityWithType type: String, error: ContinuationError, context: inout CallbackContext
     ) {}
 }
 
 /// The activity delegate's callbacks (`NSUserActivityDelegate`) and the
 /// responders' `updateUserActivityState`, for one source activity.
 ///
-/// Every method has a default that does nothing and answers stream requests
-/// with nothing.
+/// Every requirement must be implemented (a near-miss does not compile);
+/// subclass ``DefaultUserActivityDelegate`` and `override` only what you
+/// need instead.
 public protocol UserActivityDelegate: AnyObject {
     /// `userActivityWillSave(_:)`: bring the activity up to date before it
     /// is sent (called when `needsSave` is set; the system clears it).
@@ -293,20 +387,26 @@ public protocol UserActivityDelegate: AnyObject {
     ) -> Int
 }
 
-extension UserActivityDelegate {
-    public func userActivityWillSave(_ activity: inout ActivityContent, context: inout CallbackContext) {}
+/// An activity delegate with every callback at its default: it adds
+/// nothing and answers stream requests with nothing. Subclass it and
+/// `override` the callbacks you need.
+open class DefaultUserActivityDelegate: UserActivityDelegate {
+    /// A delegate with the defaults.
+    public init() {}
 
-    public func updateUserActivityState(
+    open func userActivityWillSave(_ activity: inout ActivityContent, context: inout CallbackContext) {}
+
+    open func updateUserActivityState(
         _ activity: inout ActivityContent, responder: String, context: inout CallbackContext
     ) {}
 
-    public func userActivityWasContinued(_ activity: ActivityContent, by device: String, context: inout CallbackContext) {}
+    open func userActivityWasContinued(_ activity: ActivityContent, by device: String, context: inout CallbackContext) {}
 
-    public func userActivity(
+    open func userActivity(
         _ activity: ActivityContent, didReceiveStreamsFrom device: String, context: inout CallbackContext
     ) {}
 
-    public func userActivity(
+    open func userActivity(
         _ activity: ActivityContent, respondToStreamRequest round: Int, requestBytes: Int,
         context: inout CallbackContext
     ) -> Int { 0 }
@@ -317,18 +417,18 @@ extension UserActivityDelegate {
 /// `continue` callback: the list of a finished attempt is kept at a reset
 /// and handed to the next ``ContinueContext``.
 struct RestorationListPool {
-    private var spare: [(objects: [String], delay: SimDuration)] = []
+    private var spare: [(objects: [any Restorable], delay: SimDuration)] = []
 
     /// A context for a `continue` callback at `now` on `device`, whose
     /// restoration list uses the kept memory.
     mutating func continueContext(now: SimInstant, device: String) -> ContinueContext {
-        var list: [(objects: [String], delay: SimDuration)] = []
+        var list: [(objects: [any Restorable], delay: SimDuration)] = []
         swap(&list, &spare)
         return ContinueContext(now: now, device: device, reusing: list)
     }
 
     /// Keeps `list`'s memory if it is larger than what is kept.
-    mutating func keep(_ list: inout [(objects: [String], delay: SimDuration)]) {
+    mutating func keep(_ list: inout [(objects: [any Restorable], delay: SimDuration)]) {
         if list.capacity > spare.capacity { swap(&spare, &list) }
     }
 }

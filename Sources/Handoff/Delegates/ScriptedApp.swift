@@ -76,36 +76,39 @@ public struct AppBehaviour: Hashable, Sendable {
 
 /// The built-in app: plays an ``AppBehaviour`` as both app delegate and
 /// activity delegate. Scenario files describe apps this way.
-public final class ScriptedApp: HandoffAppDelegate, UserActivityDelegate {
+public final class ScriptedApp: HandoffAppDelegate, ContinuationStreamsDelegate, UserActivityDelegate {
     /// What the app does.
     public let behaviour: AppBehaviour
     /// Stream responses received so far, as the receiver.
     private var responsesReceived = 0
+    /// The restorable objects, made once (``AppBehaviour/restorableObjects``).
+    private let restorables: [any Restorable]
 
     /// An app that plays `behaviour`.
     public init(behaviour: AppBehaviour = AppBehaviour()) {
         self.behaviour = behaviour
+        restorables = behaviour.restorableObjects.map { NamedRestorable(name: $0, restoreTime: behaviour.restoreTime) }
     }
 
-    public func willContinueUserActivity(withType type: String, context: inout CallbackContext) -> Bool {
+    public func application(willContinueUserActivityWithType type: String, context: inout CallbackContext) -> Bool {
         context.charge(behaviour.willContinueTime)
         return behaviour.notifiesUser
     }
 
-    public func continueUserActivity(_ activity: ContinuedActivity, context: inout ContinueContext) -> Bool {
+    public func application(continue activity: ContinuedActivity, context: inout ContinueContext) -> Bool {
         context.charge(behaviour.continueTime)
         guard behaviour.handlesContinuation else { return false }
         if activity.supportsContinuationStreams, !behaviour.streamRounds.isEmpty {
             context.getContinuationStreams()
         } else if !behaviour.restorableObjects.isEmpty {
-            context.restore(behaviour.restorableObjects, after: behaviour.restoreDelay)
+            context.restore(restorables, after: behaviour.restoreDelay)
         }
         return true
     }
 
-    public func restoreUserActivityState(_ activity: ContinuedActivity, object: String, context: inout CallbackContext) {
-        context.charge(behaviour.restoreTime)
-    }
+    public func application(
+        didFailToContinueUserActivityWithType type: String, error: ContinuationError, context: inout CallbackContext
+    ) {}
 
     public func continuationStreamsOpened(for activity: ContinuedActivity, context: inout StreamContext) {
         responsesReceived = 0
@@ -117,7 +120,7 @@ public final class ScriptedApp: HandoffAppDelegate, UserActivityDelegate {
     ) {
         // Fall back to what the payload alone allows.
         if !behaviour.restorableObjects.isEmpty {
-            context.restore(behaviour.restorableObjects, after: behaviour.restoreDelay)
+            context.restore(restorables, after: behaviour.restoreDelay)
         }
     }
 
@@ -130,7 +133,7 @@ public final class ScriptedApp: HandoffAppDelegate, UserActivityDelegate {
         } else {
             context.closeStreams()
             if !behaviour.restorableObjects.isEmpty {
-                context.restore(behaviour.restorableObjects, after: behaviour.restoreDelay)
+                context.restore(restorables, after: behaviour.restoreDelay)
             }
         }
     }
@@ -146,6 +149,12 @@ public final class ScriptedApp: HandoffAppDelegate, UserActivityDelegate {
         if let entries = behaviour.responderEntries[responder] { activity.addUserInfoEntries(entries) }
     }
 
+    public func userActivityWasContinued(_ activity: ActivityContent, by device: String, context: inout CallbackContext) {}
+
+    public func userActivity(
+        _ activity: ActivityContent, didReceiveStreamsFrom device: String, context: inout CallbackContext
+    ) {}
+
     public func userActivity(
         _ activity: ActivityContent, respondToStreamRequest round: Int, requestBytes: Int,
         context: inout CallbackContext
@@ -153,5 +162,21 @@ public final class ScriptedApp: HandoffAppDelegate, UserActivityDelegate {
         context.charge(behaviour.streamResponseTime)
         guard round < behaviour.streamRounds.count else { return 0 }
         return behaviour.streamRounds[round].responseBytes
+    }
+}
+
+/// A restorable object of a scripted app: its name, and the time its
+/// `restoreUserActivityState` takes.
+final class NamedRestorable: Restorable {
+    let restorationIdentifier: String
+    let restoreTime: SimDuration
+
+    init(name: String, restoreTime: SimDuration) {
+        restorationIdentifier = name
+        self.restoreTime = restoreTime
+    }
+
+    func restoreUserActivityState(_ activity: ContinuedActivity, context: inout CallbackContext) {
+        context.charge(restoreTime)
     }
 }

@@ -237,9 +237,17 @@ extension HandoffEngine {
         guard apply(.willContinue, to: attempt, now: now) else { return }
         let type = activities[attempts[attempt].activity.index].content.activityType
         var context = CallbackContext(now: now, device: deviceName(receiver))
-        let notified = appDelegate(device: receiver, app: app).willContinueUserActivity(withType: type, context: &context)
+        let detail: String
+        switch appDelegate(device: receiver, app: app) {
+        case let .scene(delegate):
+            delegate.scene(willContinueUserActivityWithType: type, context: &context)
+            detail = "scene"
+        case let .application(delegate):
+            let notified = delegate.application(willContinueUserActivityWithType: type, context: &context)
+            detail = keepsTrace ? "returned \(notified)" : ""
+        }
         record(now, device: receiver, app: .bundle(app), activity: attempts[attempt].activity,
-               event: "willContinueUserActivity", detail: keepsTrace ? "returned \(notified)" : "")
+               event: "willContinueUserActivity", detail: detail)
         later(.appReady, of: attempt, after: context.processingTime, now: now, scheduler: &scheduler)
     }
 
@@ -261,7 +269,7 @@ extension HandoffEngine {
     @inline(__always)
     func appDelegateIndex(device: DeviceID, app: Int) -> Int { device.index * setup.apps.count + app }
 
-    mutating func appDelegate(device: DeviceID, app: Int) -> any HandoffAppDelegate {
+    mutating func appDelegate(device: DeviceID, app: Int) -> HandoffDelegate {
         let index = appDelegateIndex(device: device, app: app)
         if let delegate = appDelegates[index] { return delegate }
         let delegate = makeAppDelegate(deviceName(device), setup.apps[app])
@@ -284,7 +292,12 @@ extension HandoffEngine {
         let receiver = attempts[attempt].receiver
         let type = activities[attempts[attempt].activity.index].content.activityType
         var context = CallbackContext(now: now, device: deviceName(receiver))
-        appDelegate(device: receiver, app: app).didFailToContinueUserActivity(withType: type, error: error, context: &context)
+        switch appDelegate(device: receiver, app: app) {
+        case let .scene(delegate):
+            delegate.scene(didFailToContinueUserActivityWithType: type, error: error, context: &context)
+        case let .application(delegate):
+            delegate.application(didFailToContinueUserActivityWithType: type, error: error, context: &context)
+        }
         record(now, device: receiver, app: .bundle(app), activity: attempts[attempt].activity,
                event: "didFailToContinueUserActivity", detail: keepsTrace ? error.description : "")
     }
@@ -373,9 +386,17 @@ extension HandoffEngine {
         attempts[attempt].continuedAt = now
         let receiver = attempts[attempt].receiver
         var context = restorationLists.continueContext(now: now, device: deviceName(receiver))
-        let handled = appDelegate(device: receiver, app: app).continueUserActivity(activity, context: &context)
+        let detail: String
+        switch appDelegate(device: receiver, app: app) {
+        case let .scene(delegate):
+            delegate.scene(continue: activity, context: &context)
+            detail = "scene"
+        case let .application(delegate):
+            let handled = delegate.application(continue: activity, context: &context)
+            detail = keepsTrace ? "returned \(handled)" : ""
+        }
         record(now, device: receiver, app: .bundle(app), activity: attempts[attempt].activity,
-               event: "continueUserActivity", detail: keepsTrace ? "returned \(handled)" : "")
+               event: "continueUserActivity", detail: detail)
         attempts[attempt].restorations = context.restorations
         for (call, restoration) in context.restorations.enumerated() {
             later(.restore(Int32(call)), of: attempt, after: context.callback.processingTime + restoration.delay,
@@ -414,12 +435,13 @@ extension HandoffEngine {
         else { return }
         let receiver = attempts[attempt].receiver
         for object in attempts[attempt].restorations[call].objects {
-            guard apply(.restore, to: attempt, now: now, detail: object) else { return }
+            let name = keepsTrace ? object.restorationIdentifier : ""
+            guard apply(.restore, to: attempt, now: now, detail: name) else { return }
             if attempts[attempt].restoredAt == nil { attempts[attempt].restoredAt = now }
             var context = CallbackContext(now: now, device: deviceName(receiver))
-            appDelegate(device: receiver, app: app).restoreUserActivityState(activity, object: object, context: &context)
+            object.restoreUserActivityState(activity, context: &context)
             record(now, device: receiver, app: .bundle(app), activity: attempts[attempt].activity,
-                   event: "restoreUserActivityState", detail: object)
+                   event: "restoreUserActivityState", detail: name)
         }
     }
 }

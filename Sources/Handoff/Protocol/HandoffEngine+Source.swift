@@ -322,6 +322,11 @@ extension HandoffEngine {
                            detail: responder)
                 }
             }
+            // A source app in the scene lifecycle has the last word.
+            if case let .scene(scene) = appDelegate(device: source, app: activities[id.index].app) {
+                scene.scene(didUpdate: &content, context: &context)
+                record(now, device: source, app: .source(id), activity: id, event: "sceneDidUpdate")
+            }
             activities[id.index].content = content
             if context.processingTime <= setup.configuration.saveWait {
                 sent = content

@@ -15,7 +15,11 @@ extension HandoffEngine {
                event: "didReceiveInputStream", detail: deviceName(receiver))
         guard case let .app(app) = attempts[attempt].target, let activity = attempts[attempt].delivered else { return }
         var context = StreamContext(now: now, device: deviceName(receiver))
-        appDelegate(device: receiver, app: app).continuationStreamsOpened(for: activity, context: &context)
+        if let delegate = streamsDelegate(device: receiver, app: app) {
+            delegate.continuationStreamsOpened(for: activity, context: &context)
+        } else {
+            context.closeStreams()
+        }
         record(now, device: receiver, app: .bundle(app), activity: id, event: "continuationStreamsOpened")
         apply(context, of: attempt, now: now, scheduler: &scheduler)
     }
@@ -27,7 +31,7 @@ extension HandoffEngine {
         guard case let .app(app) = attempts[attempt].target, let activity = attempts[attempt].delivered else { return }
         let receiver = attempts[attempt].receiver
         var context = StreamContext(now: now, device: deviceName(receiver))
-        appDelegate(device: receiver, app: app).continuationStreamsFailed(for: activity, error: error, context: &context)
+        streamsDelegate(device: receiver, app: app)?.continuationStreamsFailed(for: activity, error: error, context: &context)
         record(now, device: receiver, app: .bundle(app), activity: attempts[attempt].activity,
                event: "continuationStreamsFailed", detail: keepsTrace ? error.description : "")
         apply(context, of: attempt, now: now, scheduler: &scheduler)
@@ -42,12 +46,17 @@ extension HandoffEngine {
         let receiver = attempts[attempt].receiver
         let requestBytes = round < attempts[attempt].requestSizes.count ? attempts[attempt].requestSizes[round] : 0
         var context = StreamContext(now: now, device: deviceName(receiver))
-        appDelegate(device: receiver, app: app).continuationStreamResponse(
+        streamsDelegate(device: receiver, app: app)?.continuationStreamResponse(
             StreamResponse(round: round, requestBytes: requestBytes, responseBytes: bytes), for: activity,
             context: &context)
         record(now, device: receiver, app: .bundle(app), activity: attempts[attempt].activity,
                event: "continuationStreamResponse", detail: keepsTrace ? "round \(round): \(bytes) bytes" : "")
         apply(context, of: attempt, now: now, scheduler: &scheduler)
+    }
+
+    /// The app's stream callbacks, if its delegate adopts them.
+    mutating func streamsDelegate(device: DeviceID, app: Int) -> (any ContinuationStreamsDelegate)? {
+        appDelegate(device: device, app: app).object as? any ContinuationStreamsDelegate
     }
 
     /// Carries out what a stream callback asked for once its processing

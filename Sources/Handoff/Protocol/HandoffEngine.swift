@@ -61,7 +61,7 @@ package struct HandoffEngine: SimulationModel, ~Copyable {
     /// Whether each app is running on each device (device × app).
     var running: [Bool]
     /// App delegates per device × app, made on first use.
-    var appDelegates: [(any HandoffAppDelegate)?]
+    var appDelegates: [HandoffDelegate?]
     let makeAppDelegate: AppDelegateFactory
     /// Each app's bundle ID.
     let appBundleIDs: [String]
@@ -162,7 +162,7 @@ package struct HandoffEngine: SimulationModel, ~Copyable {
         acceptedWithoutOffer = Array(repeating: false, count: count)
         running = Array(repeating: false, count: count * setup.apps.count)
         appDelegates = Array(repeating: nil, count: count * setup.apps.count)
-        makeAppDelegate = factory ?? { _, _ in ScriptedApp() }
+        makeAppDelegate = factory ?? { _, _ in .application(ScriptedApp()) }
         acceptanceGenerators = Array(repeating: nil, count: count)
         keyExchanges = Array(repeating: KeyExchangeState(), count: count * count)
         removalGenerations = Array(repeating: 0, count: count)

@@ -210,7 +210,7 @@ struct Attempt {
     /// What `continue` receives.
     var delivered: ContinuedActivity?
     /// Restoration-handler calls not yet made.
-    var restorations: [(objects: [String], delay: SimDuration)] = []
+    var restorations: [(objects: [any Restorable], delay: SimDuration)] = []
     /// Stream requests waiting for their callback to return.
     var queuedRequests: [Int] = []
     /// Stream request sizes by round.

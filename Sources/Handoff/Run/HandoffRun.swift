@@ -1,9 +1,11 @@
 import HandoffWorld
 import SimKernel
 
-/// Makes the app delegate of an app on a device, given the device's name
-/// and the app's description.
-public typealias AppDelegateFactory = (_ device: String, _ app: AppDescription) -> any HandoffAppDelegate
+/// Makes the delegate of an app on a device, in the app's lifecycle, given
+/// the device's name and the app's description:
+/// `.scene(NotesScene())` (iOS, iPadOS and visionOS apps) or
+/// `.application(NotesAppDelegate())` (macOS, and iOS apps without scenes).
+public typealias AppDelegateFactory = (_ device: String, _ app: AppDescription) -> HandoffDelegate
 
 /// How long the app delegates made by an ``AppDelegateFactory`` are kept.
 public enum AppDelegateLifetime: Hashable, Sendable {

@@ -156,7 +156,7 @@ public struct ScenarioRunner: Sendable {
             // one lives as long as the run.
             let run = try HandoffRun(
                 setup: scenario.setup, seed: seed, trial: 0,
-                appDelegates: { device, app in delegates.app(device: device, bundleID: app.bundleID) },
+                appDelegates: { device, app in .application(delegates.app(device: device, bundleID: app.bundleID)) },
                 appDelegateLifetime: .run)
             return ScenarioTrialRun(run: run, delegates: delegates)
         } catch {
