@@ -1,6 +1,7 @@
 // What an app team writes: its own controllers, plugged into simulated
 // devices through the delegate protocols, using only the public API (one
 // import, no @testable).
+import Foundation
 import HandoffSim
 import Testing
 
@@ -135,5 +136,68 @@ struct BrowserControllerTests {
         try run.schedule(.invalidate(tab), at: .milliseconds(6_100))
         run.run(until: .seconds(60))
         #expect(receiver.log == ["preparing com.example.browser.tab", "failed 4608"])
+    }
+
+    /// The delegates a runner made, from any of its threads.
+    final class Made: @unchecked Sendable {
+        private let lock = NSLock()
+        private var scenes: [BrowserTabController] = []
+        func add(_ scene: BrowserTabController) {
+            lock.lock()
+            scenes.append(scene)
+            lock.unlock()
+        }
+        var all: [BrowserTabController] {
+            lock.lock()
+            defer { lock.unlock() }
+            return scenes
+        }
+    }
+
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
+
+    @Test("a shipped scenario file runs with the app's own scene delegate on the iPhone: the file's verdicts, the app's own code")
+    func scenarioFileWithOwnDelegate() throws {
+        let scenario = try ScenarioSuite.load(Self.root + "/scenarios/payload-3kib.json").get()
+        let made = Made()
+        let runner = ScenarioRunner(jobs: 2, appDelegates: { device, app in
+            guard device == "iphone", app.bundleID == "com.example.notes" else { return nil }  // the Mac stays scripted
+            let scene = BrowserTabController()
+            made.add(scene)
+            return .scene(scene)
+        })
+        let result = runner.run(scenario)
+        #expect(result.failure == nil)
+        #expect(result.passed, "\(result.expectations.map(\.measured))")
+        #expect(result.expectations.count == 3)
+        // Every trial made its own controller, which heard willContinue (the
+        // file's activity carries no URL, so continue leaves the page as it is).
+        #expect(made.all.count == scenario.trials)
+        #expect(made.all.allSatisfy { $0.log == ["preparing com.example.notes.editing"] })
+        // The same file through the command's code path with scripted apps gives the same
+        // verdicts; the latencies differ only by what the apps charge.
+        let scripted = ScenarioRunner(jobs: 2).run(scenario)
+        #expect(scripted.expectations.map(\.passed) == result.expectations.map(\.passed))
+    }
+
+    @Test("a sweep runs with the app's own delegate: every point's trials continue through it")
+    func sweepWithOwnDelegate() throws {
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: Self.root + "/scenarios/payload-3kib.json")))
+        let prepared = try SweepRunner.prepare(
+            bytes, file: "payload-3kib.json", payloads: ["1KiB", "16KiB"], options: .init(trials: 40)).get()
+        let made = Made()
+        let result = try SweepRunner(jobs: 2, appDelegates: { device, _ in
+            guard device == "iphone" else { return nil }
+            let scene = BrowserTabController()
+            made.add(scene)
+            return .scene(scene)
+        }).run(prepared).get()
+        #expect(result.points.map(\.payloadBytes) == [1024, 16_384])
+        #expect(result.points.allSatisfy { $0.aggregate.continued == 40 })
+        #expect(made.all.count == 80)
+        // The 16 KiB point's fetch takes longer than the 1 KiB one's.
+        let fetch = result.points.map { $0.aggregate.fetch.value(atPercentile: 50) ?? .zero }
+        #expect(fetch[1] > fetch[0])
     }
 }

@@ -15,9 +15,20 @@ import SimKernel
 ///     print(expectation.asked, expectation.measured, expectation.failingTrial ?? -1)
 /// }
 /// ```
+/// Your own delegates for a scenario's apps (``ScenarioRunner/appDelegates``,
+/// ``SweepRunner/appDelegates``): the delegate of `app` on `device`, or nil
+/// to keep the app the scenario file scripts.
+public typealias ScenarioAppDelegates = @Sendable (_ device: String, _ app: AppDescription) -> HandoffDelegate?
+
 public struct ScenarioRunner: Sendable {
     /// Threads to spread trials over (at least 1).
     public var jobs: Int
+    /// Your own delegates for some or all of the scenario's apps: called
+    /// for every app on every device, in every trial (each trial gets new
+    /// delegates, so one may keep state); `nil` keeps the app the scenario
+    /// file scripts. Called on the runner's threads: with `jobs` > 1, make
+    /// a new delegate on each call.
+    public var appDelegates: ScenarioAppDelegates?
     /// Whether results keep every trial's ``TrialSample``s
     /// (``ScenarioResult/samples``): memory then grows with the trials.
     public var recordsSamples: Bool
@@ -26,8 +37,12 @@ public struct ScenarioRunner: Sendable {
 
     /// A runner on `jobs` threads, keeping per-trial samples if
     /// `recordsSamples`, and listing the trials `trialFilter` matches.
-    public init(jobs: Int = 1, recordsSamples: Bool = false, trialFilter: TrialFilter? = nil) {
+    public init(
+        jobs: Int = 1, recordsSamples: Bool = false, trialFilter: TrialFilter? = nil,
+        appDelegates: ScenarioAppDelegates? = nil
+    ) {
         self.jobs = max(1, jobs)
+        self.appDelegates = appDelegates
         self.recordsSamples = recordsSamples
         self.trialFilter = trialFilter
     }
@@ -66,10 +81,12 @@ public struct ScenarioRunner: Sendable {
 
     /// Runs one trial with its full trace, for `handoff-sim replay`; with
     /// `packets`, every packet put on a link too.
+    /// `appDelegates` as in ``appDelegates``.
     public static func replay(
-        _ scenario: Scenario, seed: UInt64, trial: Int, packets: Bool = false
+        _ scenario: Scenario, seed: UInt64, trial: Int, packets: Bool = false,
+        appDelegates: ScenarioAppDelegates? = nil
     ) throws(ScenarioError) -> TrialReplay {
-        let trials = try makeRun(scenario, seed: seed)
+        let trials = try makeRun(scenario, seed: seed, appDelegates: appDelegates)
         trials.run.recordsPackets = packets
         let outcome = try runTrial(scenario, run: trials, seed: seed, trial: trial, keepsTrace: true)
         let run = trials.run
@@ -102,14 +119,19 @@ public struct ScenarioRunner: Sendable {
     {
         let recordsSamples = self.recordsSamples
         let filter = trialFilter
+        let appDelegates = self.appDelegates
         // Fail early, on this thread, if the setup cannot make a run.
-        _ = try Self.makeRun(scenario, seed: seed)
+        _ = try Self.makeRun(scenario, seed: seed, appDelegates: appDelegates)
         let workers = min(jobs, trials)
         let pieces = ParallelTrials.pieces(points: 1, trials: 0..<trials, workers: workers)
         let outcomes = ParallelTrials(jobs: workers).run(
             pieces: pieces.count,
             makeState: { () -> Result<ScenarioTrialRun, ScenarioError> in
-                do throws(ScenarioError) { return .success(try Self.makeRun(scenario, seed: seed)) } catch { return .failure(error) }
+                do throws(ScenarioError) {
+                    return .success(try Self.makeRun(scenario, seed: seed, appDelegates: appDelegates))
+                } catch {
+                    return .failure(error)
+                }
             },
             piece: { made, index -> ParallelTrials.PieceOutcome<(TrialTally, [TrialSample], TrialMatches?)> in
                 var tally = TrialTally(scenario, plan: plan, trialCount: trials)
@@ -148,16 +170,22 @@ public struct ScenarioRunner: Sendable {
         return (tally, samples, matches)
     }
 
-    /// A run of `scenario` to reuse for its trials, with its scripted apps.
-    static func makeRun(_ scenario: Scenario, seed: UInt64) throws(ScenarioError) -> ScenarioTrialRun {
+    /// A run of `scenario` to reuse for its trials, with its scripted apps
+    /// where `appDelegates` gives none.
+    static func makeRun(
+        _ scenario: Scenario, seed: UInt64, appDelegates: ScenarioAppDelegates? = nil
+    ) throws(ScenarioError) -> ScenarioTrialRun {
         let delegates = ScriptedDelegates(scenario)
         do {
             // A scripted app keeps no state from one trial to the next, so
-            // one lives as long as the run.
+            // one lives as long as the run; the caller's may, so they are
+            // made again for every trial.
             let run = try HandoffRun(
                 setup: scenario.setup, seed: seed, trial: 0,
-                appDelegates: { device, app in .application(delegates.app(device: device, bundleID: app.bundleID)) },
-                appDelegateLifetime: .run)
+                appDelegates: { device, app in
+                    appDelegates?(device, app) ?? .application(delegates.app(device: device, bundleID: app.bundleID))
+                },
+                appDelegateLifetime: appDelegates == nil ? .run : .trial)
             return ScenarioTrialRun(run: run, delegates: delegates)
         } catch {
             throw .invalidSetup(error.description)

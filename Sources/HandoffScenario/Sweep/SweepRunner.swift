@@ -26,12 +26,16 @@ public struct SweepRunner: Sendable {
     /// Whether every point keeps its trials' ``TrialSample``s
     /// (``SweepPoint/samples``): memory then grows with the trials.
     public var recordsSamples: Bool
+    /// Your own delegates for some or all of the scenario's apps, as in
+    /// ``ScenarioRunner/appDelegates``.
+    public var appDelegates: ScenarioAppDelegates?
 
     /// A runner on `jobs` threads, keeping per-trial samples if
-    /// `recordsSamples`.
-    public init(jobs: Int = 1, recordsSamples: Bool = false) {
+    /// `recordsSamples`, with your own `appDelegates` where given.
+    public init(jobs: Int = 1, recordsSamples: Bool = false, appDelegates: ScenarioAppDelegates? = nil) {
         self.jobs = max(1, jobs)
         self.recordsSamples = recordsSamples
+        self.appDelegates = appDelegates
     }
 
     /// What to measure and how: everything but the axes.
@@ -266,6 +270,7 @@ public struct SweepRunner: Sendable {
         let pieces = ParallelTrials.pieces(points: points.count, trials: trials, workers: workers)
         let id = ActivityID(activity)
         let recordsSamples = self.recordsSamples
+        let appDelegates = self.appDelegates
         let deviceIndex = points.first?.scenario.setup.devices.firstIndex { $0.name == device } ?? 0
         let outcomes = ParallelTrials(jobs: workers).run(
             pieces: pieces.count, groups: pieces.map(\.point), makeState: { PointRun() },
@@ -273,7 +278,7 @@ public struct SweepRunner: Sendable {
                 let piece = pieces[index]
                 do throws(ScenarioError) {
                     let (scenario, run) = try state.run(
-                        of: piece.point, points: points, seed: seed, unshared: workers > 1)
+                        of: piece.point, points: points, seed: seed, unshared: workers > 1, appDelegates: appDelegates)
                     var output = PointOutput()
                     for trial in piece.trials {
                         if let failure = try ScenarioRunner.runTrial(
@@ -332,11 +337,11 @@ private struct PointRun {
     /// a new point: from the point's own scenario, or (`unshared`) from a
     /// copy of it that shares no storage with other threads'.
     mutating func run(
-        of index: Int, points: [SweepPointScenario], seed: UInt64, unshared: Bool
+        of index: Int, points: [SweepPointScenario], seed: UInt64, unshared: Bool, appDelegates: ScenarioAppDelegates?
     ) throws(ScenarioError) -> (Scenario, ScenarioTrialRun) {
         if point == index, let current { return current }
         let scenario = unshared ? points[index].unsharedScenario() : points[index].scenario
-        let made = (scenario: scenario, run: try ScenarioRunner.makeRun(scenario, seed: seed))
+        let made = (scenario: scenario, run: try ScenarioRunner.makeRun(scenario, seed: seed, appDelegates: appDelegates))
         current = made
         point = index
         return made
