@@ -49,3 +49,27 @@ struct DocumentationTests {
         }
     }
 }
+
+/// The README's app-team section is an excerpt of the example app package.
+@Suite("README against Examples/NotesApp")
+struct ExampleExcerptTests {
+    @Test("every Swift block of the README's app-team section is, line for line, in the example's tests")
+    func readmeIsAnExcerpt() throws {
+        let readme = try String(contentsOfFile: packageRoot + "/README.md", encoding: .utf8)
+        let start = try #require(readme.range(of: "### 4. Run your own app code against simulated devices"))
+        let section = String(readme[start.upperBound...]).components(separatedBy: "\n## ").first ?? ""
+        let blocks = section.components(separatedBy: "```swift\n").dropFirst().map {
+            $0.components(separatedBy: "\n```").first ?? ""
+        }
+        #expect(blocks.count >= 3)
+        let example = try String(
+            contentsOfFile: packageRoot + "/Examples/NotesApp/Tests/NotesAppTests/NotesHandoffTests.swift", encoding: .utf8)
+        let exampleLines = Set(example.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) })
+        for block in blocks {
+            for line in block.split(separator: "\n") {
+                let trimmed = line.trimmingCharacters(in: .whitespaces)
+                #expect(exampleLines.contains(trimmed), "README line not in the example: \(trimmed)")
+            }
+        }
+    }
+}

@@ -24,8 +24,7 @@ struct HandoffDocumentationExampleTests {
         #expect(run.trace.contains { $0.event == "userActivityWasContinued" })
     }
 
-    /// The README's app code ("Run your own app code against simulated
-    /// devices"), as written there.
+    /// A scene delegate whose restoration object shows the page.
     final class WebView: Restorable {
         let restorationIdentifier = "webView"
         var shownURL: String?
@@ -59,7 +58,7 @@ struct HandoffDocumentationExampleTests {
         }
     }
 
-    @Test("the README's scene-delegate example restores the tab in the app's own web view")
+    @Test("a scene delegate restores the tab in the app's own web view, 20 ms after continue")
     func readmeSceneDelegateExample() throws {
         var scenes: [String: TabScene] = [:]
         let browser = try AppDescription(

@@ -65,6 +65,26 @@ public enum UserInfoValue: Hashable, Sendable {
         self = try converter.convert(value)
     }
 
+    /// The value as a Foundation property-list value (`Int` for integers,
+    /// `NSNull` for null, `[Any]`, `Set<AnyHashable>` and `[String: Any]`
+    /// for collections).
+    public var propertyListValue: Any {
+        switch self {
+        case let .string(value): return value
+        case let .integer(value): return Int(value)
+        case let .real(value): return value
+        case let .boolean(value): return value
+        case let .data(value): return value
+        case let .date(value): return value
+        case let .url(value): return value
+        case let .uuid(value): return value
+        case .null: return NSNull()
+        case let .array(values): return values.map(\.propertyListValue)
+        case let .set(values): return Set(values.map { $0.propertyListValue as? AnyHashable ?? AnyHashable("\($0)") })
+        case let .dictionary(values): return values.mapValues(\.propertyListValue)
+        }
+    }
+
     /// A short name of the case for messages: "string", "integer", ...
     ///
     /// One of "string", "integer", "real", "boolean", "data", "date", "url",
@@ -288,6 +308,13 @@ public struct UserInfo: Hashable, Sendable, ExpressibleByDictionaryLiteral, Cust
     public init(dictionaryLiteral elements: (String, UserInfoValue)...) {
         entries = Dictionary(elements, uniquingKeysWith: { _, last in last })
     }
+
+    /// The entries as the property-list dictionary an app's
+    /// `NSUserActivity.userInfo` holds (`String`, `Int`, `Double`, `Bool`,
+    /// `Data`, `Date`, `URL`, `UUID`, `NSNull`, arrays, sets and
+    /// dictionaries), to hand to app code written against Foundation: the
+    /// inverse of ``init(validating:)``.
+    public var propertyList: [String: Any] { entries.mapValues(\.propertyListValue) }
 
     /// The value for `key`; assigning `nil` removes the key.
     ///
