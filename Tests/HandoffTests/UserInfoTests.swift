@@ -555,3 +555,29 @@ extension UserInfoTests {
         }
     }
 }
+
+/// The Foundation view of a userInfo.
+@Suite("UserInfo as a property list")
+struct UserInfoPropertyListTests {
+    @Test("propertyList gives back what init(validating:) took, as Foundation values")
+    func propertyListRoundTrip() throws {
+        let date = Date(timeIntervalSinceReferenceDate: 700_000_000)
+        let url = URL(string: "https://example.com/a")!
+        let given: [AnyHashable: Any] = [
+            "noteID": "groceries", "cursor": 12, "ratio": 0.5, "pinned": true, "when": date, "link": url,
+            "tags": ["a", "b"], "nested": ["depth": 2],
+        ]
+        let info = try UserInfo(validating: given)
+        let list = info.propertyList
+        #expect(list["noteID"] as? String == "groceries")
+        #expect(list["cursor"] as? Int == 12)
+        #expect(list["ratio"] as? Double == 0.5)
+        #expect(list["pinned"] as? Bool == true)
+        #expect(list["when"] as? Date == date)
+        #expect(list["link"] as? URL == url)
+        #expect(list["tags"] as? [String] == ["a", "b"])
+        #expect((list["nested"] as? [String: Any])?["depth"] as? Int == 2)
+        // And back again: the same userInfo.
+        #expect(try UserInfo(validating: list) == info)
+    }
+}
