@@ -39,6 +39,7 @@ public enum HandoffError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The world refused its description.
     case world(WorldError)
 
+    /// The error in words: what was wrong and what was expected.
     public var description: String {
         switch self {
         case let .invalidUserInfoValue(keyPath, type):

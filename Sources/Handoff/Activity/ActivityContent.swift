@@ -11,8 +11,10 @@ public struct ActivityID: Hashable, Comparable, Sendable, CustomStringConvertibl
     /// The activity at `index`.
     public init(_ index: Int) { self.index = index }
 
+    /// Ordered by index: the order the activities were created in.
     public static func < (lhs: ActivityID, rhs: ActivityID) -> Bool { lhs.index < rhs.index }
 
+    /// `activity #N`.
     public var description: String { "activity #\(index)" }
 }
 
@@ -176,6 +178,7 @@ public struct ActivityContent: Hashable, Sendable {
             documentPath: documentPath, responders: responders)
     }
 
+    /// Equal when every property is (the transfer size included).
     public static func == (lhs: ActivityContent, rhs: ActivityContent) -> Bool {
         if lhs.storage === rhs.storage { return true }
         return lhs.activityType == rhs.activityType
@@ -192,6 +195,7 @@ public struct ActivityContent: Hashable, Sendable {
             && lhs.responders == rhs.responders
     }
 
+    /// Hashes every property that `==` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(activityType)
         hasher.combine(title)

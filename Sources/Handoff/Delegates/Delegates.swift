@@ -36,8 +36,10 @@ public struct ContinuationError: Error, Hashable, Sendable, Comparable, CustomSt
         }
     }
 
+    /// Ordered by code.
     public static func < (lhs: ContinuationError, rhs: ContinuationError) -> Bool { lhs.code < rhs.code }
 
+    /// The code and its name: `4609 connectionUnavailable`.
     public var description: String { "\(code) \(name)" }
 }
 
@@ -329,14 +331,18 @@ open class DefaultSceneDelegate: HandoffSceneDelegate {
     /// A delegate with the defaults.
     public init() {}
 
+    /// Does nothing: the system shows its own progress.
     open func scene(willContinueUserActivityWithType type: String, context: inout CallbackContext) {}
 
+    /// Handles the activity and restores nothing.
     open func scene(continue activity: ContinuedActivity, context: inout ContinueContext) {}
 
+    /// Does nothing.
     open func scene(
         didFailToContinueUserActivityWithType type: String, error: ContinuationError, context: inout CallbackContext
     ) {}
 
+    /// Adds nothing.
     open func scene(didUpdate activity: inout ActivityContent, context: inout CallbackContext) {}
 }
 
@@ -347,12 +353,15 @@ open class DefaultAppDelegate: HandoffAppDelegate {
     /// A delegate with the defaults.
     public init() {}
 
+    /// Returns `false`: the system shows its own progress.
     open func application(willContinueUserActivityWithType type: String, context: inout CallbackContext) -> Bool {
         false
     }
 
+    /// Returns `true` (handled) and restores nothing.
     open func application(continue activity: ContinuedActivity, context: inout ContinueContext) -> Bool { true }
 
+    /// Does nothing.
     open func application(
         didFailToContinueUserActivityWithType type: String, error: ContinuationError, context: inout CallbackContext
     ) {}
@@ -394,18 +403,23 @@ open class DefaultUserActivityDelegate: UserActivityDelegate {
     /// A delegate with the defaults.
     public init() {}
 
+    /// Adds nothing.
     open func userActivityWillSave(_ activity: inout ActivityContent, context: inout CallbackContext) {}
 
+    /// Adds nothing.
     open func updateUserActivityState(
         _ activity: inout ActivityContent, responder: String, context: inout CallbackContext
     ) {}
 
+    /// Does nothing.
     open func userActivityWasContinued(_ activity: ActivityContent, by device: String, context: inout CallbackContext) {}
 
+    /// Does nothing.
     open func userActivity(
         _ activity: ActivityContent, didReceiveStreamsFrom device: String, context: inout CallbackContext
     ) {}
 
+    /// Answers with nothing: 0 bytes.
     open func userActivity(
         _ activity: ActivityContent, respondToStreamRequest round: Int, requestBytes: Int,
         context: inout CallbackContext

@@ -90,11 +90,15 @@ public final class ScriptedApp: HandoffAppDelegate, ContinuationStreamsDelegate,
         restorables = behaviour.restorableObjects.map { NamedRestorable(name: $0, restoreTime: behaviour.restoreTime) }
     }
 
+    /// Charges `willContinueTime`; returns `notifiesUser`.
     public func application(willContinueUserActivityWithType type: String, context: inout CallbackContext) -> Bool {
         context.charge(behaviour.willContinueTime)
         return behaviour.notifiesUser
     }
 
+    /// Charges `continueTime`; unless `handlesContinuation` is false, asks for
+    /// streams when the activity allows them and there are `streamRounds`, or
+    /// else restores the `restorableObjects` after `restoreDelay`.
     public func application(continue activity: ContinuedActivity, context: inout ContinueContext) -> Bool {
         context.charge(behaviour.continueTime)
         guard behaviour.handlesContinuation else { return false }
@@ -106,15 +110,18 @@ public final class ScriptedApp: HandoffAppDelegate, ContinuationStreamsDelegate,
         return true
     }
 
+    /// Does nothing.
     public func application(
         didFailToContinueUserActivityWithType type: String, error: ContinuationError, context: inout CallbackContext
     ) {}
 
+    /// Sends the first round's request.
     public func continuationStreamsOpened(for activity: ContinuedActivity, context: inout StreamContext) {
         responsesReceived = 0
         if let first = behaviour.streamRounds.first { context.request(bytes: first.requestBytes) }
     }
 
+    /// Falls back to what the payload alone allows: restores the objects.
     public func continuationStreamsFailed(
         for activity: ContinuedActivity, error: ContinuationError, context: inout StreamContext
     ) {
@@ -124,6 +131,7 @@ public final class ScriptedApp: HandoffAppDelegate, ContinuationStreamsDelegate,
         }
     }
 
+    /// Sends the next round's request, or closes the streams and restores.
     public func continuationStreamResponse(
         _ response: StreamResponse, for activity: ContinuedActivity, context: inout StreamContext
     ) {
@@ -138,23 +146,28 @@ public final class ScriptedApp: HandoffAppDelegate, ContinuationStreamsDelegate,
         }
     }
 
+    /// Charges `saveTime` and adds `saveEntries`.
     public func userActivityWillSave(_ activity: inout ActivityContent, context: inout CallbackContext) {
         context.charge(behaviour.saveTime)
         activity.addUserInfoEntries(behaviour.saveEntries)
     }
 
+    /// Adds the responder's `responderEntries`.
     public func updateUserActivityState(
         _ activity: inout ActivityContent, responder: String, context: inout CallbackContext
     ) {
         if let entries = behaviour.responderEntries[responder] { activity.addUserInfoEntries(entries) }
     }
 
+    /// Does nothing.
     public func userActivityWasContinued(_ activity: ActivityContent, by device: String, context: inout CallbackContext) {}
 
+    /// Does nothing.
     public func userActivity(
         _ activity: ActivityContent, didReceiveStreamsFrom device: String, context: inout CallbackContext
     ) {}
 
+    /// Charges `streamResponseTime`; answers with the round's `responseBytes`.
     public func userActivity(
         _ activity: ActivityContent, respondToStreamRequest round: Int, requestBytes: Int,
         context: inout CallbackContext

@@ -2,7 +2,7 @@ import HandoffWorld
 import SimKernel
 
 /// Every default of the continuity protocol with its source, after the
-/// world's (``CalibratedDefaults``), in one table.
+/// world's (`CalibratedDefaults`), in one table.
 ///
 /// The values are read from the constants the protocol runs with, so the
 /// table cannot drift from the code.

@@ -50,8 +50,11 @@ public final class HandoffRun {
     /// Trial `trial` of `setup` under `seed`.
     ///
     /// - Parameters:
-    ///   - appDelegates: makes the app delegate of an app on a device; the
-    ///     built-in ``ScriptedApp`` otherwise.
+    ///   - setup: the devices, the apps and the configuration.
+    ///   - seed: the seed of the run's random streams.
+    ///   - trial: the trial: trial `k` of `seed` draws from its own stream.
+    ///   - appDelegates: makes the delegate of an app on a device, in its
+    ///     lifecycle; the built-in ``ScriptedApp`` otherwise.
     ///   - appDelegateLifetime: whether `appDelegates` is asked again after
     ///     every ``reset(seed:trial:)`` (the default) or its delegates are
     ///     kept for the whole run.
@@ -85,8 +88,12 @@ public final class HandoffRun {
     /// Creates an activity of `app` on `device`, in state `created`; the
     /// app is running there from now on.
     ///
-    /// - Parameter delegate: the activity delegate; a ``ScriptedApp`` with
-    ///   default behaviour otherwise.
+    /// - Parameters:
+    ///   - content: what the activity carries.
+    ///   - device: the source device's name.
+    ///   - bundleID: the app's bundle ID; the app must be installed there.
+    ///   - delegate: the activity delegate; a ``ScriptedApp`` with default
+    ///     behaviour otherwise.
     /// - Returns: the activity's identifier: activities are numbered from 0
     ///   in creation order, in every trial.
     /// - Throws: ``HandoffError/unknownDevice(_:)``,
@@ -114,8 +121,8 @@ public final class HandoffRun {
     /// Advertising never stops by itself while an activity is current, so
     /// a run always needs a limit.
     ///
-    /// - Returns: ``StopReason/stopped`` when the run settled,
-    ///   ``StopReason/reachedTime`` when the limit ended it first.
+    /// - Returns: `StopReason.stopped` when the run settled,
+    ///   `StopReason.reachedTime` when the limit ended it first.
     @discardableResult
     public func run(until limit: SimInstant) -> StopReason {
         run(until: limit, maxEvents: .max)
@@ -124,8 +131,8 @@ public final class HandoffRun {
     /// Runs until nothing is under way any more, until `limit`, or until
     /// `maxEvents` events have run, whichever comes first.
     ///
-    /// - Returns: ``StopReason/stopped`` when the run settled,
-    ///   ``StopReason/reachedTime`` or ``StopReason/reachedEventLimit``
+    /// - Returns: `StopReason.stopped` when the run settled,
+    ///   `StopReason.reachedTime` or `StopReason.reachedEventLimit`
     ///   when a bound ended it first.
     @discardableResult
     public func run(until limit: SimInstant, maxEvents: UInt64) -> StopReason {

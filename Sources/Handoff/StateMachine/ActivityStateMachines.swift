@@ -43,6 +43,7 @@ public enum SourceActivityMachine: ActivityStateMachine {
         /// Withdrawn for good.
         case invalidated
 
+        /// The raw value.
         public var description: String { rawValue }
     }
 
@@ -62,9 +63,11 @@ public enum SourceActivityMachine: ActivityStateMachine {
         /// The app calls `invalidate`.
         case invalidate
 
+        /// The raw value.
         public var description: String { rawValue }
     }
 
+    /// The state `event` moves `state` to, or nil when the event is not allowed there.
     public static func transition(from state: State, on event: Event) -> State? {
         switch (state, event) {
         case (.invalidated, _): return nil
@@ -123,6 +126,7 @@ public enum ContinuationMachine: ActivityStateMachine {
         /// The activity's `webpageURL` opened in the browser.
         case inBrowser
 
+        /// The raw value.
         public var description: String { rawValue }
 
         /// Whether no event can follow.
@@ -158,9 +162,11 @@ public enum ContinuationMachine: ActivityStateMachine {
         /// The browser opens the activity's `webpageURL`.
         case openInBrowser
 
+        /// The raw value.
         public var description: String { rawValue }
     }
 
+    /// The state `event` moves `state` to, or nil when the event is not allowed there.
     public static func transition(from state: State, on event: Event) -> State? {
         switch (state, event) {
         case (.discovered, .offer), (.offered, .offer): return .offered
@@ -195,6 +201,7 @@ public struct Violation: Hashable, Sendable, CustomStringConvertible {
     /// The event that is illegal there.
     public let event: String
 
+    /// The violation in words: the machine, the state, the event and where.
     public var description: String {
         "illegal transition at \(time) on \(device): \(machine) activity \(activity) is \(state); \(event) is not "
             + "allowed there"

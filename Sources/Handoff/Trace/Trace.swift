@@ -141,6 +141,7 @@ public enum ContinuationOutcome: Hashable, Sendable, CustomStringConvertible {
     /// The run ended while the attempt was still under way.
     case unfinished
 
+    /// The outcome in words, as reports print it.
     public var description: String {
         switch self {
         case .continued: return "continued"
