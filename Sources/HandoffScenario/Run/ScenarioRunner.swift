@@ -353,7 +353,7 @@ struct ObservationPlan: Sendable {
 }
 
 /// One (activity, device) pair in one trial.
-struct PairObservation: Sendable {
+struct PairObservation: Sendable, LatencyRecord {
     let outcome: ContinuationOutcome?
     let advertToOffered: SimDuration?
     let acceptToContinue: SimDuration?
@@ -361,15 +361,7 @@ struct PairObservation: Sendable {
     let fetch: SimDuration?
     let streamRound: SimDuration?
 
-    func latency(_ metric: LatencyMetric) -> SimDuration? {
-        switch metric {
-        case .advertToOffered: return advertToOffered
-        case .acceptToContinue: return acceptToContinue
-        case .acceptToRestored: return acceptToRestored
-        case .fetch: return fetch
-        case .streamRound: return streamRound
-        }
-    }
+    func latency(_ metric: LatencyMetric) -> SimDuration? { value(of: metric) }
 }
 
 /// What one trial showed.

@@ -119,15 +119,7 @@ public struct TrialMatches: Hashable, Sendable {
     }
 }
 
-extension ContinuationSummary {
+extension ContinuationSummary: LatencyRecord {
     /// The latency `metric` measured, if the trial reached its end.
-    public func latency(_ metric: LatencyMetric) -> SimDuration? {
-        switch metric {
-        case .advertToOffered: return advertToOffered
-        case .acceptToContinue: return acceptToContinue
-        case .acceptToRestored: return acceptToRestored
-        case .fetch: return fetch
-        case .streamRound: return streamRound
-        }
-    }
+    public func latency(_ metric: LatencyMetric) -> SimDuration? { value(of: metric) }
 }

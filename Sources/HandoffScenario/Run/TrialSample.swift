@@ -7,7 +7,7 @@ import SimKernel
 /// Recorded only when the runner is asked to
 /// (``ScenarioRunner/recordsSamples``, ``SweepRunner/recordsSamples``), in
 /// trial order, the same for any number of threads.
-public struct TrialSample: Hashable, Sendable {
+public struct TrialSample: Hashable, Sendable, LatencyRecord {
     /// The trial's index, from 0.
     public let trial: Int
     /// The activity's index in the scenario's activities.
@@ -46,15 +46,7 @@ public struct TrialSample: Hashable, Sendable {
     }
 
     /// The value of `metric` (nil where the trial did not reach it).
-    public func latency(_ metric: LatencyMetric) -> SimDuration? {
-        switch metric {
-        case .advertToOffered: return advertToOffered
-        case .acceptToContinue: return acceptToContinue
-        case .acceptToRestored: return acceptToRestored
-        case .fetch: return fetch
-        case .streamRound: return streamRound
-        }
-    }
+    public func latency(_ metric: LatencyMetric) -> SimDuration? { value(of: metric) }
 
     /// The sample of `summary`, if the device heard of the activity.
     init?(trial: Int, activity: Int, device: Int, summary: ContinuationSummary?) {
@@ -80,6 +72,29 @@ public struct TrialSample: Hashable, Sendable {
                     samples.append(sample)
                 }
             }
+        }
+    }
+}
+
+/// Something with the five latencies of one activity on one device, read
+/// by ``LatencyMetric``: a summary, a sample, an observation.
+protocol LatencyRecord {
+    var advertToOffered: SimDuration? { get }
+    var acceptToContinue: SimDuration? { get }
+    var acceptToRestored: SimDuration? { get }
+    var fetch: SimDuration? { get }
+    var streamRound: SimDuration? { get }
+}
+
+extension LatencyRecord {
+    /// The latency `metric` names.
+    func value(of metric: LatencyMetric) -> SimDuration? {
+        switch metric {
+        case .advertToOffered: return advertToOffered
+        case .acceptToContinue: return acceptToContinue
+        case .acceptToRestored: return acceptToRestored
+        case .fetch: return fetch
+        case .streamRound: return streamRound
         }
     }
 }
