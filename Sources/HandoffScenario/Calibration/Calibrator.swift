@@ -213,11 +213,14 @@ public struct Calibrator: Sendable {
         var problems: [ScenarioProblem] = []
         let options = SweepRunner.Options(
             trials: experiment.trials, seed: experiment.seed, activity: experiment.activity, device: experiment.device)
+        // Each scenario read once; checked at each parameter's bounds and group.
+        var scenarios: [String: [UInt8]] = [:]
+        for file in experiment.scenarioFiles { scenarios[file] = read(file) }
         func check(
             _ parameters: [(path: String, values: [String])], in file: String,
             at source: (path: String, position: SourcePosition?)?, what: String
         ) {
-            guard let scenario = read(file) else {
+            guard let scenario = scenarios[file] else {
                 problems.append(ScenarioProblem(
                     file: experiment.file, path: "$", position: nil, message: "the scenario \(file) cannot be read"))
                 return

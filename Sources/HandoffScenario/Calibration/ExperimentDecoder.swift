@@ -72,7 +72,9 @@ struct ExperimentReader {
         let datasets = object.required("data", what: "the measured datasets") { node, dataPath -> [MeasuredDataset]? in
             guard let list = context.array(node, dataPath, expected: "an array of measured datasets") else { return nil }
             if list.isEmpty { context.report(dataPath, at: node.position, "expected at least one measured dataset") }
-            return list.enumerated().compactMap { index, element in readDataset(element, dataPath.index(index)) }
+            return list.enumerated().compactMap { index, element in
+                readDataset(element, dataPath.index(index), scenario: scenario, trials: trials)
+            }
         }
         let parameters = object.optional("parameters") { node, parametersPath -> [FitParameter]? in
             guard let list = context.array(node, parametersPath, expected: "an array of parameters to fit") else { return nil }
@@ -90,11 +92,7 @@ struct ExperimentReader {
                 return parameter
             }
         } ?? []
-        guard let name, let scenario, var datasets else { return nil }
-        for index in datasets.indices {
-            if datasets[index].scenarioFile.isEmpty { datasets[index].scenarioFile = scenario }
-            if datasets[index].trials == 0 { datasets[index].trials = trials }
-        }
+        guard let name, let scenario, let datasets else { return nil }
         return Experiment(
             file: context.file, name: name, scenarioFile: scenario, seed: seed, trials: trials,
             activity: activity, device: device, datasets: datasets, parameters: parameters)
@@ -117,7 +115,12 @@ struct ExperimentReader {
 
     // MARK: Datasets
 
-    func readDataset(_ node: JSONNode, _ path: JSONPath) -> MeasuredDataset? {
+    /// A dataset, simulated with its own `scenario` and `trials` or else
+    /// the experiment's (`scenario` is nil when the experiment's is missing,
+    /// and then the experiment is refused anyway).
+    func readDataset(_ node: JSONNode, _ path: JSONPath, scenario experimentScenario: String?, trials experimentTrials: Int)
+        -> MeasuredDataset?
+    {
         guard let object = context.object(node, path, what: "a measured dataset", allowed: ExperimentKeys.data) else {
             return nil
         }
@@ -164,9 +167,8 @@ struct ExperimentReader {
         var dataset = readRows(
             bytes, file: file, column: column, unit: unit, metric: metric, groupBy: groupBy, outcome: outcome,
             path: path, object: object)
-        // The experiment's scenario and trials are filled in when empty.
-        dataset?.scenarioFile = scenario ?? ""
-        dataset?.trials = trials ?? 0
+        dataset?.scenarioFile = scenario ?? experimentScenario ?? ""
+        dataset?.trials = trials ?? experimentTrials
         return dataset
     }
 
