@@ -10,7 +10,7 @@ import csv, json, os, subprocess, sys, tempfile
 sim = sys.argv[1]
 bootstrap = sys.argv[2] if len(sys.argv) > 2 else "20"
 root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-base = os.path.join(root, "scenarios/measured/awdl-request-response.json")
+base = os.path.join(root, "calibration/scenarios/awdl-request-response.json")
 truth = {  # path: (value as the scenario takes it, value in the report's unit)
     "network.wifiPeerToPeer.latency": ("3000000ns", 3_000_000),
     "network.wifiPeerToPeer.schedule.idleInterval": ("500000000ns", 500_000_000),

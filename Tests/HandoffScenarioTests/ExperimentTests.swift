@@ -22,7 +22,7 @@ struct ExperimentTests {
     static func read(_ path: String) -> [UInt8]? {
         let shipped: String
         switch path {
-        case "dir/cable.json": shipped = "scenarios/measured/cable-request-response.json"
+        case "dir/cable.json": shipped = "calibration/scenarios/cable-request-response.json"
         case "dir/streams.json": shipped = "scenarios/streams-large-document.json"
         default: return nil
         }

@@ -48,7 +48,7 @@ struct CalibrateCommandTests {
         let directory = NSTemporaryDirectory() + "calibrate-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         try "ms\n100\n".write(toFile: directory + "/data.csv", atomically: true, encoding: .utf8)
-        let experiment = #"{"name": "x", "scenario": "\#(Self.root)/scenarios/measured/cable-request-response.json", "data": [{"file": "data.csv", "column": "mz", "metric": "fetch"}]}"#
+        let experiment = #"{"name": "x", "scenario": "\#(Self.root)/calibration/scenarios/cable-request-response.json", "data": [{"file": "data.csv", "column": "mz", "metric": "fetch"}]}"#
         try experiment.write(toFile: directory + "/e.json", atomically: true, encoding: .utf8)
         let run = try ProductRunner.run("handoff-sim", ["calibrate", directory + "/e.json", "--no-progress"])
         #expect(run.status == 65)
@@ -75,7 +75,7 @@ extension CalibrateCommandTests {
         try "ms\n100\n".write(toFile: directory + "/data.csv", atomically: true, encoding: .utf8)
         try "ms\n100\nslow\n".write(toFile: directory + "/text.csv", atomically: true, encoding: .utf8)
         try "ms\n".write(toFile: directory + "/empty.csv", atomically: true, encoding: .utf8)
-        let experiment = #"{"name": "x", "scenario": "\#(Self.root)/scenarios/measured/cable-request-response.json", "data": [\#(data)], "parameters": \#(parameters)}"#
+        let experiment = #"{"name": "x", "scenario": "\#(Self.root)/calibration/scenarios/cable-request-response.json", "data": [\#(data)], "parameters": \#(parameters)}"#
         try experiment.write(toFile: directory + "/e.json", atomically: true, encoding: .utf8)
         let run = try ProductRunner.run("handoff-sim", ["calibrate", directory + "/e.json", "--no-progress"])
         #expect(run.status == 65)

@@ -76,7 +76,7 @@ public struct RapportParameters: Hashable, Sendable {
     /// The default ``processing``: log-normal, median 14.2 ms, σ 0.08.
     ///
     /// Fitted to the measured runs of a fresh connection and one exchange
-    /// over a cable (`scenarios/measured/cable-request-response.json`; see
+    /// over a cable (`calibration/scenarios/cable-request-response.json`; see
     /// the defaults table).
     public static let defaultProcessing = DurationDistribution.logNormal(
         median: .microseconds(14_200), sigma: 0.08, offset: .zero)

@@ -11,7 +11,7 @@ import SimKernel
 /// ```json
 /// {
 ///   "name": "AWDL request/response",
-///   "scenario": "../scenarios/measured/awdl-request-response.json",
+///   "scenario": "scenarios/awdl-request-response.json",
 ///   "trials": 2000,
 ///   "data": [{"file": "data/privatedrop-awdl.csv", "column": "network_ms", "unit": "ms", "metric": "fetch"}],
 ///   "parameters": [{"path": "network.wifiPeerToPeer.latency", "min": "0.5ms", "max": "5ms", "scale": "log"}]

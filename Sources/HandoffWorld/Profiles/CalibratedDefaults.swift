@@ -68,7 +68,7 @@ public enum CalibratedDefaults {
                     + "second for about 90 ms: AWDL's schedule (Stute et al., MobiCom 2018; seemoo-lab/owl); the "
                     + "interval, window, miss and wake-loss probabilities and the away slot are fitted to the measured "
                     + "runs over AWDL: Kolmogorov–Smirnov distance ≤ 0.05 "
-                    + "(scenarios/measured/awdl-request-response.json)",
+                    + "(calibration/scenarios/awdl-request-response.json)",
                 isAssumption: true))
         }
         let ble = LinkParameters.bluetoothLowEnergy
