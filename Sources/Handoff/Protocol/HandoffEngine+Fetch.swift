@@ -19,7 +19,7 @@ extension HandoffEngine {
         let id = attempts[attempt].activity
         let receiver = attempts[attempt].receiver
         let configuration = setup.configuration
-        attempts[attempt].fetchStartedAt = now
+        attempts[attempt].milestones[.fetchStarted] = now
         attempts[attempt].fetchStage = .rapport
         record(now, device: receiver, app: .system, activity: id, event: "fetch",
                detail: keepsTrace ? "from \(deviceName(activities[id.index].device)), while the app launches" : "")
@@ -88,6 +88,7 @@ extension HandoffEngine {
             return false
         case .answer:
             guard attempts[attempt].fetchStage == .resolving else { return false }
+            attempts[attempt].milestones.reach(.resolved, at: now)
             record(now, device: receiver, app: .system, activity: id, event: "resolved",
                    detail: keepsTrace ? "after \(attempts[attempt].resolveQueries) quer\(attempts[attempt].resolveQueries == 1 ? "y" : "ies")" : "")
             connectRapport(attempt, now: now)
@@ -106,6 +107,7 @@ extension HandoffEngine {
             parameters: setup.configuration.fetchTransport, at: now)
         own(connection, by: .fetch(attempt))
         attempts[attempt].connection = connection
+        attempts[attempt].milestones.reach(.connecting, at: now)
     }
 
     /// The fetch's connection is up: over the cloud the request goes at
@@ -114,7 +116,9 @@ extension HandoffEngine {
         _ attempt: Int, connection: ConnectionID, now: SimInstant, scheduler: inout Scheduler<HandoffEvent>
     ) {
         guard connection == attempts[attempt].connection, attempts[attempt].isFetching else { return }
+        attempts[attempt].milestones.reach(.connected, at: now)
         if attempts[attempt].fetchStage == .cloud {
+            attempts[attempt].milestones.reach(.requested, at: now)
             world.send(
                 bytes: setup.configuration.rapport.framed(setup.configuration.requestBytes),
                 tag: MessageKind.request.tag(), on: connection, from: .initiator, at: now)
@@ -152,6 +156,7 @@ extension HandoffEngine {
         case .request:
             bytes = rapport.framed(setup.configuration.requestBytes)
         }
+        if message == .request { attempts[attempt].milestones.reach(.requested, at: now) }
         let tag = message == .request ? MessageKind.request.tag() : MessageKind.fetch.tag(Int(message.rawValue))
         world.send(bytes: bytes, tag: tag, on: connection, from: message.isFromSource ? .responder : .initiator, at: now)
         let id = attempts[attempt].activity
@@ -168,6 +173,7 @@ extension HandoffEngine {
         guard connection == attempts[attempt].connection, attempts[attempt].fetchStage == .rapport,
             let next = message.next
         else { return }
+        if message == .pairVerify4 { attempts[attempt].milestones.reach(.verified, at: now) }
         handle(next, of: attempt, now: now, scheduler: &scheduler)
     }
 
@@ -214,6 +220,7 @@ extension HandoffEngine {
             parameters: setup.configuration.fetchTransport, at: now)
         own(connection, by: .fetch(attempt))
         attempts[attempt].connection = connection
+        attempts[attempt].milestones.reach(.connecting, at: now)
     }
 
     /// The fetch's connection failed: Rapport's falls back to the cloud;
@@ -238,10 +245,10 @@ extension HandoffEngine {
     mutating func fetchArrived(_ attempt: Int, now: SimInstant, scheduler: inout Scheduler<HandoffEvent>) {
         guard attempts[attempt].isFetching, attempts[attempt].delivered != nil else { return }
         attempts[attempt].fetchStage = .arrived
-        attempts[attempt].fetchArrivedAt = now
+        attempts[attempt].milestones[.payloadArrived] = now
         record(now, device: attempts[attempt].receiver, app: .system, activity: attempts[attempt].activity,
                event: "payload arrived",
-               detail: keepsTrace ? "fetch took \(now - (attempts[attempt].fetchStartedAt ?? now))" : "")
+               detail: keepsTrace ? "fetch took \(now - (attempts[attempt].milestones[.fetchStarted] ?? now))" : "")
         if attempts[attempt].appReady { continueActivity(attempt, now: now, scheduler: &scheduler) }
     }
 

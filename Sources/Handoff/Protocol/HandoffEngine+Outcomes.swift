@@ -50,14 +50,8 @@ extension HandoffEngine {
         case .discovered, .offered: outcome = .notAccepted
         case .accepted, .launching, .willContinue: outcome = .unfinished
         }
-        let acceptedAt = attempts[index].acceptedAt
         return ContinuationSummary(
-            device: deviceName(device), activity: id, outcome: outcome,
-            advertToOffered: difference(attempts[index].offeredAt, attempts[index].advertisingSince),
-            acceptToContinue: difference(attempts[index].continuedAt, acceptedAt),
-            acceptToRestored: difference(attempts[index].restoredAt, acceptedAt),
-            fetch: difference(attempts[index].fetchArrivedAt, attempts[index].fetchStartedAt),
-            streamRound: difference(attempts[index].firstStreamResponseAt, attempts[index].firstStreamRequestAt))
+            device: deviceName(device), activity: id, outcome: outcome, milestones: attempts[index].milestones)
     }
 
     /// The summary of a pair never offered, with the reason.
@@ -79,8 +73,7 @@ extension HandoffEngine {
             reason = .outOfRange
         }
         return ContinuationSummary(
-            device: deviceName(device), activity: id, outcome: .notOffered(reason), advertToOffered: nil,
-            acceptToContinue: nil, acceptToRestored: nil, fetch: nil, streamRound: nil)
+            device: deviceName(device), activity: id, outcome: .notOffered(reason), milestones: MilestoneTimes())
     }
 
     /// Whether an advertisement from `source` reaches `receiver` more often
@@ -88,10 +81,5 @@ extension HandoffEngine {
     private func isInRadioRange(_ source: DeviceID, _ receiver: DeviceID) -> Bool {
         let distance = world.distance(between: source, and: receiver, at: clock)
         return world.configuration.bluetoothRadio.receptionProbability(atDistance: distance) >= 0.5
-    }
-
-    func difference(_ later: SimInstant?, _ earlier: SimInstant?) -> SimDuration? {
-        guard let later, let earlier, later >= earlier else { return nil }
-        return later - earlier
     }
 }

@@ -66,8 +66,8 @@ extension HandoffEngine {
         record(now, device: receiver, app: .target(attempts[attempt].target), activity: id, from: "", event: "discover",
                to: "discovered", detail: keepsTrace ? "advertisement from \(deviceName(source))" : "")
         apply(.offer, to: attempt, now: now, detail: target == .browser ? "in the browser" : "")
-        attempts[attempt].offeredAt = now
-        attempts[attempt].advertisingSince = activities[index].lastBecameCurrent
+        attempts[attempt].milestones[.offered] = now
+        attempts[attempt].milestones[.advertised] = activities[index].lastBecameCurrent
         visibleOffer[receiver.index] = attempt
         scheduleAcceptance(of: attempt, now: now, scheduler: &scheduler)
         return true
@@ -169,7 +169,7 @@ extension HandoffEngine {
     /// for an app, starts fetching the payload at the same instant.
     mutating func accept(_ attempt: Int, now: SimInstant, scheduler: inout Scheduler<HandoffEvent>) {
         guard apply(.accept, to: attempt, now: now) else { return }
-        attempts[attempt].acceptedAt = now
+        attempts[attempt].milestones[.accepted] = now
         visibleOffer[attempts[attempt].receiver.index] = nil
         let launch: SimDuration
         let detail: String
@@ -230,7 +230,7 @@ extension HandoffEngine {
         guard case let .app(app) = attempts[attempt].target else {
             apply(.openInBrowser, to: attempt, now: now,
                   detail: keepsTrace ? activities[attempts[attempt].activity.index].content.webpageURL?.description ?? "" : "")
-            attempts[attempt].continuedAt = now
+            attempts[attempt].milestones[.continued] = now
             return
         }
         running[receiver.index * setup.apps.count + app] = true
@@ -383,7 +383,7 @@ extension HandoffEngine {
             let activity = attempts[attempt].delivered
         else { return }
         guard apply(.continue, to: attempt, now: now) else { return }
-        attempts[attempt].continuedAt = now
+        attempts[attempt].milestones[.continued] = now
         let receiver = attempts[attempt].receiver
         var context = restorationLists.continueContext(now: now, device: deviceName(receiver))
         let detail: String
@@ -437,7 +437,7 @@ extension HandoffEngine {
         for object in attempts[attempt].restorations[call].objects {
             let name = keepsTrace ? object.restorationIdentifier : ""
             guard apply(.restore, to: attempt, now: now, detail: name) else { return }
-            if attempts[attempt].restoredAt == nil { attempts[attempt].restoredAt = now }
+            attempts[attempt].milestones.reach(.restored, at: now)
             var context = CallbackContext(now: now, device: deviceName(receiver))
             object.restoreUserActivityState(activity, context: &context)
             record(now, device: receiver, app: .bundle(app), activity: attempts[attempt].activity,

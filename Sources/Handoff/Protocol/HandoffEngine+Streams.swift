@@ -41,7 +41,7 @@ extension HandoffEngine {
         _ attempt: Int, round: Int, bytes: Int, now: SimInstant, scheduler: inout Scheduler<HandoffEvent>
     ) {
         attempts[attempt].outstandingRequests -= 1
-        if round == 0 { attempts[attempt].firstStreamResponseAt = now }
+        if round == 0 { attempts[attempt].milestones[.streamResponseArrived] = now }
         guard case let .app(app) = attempts[attempt].target, let activity = attempts[attempt].delivered else { return }
         let receiver = attempts[attempt].receiver
         let requestBytes = round < attempts[attempt].requestSizes.count ? attempts[attempt].requestSizes[round] : 0
@@ -80,7 +80,7 @@ extension HandoffEngine {
         guard let connection = attempts[attempt].streamConnection else { return }
         for bytes in attempts[attempt].queuedRequests {
             let round = attempts[attempt].requestSizes.count
-            if round == 0 { attempts[attempt].firstStreamRequestAt = now }
+            if round == 0 { attempts[attempt].milestones[.streamRequestSent] = now }
             attempts[attempt].requestSizes.append(bytes)
             attempts[attempt].outstandingRequests += 1
             world.send(bytes: bytes, tag: MessageKind.streamRequest.tag(round), on: connection, from: .initiator, at: now)

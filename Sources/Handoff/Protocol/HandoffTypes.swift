@@ -180,21 +180,11 @@ struct Attempt {
     let activity: ActivityID
     let target: ContinuationTarget
     var state: ContinuationMachine.State = .discovered
-    /// When the offered activity started advertising.
-    var advertisingSince: SimInstant?
-    var offeredAt: SimInstant?
-    var acceptedAt: SimInstant?
-    var continuedAt: SimInstant?
-    var restoredAt: SimInstant?
+    /// When the attempt reached each milestone.
+    var milestones = MilestoneTimes()
     var failure: ContinuationError?
     /// Where the fetch is.
     var fetchStage: FetchStage = .idle
-    /// When the fetch started (the accept) and when the payload arrived.
-    var fetchStartedAt: SimInstant?
-    var fetchArrivedAt: SimInstant?
-    /// When the app's first stream request left and its response arrived.
-    var firstStreamRequestAt: SimInstant?
-    var firstStreamResponseAt: SimInstant?
     /// Whether `willContinue` has returned (the app is ready for the data).
     var appReady = false
     /// Bonjour queries sent.

@@ -6,6 +6,9 @@
 /// The cases are listed in the order an attempt that continues reaches them
 /// (some paths skip some: the cloud relay resolves nothing and verifies
 /// nothing; an attempt without continuation streams has no stream round).
+/// An attempt keeps the first time it reached each milestone: after a
+/// fallback to the cloud relay, `connecting` and `connected` are those of
+/// Rapport's connection when it got that far.
 public enum Milestone: Int, CaseIterable, Hashable, Sendable, CustomStringConvertible {
     /// The activity started advertising on its source (it last became
     /// current there).
@@ -19,10 +22,16 @@ public enum Milestone: Int, CaseIterable, Hashable, Sendable, CustomStringConver
     /// The source's Rapport service answered the receiver's Bonjour query
     /// (the peer-to-peer path only).
     case resolved
+    /// The fetch's connection (TCP) was opened: its SYN left the receiver.
+    case connecting
     /// The fetch's connection (TCP) was established.
     case connected
-    /// Pair-Verify finished: the receiver sent its request for the payload.
+    /// Pair-Verify's last message (M4) reached the receiver (Rapport only:
+    /// the cloud relay has no Pair-Verify).
     case verified
+    /// The request for the payload left the receiver (on Rapport after
+    /// Pair-Verify and `_systemInfo`; over the cloud relay once connected).
+    case requested
     /// The payload arrived at the receiver.
     case payloadArrived
     /// The app's `continue` was called.
@@ -42,8 +51,10 @@ public enum Milestone: Int, CaseIterable, Hashable, Sendable, CustomStringConver
         case .accepted: return "accepted"
         case .fetchStarted: return "fetchStarted"
         case .resolved: return "resolved"
+        case .connecting: return "connecting"
         case .connected: return "connected"
         case .verified: return "verified"
+        case .requested: return "requested"
         case .payloadArrived: return "payloadArrived"
         case .continued: return "continued"
         case .restored: return "restored"

@@ -164,19 +164,15 @@ public struct ContinuationSummary: Hashable, Sendable {
     public let activity: ActivityID
     /// How it ended.
     public let outcome: ContinuationOutcome
-    /// From the activity starting to advertise (becoming current) to the
-    /// offer on this device.
-    public let advertToOffered: SimDuration?
-    /// From the user accepting to the app's `continue`.
-    public let acceptToContinue: SimDuration?
-    /// From the user accepting to the first `restoreUserActivityState`.
-    public let acceptToRestored: SimDuration?
-    /// From the fetch's start (the accept) to the payload's arrival at the
-    /// receiver: what the network and the connection set-up cost, without
-    /// the app's launch.
-    public let fetch: SimDuration?
-    /// From the app's first continuation-stream request leaving the
-    /// receiver to its response arriving: the stream connection's round
-    /// trip, the source's response time and the response's transfer.
-    public let streamRound: SimDuration?
+    /// When the attempt reached each milestone (none for a device the
+    /// activity was never offered on).
+    public let milestones: MilestoneTimes
+
+    /// The latency `metric` measured, if the attempt reached both its
+    /// milestones.
+    public subscript(metric: LatencyMetric) -> SimDuration? { milestones.latency(metric) }
+
+    /// The latency `metric` measured, if the attempt reached both its
+    /// milestones.
+    public func latency(_ metric: LatencyMetric) -> SimDuration? { milestones.latency(metric) }
 }
