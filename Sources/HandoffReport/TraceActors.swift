@@ -51,11 +51,13 @@ struct TraceActors {
         var seen: [String] = []
         func see(_ device: String) { if !seen.contains(device) { seen.append(device) } }
         for record in replay.trace {
-            see(record.device)
-            if record.app != "system", let index = appsOfDevice.firstIndex(where: { $0.device == record.device }),
-                !appsOfDevice[index].apps.contains(record.app)
+            see(record.device.name)
+            let app = TraceText.app(record.app)
+            if record.app != .system,
+                let index = appsOfDevice.firstIndex(where: { $0.device == record.device.name }),
+                !appsOfDevice[index].apps.contains(app)
             {
-                appsOfDevice[index].apps.append(record.app)
+                appsOfDevice[index].apps.append(app)
             }
         }
         // Links in first-use order, grouped so every packet's path runs one
@@ -128,28 +130,26 @@ enum TraceRecordRole {
     /// Anything else: a step on the record's own lane.
     case step
 
-    /// The role of a record with `event`.
-    init(event: String, app: String) {
+    /// The role of a record of `event` by `app`.
+    init(event: TraceEvent, app: TraceApp) {
         switch event {
-        case "resolve", "Pair-Verify M1", "Pair-Verify M3", "_systemInfo request", "payload request", "request",
-            "request again", "key exchange", "getContinuationStreams":
+        case let .message(.rapport(message, _)):
+            self = .message(toSource: !message.isFromSource)
+        case .message(.resolveQuery), .message(.cloudRequest), .message(.keyExchange), .system(.requestAgain),
+            .callback(.getContinuationStreams):
             self = .message(toSource: true)
-        case "Pair-Verify M2", "Pair-Verify M4", "_systemInfo answer", "send payload", "stream request":
+        case .message(.payload), .message(.streamRequest):
             self = .message(toSource: false)
-        case "discover":
+        case .system(.discovered):
             self = .advertisement
+        case .callback(.sceneDidUpdate):
+            self = .step
+        case .callback:
+            self = app == .system ? .step : .callback
         default:
-            if app != "system", Self.callbacks.contains(event) { self = .callback } else { self = .step }
+            self = .step
         }
     }
-
-    /// The delegate callbacks, as the trace names them.
-    static let callbacks: Set<String> = [
-        "willContinueUserActivity", "continueUserActivity", "didFailToContinueUserActivity",
-        "restoreUserActivityState", "userActivityWillSave", "userActivityWasContinued", "updateUserActivityState",
-        "didReceiveInputStream", "continuationStreamsOpened", "continuationStreamsFailed",
-        "continuationStreamResponse",
-    ]
 }
 
 /// Classifying packets: retransmissions, and text.

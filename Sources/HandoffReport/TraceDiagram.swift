@@ -206,20 +206,21 @@ public enum TraceDiagram {
     static func recordElements(
         _ record: TraceRecord, actors: TraceActors, y: Double, x: (Int) -> Double, trace: [TraceRecord], index: Int
     ) -> [String] {
-        guard let lane = actors.lane(device: record.device, app: record.app) else { return [] }
+        guard let lane = actors.lane(device: record.device.name, app: TraceText.app(record.app)) else { return [] }
+        let activity = TraceText.activity(record.activity)
         var from: Int?
         var to: Int?
         var style = "arrow"
         switch TraceRecordRole(event: record.event, app: record.app) {
         case let .message(toSource):
-            let peer = toSource ? actors.source(ofLabel: record.activity) : receiver(of: record, trace: trace, before: index, actors: actors)
+            let peer = toSource ? actors.source(ofLabel: activity) : receiver(of: record, trace: trace, before: index, actors: actors)
             if let peer, let peerLane = actors.systemLane(peer), peerLane != lane { (from, to) = (lane, peerLane) }
         case .advertisement:
-            if let source = actors.source(ofLabel: record.activity), let sourceLane = actors.systemLane(source) {
+            if let source = actors.source(ofLabel: activity), let sourceLane = actors.systemLane(source) {
                 (from, to) = (sourceLane, lane)
             }
         case .callback:
-            if let system = actors.systemLane(record.device) { (from, to) = (system, lane) }
+            if let system = actors.systemLane(record.device.name) { (from, to) = (system, lane) }
             style = "arrow-callback"
         case .step:
             break
@@ -231,12 +232,12 @@ public enum TraceDiagram {
                 "  <line class=\"\(style == "arrow" ? "message" : "callback")\" x1=\"\(number(x(from)))\" y1=\"\(number(y))\" x2=\"\(number(x(to)))\" y2=\"\(number(y))\" "
                     + "stroke=\"\(colour)\" stroke-width=\"1.5\" marker-end=\"url(#\(style))\"/>")
         }
-        let failing = ["fail", "timed out", "not offered", "refused", "LOST"].contains { record.event.contains($0) }
-            || record.to == "failed"
+        let failing = TraceText.isFailure(record.event)
         elements.append(
             "  <circle class=\"record\" cx=\"\(number(x(lane)))\" cy=\"\(number(y))\" r=\"3.5\" fill=\"\(failing ? "#cc0000" : colour)\"/>")
-        var text = record.from.isEmpty && record.to.isEmpty ? record.event : "\(record.from) → \(record.to) (\(record.event))"
-        if !record.detail.isEmpty { text += " — " + record.detail }
+        let columns = TraceText.columns(record.event)
+        var text = columns.from.isEmpty && columns.to.isEmpty ? columns.event : "\(columns.from) → \(columns.to) (\(columns.event))"
+        if !columns.detail.isEmpty { text += " — " + columns.detail }
         let span = [x(lane), from.map(x), to.map(x)].compactMap { $0 }
         elements.append(label(text, left: span.min() ?? x(lane), right: span.max() ?? x(lane), y: y, colour: failing ? "#cc0000" : colour))
         return elements
@@ -329,8 +330,8 @@ public enum TraceDiagram {
     /// The receiving device a source's message goes to: the device of the
     /// latest earlier record of the same activity on another device.
     static func receiver(of record: TraceRecord, trace: [TraceRecord], before index: Int, actors: TraceActors) -> String? {
-        trace[..<index].last { $0.activity == record.activity && $0.device != record.device }?.device
-            ?? actors.lanes.first { $0.kind == .system && $0.device != record.device }?.device
+        trace[..<index].last { $0.activity == record.activity && $0.device != record.device }?.device.name
+            ?? actors.lanes.first { $0.kind == .system && $0.device != record.device.name }?.device
     }
 
     /// `text` cut to fit a lane `width` wide.

@@ -47,16 +47,17 @@ public enum TraceJSON {
     }
 
     static func record(_ record: TraceRecord) -> JSONOutput {
-        .object([
+        let columns = TraceText.columns(record.event)
+        return .object([
             ("timeNanoseconds", .int(record.time.sinceStart.nanoseconds)),
             ("time", .string(TraceTime.seconds(record.time))),
-            ("device", .string(record.device)),
-            ("app", .string(record.app)),
-            ("activity", .string(record.activity)),
-            ("from", .string(record.from)),
-            ("event", .string(record.event)),
-            ("to", .string(record.to)),
-            ("detail", .string(record.detail)),
+            ("device", .string(record.device.name)),
+            ("app", .string(TraceText.app(record.app))),
+            ("activity", .string(TraceText.activity(record.activity))),
+            ("from", .string(columns.from)),
+            ("event", .string(columns.event)),
+            ("to", .string(columns.to)),
+            ("detail", .string(columns.detail)),
         ])
     }
 

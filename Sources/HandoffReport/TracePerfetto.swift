@@ -57,8 +57,8 @@ public enum TracePerfetto {
         // Slices.
         for slice in slices(replay.trace) {
             let record = replay.trace[slice.start]
-            let lane = slice.onLane.map { actors.lane(device: $0.device, app: $0.app) }
-                ?? actors.lane(device: record.device, app: record.app)
+            let lane = slice.onLane.map { actors.lane(device: $0.device.name, app: TraceText.app($0.app)) }
+                ?? actors.lane(device: record.device.name, app: TraceText.app(record.app))
             guard let (pid, tid) = track(lane) else { continue }
             let start = record.time.sinceStart.nanoseconds
             let end = replay.trace[slice.end].time.sinceStart.nanoseconds
@@ -70,19 +70,24 @@ public enum TracePerfetto {
                 ("dur", microseconds(end - start)),
                 ("pid", .int(Int64(pid))),
                 ("tid", .int(Int64(tid))),
-                ("args", .object([("activity", .string(record.activity)), ("ends", .string(replay.trace[slice.end].event))])),
+                ("args", .object([
+                    ("activity", .string(TraceText.activity(record.activity))),
+                    ("ends", .string(replay.trace[slice.end].event.name.rawValue)),
+                ])),
             ]))
         }
         // Records.
         for record in replay.trace {
-            guard let (pid, tid) = track(actors.lane(device: record.device, app: record.app)) else { continue }
-            let name = record.from.isEmpty && record.to.isEmpty ? record.event : "\(record.from) -\(record.event)-> \(record.to)"
-            events.append(instant(name, category: "trace", time: record.time, pid: pid, tid: tid, args: [
-                ("activity", .string(record.activity)),
-                ("event", .string(record.event)),
-                ("from", .string(record.from)),
-                ("to", .string(record.to)),
-                ("detail", .string(record.detail)),
+            guard let (pid, tid) = track(actors.lane(device: record.device.name, app: TraceText.app(record.app))) else {
+                continue
+            }
+            let columns = TraceText.columns(record.event)
+            events.append(instant(columns.step, category: "trace", time: record.time, pid: pid, tid: tid, args: [
+                ("activity", .string(TraceText.activity(record.activity))),
+                ("event", .string(columns.event)),
+                ("from", .string(columns.from)),
+                ("to", .string(columns.to)),
+                ("detail", .string(columns.detail)),
             ]))
         }
         // Packets.
@@ -124,7 +129,7 @@ public enum TracePerfetto {
         let name: String
         let start: Int
         let end: Int
-        var onLane: (device: String, app: String)?
+        var onLane: (device: TraceDevice, app: TraceApp)?
 
         static func == (lhs: Slice, rhs: Slice) -> Bool {
             lhs.name == rhs.name && lhs.start == rhs.start && lhs.end == rhs.end
@@ -136,12 +141,12 @@ public enum TracePerfetto {
         var slices: [Slice] = []
         /// Pairs each end record with the latest earlier start record on the
         /// same device and activity (and app, when `sameApp`) not yet used.
-        func pair(_ name: String, starts: Set<String>, ends: Set<String>, sameApp: Bool) {
+        func pair(_ name: String, starts: [TraceEvent.Name], ends: [TraceEvent.Name], sameApp: Bool) {
             var used = Array(repeating: false, count: trace.count)
-            for (end, record) in trace.enumerated() where ends.contains(record.event) {
+            for (end, record) in trace.enumerated() where ends.contains(record.event.name) {
                 let start = trace[..<end].indices.last { index in
                     let candidate = trace[index]
-                    return !used[index] && starts.contains(candidate.event) && candidate.device == record.device
+                    return !used[index] && starts.contains(candidate.event.name) && candidate.device == record.device
                         && candidate.activity == record.activity && (!sameApp || candidate.app == record.app)
                 }
                 guard let start else { continue }
@@ -149,20 +154,20 @@ public enum TracePerfetto {
                 slices.append(Slice(name: name, start: start, end: end))
             }
         }
-        pair("launch", starts: ["launch"], ends: ["willContinue", "fail", "didFailToContinueUserActivity"], sameApp: true)
-        pair("fetch", starts: ["fetch"], ends: ["payload arrived", "fetch failed"], sameApp: true)
-        pair("resolve", starts: ["resolve"], ends: ["resolved"], sameApp: true)
-        pair("connection set-up", starts: ["resolved", "fetch"], ends: ["connected"], sameApp: true)
+        pair("launch", starts: [.launch], ends: [.willContinue, .fail, .didFailToContinueUserActivity], sameApp: true)
+        pair("fetch", starts: [.fetch], ends: [.payloadArrived, .fetchFailed], sameApp: true)
+        pair("resolve", starts: [.resolve], ends: [.resolved], sameApp: true)
+        pair("connection set-up", starts: [.resolved, .fetch], ends: [.connected], sameApp: true)
         // Stream rounds: the source's request, the receiver's response.
-        for (end, record) in trace.enumerated() where record.event == "continuationStreamResponse" {
-            let round = record.detail.prefix { $0 != ":" }
+        for (end, record) in trace.enumerated() {
+            guard case let .callback(.continuationStreamResponse(round, _)) = record.event else { continue }
             let start = trace[..<end].indices.last { index in
-                trace[index].event == "stream request" && trace[index].activity == record.activity
-                    && trace[index].detail.prefix { $0 != ":" } == round
+                guard case .message(.streamRequest(round, _, _)) = trace[index].event else { return false }
+                return trace[index].activity == record.activity
             }
             guard let start else { continue }
             slices.append(Slice(
-                name: "stream \(round)", start: start, end: end, onLane: (record.device, record.app)))
+                name: "stream round \(round)", start: start, end: end, onLane: (record.device, record.app)))
         }
         return slices.sorted { ($0.start, $0.end, $0.name) < ($1.start, $1.end, $1.name) }
     }

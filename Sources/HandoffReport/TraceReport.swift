@@ -24,7 +24,7 @@ public enum TraceReport {
         }
         for record in replay.trace {
             appendPackets(through: record.time)
-            lines.append(record.description)
+            lines.append(TraceText.line(record))
         }
         appendPackets(through: nil)
         if !replay.summaries.isEmpty { lines.append("") }

@@ -113,12 +113,12 @@ struct BrowserControllerTests {
         // The trace shows the same story with times: the restore comes the
         // 25 ms charged by continue plus the 10 ms restore delay later.
         let trace = run.trace
-        let continued = try #require(trace.first { $0.event == "continueUserActivity" })
-        let restored = try #require(trace.first { $0.event == "restoreUserActivityState" })
-        #expect(continued.device == "iphone" && continued.app == "com.example.browser")
+        let continued = try #require(trace.first { $0.event.name == .continueUserActivity })
+        let restored = try #require(trace.first { $0.event.name == .restoreUserActivityState })
+        #expect(continued.device.name == "iphone" && continued.app == .app(bundleID: "com.example.browser"))
         #expect(restored.time - continued.time == .milliseconds(35))
-        #expect(trace.first { $0.event == "willContinueUserActivity" }?.detail == "scene")
-        #expect(restored.detail == "webView")
+        #expect(trace.first { $0.event.name == .willContinueUserActivity }?.event == .callback(.willContinueUserActivity(.scene)))
+        #expect(restored.event == .callback(.restoreUserActivityState("webView")))
         let summary = try #require(run.summary(of: tab, on: "iphone"))
         #expect(summary.outcome == .continued)
         #expect(summary.acceptToRestored.map { $0 - (summary.acceptToContinue ?? .zero) } == .milliseconds(35))

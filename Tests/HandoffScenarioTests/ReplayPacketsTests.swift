@@ -37,7 +37,7 @@ struct ReplayPacketsTests {
             #expect(later.isEmpty || later.contains { $0.sequence == lost.sequence && $0.side == lost.side },
                     "data \(lost.sequence) is sent again")
         }
-        #expect(replay.trace.contains { $0.description.contains("connection failed") })
+        #expect(replay.trace.contains { $0.event.name == .connectionFailed })
         let text = TraceReport.render(replay, scenario: scenario)
         let packetLines = text.split(separator: "\n").filter { $0.contains("  packet  ") }
         #expect(packetLines.count == replay.packets.count)

@@ -51,11 +51,11 @@ struct SchemaTests {
         #expect(Set(try Self.properties(try Self.schema(), path)) == Set(expected))
     }
 
-    @Test("the schema lists the decoder's actions and callbacks")
+    @Test("the schema lists the decoder's actions, callbacks and trace events")
     func enumerations() throws {
         let root = try Self.schema()
         let text = String(decoding: try #require(FileManager.default.contents(atPath: packageRoot() + "/schema/scenario.schema.json")), as: UTF8.self)
-        for name in ScenarioKeys.timelineActions + scenarioCallbackNames {
+        for name in ScenarioKeys.timelineActions + scenarioCallbackNames + scenarioEventNames {
             #expect(text.contains("\"\(name)\""), "\(name)")
         }
         #expect(root.member("$schema") != nil)

@@ -24,8 +24,8 @@ struct AdvertisingPolicyTests {
         return (run, activity)
     }
 
-    func times(_ event: String, in run: HandoffRun) -> [SimInstant] {
-        run.trace.filter { $0.event == event }.map(\.time)
+    func times(_ event: TraceEvent.Name, in run: HandoffRun) -> [SimInstant] {
+        run.trace.filter { $0.name == event }.map(\.time)
     }
 
     // UserActivity agent: "LowPowerMode is enabled so no activity will be advertised".
@@ -34,13 +34,13 @@ struct AdvertisingPolicyTests {
         var setup = try monkeySetup()
         setup.devices[0].settings.lowPowerMode = true
         let (stays, activity) = try run(settings: [], acceptAt: 10, setup: setup)
-        #expect(stays.trace.contains { $0.event == "not advertised" && $0.detail == "Low Power Mode" })
-        #expect(!stays.trace.contains { $0.event == "offer" })
+        #expect(stays.trace.contains { $0.event == .system(.notAdvertised(.lowPowerMode)) })
+        #expect(!stays.trace.contains { $0.name == .offer })
         #expect(stays.summary(of: activity, on: "ipad")?.outcome != .continued)
 
         let (resumes, again) = try run(settings: [(5, DeviceSettings(lowPowerMode: false))], acceptAt: 10, setup: setup)
-        #expect(times("advertising again", in: resumes) == [at(5)])
-        let offer = try #require(times("offer", in: resumes).first)
+        #expect(times(.advertisingAgain, in: resumes) == [at(5)])
+        let offer = try #require(times(.offer, in: resumes).first)
         #expect(offer > at(5))
         #expect(resumes.summary(of: again, on: "ipad")?.outcome == .continued)
     }
@@ -57,14 +57,14 @@ struct AdvertisingPolicyTests {
         default: state = DeviceSettings(idle: true)
         }
         let (run, _) = try run(settings: [(4, state)], acceptAt: 40)
-        #expect(times("advertisement removed", in: run) == [at(4 + delay)])
+        #expect(times(.advertisementRemoved, in: run) == [at(4 + delay)])
     }
 
     @Test("unlocking before the removal keeps the advertisement")
     func unlockCancelsRemoval() throws {
         let (run, activity) = try run(
             settings: [(4, DeviceSettings(screen: .locked)), (9, DeviceSettings())], acceptAt: 20)
-        #expect(times("advertisement removed", in: run).isEmpty)
+        #expect(times(.advertisementRemoved, in: run).isEmpty)
         #expect(run.summary(of: activity, on: "ipad")?.outcome == .continued)
     }
 
@@ -78,9 +78,10 @@ struct AdvertisingPolicyTests {
             #expect(outcome == .continued)
         } else {
             #expect(outcome == .withdrawn)
-            let withdraw = try #require(run.trace.first { $0.event == "withdraw" })
+            let withdraw = try #require(run.trace.first { $0.name == .withdraw })
             #expect(withdraw.time == at(15))
-            #expect(withdraw.detail == "advertising ended 10s ago")
+            #expect(withdraw.event == .transition(
+                .continuation(from: .offered, event: .withdraw, to: .withdrawn), .advertisingEnded(ago: .seconds(10))))
         }
     }
 
@@ -97,11 +98,11 @@ struct AdvertisingPolicyTests {
         }
         try run.schedule(.accept(device: "ipad"), at: at(8))
         run.run(until: at(20))
-        let paced = run.trace.filter { $0.event == "advertisement update paced" }
-        #expect(paced.map(\.detail) == Array(repeating: "until \(at(3))", count: 3))
+        let paced = run.trace.filter { $0.name == .advertisementPaced }
+        #expect(paced.map(\.event) == Array(repeating: .system(.advertisementPaced(until: at(3))), count: 3))
         // Tab 4, current since 0.3 s, is first advertised at 3 s.
         #expect(try #require(run.summary(of: tabs[3], on: "ipad")?.outcome) == .continued)
-        let offer = try #require(run.trace.first { $0.event == "offer" && $0.activity.contains(monkeyTabs[3].title) })
+        let offer = try #require(run.trace.first { $0.name == .offer && $0.activity?.id == tabs[3] })
         #expect(offer.time >= at(3))
     }
 
@@ -119,8 +120,9 @@ struct AdvertisingPolicyTests {
         try run.schedule(.becomeCurrent(first), at: at(3.2))
         try run.schedule(.accept(device: "ipad"), at: at(15))
         run.run(until: at(30))
-        let paced = run.trace.filter { $0.event == "advertisement update paced" }.map { "\($0.time): \($0.detail)" }
-        #expect(paced == ["\(at(3)): until \(at(10))", "\(at(3.2)): until \(at(10))"])
+        let paced = run.trace.filter { $0.name == .advertisementPaced }.map { ($0.time, $0.event) }
+        #expect(paced.map(\.0) == [at(3), at(3.2)])
+        #expect(paced.map(\.1) == Array(repeating: .system(.advertisementPaced(until: at(10))), count: 2))
     }
 
     @Test("an update 0.2 s after the last waits until 0.5 s after it")
@@ -134,8 +136,8 @@ struct AdvertisingPolicyTests {
         try run.schedule(.becomeCurrent(second), at: at(1.2))
         try run.schedule(.accept(device: "ipad"), at: at(6))
         run.run(until: at(20))
-        let paced = run.trace.filter { $0.event == "advertisement update paced" }.map(\.detail)
-        #expect(paced == ["until \(at(1.5))"])
+        let paced = run.trace.filter { $0.name == .advertisementPaced }.map(\.event)
+        #expect(paced == [.system(.advertisementPaced(until: at(1.5)))])
         #expect(run.summary(of: second, on: "ipad")?.outcome == .continued)
     }
 }

@@ -7,9 +7,9 @@ import Testing
 @Suite("Continuation errors")
 struct ContinuationErrorTests {
     /// The events on the iPad from `willContinueUserActivity` on.
-    func tail(_ run: HandoffRun) -> [String] {
+    func tail(_ run: HandoffRun) -> [TraceEvent.Name] {
         let events = callbackOrder(run.trace, on: "ipad")
-        guard let start = events.firstIndex(of: "willContinueUserActivity") else { return events }
+        guard let start = events.firstIndex(of: .willContinueUserActivity) else { return events }
         return Array(events[start...])
     }
 
@@ -20,11 +20,11 @@ struct ContinuationErrorTests {
         let (run, activity) = try runTab(setup: monkeySetup(), actions: [(acceptTime + 0.05, { .invalidate($0) })])
         #expect(run.violations.isEmpty)
         #expect(run.summary(of: activity, on: "ipad")?.outcome == .failed(.handoffFailed))
-        #expect(tail(run) == ["willContinueUserActivity", "fail", "didFailToContinueUserActivity"])
+        #expect(tail(run) == [.willContinueUserActivity, .fail, .didFailToContinueUserActivity])
         // Nothing reaches the source's delegate after invalidate: the
         // request is refused without it.
         let source = callbackOrder(run.trace, on: "iphone")
-        #expect(Array(source.suffix(2)) == ["invalidate", "fetch refused"])
+        #expect(Array(source.suffix(2)) == [.invalidate, .fetchRefused])
     }
 
     @Test("4608: the source signs out of iCloud before the fetch")
@@ -46,12 +46,12 @@ struct ContinuationErrorTests {
             actions: [(acceptTime - 0.1, { _ in .setSettings(device: "iphone", DeviceSettings(wifiEnabled: false)) })])
         let summary = try #require(run.summary(of: activity, on: "ipad"))
         #expect(summary.outcome == .failed(.connectionUnavailable))
-        #expect(tail(run) == ["willContinueUserActivity", "fail", "didFailToContinueUserActivity"])
+        #expect(tail(run) == [.willContinueUserActivity, .fail, .didFailToContinueUserActivity])
         // The mDNS query is repeated after 1 s and 2 s (RFC 6762), then Rapport gives up at 5 s.
         #expect(systemSteps(run.trace, on: "ipad") == [
-            "fetch", "resolve", "resolve", "resolve", "Rapport timed out", "fetch failed",
+            .fetch, .resolve, .resolve, .resolve, .rapportTimedOut, .fetchFailed,
         ])
-        let failure = try #require(run.trace.first { $0.event == "fail" })
+        let failure = try #require(run.trace.first { $0.name == .fail })
         #expect(failure.time == at(fetchTime) + .seconds(5))
     }
 
@@ -62,8 +62,8 @@ struct ContinuationErrorTests {
             actions: [(acceptTime - 0.1, { _ in .setSettings(device: "iphone", DeviceSettings(wifiEnabled: false)) })])
         #expect(run.summary(of: activity, on: "ipad")?.outcome == .failed(.remoteApplicationTimedOut))
         let steps = systemSteps(run.trace, on: "ipad")
-        #expect(steps.contains("Rapport timed out") && steps.contains("fetch over the cloud"))
-        let failure = try #require(run.trace.first { $0.event == "fail" })
+        #expect(steps.contains(.rapportTimedOut) && steps.contains(.fetchOverCloud))
+        let failure = try #require(run.trace.first { $0.name == .fail })
         let configuration = HandoffConfiguration()
         #expect(failure.time == at(fetchTime) + configuration.fetchTimeout + configuration.payloadTimerExtra)
     }
@@ -79,12 +79,12 @@ struct ContinuationErrorTests {
         setup.configuration.sourceSaveTime = .fixed(.zero)
         let (run, activity) = try runTab(setup: setup, content: content, activityDelegate: slow)
         #expect(run.summary(of: activity, on: "ipad")?.outcome == .continued)
-        let save = try #require(run.trace.first { $0.event == "save" })
-        let send = try #require(run.trace.first { $0.event == "send payload" })
+        let save = try #require(run.trace.first { $0.name == .save })
+        let send = try #require(run.trace.first { $0.name == .sendPayload })
         #expect(send.time - save.time == .seconds(1))
-        #expect(systemSteps(run.trace, on: "iphone").contains("save wait over"))
+        #expect(systemSteps(run.trace, on: "iphone").contains(.saveWaitOver))
         // The source still saved, but the payload went without the update.
-        #expect(callbackOrder(run.trace, on: "iphone").contains("userActivityWillSave"))
+        #expect(callbackOrder(run.trace, on: "iphone").contains(.userActivityWillSave))
         #expect(run.content(of: activity).userInfo["Scroll"] == 512)
     }
 
@@ -94,8 +94,9 @@ struct ContinuationErrorTests {
         content.payloadSize = 100 * 1024
         let (run, activity) = try runTab(setup: monkeySetup(), content: content)
         #expect(run.summary(of: activity, on: "ipad")?.outcome == .failed(.handoffUserInfoTooLarge))
-        let refusal = try #require(run.trace.first { $0.event == "fetch refused" })
-        #expect(refusal.detail.contains("102400 bytes"))
+        let refusal = try #require(run.trace.first { $0.name == .fetchRefused })
+        #expect(refusal.event == .system(.fetchRefused(.tooLarge(
+            size: 100 * 1024, limit: HandoffConfiguration().userInfoLimit))))
     }
 
     @Test("a payload exactly at the limit is sent")
@@ -112,8 +113,8 @@ struct ContinuationErrorTests {
         content.requiredUserInfoKeys = ["Url", "ScrollPosition"]
         let (run, activity) = try runTab(setup: monkeySetup(), content: content)
         #expect(run.summary(of: activity, on: "ipad")?.outcome == .failed(.handoffFailed))
-        let refusal = try #require(run.trace.first { $0.event == "fetch refused" })
-        #expect(refusal.detail.contains("ScrollPosition"))
+        let refusal = try #require(run.trace.first { $0.name == .fetchRefused })
+        #expect(refusal.event == .system(.fetchRefused(.missingKeys(["ScrollPosition"]))))
     }
 
     @Test("error codes keep Foundation's numbers")

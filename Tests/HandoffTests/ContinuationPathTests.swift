@@ -8,9 +8,9 @@ import Testing
 @Suite("Continuation paths")
 struct ContinuationPathTests {
     /// The events on `device` from the accept on.
-    func fromAccept(_ run: HandoffRun, on device: String = "ipad") -> [String] {
+    func fromAccept(_ run: HandoffRun, on device: String = "ipad") -> [TraceEvent.Name] {
         let events = callbackOrder(run.trace, on: device)
-        guard let start = events.firstIndex(of: "accept") else { return events }
+        guard let start = events.firstIndex(of: .accept) else { return events }
         return Array(events[start...])
     }
 
@@ -58,14 +58,20 @@ struct ContinuationPathTests {
         let setup = try monkeySetup(adjust: { $0[1].installedApps = [] })
         let (run, activity) = try runTab(setup: setup, content: content)
         #expect(run.summary(of: activity, on: "ipad")?.outcome == .continuedInBrowser)
-        #expect(fromAccept(run) == ["accept", "launch", "openInBrowser"])
-        #expect(run.trace.first { $0.event == "openInBrowser" }?.detail == "https://www.weather.com/today")
+        #expect(fromAccept(run) == [.accept, .launch, .openInBrowser])
+        let opening = try #require(run.trace.first { $0.name == .openInBrowser })
+        guard case let .transition(_, .webpage(url)) = opening.event else {
+            Issue.record("expected the web page, got \(opening.event)")
+            return
+        }
+        #expect(url?.description == "https://www.weather.com/today")
         // The browser takes its own launch time, drawn from its distribution.
         let summary = try #require(run.summary(of: activity, on: "ipad"))
-        let accepted = try #require(run.trace.first { $0.event == "accept" }?.time)
-        let opened = try #require(run.trace.first { $0.event == "openInBrowser" }?.time)
+        let accepted = try #require(run.trace.first { $0.name == .accept }?.time)
+        let opened = try #require(run.trace.first { $0.name == .openInBrowser }?.time)
         #expect(summary.acceptToContinue == opened - accepted)
-        #expect(try #require(run.trace.first { $0.event == "launch" }).detail == "browser, \(opened - accepted)")
+        #expect(try #require(run.trace.first { $0.name == .launch }).event == .transition(
+            .continuation(from: .accepted, event: .launch, to: .launching), .launch(.browser, opened - accepted)))
     }
 
     @Test("a webpageURL that is not http or https is rejected as on Apple platforms",
@@ -99,9 +105,9 @@ struct ContinuationPathTests {
     func browsingWebAllowed() throws {
         let (run, activity) = try browsingWeb(claims: true, listed: true)
         #expect(run.summary(of: activity, on: "ipad")?.outcome == .continued)
-        #expect(fromAccept(run).contains("continueUserActivity"))
-        let delivered = try #require(run.trace.first { $0.event == "continueUserActivity" })
-        #expect(delivered.app == monkeyBrowserID)
+        #expect(fromAccept(run).contains(.continueUserActivity))
+        let delivered = try #require(run.trace.first { $0.name == .continueUserActivity })
+        #expect(delivered.app == .app(bundleID: monkeyBrowserID))
     }
 
     @Test("browser → native: refused without the entitlement or the AASA listing, so the browser opens",
@@ -145,11 +151,11 @@ struct ContinuationPathTests {
             activityDelegate: source)
         #expect(run.violations.isEmpty)
         #expect(fromAccept(run) == [
-            "accept", "launch", "willContinue", "willContinueUserActivity", "continue", "continueUserActivity",
-            "getContinuationStreams", "continuationStreamsOpened", "continuationStreamResponse",
-            "continuationStreamResponse", "restore", "restoreUserActivityState",
+            .accept, .launch, .willContinue, .willContinueUserActivity, .continue, .continueUserActivity,
+            .getContinuationStreams, .continuationStreamsOpened, .continuationStreamResponse,
+            .continuationStreamResponse, .restore, .restoreUserActivityState,
         ])
-        #expect(callbackOrder(run.trace, on: "iphone").contains("didReceiveInputStream"))
+        #expect(callbackOrder(run.trace, on: "iphone").contains(.didReceiveInputStream))
         #expect(recorder.responses == [
             StreamResponse(round: 0, requestBytes: 200, responseBytes: 1_000_000),
             StreamResponse(round: 1, requestBytes: 300, responseBytes: 5000),
@@ -167,8 +173,8 @@ struct ContinuationPathTests {
         let (run, activity) = try runTab(
             setup: monkeySetup(), content: tabActivity(0, supportsStreams: false), delegates: { _, _ in .application(recorder) })
         #expect(run.summary(of: activity, on: "ipad")?.outcome == .continued)
-        #expect(callbackOrder(run.trace, on: "ipad").contains("continuationStreamsFailed"))
-        #expect(!callbackOrder(run.trace, on: "iphone").contains("didReceiveInputStream"))
+        #expect(callbackOrder(run.trace, on: "ipad").contains(.continuationStreamsFailed))
+        #expect(!callbackOrder(run.trace, on: "iphone").contains(.didReceiveInputStream))
     }
 
     @Test("needsSave: willSave runs before the payload is sent, its entries arrive, and needsSave is cleared")
@@ -182,13 +188,13 @@ struct ContinuationPathTests {
         let (run, activity) = try runTab(
             setup: setup, content: content, delegates: { _, _ in .application(recorder) }, activityDelegate: saver)
         #expect(callbackOrder(run.trace, on: "iphone") == [
-            "becomeCurrent", "save", "userActivityWillSave", "send payload", "continued", "userActivityWasContinued",
+            .becomeCurrent, .save, .userActivityWillSave, .sendPayload, .continued, .userActivityWasContinued,
         ])
         #expect(recorder.continued.first?.userInfo["Scroll"] == 512)
         #expect(run.content(of: activity).needsSave == false)
         // The payload leaves exactly the charged 40 ms after the request arrived.
-        let save = try #require(run.trace.first { $0.event == "save" })
-        let send = try #require(run.trace.first { $0.event == "send payload" })
+        let save = try #require(run.trace.first { $0.name == .save })
+        let send = try #require(run.trace.first { $0.name == .sendPayload })
         #expect(send.time - save.time == .milliseconds(40))
     }
 
@@ -235,10 +241,12 @@ struct ContinuationPathTests {
         let (run, _) = try runTab(
             setup: monkeySetup(), content: content, delegates: { _, _ in .application(recorder) }, activityDelegate: source)
         #expect(callbackOrder(run.trace, on: "iphone") == [
-            "becomeCurrent", "save", "updateUserActivityState", "updateUserActivityState", "send payload", "continued",
-            "userActivityWasContinued",
+            .becomeCurrent, .save, .updateUserActivityState, .updateUserActivityState, .sendPayload, .continued,
+            .userActivityWasContinued,
         ])
-        #expect(run.trace.filter { $0.event == "updateUserActivityState" }.map(\.detail) == ["tabView", "toolbar"])
+        #expect(run.trace.filter { $0.name == .updateUserActivityState }.map(\.event) == [
+            .callback(.updateUserActivityState(responder: "tabView")), .callback(.updateUserActivityState(responder: "toolbar")),
+        ])
         let received = try #require(recorder.continued.first)
         #expect(received.userInfo == ["Url": "https://www.weather.com/radar", "Zoom": 2])
     }
@@ -251,8 +259,8 @@ struct ContinuationPathTests {
         let activity = try run.createActivity(tabActivity(0), on: "iphone", app: monkeyBrowserID)
         try run.schedule(.becomeCurrent(activity), at: .zero)
         run.run(until: at(30))
-        let accept = try #require(run.trace.first { $0.event == "accept" })
-        let offer = try #require(run.trace.first { $0.event == "offer" })
+        let accept = try #require(run.trace.first { $0.name == .accept })
+        let offer = try #require(run.trace.first { $0.name == .offer })
         #expect(accept.time - offer.time == .milliseconds(1500))
         #expect(run.summary(of: activity, on: "ipad")?.outcome == .continued)
     }
@@ -267,16 +275,16 @@ struct ContinuationPathTests {
         // Run in 100 ms steps until the offer is made (discovery time
         // depends on the scan phase the seed draws).
         var clock = 0.0
-        while run.trace.first(where: { $0.event == "offer" }) == nil, clock < 10 {
+        while run.trace.first(where: { $0.name == .offer }) == nil, clock < 10 {
             clock += 0.1
             run.run(until: at(clock))
         }
-        let offer = try #require(run.trace.first { $0.event == "offer" })
+        let offer = try #require(run.trace.first { $0.name == .offer })
         // Resign once offered (well before the accept, 3 s after the offer);
         // nothing is current any more, but the accept is due.
         try run.schedule(.resignCurrent(activity), at: at(clock))
         run.run(until: at(60))
-        let accept = try #require(run.trace.first { $0.event == "accept" })
+        let accept = try #require(run.trace.first { $0.name == .accept })
         #expect(accept.time - offer.time == .seconds(3))
         #expect(run.summary(of: activity, on: "ipad")?.outcome == .continued)
     }
@@ -300,10 +308,10 @@ struct ContinuationPathTests {
         #expect(run.summary(of: second, on: "ipad")?.outcome == .continued)
         // One exchange, on the iPad, before the first offer; none for the second.
         let steps = systemSteps(run.trace, on: "ipad")
-        #expect(steps.filter { $0 == "key exchange" }.count == 1)
-        #expect(steps.filter { $0 == "keys exchanged" }.count == 1)
-        let exchanged = try #require(run.trace.first { $0.event == "keys exchanged" })
-        let offers = run.trace.filter { $0.event == "offer" }
+        #expect(steps.filter { $0 == .keyExchange }.count == 1)
+        #expect(steps.filter { $0 == .keysExchanged }.count == 1)
+        let exchanged = try #require(run.trace.first { $0.name == .keysExchanged })
+        let offers = run.trace.filter { $0.name == .offer }
         #expect(offers.count == 2)
         #expect(offers[0].time > exchanged.time)
         // The first offer waits for the exchange and the next advertisement;

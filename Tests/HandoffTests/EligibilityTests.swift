@@ -123,7 +123,7 @@ let blockedCases: [BlockedCase] = [
         try run.schedule(.becomeCurrent(activity), at: .zero)
         try run.schedule(.accept(device: "ipad"), at: .zero)
         run.run(until: at(10))
-        #expect(run.trace.contains { $0.device == "ipad" && $0.event == "accept" && $0.detail == "nothing is offered" })
+        #expect(run.trace.contains { $0.device.name == "ipad" && $0.event == .system(.acceptedWithoutOffer) })
         return (run, activity)
     },
 ]
@@ -137,9 +137,8 @@ struct EligibilityTests {
         let summary = try #require(run.summary(of: activity, on: "ipad"))
         #expect(summary.outcome == .notOffered(blocked.reason))
         // Nothing past the offer happened on the iPad for this activity.
-        let label = run.content(of: activity).label
-        let steps = run.trace.filter { $0.device == "ipad" && $0.activity == label }.map(\.event)
-        #expect(!steps.contains("offer") && !steps.contains("continueUserActivity"))
+        let steps = run.trace.filter { $0.device.name == "ipad" && $0.activity?.id == activity }.map(\.name)
+        #expect(!steps.contains(.offer) && !steps.contains(.continueUserActivity))
     }
 
     @Test("two activities current at the same instant: one is offered and continued, the other is reported superseded", arguments: 1...5)
@@ -171,9 +170,9 @@ struct EligibilityTests {
     @Test("a rejected advertisement is reported once, naming the rule")
     func rejectionRecordedInTrace() throws {
         let (run, _) = try runTab(setup: monkeySetup(adjust: { $0[1].account = "bob@icloud.com" }))
-        let rejections = run.trace.filter { $0.event == "not offered" }
+        let rejections = run.trace.filter { $0.name == .notOffered }
         #expect(rejections.count == 1)
-        #expect(rejections.first?.detail == NotOfferedReason.differentAccount.description)
+        #expect(rejections.first?.event == .system(.notOffered(.differentAccount)))
     }
 
     @Test("an offer withdrawn for a more recent activity ends as withdrawn")

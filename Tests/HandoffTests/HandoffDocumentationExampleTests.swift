@@ -21,7 +21,7 @@ struct HandoffDocumentationExampleTests {
         let summary = try #require(run.summary(of: tab, on: "ipad"))
         #expect(summary.outcome == .continued)
         #expect(summary.acceptToContinue != nil && summary.acceptToRestored != nil)
-        #expect(run.trace.contains { $0.event == "userActivityWasContinued" })
+        #expect(run.trace.contains { $0.name == .userActivityWasContinued })
     }
 
     /// A scene delegate whose restoration object shows the page.
@@ -85,7 +85,7 @@ struct HandoffDocumentationExampleTests {
         let summary = try #require(run.summary(of: tab, on: "ipad"))
         #expect("\(summary.outcome)" == "continued")
         #expect(scenes["ipad"]?.webView.shownURL == "https://www.weather.com")
-        #expect(run.trace.contains { $0.device == "ipad" && $0.event == "restoreUserActivityState" && $0.detail == "webView" })
+        #expect(run.trace.contains { $0.device.name == "ipad" && $0.event == .callback(.restoreUserActivityState("webView")) })
         // 20 ms charged by continue, then the restoration.
         #expect(summary.acceptToRestored.map { $0 - (summary.acceptToContinue ?? .zero) } == .milliseconds(20))
     }

@@ -79,14 +79,19 @@ func runTab(
 
 /// The callbacks (and protocol events) on `device`, in order, without
 /// times: what a test compares to an expected order.
-func callbackOrder(_ trace: [TraceRecord], on device: String? = nil) -> [String] {
-    trace.filter { (device == nil || $0.device == device) && $0.app != "system" }.map(\.event)
+func callbackOrder(_ trace: [TraceRecord], on device: String? = nil) -> [TraceEvent.Name] {
+    trace.filter { (device == nil || $0.device.name == device) && $0.app != .system }.map(\.name)
 }
 
 /// The system's own steps (resolve, Pair-Verify, the fetch's ends …) on
 /// `device`, in order.
-func systemSteps(_ trace: [TraceRecord], on device: String? = nil) -> [String] {
-    trace.filter { (device == nil || $0.device == device) && $0.app == "system" }.map(\.event)
+func systemSteps(_ trace: [TraceRecord], on device: String? = nil) -> [TraceEvent.Name] {
+    trace.filter { (device == nil || $0.device.name == device) && $0.app == .system }.map(\.name)
+}
+
+extension TraceRecord {
+    /// The name of the record's event.
+    var name: TraceEvent.Name { event.name }
 }
 
 /// A restorable object that keeps how often it was restored.

@@ -65,11 +65,11 @@ struct MonkeyBrowserTests {
     func callbackOrderOnEachDevice() throws {
         let (run, _) = try runTab(0, setup: monkeySetup())
         #expect(callbackOrder(run.trace, on: "ipad") == [
-            "discover", "offer", "accept", "launch", "willContinue", "willContinueUserActivity", "continue",
-            "continueUserActivity", "restore", "restoreUserActivityState",
+            .discover, .offer, .accept, .launch, .willContinue, .willContinueUserActivity, .`continue`,
+            .continueUserActivity, .restore, .restoreUserActivityState,
         ])
         #expect(callbackOrder(run.trace, on: "iphone") == [
-            "becomeCurrent", "save", "send payload", "continued", "userActivityWasContinued",
+            .becomeCurrent, .save, .sendPayload, .continued, .userActivityWasContinued,
         ])
     }
 }

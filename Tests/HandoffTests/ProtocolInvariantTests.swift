@@ -40,31 +40,31 @@ struct ProtocolInvariantTests {
         for seed in UInt64(1)...1000 {
             let (run, activity) = try randomTrial(seed: seed)
             #expect(run.violations.isEmpty, "seed \(seed): \(run.violations)")
-            let receiver = run.trace.filter { $0.device == "ipad" }.map(\.event)
-            let source = run.trace.filter { $0.device == "iphone" }
-            let willContinue = receiver.filter { $0 == "willContinueUserActivity" }.count
-            let finished = receiver.filter { $0 == "continueUserActivity" || $0 == "didFailToContinueUserActivity" }
+            let receiver = run.trace.filter { $0.device.name == "ipad" }.map(\.name)
+            let source = run.trace.filter { $0.device.name == "iphone" }
+            let willContinue = receiver.filter { $0 == .willContinueUserActivity }.count
+            let finished = receiver.filter { $0 == .continueUserActivity || $0 == .didFailToContinueUserActivity }
             #expect(willContinue <= 1, "seed \(seed)")
             #expect(finished.count == willContinue, "seed \(seed): \(receiver)")
-            if let start = receiver.firstIndex(of: "willContinueUserActivity"), let end = receiver.firstIndex(of: finished[0]) {
+            if let start = receiver.firstIndex(of: .willContinueUserActivity), let end = receiver.firstIndex(of: finished[0]) {
                 #expect(start < end, "seed \(seed)")
             }
             // wasContinued only after a continue on the receiver.
-            if let was = source.first(where: { $0.event == "userActivityWasContinued" }) {
-                let continued = run.trace.first { $0.event == "continueUserActivity" }
+            if let was = source.first(where: { $0.name == .userActivityWasContinued }) {
+                let continued = run.trace.first { $0.name == .continueUserActivity }
                 #expect(continued.map { $0.time <= was.time } == true, "seed \(seed)")
             }
             // No delegate callback on the source after invalidate.
-            if let invalidated = source.firstIndex(where: { $0.event == "invalidate" }) {
-                let later = source[(invalidated + 1)...].map(\.event)
-                let callbacks: Set<String> = [
-                    "userActivityWillSave", "updateUserActivityState", "userActivityWasContinued", "didReceiveInputStream",
+            if let invalidated = source.firstIndex(where: { $0.name == .invalidate }) {
+                let later = source[(invalidated + 1)...].map(\.name)
+                let callbacks: Set<TraceEvent.Name> = [
+                    .userActivityWillSave, .updateUserActivityState, .userActivityWasContinued, .didReceiveInputStream,
                 ]
                 #expect(later.allSatisfy { !callbacks.contains($0) }, "seed \(seed): \(later)")
             }
             // The summary agrees with the trace.
             let outcome = try #require(run.summary(of: activity, on: "ipad")).outcome
-            #expect((outcome == .continued) == receiver.contains("continueUserActivity"), "seed \(seed)")
+            #expect((outcome == .continued) == receiver.contains(.continueUserActivity), "seed \(seed)")
             outcomes[outcome.description, default: 0] += 1
         }
         // The random trials reach success and every kind of failure.

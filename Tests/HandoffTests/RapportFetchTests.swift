@@ -7,8 +7,8 @@ import Testing
 @Suite("Rapport fetch")
 struct RapportFetchTests {
     /// The trace record of the first `event` on `device`.
-    func first(_ event: String, on device: String, in run: HandoffRun) throws -> TraceRecord {
-        try #require(run.trace.first { $0.event == event && $0.device == device })
+    func first(_ event: TraceEvent.Name, on device: String, in run: HandoffRun) throws -> TraceRecord {
+        try #require(run.trace.first { $0.name == event && $0.device.name == device })
     }
 
     // Apple developer documentation: willContinue comes "possibly before
@@ -21,14 +21,14 @@ struct RapportFetchTests {
         var slowApp = try monkeyBrowserApp()
         slowApp.coldLaunch = .fixed(.seconds(2))
         let (slow, _) = try runTab(setup: monkeySetup(apps: [slowApp]))
-        let accept = try first("accept", on: "ipad", in: slow)
-        #expect(try first("fetch", on: "ipad", in: slow).time == accept.time)
-        let arrived = try first("payload arrived", on: "ipad", in: slow)
-        let willContinue = try first("willContinue", on: "ipad", in: slow)
+        let accept = try first(.accept, on: "ipad", in: slow)
+        #expect(try first(.fetch, on: "ipad", in: slow).time == accept.time)
+        let arrived = try first(.payloadArrived, on: "ipad", in: slow)
+        let willContinue = try first(.willContinue, on: "ipad", in: slow)
         #expect(arrived.time < willContinue.time)
         #expect(willContinue.time == accept.time + .seconds(2))
         // The scripted app's willContinue returns at once: continue follows it.
-        #expect(try first("continue", on: "ipad", in: slow).time == willContinue.time)
+        #expect(try first(.`continue`, on: "ipad", in: slow).time == willContinue.time)
 
         // A slow link: the app is up long before the data.
         var quickApp = try monkeyBrowserApp()
@@ -38,10 +38,10 @@ struct RapportFetchTests {
             content.payloadSize = 60 * 1024
             return content
         }())
-        let up = try first("willContinue", on: "ipad", in: slowLink)
-        let data = try first("payload arrived", on: "ipad", in: slowLink)
+        let up = try first(.willContinue, on: "ipad", in: slowLink)
+        let data = try first(.payloadArrived, on: "ipad", in: slowLink)
         #expect(up.time < data.time)
-        #expect(try first("continue", on: "ipad", in: slowLink).time == data.time)
+        #expect(try first(.`continue`, on: "ipad", in: slowLink).time == data.time)
     }
 
     // seemoo-lab/handoff-authentication-swift: Bonjour resolve of
@@ -51,23 +51,32 @@ struct RapportFetchTests {
     @Test("resolve, TCP, Pair-Verify in two round trips, _systemInfo, then the request, each framed")
     func rapportSteps() throws {
         let (run, _) = try runTab(setup: monkeySetup())
-        let steps = run.trace.filter { $0.app == "system" }.map { "\($0.device): \($0.event)" }
+        let steps = run.trace.filter { $0.app == .system }.map { "\($0.device.name): \($0.name)" }
         #expect(steps == [
             "ipad: fetch", "ipad: resolve", "ipad: resolved", "ipad: connected",
             "ipad: Pair-Verify M1", "iphone: Pair-Verify M2", "ipad: Pair-Verify M3", "iphone: Pair-Verify M4",
             "ipad: _systemInfo request", "iphone: _systemInfo answer", "ipad: payload request", "ipad: payload arrived",
         ])
         let rapport = RapportParameters()
-        let sizes = run.trace.filter { $0.event.hasPrefix("Pair-Verify") || $0.event.hasPrefix("_systemInfo") }.map(\.detail)
+        let sizes = run.trace.compactMap { record -> ProtocolMessage? in
+            guard case let .message(message) = record.event, case let .rapport(kind, _) = message,
+                kind != .payloadRequest
+            else { return nil }
+            return message
+        }
         #expect(sizes == [
-            "\(rapport.pairVerifyBytes[0] + 4) B", "\(rapport.pairVerifyBytes[1] + 4) B",
-            "\(rapport.pairVerifyBytes[2] + 4) B", "\(rapport.pairVerifyBytes[3] + 4) B",
-            "\(rapport.systemInfoRequestBytes + 20) B", "\(rapport.systemInfoAnswerBytes + 20) B",
+            .rapport(.pairVerifyM1, bytes: rapport.pairVerifyBytes[0] + 4),
+            .rapport(.pairVerifyM2, bytes: rapport.pairVerifyBytes[1] + 4),
+            .rapport(.pairVerifyM3, bytes: rapport.pairVerifyBytes[2] + 4),
+            .rapport(.pairVerifyM4, bytes: rapport.pairVerifyBytes[3] + 4),
+            .rapport(.systemInfoRequest, bytes: rapport.systemInfoRequestBytes + 20),
+            .rapport(.systemInfoAnswer, bytes: rapport.systemInfoAnswerBytes + 20),
         ])
-        let sent = try first("send payload", on: "iphone", in: run)
+        let sent = try first(.sendPayload, on: "iphone", in: run)
         let configuration = HandoffConfiguration()
         let userInfo = tabActivity(0).transferSize
-        #expect(sent.detail == "\(userInfo) bytes of userInfo, \(userInfo + configuration.envelopeBytes + 20) in all")
+        #expect(sent.event == .message(.payload(
+            userInfoBytes: userInfo, totalBytes: userInfo + configuration.envelopeBytes + 20)))
     }
 
     // sharingd (SDActivityPayloadManager): the Rapport request timeout is
@@ -79,12 +88,12 @@ struct RapportFetchTests {
         setup.world.wifiPeerToPeer.loss = .bernoulli(1)
         let (run, activity) = try runTab(setup: setup)
         #expect(run.summary(of: activity, on: "ipad")?.outcome == .continued)
-        let fetch = try first("fetch", on: "ipad", in: run)
-        let timedOut = try first("Rapport timed out", on: "ipad", in: run)
+        let fetch = try first(.fetch, on: "ipad", in: run)
+        let timedOut = try first(.rapportTimedOut, on: "ipad", in: run)
         #expect(timedOut.time - fetch.time == .seconds(min(timeout, 5)))
-        let cloud = try first("fetch over the cloud", on: "ipad", in: run)
+        let cloud = try first(.fetchOverCloud, on: "ipad", in: run)
         #expect(cloud.time == timedOut.time)
-        #expect(try first("payload arrived", on: "ipad", in: run).time > cloud.time)
+        #expect(try first(.payloadArrived, on: "ipad", in: run).time > cloud.time)
     }
 
     // sharingd: the payload timer is the timeout + 1 s.
@@ -97,8 +106,8 @@ struct RapportFetchTests {
         setup.world.wifiPeerToPeer.loss = .bernoulli(1)
         let (run, activity) = try runTab(setup: setup)
         #expect(run.summary(of: activity, on: "ipad")?.outcome == .failed(.remoteApplicationTimedOut))
-        let fetch = try first("fetch", on: "ipad", in: run)
-        #expect(try first("fail", on: "ipad", in: run).time - fetch.time == .seconds(5))
+        let fetch = try first(.fetch, on: "ipad", in: run)
+        #expect(try first(.fail, on: "ipad", in: run).time - fetch.time == .seconds(5))
     }
 
     // UASharingAdvertiser: the source checks the encoded payload, warns
@@ -110,14 +119,18 @@ struct RapportFetchTests {
         content.payloadSize = 8 * 1024
         let (warned, activity) = try runTab(setup: monkeySetup(), content: content)
         #expect(warned.summary(of: activity, on: "ipad")?.outcome == .continued)
-        let warning = try first("warning", on: "iphone", in: warned)
-        #expect(warning.detail.contains("over the recommended 3072 bytes"))
+        let warning = try first(.warning, on: "iphone", in: warned)
+        guard case let .system(.userInfoOverRecommended(size, recommended)) = warning.event else {
+            Issue.record("expected a warning about the size, got \(warning.event)")
+            return
+        }
+        #expect(size > recommended && recommended == 3072)
 
         content.payloadSize = 65 * 1024
         let (refused, tooLarge) = try runTab(setup: monkeySetup(), content: content)
         #expect(refused.summary(of: tooLarge, on: "ipad")?.outcome == .failed(.handoffUserInfoTooLarge))
-        #expect(try first("fetch refused", on: "iphone", in: refused).app == "system")
-        #expect(!refused.trace.contains { $0.event == "send payload" })
+        #expect(try first(.fetchRefused, on: "iphone", in: refused).app == .system)
+        #expect(!refused.trace.contains { $0.name == .sendPayload })
     }
 
     // sharingd (SDActivityPayloadManager): the key request times out after
@@ -135,14 +148,14 @@ struct RapportFetchTests {
         // An accept due at the end keeps the run going until then.
         try run.schedule(.accept(device: "ipad"), at: at(20))
         run.run(until: at(20))
-        let starts = run.trace.filter { $0.event == "key exchange" }.map(\.time)
-        let failures = run.trace.filter { $0.event == "key exchange failed" }.map(\.time)
+        let starts = run.trace.filter { $0.name == .keyExchange }.map(\.time)
+        let failures = run.trace.filter { $0.name == .keyExchangeFailed }.map(\.time)
         #expect(starts.count >= 2)
         #expect(failures.first == starts.first.map { $0 + .seconds(2) })
         for (failure, next) in zip(failures, starts.dropFirst()) {
             #expect(next - failure >= .seconds(5))
         }
-        #expect(!run.trace.contains { $0.event == "offer" })
+        #expect(!run.trace.contains { $0.name == .offer })
         // Reported as such, not as out of range.
         #expect(run.summary(of: activity, on: "ipad")?.outcome == .notOffered(.keysNotExchanged))
     }

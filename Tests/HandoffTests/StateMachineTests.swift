@@ -126,7 +126,8 @@ struct StateMachineTests {
     func invalidateWithdraws() throws {
         let (run, activity) = try runTab(setup: monkeySetup(), actions: [(acceptTime - 0.5, { .invalidate($0) })])
         #expect(run.summary(of: activity, on: "ipad")?.outcome == .withdrawn)
-        #expect(run.trace.contains { $0.event == "withdraw" && $0.detail == "the activity was invalidated" })
-        #expect(run.trace.contains { $0.event == "accept" && $0.detail == "nothing is offered" })
+        #expect(run.trace.contains { $0.event == .transition(
+            .continuation(from: .offered, event: .withdraw, to: .withdrawn), .activityInvalidated) })
+        #expect(run.trace.contains { $0.event == .system(.acceptedWithoutOffer) && $0.activity == nil })
     }
 }

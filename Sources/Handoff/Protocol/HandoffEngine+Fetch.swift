@@ -21,8 +21,8 @@ extension HandoffEngine {
         let configuration = setup.configuration
         attempts[attempt].milestones[.fetchStarted] = now
         attempts[attempt].fetchStage = .rapport
-        record(now, device: receiver, app: .system, activity: id, event: "fetch",
-               detail: keepsTrace ? "from \(deviceName(activities[id.index].device)), while the app launches" : "")
+        record(now, device: receiver, app: .system, activity: id,
+               .milestone(.fetchStarted, .fetchFrom(traceDevice(activities[id.index].device))))
         later(.fetchTimeout, of: attempt, after: configuration.payloadTimer, now: now, scheduler: &scheduler)
         guard isSourceAvailable(id, for: receiver) else {
             fetchFailed(attempt, with: .handoffFailed, now: now, scheduler: &scheduler)
@@ -56,9 +56,7 @@ extension HandoffEngine {
         world.sendDatagram(
             on: world.link(.wifiPeerToPeer(from: receiver, to: source)), bytes: rapport.resolveQueryBytes,
             tag: ResolveDatagram.query.tag(attempt), at: now)
-        record(now, device: receiver, app: .system, activity: id, event: "resolve",
-               detail: keepsTrace
-                   ? (query == 0 ? "_companion-link._tcp over peer-to-peer" : "query \(query + 1), no answer yet") : "")
+        record(now, device: receiver, app: .system, activity: id, .message(.resolveQuery(number: query + 1)))
         let wait = rapport.resolveRetryInterval * (Int64(1) << Int64(min(query, 16)))
         later(.resolveRetry(Int32(query)), of: attempt, after: wait, now: now, scheduler: &scheduler)
     }
@@ -89,8 +87,8 @@ extension HandoffEngine {
         case .answer:
             guard attempts[attempt].fetchStage == .resolving else { return false }
             attempts[attempt].milestones.reach(.resolved, at: now)
-            record(now, device: receiver, app: .system, activity: id, event: "resolved",
-                   detail: keepsTrace ? "after \(attempts[attempt].resolveQueries) quer\(attempts[attempt].resolveQueries == 1 ? "y" : "ies")" : "")
+            record(now, device: receiver, app: .system, activity: id,
+                   .milestone(.resolved, .afterQueries(attempts[attempt].resolveQueries)))
             connectRapport(attempt, now: now)
             return true
         }
@@ -123,11 +121,11 @@ extension HandoffEngine {
                 bytes: setup.configuration.rapport.framed(setup.configuration.requestBytes),
                 tag: MessageKind.request.tag(), on: connection, from: .initiator, at: now)
             record(now, device: attempts[attempt].receiver, app: .system, activity: attempts[attempt].activity,
-                   event: "request", detail: "over the cloud relay")
+                   .message(.cloudRequest))
             return
         }
         record(now, device: attempts[attempt].receiver, app: .system, activity: attempts[attempt].activity,
-               event: "connected", detail: keepsTrace ? "TCP over \(setup.configuration.fetchPath)" : "")
+               .milestone(.connected, .over(setup.configuration.fetchPath)))
         handle(.pairVerify1, of: attempt, now: now, scheduler: &scheduler)
     }
 
@@ -161,8 +159,7 @@ extension HandoffEngine {
         world.send(bytes: bytes, tag: tag, on: connection, from: message.isFromSource ? .responder : .initiator, at: now)
         let id = attempts[attempt].activity
         let device = message.isFromSource ? activities[id.index].device : attempts[attempt].receiver
-        record(now, device: device, app: .system, activity: id, event: message.traceName,
-               detail: keepsTrace ? "\(bytes) B" : "")
+        record(now, device: device, app: .system, activity: id, .message(.rapport(message.traced, bytes: bytes)))
     }
 
     /// A Rapport message arrived: the other side answers with the next.
@@ -191,8 +188,7 @@ extension HandoffEngine {
         default: return
         }
         record(now, device: attempts[attempt].receiver, app: .system, activity: attempts[attempt].activity,
-               event: "Rapport timed out",
-               detail: keepsTrace ? "no payload after \(setup.configuration.rapportDeadline)" : "")
+               .system(.rapportTimedOut(after: setup.configuration.rapportDeadline)))
         fallBack(attempt, or: error, now: now, scheduler: &scheduler)
     }
 
@@ -213,8 +209,7 @@ extension HandoffEngine {
     mutating func fetchOverCloud(_ attempt: Int, now: SimInstant) {
         let id = attempts[attempt].activity
         attempts[attempt].fetchStage = .cloud
-        record(now, device: attempts[attempt].receiver, app: .system, activity: id, event: "fetch over the cloud",
-               detail: "IDS")
+        record(now, device: attempts[attempt].receiver, app: .system, activity: id, .system(.fetchOverCloud))
         let connection = world.openConnection(
             from: attempts[attempt].receiver, to: activities[id.index].device, over: .cloudRelay,
             parameters: setup.configuration.fetchTransport, at: now)
@@ -232,7 +227,7 @@ extension HandoffEngine {
         guard connection == attempts[attempt].connection, attempts[attempt].isFetching else { return }
         let error: ContinuationError = failure == .setupTimedOut ? .connectionUnavailable : .handoffFailed
         record(now, device: attempts[attempt].receiver, app: .system, activity: attempts[attempt].activity,
-               event: "connection failed", detail: failure.description)
+               .system(.connectionFailed(failure)))
         if attempts[attempt].fetchStage == .rapport {
             fallBack(attempt, or: error, now: now, scheduler: &scheduler)
         } else {
@@ -247,8 +242,7 @@ extension HandoffEngine {
         attempts[attempt].fetchStage = .arrived
         attempts[attempt].milestones[.payloadArrived] = now
         record(now, device: attempts[attempt].receiver, app: .system, activity: attempts[attempt].activity,
-               event: "payload arrived",
-               detail: keepsTrace ? "fetch took \(now - (attempts[attempt].milestones[.fetchStarted] ?? now))" : "")
+               .milestone(.payloadArrived, .fetchTook(now - (attempts[attempt].milestones[.fetchStarted] ?? now))))
         if attempts[attempt].appReady { continueActivity(attempt, now: now, scheduler: &scheduler) }
     }
 
@@ -260,7 +254,7 @@ extension HandoffEngine {
         attempts[attempt].fetchStage = .failed(error)
         if let connection = attempts[attempt].connection { world.close(connection) }
         record(now, device: attempts[attempt].receiver, app: .system, activity: attempts[attempt].activity,
-               event: "fetch failed", detail: keepsTrace ? error.description : "")
+               .system(.fetchFailed(error)))
         if attempts[attempt].appReady { fail(attempt, with: error, now: now, scheduler: &scheduler) }
     }
 
@@ -282,8 +276,7 @@ extension HandoffEngine {
             from: receiver, to: source, over: .bluetooth, parameters: setup.configuration.fetchTransport, at: now)
         own(connection, by: .keyExchange(pair))
         keyExchanges[pair].connection = connection
-        record(now, device: receiver, app: .system, activity: activity, event: "key exchange",
-               detail: keepsTrace ? "new advertising key of \(deviceName(source)): Bluetooth LE connection" : "")
+        record(now, device: receiver, app: .system, activity: activity, .message(.keyExchange(with: traceDevice(source))))
         scheduler.schedule(
             .keyExchangeTimeout(pair: Int32(pair), generation: keyExchanges[pair].generation),
             at: now + setup.configuration.keyExchange.timeout)
@@ -313,8 +306,8 @@ extension HandoffEngine {
             world.close(connection)
             keyExchanges[pair].connection = nil
             if let activity = keyExchanges[pair].activity {
-                record(now, device: receiver, app: .system, activity: activity, event: "keys exchanged",
-                       detail: keepsTrace ? "with \(deviceName(source))" : "")
+                record(now, device: receiver, app: .system, activity: activity,
+                       .system(.keysExchanged(with: traceDevice(source))))
             }
         default:
             return
@@ -322,22 +315,21 @@ extension HandoffEngine {
     }
 
     /// The key exchange failed: no new try for the hold time.
-    mutating func keyExchangeFailed(pair: Int, now: SimInstant, reason: String) {
+    mutating func keyExchangeFailed(pair: Int, now: SimInstant, reason: SystemEvent.KeyExchangeFailure) {
         guard let connection = keyExchanges[pair].connection else { return }
         world.close(connection)
         keyExchanges[pair].connection = nil
         keyExchanges[pair].failedAt = now
         if let activity = keyExchanges[pair].activity {
             record(now, device: DeviceID(pair / world.deviceCount), app: .system, activity: activity,
-                   event: "key exchange failed", detail: reason)
+                   .system(.keyExchangeFailed(reason)))
         }
     }
 
     /// The key exchange's timer fired.
     mutating func keyExchangeTimedOut(pair: Int, generation: UInt32, now: SimInstant) {
         guard keyExchanges[pair].generation == generation else { return }
-        keyExchangeFailed(
-            pair: pair, now: now, reason: keepsTrace ? "no keys after \(setup.configuration.keyExchange.timeout)" : "")
+        keyExchangeFailed(pair: pair, now: now, reason: .timedOut(after: setup.configuration.keyExchange.timeout))
     }
 
     /// Records trust for every pair signed in to the same account, unless
@@ -367,16 +359,16 @@ enum ResolveDatagram: UInt32 {
 }
 
 extension FetchMessage {
-    /// The name of the message in the trace.
-    var traceName: String {
+    /// The message as a trace names it.
+    var traced: RapportMessage {
         switch self {
-        case .pairVerify1: return "Pair-Verify M1"
-        case .pairVerify2: return "Pair-Verify M2"
-        case .pairVerify3: return "Pair-Verify M3"
-        case .pairVerify4: return "Pair-Verify M4"
-        case .systemInfoRequest: return "_systemInfo request"
-        case .systemInfoAnswer: return "_systemInfo answer"
-        case .request: return "payload request"
+        case .pairVerify1: return .pairVerifyM1
+        case .pairVerify2: return .pairVerifyM2
+        case .pairVerify3: return .pairVerifyM3
+        case .pairVerify4: return .pairVerifyM4
+        case .systemInfoRequest: return .systemInfoRequest
+        case .systemInfoAnswer: return .systemInfoAnswer
+        case .request: return .payloadRequest
         }
     }
 }

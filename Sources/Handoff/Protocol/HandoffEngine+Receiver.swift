@@ -56,16 +56,16 @@ extension HandoffEngine {
         }
         latestCandidate[receiver.index] = id
         if let shown = visibleOffer[receiver.index], attempts[shown].activity != id {
-            apply(.withdraw, to: shown, now: now, detail: keepsTrace ? "\(activities[index].content.label) is more recent" : "")
+            apply(.withdraw, to: shown, now: now, note: keepsTrace ? .moreRecent(traceActivity(id)) : nil)
             visibleOffer[receiver.index] = nil
         }
         let attempt = attempts.count
         attempts.append(Attempt(receiver: receiver, activity: id, target: target))
         attemptIndex[pairSlot(index, receiver.index)] = attempt
         rejections[pairSlot(index, receiver.index)] = nil
-        record(now, device: receiver, app: .target(attempts[attempt].target), activity: id, from: "", event: "discover",
-               to: "discovered", detail: keepsTrace ? "advertisement from \(deviceName(source))" : "")
-        apply(.offer, to: attempt, now: now, detail: target == .browser ? "in the browser" : "")
+        record(now, device: receiver, app: .target(attempts[attempt].target), activity: id,
+               .system(.discovered(advertisementFrom: traceDevice(source))))
+        apply(.offer, to: attempt, now: now, note: target == .browser ? .inBrowser : nil)
         attempts[attempt].milestones[.offered] = now
         attempts[attempt].milestones[.advertised] = activities[index].lastBecameCurrent
         visibleOffer[receiver.index] = attempt
@@ -76,7 +76,7 @@ extension HandoffEngine {
     mutating func reject(_ id: ActivityID, on receiver: DeviceID, because reason: NotOfferedReason, now: SimInstant) {
         guard rejections[pairSlot(id.index, receiver.index)] != reason else { return }
         rejections[pairSlot(id.index, receiver.index)] = reason
-        record(now, device: receiver, app: .system, activity: id, event: "not offered", detail: reason.description)
+        record(now, device: receiver, app: .system, activity: id, .system(.notOffered(reason)))
     }
 
     /// The eligibility rules, in order: where the activity would go on
@@ -156,9 +156,7 @@ extension HandoffEngine {
             acceptedWithoutOffer[device] = true
             traceCount += 1
             if keepsTrace {
-                trace.append(TraceRecord(
-                    time: now, device: deviceName(DeviceID(device)), app: "system", activity: "", from: "",
-                    event: "accept", to: "", detail: "nothing is offered"))
+                keep(now, device: DeviceID(device), app: .system, activity: nil, .system(.acceptedWithoutOffer))
             }
             return
         }
@@ -172,18 +170,18 @@ extension HandoffEngine {
         attempts[attempt].milestones[.accepted] = now
         visibleOffer[attempts[attempt].receiver.index] = nil
         let launch: SimDuration
-        let detail: String
+        let kind: TransitionNote.Launch
         var generator = stream.child(HandoffStreamNames.launch, attempt).generator()
         switch attempts[attempt].target {
         case let .app(app):
             let isRunning = running[attempts[attempt].receiver.index * setup.apps.count + app]
             launch = (isRunning ? setup.apps[app].warmLaunch : setup.apps[app].coldLaunch).sample(using: &generator)
-            detail = isRunning ? "warm launch" : "cold launch"
+            kind = isRunning ? .warm : .cold
         case .browser:
             launch = setup.configuration.browserLaunch.sample(using: &generator)
-            detail = "browser"
+            kind = .browser
         }
-        apply(.launch, to: attempt, now: now, detail: keepsTrace ? "\(detail), \(launch)" : "")
+        apply(.launch, to: attempt, now: now, note: .launch(kind, launch))
         later(.launched, of: attempt, after: launch, now: now, scheduler: &scheduler)
         if case .app = attempts[attempt].target { startFetch(attempt, now: now, scheduler: &scheduler) }
     }
@@ -207,7 +205,7 @@ extension HandoffEngine {
         case .fetchTimeout:
             if attempts[attempt].isFetching {
                 record(now, device: attempts[attempt].receiver, app: .system, activity: attempts[attempt].activity,
-                       event: "payload timer", detail: keepsTrace ? "no payload after \(setup.configuration.payloadTimer)" : "")
+                       .system(.payloadTimerFired(after: setup.configuration.payloadTimer)))
                 fetchFailed(attempt, with: .remoteApplicationTimedOut, now: now, scheduler: &scheduler)
             }
         case .sourceSend:
@@ -229,7 +227,7 @@ extension HandoffEngine {
         let receiver = attempts[attempt].receiver
         guard case let .app(app) = attempts[attempt].target else {
             apply(.openInBrowser, to: attempt, now: now,
-                  detail: keepsTrace ? activities[attempts[attempt].activity.index].content.webpageURL?.description ?? "" : "")
+                  note: keepsTrace ? .webpage(activities[attempts[attempt].activity.index].content.webpageURL) : nil)
             attempts[attempt].milestones[.continued] = now
             return
         }
@@ -237,17 +235,16 @@ extension HandoffEngine {
         guard apply(.willContinue, to: attempt, now: now) else { return }
         let type = activities[attempts[attempt].activity.index].content.activityType
         var context = CallbackContext(now: now, device: deviceName(receiver))
-        let detail: String
+        let answer: Callback.DelegateAnswer
         switch appDelegate(device: receiver, app: app) {
         case let .scene(delegate):
             delegate.scene(willContinueUserActivityWithType: type, context: &context)
-            detail = "scene"
+            answer = .scene
         case let .application(delegate):
-            let notified = delegate.application(willContinueUserActivityWithType: type, context: &context)
-            detail = keepsTrace ? "returned \(notified)" : ""
+            answer = .returned(delegate.application(willContinueUserActivityWithType: type, context: &context))
         }
         record(now, device: receiver, app: .bundle(app), activity: attempts[attempt].activity,
-               event: "willContinueUserActivity", detail: detail)
+               .callback(.willContinueUserActivity(answer)))
         later(.appReady, of: attempt, after: context.processingTime, now: now, scheduler: &scheduler)
     }
 
@@ -286,7 +283,7 @@ extension HandoffEngine {
     mutating func fail(
         _ attempt: Int, with error: ContinuationError, now: SimInstant, scheduler: inout Scheduler<HandoffEvent>
     ) {
-        guard apply(.fail, to: attempt, now: now, detail: keepsTrace ? error.description : "") else { return }
+        guard apply(.fail, to: attempt, now: now, note: .error(error)) else { return }
         attempts[attempt].failure = error
         guard case let .app(app) = attempts[attempt].target else { return }
         let receiver = attempts[attempt].receiver
@@ -299,7 +296,7 @@ extension HandoffEngine {
             delegate.application(didFailToContinueUserActivityWithType: type, error: error, context: &context)
         }
         record(now, device: receiver, app: .bundle(app), activity: attempts[attempt].activity,
-               event: "didFailToContinueUserActivity", detail: keepsTrace ? error.description : "")
+               .callback(.didFailToContinueUserActivity(error)))
     }
 
     // MARK: Connections and messages
@@ -333,7 +330,7 @@ extension HandoffEngine {
         case let .streams(attempt):
             streamsFailed(attempt, error: .connectionUnavailable, now: now, scheduler: &scheduler)
         case let .keyExchange(pair):
-            keyExchangeFailed(pair: pair, now: now, reason: failure.description)
+            keyExchangeFailed(pair: pair, now: now, reason: .connection(failure))
         }
     }
 
@@ -386,17 +383,16 @@ extension HandoffEngine {
         attempts[attempt].milestones[.continued] = now
         let receiver = attempts[attempt].receiver
         var context = restorationLists.continueContext(now: now, device: deviceName(receiver))
-        let detail: String
+        let answer: Callback.DelegateAnswer
         switch appDelegate(device: receiver, app: app) {
         case let .scene(delegate):
             delegate.scene(continue: activity, context: &context)
-            detail = "scene"
+            answer = .scene
         case let .application(delegate):
-            let handled = delegate.application(continue: activity, context: &context)
-            detail = keepsTrace ? "returned \(handled)" : ""
+            answer = .returned(delegate.application(continue: activity, context: &context))
         }
         record(now, device: receiver, app: .bundle(app), activity: attempts[attempt].activity,
-               event: "continueUserActivity", detail: detail)
+               .callback(.continueUserActivity(answer)))
         attempts[attempt].restorations = context.restorations
         for (call, restoration) in context.restorations.enumerated() {
             later(.restore(Int32(call)), of: attempt, after: context.callback.processingTime + restoration.delay,
@@ -404,7 +400,7 @@ extension HandoffEngine {
         }
         if context.requestedStreams {
             record(now, device: receiver, app: .bundle(app), activity: attempts[attempt].activity,
-                   event: "getContinuationStreams")
+                   .callback(.getContinuationStreams))
             attempts[attempt].outstandingRequests += 1  // the streams being opened
         }
         later(.continueReturned, of: attempt, after: context.callback.processingTime, now: now, scheduler: &scheduler)
@@ -436,12 +432,12 @@ extension HandoffEngine {
         let receiver = attempts[attempt].receiver
         for object in attempts[attempt].restorations[call].objects {
             let name = keepsTrace ? object.restorationIdentifier : ""
-            guard apply(.restore, to: attempt, now: now, detail: name) else { return }
+            guard apply(.restore, to: attempt, now: now, note: keepsTrace ? .restoring(name) : nil) else { return }
             attempts[attempt].milestones.reach(.restored, at: now)
             var context = CallbackContext(now: now, device: deviceName(receiver))
             object.restoreUserActivityState(activity, context: &context)
             record(now, device: receiver, app: .bundle(app), activity: attempts[attempt].activity,
-                   event: "restoreUserActivityState", detail: name)
+                   .callback(.restoreUserActivityState(name)))
         }
     }
 }

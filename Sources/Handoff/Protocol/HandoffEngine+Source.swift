@@ -45,20 +45,20 @@ extension HandoffEngine {
         case let .invalidate(id):
             invalidate(id, now: now, scheduler: &scheduler)
         case let .setNeedsSave(id, value):
-            guard isAlive(id, doing: "setNeedsSave", now: now) else { return }
+            guard isAlive(id, doing: .setNeedsSave, now: now) else { return }
             activities[id.index].content.needsSave = value
             record(now, device: activities[id.index].device, app: .source(id), activity: id,
-                   event: "needsSave = \(value)")
+                   .change(.needsSave(value)))
         case let .addUserInfoEntries(id, entries):
-            guard isAlive(id, doing: "addUserInfoEntries", now: now) else { return }
+            guard isAlive(id, doing: .addUserInfoEntries, now: now) else { return }
             activities[id.index].content.addUserInfoEntries(entries)
             record(now, device: activities[id.index].device, app: .source(id), activity: id,
-                   event: "addUserInfoEntries", detail: entries.keys.joined(separator: ", "))
+                   .change(.addUserInfoEntries(keys: keepsTrace ? entries.keys : [])))
         case let .setEligibleForHandoff(id, value):
-            guard isAlive(id, doing: "isEligibleForHandoff", now: now) else { return }
+            guard isAlive(id, doing: .isEligibleForHandoff, now: now) else { return }
             activities[id.index].content.isEligibleForHandoff = value
             record(now, device: activities[id.index].device, app: .source(id), activity: id,
-                   event: "isEligibleForHandoff = \(value)")
+                   .change(.eligibleForHandoff(value)))
         case let .accept(name):
             accept(on: deviceNumber(name) ?? 0, now: now, scheduler: &scheduler)
         case let .setSettings(name, settings):
@@ -76,18 +76,16 @@ extension HandoffEngine {
 
     /// Whether the app may still change the activity; after `invalidate`
     /// nothing is legal, so a change is a violation.
-    mutating func isAlive(_ id: ActivityID, doing change: String, now: SimInstant) -> Bool {
+    mutating func isAlive(_ id: ActivityID, doing change: ActivityChange.Kind, now: SimInstant) -> Bool {
         guard activities[id.index].state == .invalidated else { return true }
-        recordViolation(
-            now, device: activities[id.index].device, app: .source(id), activity: id, machine: "source",
-            state: "invalidated", event: change)
+        recordIllegalChange(now, activity: id, change: change)
         return false
     }
 
     mutating func becomeCurrent(_ id: ActivityID, now: SimInstant, scheduler: inout Scheduler<HandoffEvent>) {
         let device = activities[id.index].device
         if let previous = currentActivity[device.index], previous != id {
-            apply(.superseded, to: previous, now: now, detail: keepsTrace ? "\(activities[id.index].content.label) became current" : "")
+            apply(.superseded, to: previous, now: now, note: keepsTrace ? .becameCurrent(traceActivity(id)) : nil)
         }
         guard apply(.becomeCurrent, to: id, now: now) else { return }
         currentActivity[device.index] = id
@@ -96,7 +94,7 @@ extension HandoffEngine {
         if settings.lowPowerMode {
             // UserActivity: "LowPowerMode is enabled so no activity will be advertised".
             world.stopAdvertising(device)
-            record(now, device: device, app: .system, activity: id, event: "not advertised", detail: "Low Power Mode")
+            record(now, device: device, app: .system, activity: id, .system(.notAdvertised(.lowPowerMode)))
             return
         }
         // UAUserActivityDefaults: updates at least 0.5 s apart, at most 5 in
@@ -104,8 +102,7 @@ extension HandoffEngine {
         let due = earliestUpdate(of: device, at: now)
         updateGenerations[device.index] &+= 1
         if due > now {
-            record(now, device: device, app: .system, activity: id, event: "advertisement update paced",
-                   detail: keepsTrace ? "until \(due)" : "")
+            record(now, device: device, app: .system, activity: id, .system(.advertisementPaced(until: due)))
             scheduler.schedule(
                 .advertisementUpdate(device: Int32(device.index), generation: updateGenerations[device.index]), at: due)
             return
@@ -192,7 +189,7 @@ extension HandoffEngine {
             switch attempts[attempt].state {
             case .discovered, .offered:
                 apply(.withdraw, to: attempt, now: now,
-                      detail: keepsTrace ? "advertising ended \(setup.configuration.advertising.resumeWindow) ago" : "")
+                      note: .advertisingEnded(ago: setup.configuration.advertising.resumeWindow))
                 if visibleOffer[receiver] == attempt { visibleOffer[receiver] = nil }
             default:
                 continue
@@ -222,13 +219,11 @@ extension HandoffEngine {
         guard let id = currentActivity[device.index] else { return }
         if new.lowPowerMode, !old.lowPowerMode, world.isAdvertising(device) {
             world.stopAdvertising(device)
-            record(now, device: device, app: .system, activity: id, event: "advertisement removed",
-                   detail: "Low Power Mode")
+            record(now, device: device, app: .system, activity: id, .system(.advertisementRemoved(.lowPowerMode)))
             startResumeWindow(of: id, now: now, scheduler: &scheduler)
         }
         if !new.lowPowerMode, newDelay == nil, !world.isAdvertising(device) {
-            record(now, device: device, app: .system, activity: id, event: "advertising again",
-                   detail: "the device is in use")
+            record(now, device: device, app: .system, activity: id, .system(.advertisingAgain))
             advertise(id, now: now)
         }
     }
@@ -243,8 +238,8 @@ extension HandoffEngine {
         else { return }
         let settings = world.deviceTable.settings(of: DeviceID(device))
         world.stopAdvertising(DeviceID(device))
-        let reason = settings.idle ? "the system went idle" : settings.screen == .locked ? "the device locked" : "the screen dimmed"
-        record(now, device: DeviceID(device), app: .system, activity: id, event: "advertisement removed", detail: reason)
+        let reason: SystemEvent.AdvertisingStop = settings.idle ? .idle : settings.screen == .locked ? .locked : .dimmed
+        record(now, device: DeviceID(device), app: .system, activity: id, .system(.advertisementRemoved(reason)))
         startResumeWindow(of: id, now: now, scheduler: &scheduler)
     }
 
@@ -256,7 +251,7 @@ extension HandoffEngine {
             guard let attempt = attemptIndex[pairSlot(id.index, device)] else { continue }
             switch attempts[attempt].state {
             case .discovered, .offered:
-                apply(.withdraw, to: attempt, now: now, detail: "the activity was invalidated")
+                apply(.withdraw, to: attempt, now: now, note: .activityInvalidated)
                 if visibleOffer[device] == attempt { visibleOffer[device] = nil }
             default:
                 continue
@@ -288,20 +283,18 @@ extension HandoffEngine {
         var generator = stream.child(HandoffStreamNames.save, attempt).generator()
         let saveTime = setup.configuration.sourceSaveTime.sample(using: &generator)
         if attempts[attempt].pendingReply != nil {
-            record(now, device: source, app: .system, activity: id, event: "request again",
-                   detail: "the answer already decided is sent again")
+            record(now, device: source, app: .system, activity: id, .system(.requestAgain))
             later(.sourceSend, of: attempt, after: saveTime, now: now, scheduler: &scheduler)
             return
         }
         var context = CallbackContext(now: now, device: deviceName(source))
         guard isSourceAvailable(id, for: receiver) else {
             attempts[attempt].pendingReply = .failure(.handoffFailed)
-            record(now, device: source, app: .source(id), activity: id, event: "fetch refused",
-                   detail: "the activity is no longer available")
+            record(now, device: source, app: .source(id), activity: id, .system(.fetchRefused(.unavailable)))
             later(.sourceSend, of: attempt, after: .zero, now: now, scheduler: &scheduler)
             return
         }
-        apply(.save, to: id, now: now, detail: keepsTrace ? "requested by \(deviceName(receiver))" : "")
+        apply(.save, to: id, now: now, note: .requestedBy(traceDevice(receiver)))
         var sent = activities[id.index].content
         if sent.needsSave || sent.isResponderManaged {
             // The delegates change the content through `inout`; the result
@@ -311,30 +304,27 @@ extension HandoffEngine {
             if content.needsSave {
                 delegate.userActivityWillSave(&content, context: &context)
                 content.needsSave = false
-                record(now, device: source, app: .source(id), activity: id, event: "userActivityWillSave",
-                       detail: "needsSave cleared")
+                record(now, device: source, app: .source(id), activity: id, .callback(.userActivityWillSave))
             }
             if content.isResponderManaged {
                 content.userInfo.removeAll()
                 for responder in content.responders {
                     delegate.updateUserActivityState(&content, responder: responder, context: &context)
-                    record(now, device: source, app: .source(id), activity: id, event: "updateUserActivityState",
-                           detail: responder)
+                    record(now, device: source, app: .source(id), activity: id,
+                           .callback(.updateUserActivityState(responder: responder)))
                 }
             }
             // A source app in the scene lifecycle has the last word.
             if case let .scene(scene) = appDelegate(device: source, app: activities[id.index].app) {
                 scene.scene(didUpdate: &content, context: &context)
-                record(now, device: source, app: .source(id), activity: id, event: "sceneDidUpdate")
+                record(now, device: source, app: .source(id), activity: id, .callback(.sceneDidUpdate))
             }
             activities[id.index].content = content
             if context.processingTime <= setup.configuration.saveWait {
                 sent = content
             } else {
-                record(now, device: source, app: .system, activity: id, event: "save wait over",
-                       detail: keepsTrace
-                           ? "the app's update takes \(context.processingTime); after \(setup.configuration.saveWait) "
-                               + "the payload is sent as it was" : "")
+                record(now, device: source, app: .system, activity: id,
+                       .system(.saveWaitOver(update: context.processingTime, wait: setup.configuration.saveWait)))
             }
         }
         let wait = min(context.processingTime, setup.configuration.saveWait)
@@ -342,18 +332,15 @@ extension HandoffEngine {
         let size = sent.transferSize
         if !missing.isEmpty {
             attempts[attempt].pendingReply = .failure(.handoffFailed)
-            record(now, device: source, app: .source(id), activity: id, event: "fetch refused",
-                   detail: "required userInfo keys missing: \(missing.joined(separator: ", "))")
+            record(now, device: source, app: .source(id), activity: id, .system(.fetchRefused(.missingKeys(missing))))
         } else if size > setup.configuration.userInfoLimit {
             attempts[attempt].pendingReply = .failure(.handoffUserInfoTooLarge)
-            record(now, device: source, app: .system, activity: id, event: "fetch refused",
-                   detail: keepsTrace ? "userInfo is \(size) bytes, over the \(setup.configuration.userInfoLimit)-byte maximum" : "")
+            record(now, device: source, app: .system, activity: id,
+                   .system(.fetchRefused(.tooLarge(size: size, limit: setup.configuration.userInfoLimit))))
         } else {
             if size > setup.configuration.userInfoRecommendedLimit {
-                record(now, device: source, app: .system, activity: id, event: "warning",
-                       detail: keepsTrace
-                           ? "userInfo is \(size) bytes, over the recommended \(setup.configuration.userInfoRecommendedLimit) "
-                               + "bytes: may cause slow transfers" : "")
+                record(now, device: source, app: .system, activity: id,
+                       .system(.userInfoOverRecommended(size: size, recommended: setup.configuration.userInfoRecommendedLimit)))
             }
             attempts[attempt].pendingReply = .success(size)
             attempts[attempt].delivered = deliveredActivity(
@@ -401,8 +388,8 @@ extension HandoffEngine {
         case let .success(size):
             let bytes = rapport.framed(size + setup.configuration.envelopeBytes)
             world.send(bytes: bytes, tag: MessageKind.payload.tag(), on: connection, from: .responder, at: now)
-            record(now, device: activities[id.index].device, app: .source(id), activity: id, event: "send payload",
-                   detail: keepsTrace ? "\(size) bytes of userInfo, \(bytes) in all" : "")
+            record(now, device: activities[id.index].device, app: .source(id), activity: id,
+                   .message(.payload(userInfoBytes: size, totalBytes: bytes)))
         case let .failure(error):
             world.send(
                 bytes: rapport.framed(setup.configuration.noticeBytes), tag: MessageKind.error.tag(error.code),
@@ -418,15 +405,15 @@ extension HandoffEngine {
         if let connection = attempts[attempt].connection { world.close(connection) }
         guard activities[id.index].state != .invalidated else {
             record(now, device: activities[id.index].device, app: .source(id), activity: id,
-                   event: "continued notice ignored", detail: "the activity was invalidated")
+                   .system(.continuedNoticeIgnored))
             return
         }
-        guard apply(.continued, to: id, now: now, detail: keepsTrace ? "by \(deviceName(attempts[attempt].receiver))" : "") else { return }
+        guard apply(.continued, to: id, now: now, note: .continuedBy(traceDevice(attempts[attempt].receiver))) else { return }
         var context = CallbackContext(now: now, device: deviceName(activities[id.index].device))
         activities[id.index].delegate.userActivityWasContinued(
             activities[id.index].content, by: deviceName(attempts[attempt].receiver), context: &context)
         record(now, device: activities[id.index].device, app: .source(id), activity: id,
-               event: "userActivityWasContinued", detail: deviceName(attempts[attempt].receiver))
+               .callback(.userActivityWasContinued(by: traceDevice(attempts[attempt].receiver))))
     }
 
     // MARK: Serving streams
@@ -440,7 +427,7 @@ extension HandoffEngine {
             activities[id.index].content, respondToStreamRequest: round, requestBytes: bytes, context: &context))
         attempts[attempt].responseSizes[round] = response
         record(now, device: activities[id.index].device, app: .source(id), activity: id,
-               event: "stream request", detail: keepsTrace ? "round \(round): \(bytes) bytes in, \(response) bytes out" : "")
+               .message(.streamRequest(round: round, requestBytes: bytes, responseBytes: response)))
         later(.streamRespond(Int32(round)), of: attempt, after: context.processingTime, now: now, scheduler: &scheduler)
     }
 

@@ -12,7 +12,7 @@ extension HandoffEngine {
         activities[id.index].delegate.userActivity(
             activities[id.index].content, didReceiveStreamsFrom: deviceName(receiver), context: &sourceContext)
         record(now, device: activities[id.index].device, app: .source(id), activity: id,
-               event: "didReceiveInputStream", detail: deviceName(receiver))
+               .callback(.didReceiveInputStream(from: traceDevice(receiver))))
         guard case let .app(app) = attempts[attempt].target, let activity = attempts[attempt].delivered else { return }
         var context = StreamContext(now: now, device: deviceName(receiver))
         if let delegate = streamsDelegate(device: receiver, app: app) {
@@ -20,7 +20,7 @@ extension HandoffEngine {
         } else {
             context.closeStreams()
         }
-        record(now, device: receiver, app: .bundle(app), activity: id, event: "continuationStreamsOpened")
+        record(now, device: receiver, app: .bundle(app), activity: id, .callback(.continuationStreamsOpened))
         apply(context, of: attempt, now: now, scheduler: &scheduler)
     }
 
@@ -33,7 +33,7 @@ extension HandoffEngine {
         var context = StreamContext(now: now, device: deviceName(receiver))
         streamsDelegate(device: receiver, app: app)?.continuationStreamsFailed(for: activity, error: error, context: &context)
         record(now, device: receiver, app: .bundle(app), activity: attempts[attempt].activity,
-               event: "continuationStreamsFailed", detail: keepsTrace ? error.description : "")
+               .callback(.continuationStreamsFailed(error)))
         apply(context, of: attempt, now: now, scheduler: &scheduler)
     }
 
@@ -50,7 +50,7 @@ extension HandoffEngine {
             StreamResponse(round: round, requestBytes: requestBytes, responseBytes: bytes), for: activity,
             context: &context)
         record(now, device: receiver, app: .bundle(app), activity: attempts[attempt].activity,
-               event: "continuationStreamResponse", detail: keepsTrace ? "round \(round): \(bytes) bytes" : "")
+               .callback(.continuationStreamResponse(round: round, bytes: bytes)))
         apply(context, of: attempt, now: now, scheduler: &scheduler)
     }
 

@@ -314,9 +314,9 @@ package struct HandoffEngine: SimulationModel, ~Copyable {
 
     // MARK: Trace and machines
 
-    /// The app a trace record names, resolved to its name only when the
-    /// trace keeps records.
-    enum TraceApp {
+    /// The app a trace record names, resolved only when the trace keeps
+    /// records.
+    enum AppReference {
         /// The app that created activity `id`.
         case source(ActivityID)
         /// The app at this index in the setup.
@@ -327,61 +327,91 @@ package struct HandoffEngine: SimulationModel, ~Copyable {
         case system
     }
 
-    /// The name `app` stands for in a trace record.
-    func name(of app: TraceApp) -> String {
+    /// The app `app` stands for in a trace record.
+    func traceApp(_ app: AppReference) -> TraceApp {
         switch app {
-        case let .source(id): return sourceApp(id)
-        case let .bundle(index): return appBundleIDs[index]
-        case let .target(target): return appName(of: target)
-        case .system: return "system"
+        case let .source(id): return .app(bundleID: sourceApp(id))
+        case let .bundle(index): return .app(bundleID: appBundleIDs[index])
+        case let .target(.app(index)): return .app(bundleID: appBundleIDs[index])
+        case .target(.browser): return .browser
+        case .system: return .system
         }
     }
 
+    /// `device` as a trace names it.
+    func traceDevice(_ device: DeviceID) -> TraceDevice { TraceDevice(id: device, name: deviceName(device)) }
+
+    /// Activity `id` as a trace names it.
+    func traceActivity(_ id: ActivityID) -> TraceActivity {
+        TraceActivity(id: id, label: activities[id.index].content.label)
+    }
+
+    /// Counts a trace record and, when the trace keeps records, appends it.
+    ///
+    /// The event is a small value (no text); with the trace off nothing but
+    /// the count happens. Callers whose event needs a look-up (a device's
+    /// name, an activity's label) build it only when ``keepsTrace``.
+    @inline(__always)
     mutating func record(
-        _ now: SimInstant, device: DeviceID, app: TraceApp, activity: ActivityID, from: String = "",
-        event: String, to: String = "", detail: String = ""
+        _ now: SimInstant, device: DeviceID, app: AppReference, activity: ActivityID, _ event: TraceEvent
     ) {
         traceCount += 1
         guard keepsTrace else { return }
-        trace.append(TraceRecord(
-            time: now, device: deviceName(device), app: name(of: app),
-            activity: activities[activity.index].content.label, from: from, event: event, to: to, detail: detail))
+        keep(now, device: device, app: app, activity: activity, event)
     }
 
-    /// Records `event` as illegal in `state`: a violation, and a trace line.
+    /// Appends a record (the trace keeps records).
+    @inline(never)
+    mutating func keep(_ now: SimInstant, device: DeviceID, app: AppReference, activity: ActivityID?, _ event: TraceEvent) {
+        var named: TraceActivity?
+        if let activity { named = traceActivity(activity) }
+        trace.append(TraceRecord(
+            time: now, device: traceDevice(device), app: traceApp(app), activity: named, event: event))
+    }
+
+    /// Records a change the app made to activity `id` after invalidating
+    /// it: a violation, and a trace record.
+    mutating func recordIllegalChange(_ now: SimInstant, activity id: ActivityID, change: ActivityChange.Kind) {
+        let name = TraceEvent.illegalChange(change).name.rawValue
+        let device = activities[id.index].device
+        violations.append(Violation(
+            time: now, device: deviceName(device), activity: activities[id.index].content.label,
+            machine: "source", state: SourceActivityMachine.State.invalidated.description, event: name))
+        record(now, device: device, app: .source(id), activity: id, .illegalChange(change))
+    }
+
+    /// Records an illegal step of a state machine: a violation, and a trace
+    /// record.
     mutating func recordViolation(
-        _ now: SimInstant, device: DeviceID, app: TraceApp, activity: ActivityID, machine: String, state: String,
-        event: String
+        _ now: SimInstant, device: DeviceID, app: AppReference, activity: ActivityID, _ transition: StateTransition
     ) {
+        let (machine, state, event): (String, String, String)
+        switch transition {
+        case let .source(from, step, _): (machine, state, event) = ("source", from.description, step.description)
+        case let .continuation(from, step, _):
+            (machine, state, event) = ("continuation", from.description, step.description)
+        }
         violations.append(Violation(
             time: now, device: deviceName(device), activity: activities[activity.index].content.label,
             machine: machine, state: state, event: event))
-        record(now, device: device, app: app, activity: activity, from: state, event: event, to: "",
-               detail: "illegal transition")
+        record(now, device: device, app: app, activity: activity, .transition(transition, .illegal))
     }
 
     /// Applies `event` to the activity's source machine; records a
     /// violation and returns `false` if it is illegal.
     @discardableResult
     mutating func apply(
-        _ event: SourceActivityMachine.Event, to id: ActivityID, now: SimInstant,
-        detail: String = ""
+        _ event: SourceActivityMachine.Event, to id: ActivityID, now: SimInstant, note: TransitionNote? = nil
     ) -> Bool {
         let state = activities[id.index].state
         let device = activities[id.index].device
         guard let next = SourceActivityMachine.transition(from: state, on: event) else {
-            recordViolation(
-                now, device: device, app: .source(id), activity: id, machine: "source", state: state.description,
-                event: event.description)
+            recordViolation(now, device: device, app: .source(id), activity: id, .source(from: state, event: event, to: nil))
             return false
         }
         activities[id.index].state = next
-        if keepsTrace {
-            record(now, device: device, app: .source(id), activity: id, from: state.description,
-                   event: event.description, to: next.description, detail: detail)
-        } else {
-            traceCount += 1
-        }
+        record(now, device: device, app: .source(id), activity: id,
+               .transition(.source(from: state, event: event, to: next), note))
         return true
     }
 
@@ -389,7 +419,7 @@ package struct HandoffEngine: SimulationModel, ~Copyable {
     /// returns `false` if it is illegal.
     @discardableResult
     mutating func apply(
-        _ event: ContinuationMachine.Event, to attempt: Int, now: SimInstant, detail: String = ""
+        _ event: ContinuationMachine.Event, to attempt: Int, now: SimInstant, note: TransitionNote? = nil
     ) -> Bool {
         let state = attempts[attempt].state
         let receiver = attempts[attempt].receiver
@@ -397,26 +427,14 @@ package struct HandoffEngine: SimulationModel, ~Copyable {
         let target = attempts[attempt].target
         guard let next = ContinuationMachine.transition(from: state, on: event) else {
             recordViolation(
-                now, device: receiver, app: .target(target), activity: activity, machine: "continuation",
-                state: state.description, event: event.description)
+                now, device: receiver, app: .target(target), activity: activity,
+                .continuation(from: state, event: event, to: nil))
             return false
         }
         attempts[attempt].state = next
-        if keepsTrace {
-            record(now, device: receiver, app: .target(target), activity: activity,
-                   from: state.description, event: event.description, to: next.description, detail: detail)
-        } else {
-            traceCount += 1
-        }
+        record(now, device: receiver, app: .target(target), activity: activity,
+               .transition(.continuation(from: state, event: event, to: next), note))
         return true
-    }
-
-    @inline(__always)
-    func appName(of target: ContinuationTarget) -> String {
-        switch target {
-        case let .app(index): return appBundleIDs[index]
-        case .browser: return "browser"
-        }
     }
 
     /// The number of the device named `name`.

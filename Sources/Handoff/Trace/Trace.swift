@@ -1,55 +1,79 @@
+import HandoffWorld
 import SimKernel
 
-/// One step of the protocol or one callback, as it happened.
-public struct TraceRecord: Hashable, Sendable, CustomStringConvertible {
+/// One observation of a run: when, where (device, app, activity) and what
+/// (a typed ``TraceEvent``).
+///
+/// A record holds no text. The CLI's `replay` renders it as a line of text,
+/// as JSON, as a row of a sequence diagram or as a Perfetto event
+/// (HandoffReport's `TraceText` and the renderings built on it); tests and
+/// expectations match its enum cases.
+///
+/// ```swift
+/// let continued = run.trace.contains { record in
+///     record.device.name == "ipad" && record.event == .callback(.continueUserActivity(.returned(true)))
+/// }
+/// ```
+public struct TraceRecord: Hashable, Sendable {
     /// When it happened.
     public let time: SimInstant
     /// The device it happened on.
-    public let device: String
-    /// The app involved: its bundle ID, `"browser"`, or `"system"`.
-    public let app: String
-    /// The activity's label (type, and title in quotes).
-    public let activity: String
-    /// The machine's state before, or `""` for a callback that moves none.
-    public let from: String
-    /// The event or callback.
-    public let event: String
-    /// The machine's state after, or `""`.
-    public let to: String
-    /// More about it (an error code, a size, a rule).
-    public let detail: String
+    public let device: TraceDevice
+    /// The app involved: an app, the browser, or the system.
+    public let app: TraceApp
+    /// The activity it concerns; `nil` only for an accept with nothing
+    /// offered.
+    public let activity: TraceActivity?
+    /// What happened.
+    public let event: TraceEvent
 
     /// A record of the given fields.
-    public init(
-        time: SimInstant, device: String, app: String, activity: String, from: String, event: String, to: String,
-        detail: String
-    ) {
+    public init(time: SimInstant, device: TraceDevice, app: TraceApp, activity: TraceActivity?, event: TraceEvent) {
         self.time = time
         self.device = device
         self.app = app
         self.activity = activity
-        self.from = from
         self.event = event
-        self.to = to
-        self.detail = detail
-    }
-
-    /// One line: time, device, app, activity, `from -event-> to`, detail.
-    public var description: String {
-        let transition = from.isEmpty && to.isEmpty ? event : "\(from) -\(event)-> \(to)"
-        let tail = detail.isEmpty ? "" : "  (\(detail))"
-        return "\(time.sinceStart.secondsText)  \(device)  \(app)  \(activity)  \(transition)\(tail)"
     }
 }
 
-extension SimDuration {
-    /// Seconds with nine decimals, for traces: exact and sortable.
-    var secondsText: String {
-        let nanoseconds = self.nanoseconds
-        let sign = nanoseconds < 0 ? "-" : ""
-        let magnitude = nanoseconds.magnitude
-        let fraction = String(magnitude % 1_000_000_000)
-        return "\(sign)\(magnitude / 1_000_000_000).\(String(repeating: "0", count: 9 - fraction.count))\(fraction)s"
+/// A device as a trace names it: its identifier in the world and its name.
+public struct TraceDevice: Hashable, Sendable {
+    /// The device's identifier (its index in the world's device list).
+    public let id: DeviceID
+    /// The device's name (`"iphone"`).
+    public let name: String
+
+    /// The device `id`, named `name`.
+    public init(id: DeviceID, name: String) {
+        self.id = id
+        self.name = name
+    }
+}
+
+/// The app a trace record concerns.
+public enum TraceApp: Hashable, Sendable {
+    /// An installed app, by its bundle ID.
+    case app(bundleID: String)
+    /// The browser (a web page continued without a native app).
+    case browser
+    /// The system itself (discovery, the fetch, advertising).
+    case system
+}
+
+/// An activity as a trace names it: its identifier in the run and its
+/// label for renderings.
+public struct TraceActivity: Hashable, Sendable {
+    /// The activity's identifier in the run.
+    public let id: ActivityID
+    /// Its type, and its title in quotes when it has one
+    /// (``ActivityContent/label``).
+    public let label: String
+
+    /// The activity `id`, labelled `label`.
+    public init(id: ActivityID, label: String) {
+        self.id = id
+        self.label = label
     }
 }
 

@@ -127,13 +127,12 @@ enum ScenarioKeys {
 }
 
 /// The app-facing callbacks and calls a `callbacks` expectation may list,
-/// as the trace names them.
-public let scenarioCallbackNames = [
-    "willContinueUserActivity", "continueUserActivity", "restoreUserActivityState",
-    "didFailToContinueUserActivity", "userActivityWillSave", "updateUserActivityState",
-    "userActivityWasContinued", "getContinuationStreams", "continuationStreamsOpened",
-    "continuationStreamsFailed", "didReceiveInputStream", "continuationStreamResponse",
-]
+/// as the trace names them (``TraceEvent/Name/scenarioCallbacks``).
+public let scenarioCallbackNames = TraceEvent.Name.scenarioCallbacks.map(\.rawValue)
+
+/// The trace events an `events` expectation may list, as the trace names
+/// them (every ``TraceEvent/Name``).
+public let scenarioEventNames = TraceEvent.Name.allCases.map(\.rawValue)
 
 /// Reads one file's root object into a scenario.
 struct ScenarioReader {

@@ -93,16 +93,23 @@ extension ScenarioReader {
                 .map { .notOffered(NotOfferedReason(rawValue: $0)!, rate) }
         case "callbacks", "events":
             guard let names = context.strings(kindNode, kindPath) else { return nil }
-            if kindKey == "callbacks" {
-                for (index, name) in names.enumerated() where !scenarioCallbackNames.contains(name) {
+            let allowed = kindKey == "callbacks" ? scenarioCallbackNames : scenarioEventNames
+            var events: [TraceEvent.Name] = []
+            for (index, name) in names.enumerated() {
+                if let event = TraceEvent.Name(rawValue: name), allowed.contains(name) {
+                    events.append(event)
+                } else if kindKey == "callbacks" {
                     context.report(kindPath.index(index), at: context.array(kindNode, kindPath, expected: "")?[index].position,
                                    "unknown callback \"\(name)\"; expected one of \(scenarioCallbackNames.joined(separator: ", "))"
                                        + context.didYouMean(name, among: scenarioCallbackNames))
+                } else {
+                    context.report(kindPath.index(index), at: context.array(kindNode, kindPath, expected: "")?[index].position,
+                                   "unknown trace event \"\(name)\"; expected an event name such as \"payload arrived\""
+                                       + context.didYouMean(name, among: scenarioEventNames))
                 }
-                kind = .callbacks(names)
-            } else {
-                kind = .events(names)
             }
+            guard events.count == names.count else { return nil }
+            kind = kindKey == "callbacks" ? .callbacks(events) : .events(events)
         case "latency":
             let metric = context.choice(kindNode, kindPath, what: "latency", among: LatencyMetric.allCases.map(\.rawValue))
                 .flatMap(LatencyMetric.init(rawValue:))

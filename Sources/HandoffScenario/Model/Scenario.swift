@@ -232,10 +232,10 @@ public struct Expectation: Hashable, Sendable {
         case notOffered(NotOfferedReason, RateBound?)
         /// The app-facing callbacks on the device, in this exact order, in
         /// every trial.
-        case callbacks([String])
+        case callbacks([TraceEvent.Name])
         /// Every trace event on the device (protocol steps and callbacks),
         /// in this exact order, in every trial.
-        case events([String])
+        case events([TraceEvent.Name])
         /// The percentile (nearest rank, over the trials that reached the
         /// metric's end) of a latency keeps the bound.
         case latency(LatencyMetric, percentile: Double, DurationBound)

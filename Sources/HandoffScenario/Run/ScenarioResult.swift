@@ -167,12 +167,13 @@ struct ExpectationEvaluator {
 
     /// An exact sequence of trace events in every trial.
     func sequence(
-        _ expectation: Expectation, expected: [String], asked: String, firstFailure: (trial: Int, got: [String])?
+        _ expectation: Expectation, expected: [TraceEvent.Name], asked: String,
+        firstFailure: (trial: Int, got: [TraceEvent.Name])?
     ) -> ExpectationResult {
         if let (trial, got) = firstFailure {
             return ExpectationResult(
                 expectation: expectation, passed: false, asked: asked,
-                measured: "trial \(trial) had [\(got.joined(separator: ", "))]" + firstDifference(got, expected),
+                measured: "trial \(trial) had [\(got.map(\.rawValue).joined(separator: ", "))]" + firstDifference(got, expected),
                 failingTrial: trial)
         }
         return ExpectationResult(
@@ -181,7 +182,7 @@ struct ExpectationEvaluator {
     }
 
     /// Where two sequences first differ, in words.
-    func firstDifference(_ got: [String], _ expected: [String]) -> String {
+    func firstDifference(_ got: [TraceEvent.Name], _ expected: [TraceEvent.Name]) -> String {
         for position in 0..<max(got.count, expected.count) {
             let left = position < got.count ? got[position] : nil
             let right = position < expected.count ? expected[position] : nil
@@ -246,8 +247,8 @@ extension Expectation {
         case let .successRate(rate): return "success rate \(subject) \(share(rate))"
         case let .error(error, rate): return "\(subject) fails with \(error) \(share(rate))"
         case let .notOffered(reason, rate): return "\(subject) is not offered because \(reason.rawValue) \(share(rate))"
-        case let .callbacks(names): return "callbacks on \(device) are exactly [\(names.joined(separator: ", "))]"
-        case let .events(names): return "events on \(device) are exactly [\(names.joined(separator: ", "))]"
+        case let .callbacks(names): return "callbacks on \(device) are exactly [\(names.map(\.rawValue).joined(separator: ", "))]"
+        case let .events(names): return "events on \(device) are exactly [\(names.map(\.rawValue).joined(separator: ", "))]"
         case let .latency(metric, percentile, bound):
             return "\(metric.rawValue) p\(numberText(percentile)) \(subject) \(bound)"
         }

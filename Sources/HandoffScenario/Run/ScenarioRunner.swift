@@ -215,7 +215,7 @@ public struct ScenarioRunner: Sendable {
         if plan.needsTrace {
             let trace = trials.run.trace
             observation.events = plan.traceDevices.map { device in
-                trace.filter { $0.device == device }.map(\.event)
+                trace.filter { $0.device.name == device }.map(\.event.name)
             }
         }
         return observation
@@ -368,7 +368,7 @@ struct PairObservation: Sendable, LatencyRecord {
 struct TrialObservation: Sendable {
     var pairs: [PairObservation]
     /// Trace events per device of the plan.
-    var events: [[String]]
+    var events: [[TraceEvent.Name]]
     var failure: ScenarioError?
 
     static let empty = TrialObservation(pairs: [], events: [], failure: nil)
@@ -387,7 +387,7 @@ struct TrialObservation: Sendable {
             mix(pair.streamRound)
         }
         for device in events {
-            for event in device { mix(event) }
+            for event in device { mix(event.rawValue) }
             mix("|")
         }
         mix(failure.map { "\($0)" } ?? "-")

@@ -43,7 +43,7 @@ struct TrialTally: Sendable {
         case share(matches: Int, firstMatch: Int?, firstMiss: (trial: Int, outcome: ContinuationOutcome?)?)
         /// An exact sequence: the first trial whose sequence differed, with
         /// that sequence.
-        case sequence(firstFailure: (trial: Int, got: [String])?)
+        case sequence(firstFailure: (trial: Int, got: [TraceEvent.Name])?)
         /// A latency percentile: the first trial whose latency broke the
         /// bound (a trial that shows a failure).
         case latency(firstBreaking: Int?)
@@ -154,9 +154,9 @@ extension Expectation.Kind {
 
     /// For a sequence expectation, the expected sequence and the part of a
     /// device's trace `events` it is compared with; nil for other kinds.
-    func sequence(in events: [String]) -> (expected: [String], got: [String])? {
+    func sequence(in events: [TraceEvent.Name]) -> (expected: [TraceEvent.Name], got: [TraceEvent.Name])? {
         switch self {
-        case let .callbacks(expected): return (expected, events.filter(scenarioCallbackNames.contains))
+        case let .callbacks(expected): return (expected, events.filter(\.isScenarioCallback))
         case let .events(expected): return (expected, events)
         default: return nil
         }

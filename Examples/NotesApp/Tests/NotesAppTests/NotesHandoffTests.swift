@@ -96,7 +96,7 @@ struct NotesHandoffTests {
         #expect(ipad.failures.isEmpty)
         // The restoration follows continue by the 12 ms the scene charged.
         #expect(summary.acceptToRestored.map { $0 - (summary.acceptToContinue ?? .zero) } == .milliseconds(12))
-        #expect(run.trace.contains { $0.device == "ipad" && $0.event == "restoreUserActivityState" && $0.detail == "editor" })
+        #expect(run.trace.contains { $0.device.name == "ipad" && $0.event == .callback(.restoreUserActivityState("editor")) })
     }
 
     @Test("a shipped scenario file passes with the app's own scene delegate on the iPhone")
