@@ -1,3 +1,4 @@
+import Handoff
 import HandoffScenario
 import SimKernel
 
@@ -5,7 +6,7 @@ import SimKernel
 public enum AdviceReport {
     /// One paragraph per profile, in plain words.
     public static func text(_ advice: [Advisor.Advice], target: Advisor.Target) -> String {
-        let goal = "\(metricWords(target.metric)) p\(numberText(target.percentile)) under \(target.latency)"
+        let goal = "\(target.metric.label) p\(numberText(target.percentile)) under \(target.latency)"
             + (target.success < 1 ? " with at least \(percentWords(target.success)) of handoffs succeeding" : " with every handoff succeeding")
         var lines: [String] = []
         for item in advice {
@@ -58,16 +59,6 @@ public enum AdviceReport {
             })),
         ])
         return report.render(pretty: true)
-    }
-
-    static func metricWords(_ metric: LatencyMetric) -> String {
-        switch metric {
-        case .acceptToContinue: return "accept → continue"
-        case .acceptToRestored: return "accept → restored"
-        case .advertToOffered: return "advert → offered"
-        case .fetch: return "fetch → payload"
-        case .streamRound: return "stream request → response"
-        }
     }
 
     /// 49152 as "48 KiB (49 152 bytes)", 1000 as "1 000 bytes".

@@ -9,8 +9,9 @@ import SimKernel
 /// for a sweep, one column per axis (the coordinate as written) and
 /// `payload_bytes`; then `trial`, `activity`, `device`, `outcome` (as the
 /// text reports word it: `continued`, `failed (4610 …)`, `not offered: …`),
-/// and `advert_to_offered_ns`, `accept_to_continue_ns`,
-/// `accept_to_restored_ns`, `fetch_ns`: whole nanoseconds, empty where the
+/// and one column per latency metric, in ``LatencyMetric/allCases`` order
+/// (`advert_to_offered_ns`, `accept_to_continue_ns`, …, `transfer_ns`, each
+/// ``LatencyMetric/csvName`` with `_ns`): whole nanoseconds, empty where the
 /// trial did not reach that point. Rows are in file (or point) order, then
 /// trial order, then activity and device order; a pair whose device never
 /// heard of the activity has no row.
@@ -21,9 +22,7 @@ import SimKernel
 /// ```
 public enum SamplesCSV {
     /// The latency columns, in order.
-    static let latencyColumns = [
-        "advert_to_offered_ns", "accept_to_continue_ns", "accept_to_restored_ns", "fetch_ns", "stream_round_ns",
-    ]
+    static let latencyColumns = LatencyMetric.allCases.map { $0.csvName + "_ns" }
 
     /// The samples of every file that ran.
     public static func render(_ results: [FileResult]) -> String {
@@ -66,11 +65,9 @@ public enum SamplesCSV {
 
     private static func appendOutcomeAndLatencies(_ sample: TrialSample, to text: inout String) {
         text += SweepTable.csvField(sample.outcome.map { "\($0)" } ?? "not observed")
-        for latency in [
-            sample.advertToOffered, sample.acceptToContinue, sample.acceptToRestored, sample.fetch, sample.streamRound,
-        ] {
+        for metric in LatencyMetric.allCases {
             text += ","
-            if let latency { text += String(latency.nanoseconds) }
+            if let latency = sample[metric] { text += String(latency.nanoseconds) }
         }
         text += "\n"
     }

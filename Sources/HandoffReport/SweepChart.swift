@@ -1,3 +1,4 @@
+import Handoff
 import HandoffScenario
 import SimKernel
 
@@ -86,7 +87,7 @@ public enum SweepChart {
         if highestP99 == nil {
             lines.append(
                 "  <text class=\"no-data\" x=\"\(number((plotLeft + plotRight) / 2))\" y=\"\(number((plotTop + plotBottom) / 2))\" "
-                    + "text-anchor=\"middle\" font-size=\"16\" fill=\"#555555\">no data: no trial reached \(metricName(metric))</text>")
+                    + "text-anchor=\"middle\" font-size=\"16\" fill=\"#555555\">no data: no trial reached \(metric.label)</text>")
         }
         lines += legend(allSeries)
         lines.append("</svg>")
@@ -114,17 +115,6 @@ public enum SweepChart {
 
     /// Okabe & Ito's colour-blind-safe palette, the pale yellow last.
     static let palette = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442"]
-
-    /// `accept → continue` and so on.
-    static func metricName(_ metric: LatencyMetric) -> String {
-        switch metric {
-        case .acceptToContinue: return "accept → continue"
-        case .acceptToRestored: return "accept → restored"
-        case .advertToOffered: return "advert → offered"
-        case .fetch: return "fetch → payload"
-        case .streamRound: return "stream request → response"
-        }
-    }
 
     // MARK: Series
 
@@ -300,7 +290,7 @@ public enum SweepChart {
     /// The `<svg>` start tag, `<title>`, `<desc>`, background, title and
     /// subtitle.
     static func opening(_ result: SweepResult, metric: LatencyMetric) -> [String] {
-        var description = "Scenario \(result.name) (\(result.file)); \(metricName(metric)) latency; seed \(result.seed); "
+        var description = "Scenario \(result.name) (\(result.file)); \(metric.label) latency; seed \(result.seed); "
         description += "\(result.trials) trial\(result.trials == 1 ? "" : "s") per point"
         if let shard = result.shard { description += " (this result holds shard \(shard) of them)" }
         description += "; activity \(result.activity) on \(result.device). "
@@ -308,12 +298,12 @@ public enum SweepChart {
         return [
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(width)\" height=\"\(height)\" viewBox=\"0 0 \(width) \(height)\" "
                 + "font-family=\"Helvetica, Arial, sans-serif\" font-size=\"12\">",
-            "  <title>\(escape(result.name)): \(metricName(metric)) latency by userInfo payload</title>",
+            "  <title>\(escape(result.name)): \(metric.label) latency by userInfo payload</title>",
             "  <desc>\(escape(description))</desc>",
             "  <rect class=\"background\" x=\"0\" y=\"0\" width=\"\(width)\" height=\"\(height)\" fill=\"#ffffff\"/>",
             "  <text class=\"title\" x=\"\(number(plotLeft))\" y=\"28\" font-size=\"16\" font-weight=\"bold\">\(escape(result.name))</text>",
             "  <text class=\"subtitle\" x=\"\(number(plotLeft))\" y=\"46\" fill=\"#444444\">"
-                + "\(metricName(metric)) latency: p50 (solid), p5–p95 (band), p99 (dashed); seed \(result.seed), "
+                + "\(metric.label) latency: p50 (solid), p5–p95 (band), p99 (dashed); seed \(result.seed), "
                 + "\(result.trials) trial\(result.trials == 1 ? "" : "s") per point</text>",
         ]
     }
@@ -349,7 +339,7 @@ public enum SweepChart {
         let middle = number((plotTop + plotBottom) / 2)
         lines.append(
             "    <text class=\"axis-title\" transform=\"translate(24 \(middle)) rotate(-90)\" text-anchor=\"middle\">"
-                + "\(metricName(metric)) latency (ms)</text>")
+                + "\(metric.label) latency (ms)</text>")
         lines.append("  </g>")
         lines.append("  <g class=\"x-axis\" fill=\"#333333\">")
         lines.append(

@@ -1,3 +1,4 @@
+import Handoff
 import HandoffScenario
 import SimKernel
 
@@ -138,7 +139,7 @@ public enum SweepTable {
     // MARK: Columns
 
     /// The latency metrics, in column order.
-    static let metrics: [LatencyMetric] = [.acceptToContinue, .acceptToRestored, .advertToOffered, .fetch]
+    static let metrics = LatencyMetric.tabulated
 
     /// One latency statistic: its header suffixes and the percentile it
     /// reads (100 is the maximum).
@@ -158,28 +159,6 @@ public enum SweepTable {
         Statistic(displayName: "max", csvName: "max", percentile: 100),
     ]
 
-    /// `accept_to_continue` and so on.
-    static func csvName(_ metric: LatencyMetric) -> String {
-        switch metric {
-        case .acceptToContinue: return "accept_to_continue"
-        case .acceptToRestored: return "accept_to_restored"
-        case .advertToOffered: return "advert_to_offered"
-        case .fetch: return "fetch"
-        case .streamRound: return "stream_round"
-        }
-    }
-
-    /// `a→c` and so on.
-    static func shortName(_ metric: LatencyMetric) -> String {
-        switch metric {
-        case .acceptToContinue: return "a→c"
-        case .acceptToRestored: return "a→r"
-        case .advertToOffered: return "ad→o"
-        case .fetch: return "fetch"
-        case .streamRound: return "stream"
-        }
-    }
-
     /// The CSV column names.
     static func csvHeader(_ result: SweepResult) -> [String] {
         var names = result.axes.map(\.name)
@@ -187,7 +166,7 @@ public enum SweepTable {
         names += PointAggregate.failureCodes.map { "failed_\($0)" }
         names.append("not_offered")
         for metric in metrics {
-            names += statistics.map { "\(csvName(metric))_\($0.csvName)_ns" }
+            names += statistics.map { "\(metric.csvName)_\($0.csvName)_ns" }
         }
         return names
     }
@@ -249,7 +228,7 @@ public enum SweepTable {
         names += PointAggregate.failureCodes.map { "err \($0)" }
         names.append("not offered")
         for metric in metrics {
-            names += statistics.map { "\(shortName(metric)) \($0.displayName)" }
+            names += statistics.map { "\(metric.shortName) \($0.displayName)" }
         }
         return names
     }

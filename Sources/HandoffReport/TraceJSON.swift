@@ -97,11 +97,6 @@ public enum TraceJSON {
             ("device", .string(summary.device)),
             ("outcome", .string(kind?.rawValue ?? "\(summary.outcome)")),
             ("description", .string("\(summary.outcome)")),
-            ("advertToOfferedNanoseconds", nanoseconds(summary.advertToOffered)),
-            ("acceptToContinueNanoseconds", nanoseconds(summary.acceptToContinue)),
-            ("acceptToRestoredNanoseconds", nanoseconds(summary.acceptToRestored)),
-            ("fetchNanoseconds", nanoseconds(summary.fetch)),
-            ("streamRoundNanoseconds", nanoseconds(summary.streamRound)),
-        ])
+        ] + LatencyMetric.allCases.map { metric in ("\(metric.rawValue)Nanoseconds", nanoseconds(summary[metric])) })
     }
 }

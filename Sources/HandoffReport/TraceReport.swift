@@ -85,11 +85,9 @@ public enum TraceReport {
     static func outcomeLine(_ summary: ContinuationSummary, scenario: Scenario) -> String {
         var line = "\(scenario.activities[summary.activity.index].name) on \(summary.device): \(summary.outcome)"
         var latencies: [String] = []
-        if let value = summary.advertToOffered { latencies.append("advert→offered \(value)") }
-        if let value = summary.acceptToContinue { latencies.append("accept→continue \(value)") }
-        if let value = summary.acceptToRestored { latencies.append("accept→restored \(value)") }
-        if let value = summary.fetch { latencies.append("fetch \(value)") }
-        if let value = summary.streamRound { latencies.append("stream round \(value)") }
+        for metric in LatencyMetric.allCases {
+            if let value = summary[metric] { latencies.append("\(metric.label) \(value)") }
+        }
         if !latencies.isEmpty { line += " (" + latencies.joined(separator: ", ") + ")" }
         return line
     }

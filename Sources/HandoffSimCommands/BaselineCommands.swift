@@ -1,4 +1,5 @@
 import Foundation
+import Handoff
 import HandoffReport
 import HandoffScenario
 
@@ -18,7 +19,7 @@ extension CommandSpec {
             activity on every receiving device (and every point of the file's \
             "sweep" block): the success rate, each outcome's share (failed4608 ... \
             failed4611, notOffered, otherOutcomes) and the p50, p90, p95, p99 and max \
-            of advertToOffered, acceptToContinue, acceptToRestored, fetch and streamRound; with the tool \
+            of every latency metric (\(LatencyMetric.names)); with the tool \
             version, each file's digest, seed and trials. docs/regression-gates.md \
             shows how to use one in CI.
             """,

@@ -68,7 +68,7 @@ extension CommandSpec {
                 help: "After the summary, list the trials of each scenario in which some activity ended so on some receiving device (continued, continuedInBrowser, failed, notOffered, withdrawn, notAccepted, unfinished), each with its replay command."),
             .option(
                 "--trials-over", value: "METRIC=DURATION",
-                help: "After the summary, list the trials in which a latency exceeded DURATION (advertToOffered, acceptToContinue, acceptToRestored or fetch; e.g. acceptToContinue=1.5s). With --trials-with, a trial must meet both on one device."),
+                help: "After the summary, list the trials in which a latency exceeded DURATION (\(LatencyMetric.names); e.g. acceptToContinue=1.5s). With --trials-with, a trial must meet both on one device."),
             .option(
                 "--limit", value: "N",
                 help: "List at most N trials per scenario for --trials-with/--trials-over (default 20), then say how many more matched."),

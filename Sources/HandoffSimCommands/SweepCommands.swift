@@ -1,3 +1,4 @@
+import Handoff
 import Foundation
 import HandoffReport
 import HandoffScenario
@@ -8,7 +9,7 @@ extension OptionSpec {
     /// `--metric METRIC` of sweep and merge.
     static let chartMetric = option(
         "--metric", value: "METRIC",
-        help: "The latency an svg chart shows: acceptToContinue (default), acceptToRestored, advertToOffered, fetch, streamRound.")
+        help: "The latency an svg chart shows (default acceptToContinue): \(LatencyMetric.names).")
     /// `--activity NAME` of sweep and advise.
     static let activity = option("--activity", value: "NAME", help: "The activity to measure (files with several).")
     /// `--on DEVICE` of sweep and advise.
@@ -107,7 +108,7 @@ extension CommandSpec {
                 "--success", value: "RATE", help: "The least share of trials that must continue, e.g. 99% (default 100%)."),
             .option(
                 "--metric", value: "METRIC",
-                help: "The latency bounded: acceptToContinue (default), acceptToRestored, advertToOffered, fetch, streamRound."),
+                help: "The latency bounded (default acceptToContinue): \(LatencyMetric.names)."),
             .option(
                 "--profile", value: "LIST",
                 help: "Profiles to advise on (default: the file's \"sweep\" profiles, or its own profile)."),

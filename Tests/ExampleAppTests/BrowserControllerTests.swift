@@ -121,7 +121,7 @@ struct BrowserControllerTests {
         #expect(restored.event == .callback(.restoreUserActivityState("webView")))
         let summary = try #require(run.summary(of: tab, on: "iphone"))
         #expect(summary.outcome == .continued)
-        #expect(summary.acceptToRestored.map { $0 - (summary.acceptToContinue ?? .zero) } == .milliseconds(35))
+        #expect(summary[.acceptToRestored].map { $0 - (summary[.acceptToContinue] ?? .zero) } == .milliseconds(35))
     }
 
     @Test("the controller hears didFail when the Mac invalidates before the fetch")
@@ -197,7 +197,7 @@ struct BrowserControllerTests {
         #expect(result.points.allSatisfy { $0.aggregate.continued == 40 })
         #expect(made.all.count == 80)
         // The 16 KiB point's fetch takes longer than the 1 KiB one's.
-        let fetch = result.points.map { $0.aggregate.fetch.value(atPercentile: 50) ?? .zero }
+        let fetch = result.points.map { $0.aggregate[.fetch].value(atPercentile: 50) ?? .zero }
         #expect(fetch[1] > fetch[0])
     }
 }

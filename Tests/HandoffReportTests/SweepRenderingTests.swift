@@ -21,16 +21,16 @@ struct SweepRenderingTests {
         var first = PointAggregate()
         first.trials = 1000
         first.continued = 1000
-        for value in Int64(1)...1000 { first.acceptToContinue.record(value) }
-        first.advertToOffered.record(1500)
+        for value in Int64(1)...1000 { first[.acceptToContinue].record(value) }
+        first[.advertToOffered].record(1500)
         var second = PointAggregate()
         second.trials = 3
         second.continued = 1
         second.continuedInBrowser = 1
         second.failures = [0, 0, 1, 0]
-        second.acceptToContinue.record(7)
-        second.acceptToContinue.record(9)
-        second.acceptToRestored.record(8)
+        second[.acceptToContinue].record(7)
+        second[.acceptToContinue].record(9)
+        second[.acceptToRestored].record(8)
         let result = sweep(
             axes: [SweepAxis(name: "payload", values: ["1KiB", "4KiB"])],
             points: [
@@ -295,7 +295,7 @@ struct SweepRenderingTests {
     func svgMetricTitle() throws {
         var aggregate = PointAggregate()
         aggregate.trials = 1
-        aggregate.advertToOffered.record(SimDuration.milliseconds(3))
+        aggregate[.advertToOffered].record(SimDuration.milliseconds(3))
         let result = sweep(points: [SweepPoint(coordinates: ["1KiB"], payloadBytes: 1024, profile: "WiFi", aggregate: aggregate)])
         let root = try #require(parseXML(SweepChart.svg(result, metric: .advertToOffered)))
         let titles = root.descendants("text").filter { $0.attributes["class"] == "axis-title" }.map(\.text)
@@ -393,7 +393,7 @@ struct SweepRenderingTests {
         var aggregate = PointAggregate()
         aggregate.trials = UInt64(milliseconds.count)
         aggregate.continued = UInt64(milliseconds.count)
-        for value in milliseconds { aggregate.acceptToContinue.record(SimDuration.milliseconds(value)) }
+        for value in milliseconds { aggregate[.acceptToContinue].record(SimDuration.milliseconds(value)) }
         return SweepPoint(coordinates: coordinates ?? ["\(bytes)B"], payloadBytes: bytes, profile: profile, aggregate: aggregate)
     }
 
@@ -417,8 +417,8 @@ struct SweepRenderingTests {
                 }
                 if reversedRecording { values.reverse() }
                 for value in values {
-                    aggregate.acceptToContinue.record(value)
-                    aggregate.acceptToRestored.record(value + 1_000_000)
+                    aggregate[.acceptToContinue].record(value)
+                    aggregate[.acceptToRestored].record(value + 1_000_000)
                 }
                 points.append(SweepPoint(coordinates: [profile, text], payloadBytes: bytes, profile: profile, aggregate: aggregate))
             }

@@ -117,11 +117,11 @@ struct ScenarioRunnerTests {
             point, activity: 0, device: "iphone", trials: 0..<200, seed: scenario.seed)
         else { Issue.record("the sweep point failed"); return }
         let latency = try #require(result.pairs[0].latencies.first { $0.metric == .acceptToContinue })
-        #expect(latency.count == Int(aggregate.acceptToContinue.count))
-        #expect(latency.p95?.nanoseconds == aggregate.acceptToContinue.value(atPercentile: 95))
-        #expect(latency.p50?.nanoseconds == aggregate.acceptToContinue.value(atPercentile: 50))
-        #expect(latency.max?.nanoseconds == aggregate.acceptToContinue.max)
-        let p95 = SimDuration(nanoseconds: aggregate.acceptToContinue.value(atPercentile: 95)!)
+        #expect(latency.count == Int(aggregate[.acceptToContinue].count))
+        #expect(latency.p95?.nanoseconds == aggregate[.acceptToContinue].value(atPercentile: 95))
+        #expect(latency.p50?.nanoseconds == aggregate[.acceptToContinue].value(atPercentile: 50))
+        #expect(latency.max?.nanoseconds == aggregate[.acceptToContinue].max)
+        let p95 = SimDuration(nanoseconds: aggregate[.acceptToContinue].value(atPercentile: 95)!)
         #expect(result.expectations[0].measured
             == "p95 = \(p95.rounded(toSignificantDigits: 3)) over \(latency.count) of 200 trials")
     }
@@ -149,9 +149,10 @@ struct ScenarioRunnerTests {
         var tally = TrialTally(scenario, plan: plan, trialCount: 20)
         for trial in 0..<20 {
             var observation = TrialObservation.empty
-            observation.pairs = [PairObservation(
-                outcome: .continued, advertToOffered: nil, acceptToContinue: SimDuration(nanoseconds: latency(trial)),
-                acceptToRestored: nil, fetch: nil, streamRound: nil)]
+            var milestones = MilestoneTimes()
+            milestones[.accepted] = .zero
+            milestones[.continued] = .nanoseconds(latency(trial))
+            observation.pairs = [PairObservation(outcome: .continued, milestones: milestones)]
             tally.add(observation, trial: trial, scenario: scenario, plan: plan)
         }
         let results = ExpectationEvaluator(scenario: scenario, plan: plan, tally: tally).evaluateAll()

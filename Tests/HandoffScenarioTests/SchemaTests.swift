@@ -1,4 +1,5 @@
 import Foundation
+import Handoff
 @testable import HandoffScenario
 import Testing
 
@@ -59,5 +60,15 @@ struct SchemaTests {
             #expect(text.contains("\"\(name)\""), "\(name)")
         }
         #expect(root.member("$schema") != nil)
+    }
+
+    @Test("the scenario and experiment schemas list exactly the latency metrics, in the table's order")
+    func latencyMetrics() throws {
+        let names = LatencyMetric.allCases.map(\.rawValue)
+        let scenario = String(decoding: try #require(FileManager.default.contents(atPath: packageRoot() + "/schema/scenario.schema.json")), as: UTF8.self)
+        let experiment = String(decoding: try #require(FileManager.default.contents(atPath: packageRoot() + "/schema/experiment.schema.json")), as: UTF8.self)
+        let list = "{\"enum\": [" + names.map { "\"\($0)\"" }.joined(separator: ", ") + "]}"
+        #expect(scenario.contains("\"latency\": " + list), "scenario schema: \(list)")
+        #expect(experiment.contains("\"metric\": " + list), "experiment schema: \(list)")
     }
 }

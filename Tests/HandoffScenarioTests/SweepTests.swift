@@ -59,11 +59,11 @@ struct SweepTests {
         let sizes = [256, 1024, 3072, 8192, 16_384, 32_768, 61_440]
         let prepared = try Self.prepare(Self.lossFree(rate: "10Mbit/s"), payloads: sizes.map(String.init))
         let result = try Self.run(prepared)
-        let p50 = try result.points.map { try #require($0.aggregate.acceptToContinue.value(atPercentile: 50)) }
+        let p50 = try result.points.map { try #require($0.aggregate[.acceptToContinue].value(atPercentile: 50)) }
         #expect(result.points.map(\.payloadBytes) == sizes)
         #expect(zip(p50, p50.dropFirst()).allSatisfy { $0 <= $1 })
         // Every trial takes the same time on this link: p50 is the minimum and the maximum.
-        #expect(result.points.allSatisfy { $0.aggregate.acceptToContinue.min == $0.aggregate.acceptToContinue.max })
+        #expect(result.points.allSatisfy { $0.aggregate[.acceptToContinue].min == $0.aggregate[.acceptToContinue].max })
         let rapport = prepared.base.setup.configuration.rapport
         let envelope = prepared.base.setup.configuration.envelopeBytes + rapport.frameHeaderBytes + rapport.frameTagBytes
         for index in sizes.indices.dropFirst() {
@@ -180,7 +180,7 @@ struct AdvisorTests {
         let aggregate = try SweepTests.run(prepared).points[0].aggregate
         let rapport = prepared.base.setup.configuration.rapport
         let envelope = prepared.base.setup.configuration.envelopeBytes + rapport.frameHeaderBytes + rapport.frameTagBytes
-        let at1024 = try #require(aggregate.acceptToContinue.value(atPercentile: 95))
+        let at1024 = try #require(aggregate[.acceptToContinue].value(atPercentile: 95))
         let constant = at1024 - SweepTests.messageSerialisation(1024 + envelope, rate: 1_000_000)
         let bound = constant + SweepTests.messageSerialisation(20_000 + envelope, rate: 1_000_000)
         let target = Advisor.Target(latency: .nanoseconds(bound), success: 1)
@@ -194,7 +194,7 @@ struct AdvisorTests {
         #expect(advice[0].profile == "WiFi")
         // One byte more is over the bound: the search is tight.
         let over = try SweepTests.run(try SweepTests.prepare(text, payloads: ["20001"])).points[0].aggregate
-        #expect(try #require(over.acceptToContinue.value(atPercentile: 95)) > bound)
+        #expect(try #require(over[.acceptToContinue].value(atPercentile: 95)) > bound)
     }
 
     @Test("a bound every size meets is reported as the limit binding; one no size meets, as none")

@@ -29,17 +29,17 @@ struct TrialSampleTests {
         // The samples are the trials the summary counts.
         let pair = try #require(one.pairs.first)
         let summary = try #require(pair.latencies.first { $0.metric == .acceptToContinue })
-        let continues = one.samples.compactMap(\.acceptToContinue)
+        let continues = one.samples.compactMap { $0[.acceptToContinue] }
         #expect(continues.count == summary.count)
         #expect(continues.max() == summary.max)
-        let fetches = one.samples.compactMap(\.fetch)
+        let fetches = one.samples.compactMap { $0[.fetch] }
         #expect(fetches.count == continues.count)
         #expect(Set(fetches).count > 1, "a lossy link gives trials different fetch times")
         // A trial replayed alone gives its sample's figures.
         let replay = try ScenarioRunner.replay(scenario, seed: scenario.seed, trial: 7)
         let replayed = try #require(replay.summaries.first { $0.device == "iphone" })
-        #expect(replayed.fetch == one.samples[7].fetch)
-        #expect(replayed.acceptToContinue == one.samples[7].acceptToContinue)
+        #expect(replayed[.fetch] == one.samples[7][.fetch])
+        #expect(replayed[.acceptToContinue] == one.samples[7][.acceptToContinue])
     }
 
     @Test("the run's CSV has a header, one row per sample, and empty fields for latencies not reached")
@@ -48,12 +48,12 @@ struct TrialSampleTests {
         let result = ScenarioRunner(recordsSamples: true).run(scenario, trials: 5)
         let csv = SamplesCSV.render([FileResult(file: "a, b.json", outcome: .ran(result))])
         let lines = csv.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        #expect(lines.first == "scenario,trial,activity,device,outcome,advert_to_offered_ns,accept_to_continue_ns,accept_to_restored_ns,fetch_ns,stream_round_ns")
+        #expect(lines.first == "scenario,trial,activity,device,outcome,advert_to_offered_ns,accept_to_continue_ns,accept_to_restored_ns,fetch_ns,stream_round_ns,resolve_ns,connect_ns,pair_verify_ns,transfer_ns")
         #expect(lines.count == 1 + 5 + 1)
         #expect(lines.last == "")
         let sample = result.samples[2]
         let expected = "\"a, b.json\",2,activity,iphone,\(sample.outcome!),"
-            + [sample.advertToOffered, sample.acceptToContinue, sample.acceptToRestored, sample.fetch, sample.streamRound]
+            + LatencyMetric.allCases.map { sample[$0] }
             .map { $0.map { String($0.nanoseconds) } ?? "" }.joined(separator: ",")
         #expect(lines[3] == expected)
     }
@@ -74,10 +74,10 @@ struct TrialSampleTests {
         #expect(one.points.map(\.samples) == two.points.map(\.samples))
         for point in one.points {
             #expect(point.samples.map(\.trial) == Array(0..<12))
-            #expect(UInt64(point.samples.compactMap(\.acceptToContinue).count) == point.aggregate.acceptToContinue.count)
+            #expect(UInt64(point.samples.compactMap { $0[.acceptToContinue] }.count) == point.aggregate[.acceptToContinue].count)
         }
         let csv = SamplesCSV.render(one).split(separator: "\n").map(String.init)
-        #expect(csv.first == "payload,payload_bytes,trial,activity,device,outcome,advert_to_offered_ns,accept_to_continue_ns,accept_to_restored_ns,fetch_ns,stream_round_ns")
+        #expect(csv.first == "payload,payload_bytes,trial,activity,device,outcome,advert_to_offered_ns,accept_to_continue_ns,accept_to_restored_ns,fetch_ns,stream_round_ns,resolve_ns,connect_ns,pair_verify_ns,transfer_ns")
         #expect(csv.count == 1 + 24)
         #expect(csv[13].hasPrefix("8KiB,8192,0,activity,iphone,"))
     }

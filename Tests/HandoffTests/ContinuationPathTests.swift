@@ -69,7 +69,7 @@ struct ContinuationPathTests {
         let summary = try #require(run.summary(of: activity, on: "ipad"))
         let accepted = try #require(run.trace.first { $0.name == .accept }?.time)
         let opened = try #require(run.trace.first { $0.name == .openInBrowser }?.time)
-        #expect(summary.acceptToContinue == opened - accepted)
+        #expect(summary[.acceptToContinue] == opened - accepted)
         #expect(try #require(run.trace.first { $0.name == .launch }).event == .transition(
             .continuation(from: .accepted, event: .launch, to: .launching), .launch(.browser, opened - accepted)))
     }
@@ -162,8 +162,8 @@ struct ContinuationPathTests {
         ])
         // A megabyte over the 100 Mbit/s peer link takes at least 80 ms more than the payload.
         let summary = try #require(run.summary(of: activity, on: "ipad"))
-        let continued = try #require(summary.acceptToContinue)
-        let restored = try #require(summary.acceptToRestored)
+        let continued = try #require(summary[.acceptToContinue])
+        let restored = try #require(summary[.acceptToRestored])
         #expect(restored - continued > .milliseconds(80))
     }
 
@@ -316,8 +316,8 @@ struct ContinuationPathTests {
         #expect(offers[0].time > exchanged.time)
         // The first offer waits for the exchange and the next advertisement;
         // the second comes with the first advertisement heard.
-        let firstDiscovery = try #require(run.summary(of: first, on: "ipad")?.advertToOffered)
-        let secondDiscovery = try #require(run.summary(of: second, on: "ipad")?.advertToOffered)
+        let firstDiscovery = try #require(run.summary(of: first, on: "ipad")?[.advertToOffered])
+        let secondDiscovery = try #require(run.summary(of: second, on: "ipad")?[.advertToOffered])
         #expect(firstDiscovery > secondDiscovery)
     }
 }

@@ -20,7 +20,7 @@ struct HandoffDocumentationExampleTests {
         run.run(until: .seconds(60))
         let summary = try #require(run.summary(of: tab, on: "ipad"))
         #expect(summary.outcome == .continued)
-        #expect(summary.acceptToContinue != nil && summary.acceptToRestored != nil)
+        #expect(summary[.acceptToContinue] != nil && summary[.acceptToRestored] != nil)
         #expect(run.trace.contains { $0.name == .userActivityWasContinued })
     }
 
@@ -87,7 +87,7 @@ struct HandoffDocumentationExampleTests {
         #expect(scenes["ipad"]?.webView.shownURL == "https://www.weather.com")
         #expect(run.trace.contains { $0.device.name == "ipad" && $0.event == .callback(.restoreUserActivityState("webView")) })
         // 20 ms charged by continue, then the restoration.
-        #expect(summary.acceptToRestored.map { $0 - (summary.acceptToContinue ?? .zero) } == .milliseconds(20))
+        #expect(summary[.acceptToRestored].map { $0 - (summary[.acceptToContinue] ?? .zero) } == .milliseconds(20))
     }
 
     @Test("the library guide's app-delegate controller: an overridden default continues the tab")

@@ -55,8 +55,8 @@ struct MonkeyBrowserTests {
         #expect(controller.shownURL == ["tab\(tab + 1)": monkeyTabs[tab].url])
         #expect(controller.restored == ["tab\(tab + 1)"])
         #expect(run.content(of: activity).title == monkeyTabs[tab].title)
-        let restored = try #require(summary.acceptToRestored)
-        let continued = try #require(summary.acceptToContinue)
+        let restored = try #require(summary[.acceptToRestored])
+        let continued = try #require(summary[.acceptToContinue])
         // Restoration follows `continue` by exactly the 15 ms the controller charged.
         #expect(restored - continued == .milliseconds(15))
     }

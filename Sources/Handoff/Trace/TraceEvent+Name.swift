@@ -124,10 +124,14 @@ extension TraceEvent {
         case fetch
         /// ``Milestone/resolved``.
         case resolved
+        /// ``Milestone/connecting``.
+        case connecting
         /// ``Milestone/connected``.
         case connected
         /// ``Milestone/verified``.
         case verified
+        /// ``Milestone/requested``.
+        case requested
         /// ``Milestone/payloadArrived``.
         case payloadArrived = "payload arrived"
         /// ``Milestone/restored``.
@@ -225,7 +229,7 @@ extension TraceEvent {
 
     /// The milestone of the continuation attempt this event marks, if any:
     /// the offer (``Milestone/offered``), the accept, the fetch's
-    /// milestones, the payload request (``Milestone/verified``), `continue`,
+    /// milestones, the payload request (``Milestone/requested``), `continue`,
     /// each restore (``Milestone/restored``) and the first stream
     /// response.
     public var milestone: Milestone? {
@@ -238,7 +242,7 @@ extension TraceEvent {
             case .restore: return .restored
             default: return nil
             }
-        case .message(.rapport(.payloadRequest, _)): return .verified
+        case .message(.rapport(.payloadRequest, _)), .message(.cloudRequest): return .requested
         case let .milestone(milestone, _): return milestone
         case .callback(.continuationStreamResponse(round: 0, _)): return .streamResponseArrived
         default: return nil
@@ -283,8 +287,10 @@ extension TraceEvent.Name {
         case .accepted: self = .accepted
         case .fetchStarted: self = .fetch
         case .resolved: self = .resolved
+        case .connecting: self = .connecting
         case .connected: self = .connected
         case .verified: self = .verified
+        case .requested: self = .requested
         case .payloadArrived: self = .payloadArrived
         case .continued: self = .continued
         case .restored: self = .restored

@@ -1,3 +1,4 @@
+import Handoff
 import SimKernel
 
 /// Simulated figures recorded for later comparison: per scenario, per

@@ -129,25 +129,6 @@ public enum TimelineAction: Hashable, Sendable {
     case setAccount(device: String, AccountID?)
 }
 
-/// Which latency an expectation bounds.
-public enum LatencyMetric: String, CaseIterable, Hashable, Sendable {
-    /// From the first advertisement of the activity to the offer on the
-    /// receiver (discovery).
-    case advertToOffered
-    /// From the user's accept to the app's `continue`.
-    case acceptToContinue
-    /// From the user's accept to the first `restoreUserActivityState`.
-    case acceptToRestored
-    /// From the fetch's start (the accept) to the payload's arrival: the
-    /// network and connection set-up, without the app's launch.
-    case fetch
-    /// From the receiver app's first continuation-stream request leaving
-    /// to its response arriving: a round trip on the established stream
-    /// connection, the source's response time and the response's
-    /// transfer (bulk throughput, for a large response).
-    case streamRound
-}
-
 /// An outcome an expectation asks for.
 public enum OutcomeKind: String, CaseIterable, Hashable, Sendable {
     case continued

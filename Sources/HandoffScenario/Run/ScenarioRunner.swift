@@ -208,9 +208,7 @@ public struct ScenarioRunner: Sendable {
         for pair in plan.pairs {
             let summary = trials.run.summary(of: ActivityID(pair.activity), on: pair.device)
             observation.pairs.append(PairObservation(
-                outcome: summary?.outcome, advertToOffered: summary?.advertToOffered,
-                acceptToContinue: summary?.acceptToContinue, acceptToRestored: summary?.acceptToRestored,
-                fetch: summary?.fetch, streamRound: summary?.streamRound))
+                outcome: summary?.outcome, milestones: summary?.milestones ?? MilestoneTimes()))
         }
         if plan.needsTrace {
             let trace = trials.run.trace
@@ -353,15 +351,12 @@ struct ObservationPlan: Sendable {
 }
 
 /// One (activity, device) pair in one trial.
-struct PairObservation: Sendable, LatencyRecord {
+struct PairObservation: Sendable {
     let outcome: ContinuationOutcome?
-    let advertToOffered: SimDuration?
-    let acceptToContinue: SimDuration?
-    let acceptToRestored: SimDuration?
-    let fetch: SimDuration?
-    let streamRound: SimDuration?
+    /// When the attempt reached each milestone (none without an attempt).
+    let milestones: MilestoneTimes
 
-    func latency(_ metric: LatencyMetric) -> SimDuration? { value(of: metric) }
+    func latency(_ metric: LatencyMetric) -> SimDuration? { milestones.latency(metric) }
 }
 
 /// What one trial showed.
@@ -380,11 +375,7 @@ struct TrialObservation: Sendable {
         func mix(_ duration: SimDuration?) { mix(duration.map { String($0.nanoseconds) } ?? "-") }
         for pair in pairs {
             mix(pair.outcome.map { "\($0)" } ?? "-")
-            mix(pair.advertToOffered)
-            mix(pair.acceptToContinue)
-            mix(pair.acceptToRestored)
-            mix(pair.fetch)
-            mix(pair.streamRound)
+            for metric in LatencyMetric.allCases { mix(pair.latency(metric)) }
         }
         for device in events {
             for event in device { mix(event.rawValue) }

@@ -119,7 +119,4 @@ public struct TrialMatches: Hashable, Sendable {
     }
 }
 
-extension ContinuationSummary: LatencyRecord {
-    /// The latency `metric` measured, if the trial reached its end.
-    public func latency(_ metric: LatencyMetric) -> SimDuration? { value(of: metric) }
-}
+

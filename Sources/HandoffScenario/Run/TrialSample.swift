@@ -7,7 +7,7 @@ import SimKernel
 /// Recorded only when the runner is asked to
 /// (``ScenarioRunner/recordsSamples``, ``SweepRunner/recordsSamples``), in
 /// trial order, the same for any number of threads.
-public struct TrialSample: Hashable, Sendable, LatencyRecord {
+public struct TrialSample: Hashable, Sendable {
     /// The trial's index, from 0.
     public let trial: Int
     /// The activity's index in the scenario's activities.
@@ -17,44 +17,28 @@ public struct TrialSample: Hashable, Sendable, LatencyRecord {
     /// How the continuation ended on the device (nil: the device never
     /// heard of the activity).
     public let outcome: ContinuationOutcome?
-    /// First advertisement → offer.
-    public let advertToOffered: SimDuration?
-    /// Accept → `continue`.
-    public let acceptToContinue: SimDuration?
-    /// Accept → first `restoreUserActivityState`.
-    public let acceptToRestored: SimDuration?
-    /// The fetch's start → the payload's arrival.
-    public let fetch: SimDuration?
-    /// The first continuation-stream request → its response.
-    public let streamRound: SimDuration?
+    /// When the attempt reached each milestone.
+    public let milestones: MilestoneTimes
 
     /// A sample.
-    public init(
-        trial: Int, activity: Int, device: Int, outcome: ContinuationOutcome?, advertToOffered: SimDuration?,
-        acceptToContinue: SimDuration?, acceptToRestored: SimDuration?, fetch: SimDuration?,
-        streamRound: SimDuration? = nil
-    ) {
+    public init(trial: Int, activity: Int, device: Int, outcome: ContinuationOutcome?, milestones: MilestoneTimes) {
         self.trial = trial
         self.activity = activity
         self.device = device
         self.outcome = outcome
-        self.advertToOffered = advertToOffered
-        self.acceptToContinue = acceptToContinue
-        self.acceptToRestored = acceptToRestored
-        self.fetch = fetch
-        self.streamRound = streamRound
+        self.milestones = milestones
     }
 
     /// The value of `metric` (nil where the trial did not reach it).
-    public func latency(_ metric: LatencyMetric) -> SimDuration? { value(of: metric) }
+    public subscript(metric: LatencyMetric) -> SimDuration? { milestones.latency(metric) }
+
+    /// The value of `metric` (nil where the trial did not reach it).
+    public func latency(_ metric: LatencyMetric) -> SimDuration? { milestones.latency(metric) }
 
     /// The sample of `summary`, if the device heard of the activity.
     init?(trial: Int, activity: Int, device: Int, summary: ContinuationSummary?) {
         guard let summary else { return nil }
-        self.init(
-            trial: trial, activity: activity, device: device, outcome: summary.outcome,
-            advertToOffered: summary.advertToOffered, acceptToContinue: summary.acceptToContinue,
-            acceptToRestored: summary.acceptToRestored, fetch: summary.fetch, streamRound: summary.streamRound)
+        self.init(trial: trial, activity: activity, device: device, outcome: summary.outcome, milestones: summary.milestones)
     }
 
     /// Appends the samples of the trial `run` has just run: every activity
@@ -72,29 +56,6 @@ public struct TrialSample: Hashable, Sendable, LatencyRecord {
                     samples.append(sample)
                 }
             }
-        }
-    }
-}
-
-/// Something with the five latencies of one activity on one device, read
-/// by ``LatencyMetric``: a summary, a sample, an observation.
-protocol LatencyRecord {
-    var advertToOffered: SimDuration? { get }
-    var acceptToContinue: SimDuration? { get }
-    var acceptToRestored: SimDuration? { get }
-    var fetch: SimDuration? { get }
-    var streamRound: SimDuration? { get }
-}
-
-extension LatencyRecord {
-    /// The latency `metric` names.
-    func value(of metric: LatencyMetric) -> SimDuration? {
-        switch metric {
-        case .advertToOffered: return advertToOffered
-        case .acceptToContinue: return acceptToContinue
-        case .acceptToRestored: return acceptToRestored
-        case .fetch: return fetch
-        case .streamRound: return streamRound
         }
     }
 }

@@ -177,8 +177,8 @@ public struct Advisor: Sendable {
                 case let .success(value): streamed = value
                 case let .failure(failure): return .failure(failure)
                 }
-                guard let viaStreams = streamed.acceptToRestored.value(atPercentile: 50) else { return .success(false) }
-                guard let viaUserInfo = direct.acceptToRestored.value(atPercentile: 50) else { return .success(true) }
+                guard let viaStreams = streamed[.acceptToRestored].value(atPercentile: 50) else { return .success(false) }
+                guard let viaUserInfo = direct[.acceptToRestored].value(atPercentile: 50) else { return .success(true) }
                 return .success(viaStreams < viaUserInfo)
             }
             var crossover: Int?

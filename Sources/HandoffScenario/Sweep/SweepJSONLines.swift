@@ -1,3 +1,4 @@
+import Handoff
 import SimKernel
 
 /// Sweep results as JSON Lines: a header line, then one line per point with
@@ -161,8 +162,9 @@ public enum SweepJSONLines {
             aggregate.notOffered = UInt64(notOffered)
             aggregate.otherOutcomes = UInt64(other)
             for metric in LatencyMetric.allCases {
-                // Files written before stream rounds were measured have none.
-                if metric == .streamRound, latencyNode.member(metric.rawValue) == nil { continue }
+                // Files written before a metric was added lack it: it is
+                // empty there. The first four are in every file.
+                if !Self.inEveryFile.contains(metric), latencyNode.member(metric.rawValue) == nil { continue }
                 guard let encoded = latencyNode.member(metric.rawValue)?.value.string("histogram") else {
                     throw fail(number, "no \(metric.rawValue) histogram")
                 }
@@ -175,13 +177,7 @@ public enum SweepJSONLines {
                 guard histogram.count <= UInt64(trialCount) else {
                     throw fail(number, "the \(metric.rawValue) histogram has \(histogram.count) values for \(trialCount) trials")
                 }
-                switch metric {
-                case .acceptToContinue: aggregate.acceptToContinue = histogram
-                case .acceptToRestored: aggregate.acceptToRestored = histogram
-                case .advertToOffered: aggregate.advertToOffered = histogram
-                case .fetch: aggregate.fetch = histogram
-                case .streamRound: aggregate.streamRound = histogram
-                }
+                aggregate[metric] = histogram
             }
             let values = coordinates.compactMap { member -> String? in
                 if case let .string(text) = member.value.value { return text } else { return nil }
@@ -194,6 +190,10 @@ public enum SweepJSONLines {
             device: device, axes: axes, points: points, shard: shard)
         return Part(toolVersion: toolVersion, result: result)
     }
+
+    /// The metrics every file has had since the format's first version
+    /// (later metrics may be missing from older files).
+    static let inEveryFile: [LatencyMetric] = [.advertToOffered, .acceptToContinue, .acceptToRestored, .fetch]
 
     /// The whole result from its shards: every shard `i/n` for one `n`,
     /// each once, all from the same scenario, seed, trials, axes and tool

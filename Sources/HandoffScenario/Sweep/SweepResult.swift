@@ -35,16 +35,9 @@ public struct PointAggregate: Sendable, Equatable {
     /// Offered, then withdrawn, never accepted or still under way when the
     /// trial ended.
     public var otherOutcomes: UInt64 = 0
-    /// Accept → `continue`.
-    public var acceptToContinue = LatencyHistogram()
-    /// Accept → first `restoreUserActivityState`.
-    public var acceptToRestored = LatencyHistogram()
-    /// First advertisement → offer (discovery).
-    public var advertToOffered = LatencyHistogram()
-    /// The fetch's start (the accept) → the payload's arrival.
-    public var fetch = LatencyHistogram()
-    /// The first continuation-stream request → its response.
-    public var streamRound = LatencyHistogram()
+    /// A histogram per latency metric, in ``LatencyMetric/allCases``
+    /// order (read and written through the subscript).
+    private var latencies = [LatencyHistogram](repeating: LatencyHistogram(), count: LatencyMetric.allCases.count)
 
     /// The error codes of ``failures``, in order.
     public static let failureCodes = [4608, 4609, 4610, 4611]
@@ -58,14 +51,18 @@ public struct PointAggregate: Sendable, Equatable {
     }
 
     /// The histogram of `metric`.
-    public func histogram(_ metric: LatencyMetric) -> LatencyHistogram {
-        switch metric {
-        case .acceptToContinue: return acceptToContinue
-        case .acceptToRestored: return acceptToRestored
-        case .advertToOffered: return advertToOffered
-        case .fetch: return fetch
-        case .streamRound: return streamRound
-        }
+    public func histogram(_ metric: LatencyMetric) -> LatencyHistogram { self[metric] }
+
+    /// The histogram of `metric`.
+    public subscript(metric: LatencyMetric) -> LatencyHistogram {
+        get { latencies[Self.slot(metric)] }
+        set { latencies[Self.slot(metric)] = newValue }
+    }
+
+    /// The place of `metric` in ``latencies``: its place in
+    /// ``LatencyMetric/allCases``.
+    private static func slot(_ metric: LatencyMetric) -> Int {
+        LatencyMetric.allCases.firstIndex(of: metric) ?? 0
     }
 
     /// Adds one trial's summary.
@@ -83,11 +80,10 @@ public struct PointAggregate: Sendable, Equatable {
         case .notOffered?: notOffered += 1
         default: otherOutcomes += 1
         }
-        if let value = summary?.acceptToContinue { acceptToContinue.record(value) }
-        if let value = summary?.acceptToRestored { acceptToRestored.record(value) }
-        if let value = summary?.advertToOffered { advertToOffered.record(value) }
-        if let value = summary?.fetch { fetch.record(value) }
-        if let value = summary?.streamRound { streamRound.record(value) }
+        guard let milestones = summary?.milestones else { return }
+        for (index, metric) in LatencyMetric.allCases.enumerated() {
+            if let value = milestones.latency(metric) { latencies[index].record(value) }
+        }
     }
 
     /// Adds every trial of `other`.
@@ -99,11 +95,7 @@ public struct PointAggregate: Sendable, Equatable {
         for index in failures.indices { failures[index] += other.failures[index] }
         notOffered += other.notOffered
         otherOutcomes += other.otherOutcomes
-        acceptToContinue.merge(other.acceptToContinue)
-        acceptToRestored.merge(other.acceptToRestored)
-        advertToOffered.merge(other.advertToOffered)
-        fetch.merge(other.fetch)
-        streamRound.merge(other.streamRound)
+        for index in latencies.indices { latencies[index].merge(other.latencies[index]) }
     }
 }
 

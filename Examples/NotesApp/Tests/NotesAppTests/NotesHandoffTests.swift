@@ -95,7 +95,7 @@ struct NotesHandoffTests {
         #expect(ipad.editor.text == Self.store["groceries"])
         #expect(ipad.failures.isEmpty)
         // The restoration follows continue by the 12 ms the scene charged.
-        #expect(summary.acceptToRestored.map { $0 - (summary.acceptToContinue ?? .zero) } == .milliseconds(12))
+        #expect(summary[.acceptToRestored].map { $0 - (summary[.acceptToContinue] ?? .zero) } == .milliseconds(12))
         #expect(run.trace.contains { $0.device.name == "ipad" && $0.event == .callback(.restoreUserActivityState("editor")) })
     }
 
