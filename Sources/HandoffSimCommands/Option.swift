@@ -39,7 +39,7 @@ package struct Option<Value: Sendable>: CommandOption {
     /// The name with its dashes, e.g. `--trials`.
     package var name: String { spec.name }
 
-    /// The same option with other help text (for options shared by several
+    /// The same option with other help text (for options common to several
     /// commands, which some describe in their own words). The name, the
     /// value, the choices and the default stay the same.
     package func helping(_ help: String) -> Option {

@@ -318,7 +318,10 @@ func trialFilter(_ parsed: ParsedArguments) throws(UsageError) -> TrialFilter? {
     let outcome = parsed[.trialsWith]
     let bound = parsed[.trialsOver]
     guard outcome != nil || bound != nil else {
-        if parsed.isGiven(.limit) { throw UsageError(message: "option '--limit' needs '--trials-with' or '--trials-over'") }
+        if parsed.isGiven(.limit) {
+            let (limit, with, over) = (Option<Int>.limit.name, Option<OutcomeKind?>.trialsWith.name, Option<LatencyBound?>.trialsOver.name)
+            throw UsageError(message: "option '\(limit)' needs '\(with)' or '\(over)'")
+        }
         return nil
     }
     return TrialFilter(

@@ -467,7 +467,8 @@ func adviseCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(
     let file = parsed.positional[0]
     let given = bounds.compactMap { bound in parsed[bound.option].map { (latency: $0, percentile: bound.percentile) } }
     guard given.count == 1, case let (bound, percentile)? = given.first else {
-        throw UsageError(message: "advise needs exactly one latency bound: --p50, --p90, --p95 or --p99 with a duration such as 1s")
+        let names = HandoffSimCommandLine.alternatives(bounds.map(\.option.name))
+        throw UsageError(message: "advise needs exactly one latency bound: \(names) with a duration such as 1s")
     }
     let (success, metric, resolution) = (parsed[.success], parsed[.chartMetric], parsed[.resolution])
     let (trials, seed, jobs) = (parsed[.trials], parsed[.seed], parsed[.jobs])

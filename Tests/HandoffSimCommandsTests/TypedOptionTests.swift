@@ -201,6 +201,18 @@ struct TypedOptionTests {
         #expect(run.error == "error: \(message)\n")
     }
 
+    @Test("rules between options are exit 64 and name the options", arguments: [
+        (["run", packageRoot + "/Tests/Fixtures/run-scenarios/passes.json", "--limit", "3"],
+         "option '--limit' needs '--trials-with' or '--trials-over'"),
+        (["advise", "x"], "advise needs exactly one latency bound: --p50, --p90, --p95 or --p99 with a duration such as 1s"),
+        (["advise", "x", "--p50", "1s", "--p99", "2s"], "advise needs exactly one latency bound: --p50, --p90, --p95 or --p99 with a duration such as 1s"),
+    ])
+    func rulesBetweenOptions(arguments: [String], message: String) {
+        let run = runInProcess(arguments)
+        #expect(run.status == .usage)
+        #expect(run.error == "error: \(message)\n")
+    }
+
     @Test("--help shows the help even beside a bad value or without a required option")
     func helpFirst() {
         for arguments in [["run", "--jobs", "0", "--help"], ["replay", "-h"], ["baseline", "update", "--help"]] {
