@@ -1,7 +1,9 @@
 // The argument parser, driven by a command's spec: flags, options with
 // values (`--seed 7` or `--seed=7`), repeatable options, `--` (everything
 // after it is positional) and `-` as a positional (standard input or
-// output). Problems are usage errors (exit 64).
+// output). Every value is converted to its option's type as it is read
+// (see Option.swift), and required options are checked. Problems are usage
+// errors (exit 64).
 import HandoffScenario
 
 /// A usage error: the message, then exit 64.
@@ -63,48 +65,75 @@ package struct CommandPath: Sendable {
     }
 }
 
-/// A command's arguments as given, read against its spec.
+/// A command's arguments as given, read against its spec: every option's
+/// values converted to their types, and the positional arguments.
+///
+/// A command reads an option by its typed declaration, never by its name:
+///
+///     let trials = parsed[.trials]        // Int?: nil when not given
+///     let jobs = parsed[.jobs]            // Int: every core when not given
+///     if parsed[.quiet] { ... }           // Bool: whether the flag was given
 package struct ParsedArguments: Sendable {
-    /// Every option given, by its long name, in the order given.
-    private var given: [(name: String, value: String?)] = []
+    /// One option as given: its long name, its text (nil for a flag) and
+    /// its value, converted.
+    private struct Given: Sendable {
+        let name: String
+        let text: String?
+        let value: any Sendable
+    }
+
+    /// Every option given, in the order given.
+    private var given: [Given] = []
     /// The long names of the command's options.
     private let known: [String]
     /// The positional arguments, in order.
     package private(set) var positional: [String] = []
 
     /// Empty arguments of a command with options named `known`.
-    init(known: [String]) {
+    private init(known: [String]) {
         self.known = known
     }
 
-    /// Whether the flag `flag` (its long name) was given.
-    package func has(_ flag: String) -> Bool {
-        assert(known.contains(flag), "\(flag) is not in the command's spec")
-        return given.contains { $0.name == flag }
+    /// The value of `option`: its value as given (the last, for an option
+    /// given once; every one in order, for a repeatable option), or, when
+    /// it was not given, what its declaration says (its default, nil, the
+    /// empty array, false).
+    ///
+    /// - Complexity: O(*n*) in the number of options given.
+    package subscript<Value>(option: Option<Value>) -> Value {
+        assert(known.contains(option.name), "\(option.name) is not in the command's spec")
+        return option.read(given.filter { $0.name == option.name }.map(\.value))
     }
 
-    /// The option's value (the last, for a repeatable option).
-    package func value(_ option: String) -> String? {
-        assert(known.contains(option), "\(option) is not in the command's spec")
-        return given.last { $0.name == option }?.value
+    /// Whether `option` was given (for an option whose absence reads as
+    /// its default, when the command must tell the two apart).
+    package func isGiven<Value>(_ option: Option<Value>) -> Bool {
+        assert(known.contains(option.name), "\(option.name) is not in the command's spec")
+        return given.contains { $0.name == option.name }
     }
 
-    /// Every value of a repeatable option, in order.
-    package func all(_ option: String) -> [String] {
-        assert(known.contains(option), "\(option) is not in the command's spec")
-        return given.filter { $0.name == option }.compactMap(\.value)
+    /// The texts given to `option`, in order (for the output paths, checked
+    /// by their spec before a command runs; see ``preflightOutputs(_:_:)``).
+    func texts(of option: OptionSpec) -> [String] {
+        given.filter { $0.name == option.name }.compactMap(\.text)
     }
 
     /// Reads `arguments` for the command at `path`: its options by the
-    /// spec, the rest as positional arguments (not yet counted; see
-    /// ``checkPositionals(for:)``).
+    /// spec, each value converted to its type, the rest as positional
+    /// arguments (not yet counted; see ``checkPositionals(for:)``). When
+    /// `-h` or `--help` is among them, no value is converted and nothing is
+    /// required: the command shows its help.
     ///
     /// - Throws: ``UsageError`` for an unknown option (with a did-you-mean,
     ///   or the sibling subcommand it belongs to), a missing value, a value
-    ///   given to a flag, or an option given twice that is not repeatable.
+    ///   given to a flag, an option given twice that is not repeatable, a
+    ///   value its option cannot read ("option '--jobs' expects a whole
+    ///   number from 1 to 1024, found '0'"), or a required option missing
+    ///   ("replay needs '--seed S' (…)").
     package static func parse(_ arguments: [String], for path: CommandPath) throws(UsageError) -> ParsedArguments {
         let spec = path.spec
         var parsed = ParsedArguments(known: spec.options.map(\.name))
+        var texts: [(option: OptionSpec, text: String?)] = []
         var index = 0
         var onlyPositional = false
         while index < arguments.count {
@@ -137,13 +166,31 @@ package struct ParsedArguments: Sendable {
                 } else {
                     throw UsageError(message: "option '\(name)' needs a value")
                 }
-                if !option.isRepeatable, parsed.given.contains(where: { $0.name == option.name }) {
+                if !option.isRepeatable, texts.contains(where: { $0.option.name == option.name }) {
                     throw UsageError(message: "option '\(option.name)' given twice")
                 }
             } else if inlineValue != nil {
                 throw UsageError(message: "option '\(name)' takes no value, found '\(argument.escapingControlCharacters)'")
             }
-            parsed.given.append((option.name, value))
+            texts.append((option, value))
+        }
+        // `--help` shows the help whatever else is given.
+        if texts.contains(where: { $0.option.name == Option<Bool>.help.name }) {
+            parsed.given = texts.filter { $0.option.name == Option<Bool>.help.name }.map {
+                Given(name: $0.option.name, text: nil, value: true)
+            }
+            return parsed
+        }
+        for (option, text) in texts {
+            guard let text, let convert = option.convert else {
+                parsed.given.append(Given(name: option.name, text: nil, value: true))
+                continue
+            }
+            parsed.given.append(Given(name: option.name, text: text, value: try convert(text)))
+        }
+        for option in spec.options where option.isRequired && !parsed.given.contains(where: { $0.name == option.name }) {
+            let expected = option.expected.map { " (\($0))" } ?? ""
+            throw UsageError(message: "\(path.words) needs '\(option.label)'\(expected)")
         }
         return parsed
     }
@@ -178,27 +225,4 @@ package struct ParsedArguments: Sendable {
             throw UsageError(message: "unexpected argument '\(extra.escapingControlCharacters)'\n\(path.usageHint)")
         }
     }
-}
-
-/// A whole number option in `range`.
-func integerOption(_ parsed: ParsedArguments, _ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
-    guard let text = parsed.value(name) else { return nil }
-    guard let value = Int(text), range.contains(value) else {
-        throw UsageError(message: "option '\(name)' expects a whole number from \(range.lowerBound) to \(range.upperBound), found '\(text.escapingControlCharacters)'")
-    }
-    return value
-}
-
-/// `--trials`, `--seed` and `--jobs`, as every running command reads them.
-func runOptions(_ parsed: ParsedArguments) throws(UsageError) -> (trials: Int?, seed: UInt64?, jobs: Int) {
-    let trials = try integerOption(parsed, "--trials", in: 1...ScenarioDecoder.maximumTrials)
-    let jobs = try integerOption(parsed, "--jobs", in: 1...1024) ?? defaultJobs
-    var seed: UInt64?
-    if let text = parsed.value("--seed") {
-        guard let value = UInt64(text), value <= UInt64(Int64.max) else {
-            throw UsageError(message: "option '--seed' expects a whole number from 0 to \(Int64.max), found '\(text.escapingControlCharacters)'")
-        }
-        seed = value
-    }
-    return (trials, seed, jobs)
 }

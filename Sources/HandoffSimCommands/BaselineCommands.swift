@@ -3,9 +3,32 @@ import Handoff
 import HandoffReport
 import HandoffScenario
 
-extension OptionSpec {
+extension CommandOption where Self == Option<Int> {
     /// `--jobs N` of baseline update and check.
-    static let baselineJobs = jobs.helping("Threads (default: every core). The figures never depend on N.")
+    static var baselineJobs: Option<Int> {
+        .jobs.helping("Spread the trials over N threads. The figures never depend on N.")
+    }
+}
+
+extension CommandOption where Self == Option<String> {
+    /// `baseline update --output PATH`.
+    static var baselineOutput: Option<String> {
+        .required(name: "--output", .text("PATH"), outputPath: true, help: "Where to write the baseline (atomically).")
+    }
+}
+
+extension CommandOption where Self == Option<[Tolerance]> {
+    /// `baseline check --tolerance PATTERN=VALUE`.
+    static var tolerances: Option<[Tolerance]> {
+        let expected = "PATTERN=VALUE such as acceptToContinue.p95=5% or acceptToContinue=2ms"
+        let syntax = ValueSyntax<Tolerance>("PATTERN=VALUE", expected: expected) { option, text throws(UsageError) in
+            guard let tolerance = Tolerance.parse(text) else { throw .badValue(option, expected: expected, found: text) }
+            return tolerance
+        }
+        return .repeating(
+            name: "--tolerance", syntax,
+            help: "Let the metrics PATTERN matches move by VALUE before they count. VALUE is relative (5%) or absolute (a duration such as 2ms for latencies, a number such as 0.01 for rates). PATTERN is a metric (acceptToContinue.p95), a family (acceptToContinue) or * for all; the first pattern that matches a metric applies.")
+    }
 }
 
 extension CommandSpec {
@@ -44,12 +67,7 @@ extension CommandSpec {
             valid and every trial settled.
             """,
         arguments: [.scenarioFiles],
-        options: [
-            .option(
-                "--output", value: "PATH", inUsage: true, outputPath: true,
-                help: "Where to write the baseline (atomically)."),
-            .baselineJobs, .overlay,
-        ],
+        options: [.baselineOutput, .baselineJobs, .overlay],
         exitCodes: [
             ExitCodeSpec(.success, "the baseline was written"),
             ExitCodeSpec(.expectationFailed, "a trial stopped at a limit (events or simulated time); nothing was written"),
@@ -74,11 +92,7 @@ extension CommandSpec {
             .scenarioFiles,
         ],
         options: [
-            .option(
-                "--tolerance", value: "PATTERN=VALUE", repeatable: true,
-                help: "Let the metrics PATTERN matches move by VALUE before they count. VALUE is relative (5%) or absolute (a duration such as 2ms for latencies, a number such as 0.01 for rates). PATTERN is a metric (acceptToContinue.p95), a family (acceptToContinue) or * for all; the first pattern that matches a metric applies."),
-            .option("--markdown", value: "PATH", outputPath: true, help: "Also write the diff table as Markdown to PATH."),
-            .baselineJobs, .overlay,
+            .tolerances, .markdown.helping("Also write the diff table as Markdown to PATH."), .baselineJobs, .overlay,
         ],
         notes: """
             The diff table is printed, and appended as Markdown to \
@@ -131,10 +145,7 @@ struct ExitFailure: Error {
 func baselineUpdateCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(UsageError) -> ExitCode {
     let io = context.io
     if let failure = preflightOutputs(parsed, context) { return failure }
-    let jobs = try integerOption(parsed, "--jobs", in: 1...1024) ?? defaultJobs
-    guard let output = parsed.value("--output") else {
-        throw UsageError(message: "baseline update needs --output PATH")
-    }
+    let (jobs, output) = (parsed[.baselineJobs], parsed[.baselineOutput])
     let files = try scenarioFiles(parsed.positional)
     let (overlay, overlayFailure) = loadOverlay(parsed, context.io)
     if let overlayFailure { return overlayFailure }
@@ -159,14 +170,7 @@ func baselineUpdateCommand(_ parsed: ParsedArguments, _ context: CommandContext)
 func baselineCheckCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(UsageError) -> ExitCode {
     let io = context.io
     if let failure = preflightOutputs(parsed, context) { return failure }
-    let jobs = try integerOption(parsed, "--jobs", in: 1...1024) ?? defaultJobs
-    var tolerances: [Tolerance] = []
-    for text in parsed.all("--tolerance") {
-        guard let tolerance = Tolerance.parse(text) else {
-            throw UsageError(message: "option '--tolerance' expects PATTERN=VALUE such as acceptToContinue.p95=5% or acceptToContinue=2ms, found '\(text.escapingControlCharacters)'")
-        }
-        tolerances.append(tolerance)
-    }
+    let (jobs, tolerances) = (parsed[.baselineJobs], parsed[.tolerances])
     let path = parsed.positional[0]
     let rest = Array(parsed.positional.dropFirst())
     if let swapped = swappedBaselineArguments(path, rest) { throw UsageError(message: swapped) }
@@ -197,7 +201,7 @@ func baselineCheckCommand(_ parsed: ParsedArguments, _ context: CommandContext) 
     }
     let markdown = BaselineReport.markdown(comparison)
     do {
-        if let path = parsed.value("--markdown") { try writeAtomically(markdown, to: path, io: io) }
+        if let path = parsed[.markdown] { try writeAtomically(markdown, to: path, io: io) }
         if let path = context.environment["GITHUB_STEP_SUMMARY"], !path.isEmpty {
             try append(markdown, to: path)
         }

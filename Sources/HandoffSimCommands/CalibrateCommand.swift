@@ -2,6 +2,40 @@ import Foundation
 import HandoffReport
 import HandoffScenario
 
+extension CommandOption where Self == Option<Bool> {
+    /// `calibrate --check`.
+    static var check: Option<Bool> {
+        .flag(name: "--check", help: "Fit nothing: report how far the scenario as it is lies from the measurements.")
+    }
+}
+
+extension CommandOption where Self == Option<Int> {
+    /// `calibrate --bootstrap N`.
+    static var bootstrap: Option<Int> {
+        .option(
+            name: "--bootstrap", .integer("N", in: 0...1_000), default: 0,
+            help: "Refit on N resamplings of the measurements for a 95% interval on every parameter.")
+    }
+}
+
+extension CommandOption where Self == Option<Int?> {
+    /// `calibrate --evaluations N`: nil for the calibrator's own budget.
+    static var evaluations: Option<Int?> {
+        .option(
+            name: "--evaluations", .integer("N", in: 1...100_000), shownDefault: "60 × (parameters + 1)",
+            help: "The most simulations of the main fit.")
+    }
+}
+
+extension CommandOption where Self == Option<String?> {
+    /// `calibrate --chart PATH`.
+    static var chart: Option<String?> {
+        .option(
+            name: "--chart", .text("PATH"), outputPath: true,
+            help: "Also write an SVG of the measured and simulated distributions (ECDFs), one panel per group.")
+    }
+}
+
 extension CommandSpec {
     /// `handoff-sim calibrate`.
     static let calibrate = CommandSpec(
@@ -18,21 +52,12 @@ extension CommandSpec {
             """,
         arguments: [ArgumentSpec("experiment", help: "The experiment file (JSON).")],
         options: [
-            .flag("--check", help: "Fit nothing: report how far the scenario as it is lies from the measurements."),
-            .option(
-                "--bootstrap", value: "N",
-                help: "Refit on N resamplings of the measurements for a 95% interval on every parameter (default 0)."),
-            .option("--evaluations", value: "N", help: "The most simulations of the main fit (default 60 per parameter and one)."),
+            .check, .bootstrap, .evaluations,
             .trials.helping("Trials per group and simulation instead of the experiment's \"trials\", for every dataset."),
             .seed.helping("The seed of every simulation instead of the experiment's."),
-            .jobs.helping("Threads (default: every core). The result never depends on N."),
-            .option("--format", value: "FORMAT", help: "text (default) or json."),
-            .option(
-                "--chart", value: "PATH", outputPath: true,
-                help: "Also write an SVG of the measured and simulated distributions (ECDFs), one panel per group."),
-            .option(
-                "--output", value: "PATH", outputPath: true,
-                help: "Also write the fitted values to PATH as an overlay, for run, sweep, advise and replay --overlay."),
+            .jobs.helping("Spread the simulations over N threads. The result never depends on N."),
+            .reportFormat, .chart,
+            .output.helping("Also write the fitted values to PATH as an overlay, for run, sweep, advise and replay --overlay."),
             .noProgress,
         ],
         exitCodes: [
@@ -50,13 +75,8 @@ func calibrateCommand(_ parsed: ParsedArguments, _ context: CommandContext) thro
     let io = context.io
     if let failure = preflightOutputs(parsed, context) { return failure }
     let file = parsed.positional[0]
-    let format = parsed.value("--format") ?? "text"
-    guard ["text", "json"].contains(format) else {
-        throw UsageError(message: "option '--format' expects text or json, found '\(format.escapingControlCharacters)'")
-    }
-    let bootstrap = try integerOption(parsed, "--bootstrap", in: 0...1_000) ?? 0
-    let evaluations = try integerOption(parsed, "--evaluations", in: 1...100_000)
-    let (trials, seed, jobs) = try runOptions(parsed)
+    let (bootstrap, evaluations) = (parsed[.bootstrap], parsed[.evaluations])
+    let (trials, seed, jobs) = (parsed[.trials], parsed[.seed], parsed[.jobs])
     guard let data = FileManager.default.contents(atPath: file) else {
         throw UsageError(message: "\(file): no such file or cannot be read")
     }
@@ -72,17 +92,17 @@ func calibrateCommand(_ parsed: ParsedArguments, _ context: CommandContext) thro
         io.writeError(problems.description)
         return .dataError
     }
-    let showsProgress = io.standardErrorIsTerminal && !parsed.has("--no-progress")
+    let showsProgress = io.standardErrorIsTerminal && !parsed[.noProgress]
     @Sendable func report(count: Int) {
         io.writeError("\u{1B}[2K\r\(count) simulations", newline: false)
     }
     let progress: (@Sendable (Int) -> Void)? = showsProgress ? report : nil
     let calibrator = Calibrator(jobs: jobs, bootstrap: bootstrap, maximumEvaluations: evaluations)
-    let outcome = calibrator.run(experiment, check: parsed.has("--check"), progress: progress)
+    let outcome = calibrator.run(experiment, check: parsed[.check], progress: progress)
     if showsProgress { io.writeError("\u{1B}[2K\r", newline: false) }
     switch outcome {
     case let .success(result):
-        if let chart = parsed.value("--chart") {
+        if let chart = parsed[.chart] {
             do {
                 try writeAtomically(CalibrationChart.svg(result), to: chart, io: io)
             } catch {
@@ -90,7 +110,7 @@ func calibrateCommand(_ parsed: ParsedArguments, _ context: CommandContext) thro
                 return .software
             }
         }
-        if let path = parsed.value("--output") {
+        if let path = parsed[.output] {
             let overlay = Overlay(fitted: result, description: "fitted by handoff-sim calibrate \(file)")
             do {
                 try writeAtomically(overlay.json, to: path, io: io)
@@ -99,7 +119,7 @@ func calibrateCommand(_ parsed: ParsedArguments, _ context: CommandContext) thro
                 return .software
             }
         }
-        io.writeOutput(format == "json"
+        io.writeOutput(parsed[.reportFormat] == .json
             ? CalibrationReport.json(result, toolVersion: toolVersion) : CalibrationReport.text(result))
         return .success
     case let .failure(error):

@@ -40,7 +40,7 @@ package enum HandoffSimCommandLine {
             machine, and reports handoff latency against payload size. The same \
             scenario and seed always give the same result.
             """,
-        options: [.flag("--version", help: "Show the version.")],
+        options: [.version],
         notes: """
             Wherever a command takes <file or dir>, folders are searched \
             recursively for *.json files, in byte order of their paths. \
@@ -67,10 +67,10 @@ package enum HandoffSimCommandLine {
         case "help":
             // `handoff-sim help CMD [SUB]` is `handoff-sim CMD [SUB] --help`.
             return help(Array(arguments.dropFirst()), io: io)
-        case "-h", "--help":
+        case _ where Option<Bool>.help.spec.names.contains(first):
             io.writeOutput(Help.text(for: root))
             return .success
-        case "--version":
+        case Option<Bool>.version.name:
             io.writeOutput(toolVersion + "\n")
             return .success
         default:
@@ -113,7 +113,7 @@ package enum HandoffSimCommandLine {
                 if let subcommand = spec.subcommand(named: first) {
                     return run(Array(arguments.dropFirst()), at: path.appending(subcommand), environment: environment, io: io)
                 }
-                if OptionSpec.help.names.contains(first) {
+                if Option<Bool>.help.spec.names.contains(first) {
                     io.writeOutput(Help.text(for: path))
                     return .success
                 }
@@ -121,7 +121,7 @@ package enum HandoffSimCommandLine {
                 throw UsageError(message: unknownOption(first, at: path))
             }
             let parsed = try ParsedArguments.parse(arguments, for: path)
-            if parsed.has("--help") {
+            if parsed[.help] {
                 io.writeOutput(Help.text(for: path))
                 return .success
             }

@@ -23,8 +23,9 @@ package struct ArgumentSpec: Sendable {
     package var label: String { "<\(valueName)>" + (isRepeating ? "..." : "") }
 }
 
-/// A named option of a command: a flag (`--quiet`) or an option with a
-/// value (`--seed 7`, `--seed=7`).
+/// A named option of a command, whatever the type of its value: what the
+/// parser and the help need. Options are declared as typed ``Option``
+/// values, which make their spec; this is not written by hand.
 package struct OptionSpec: Sendable {
     /// The name with its dashes, e.g. `--seed`.
     package let name: String
@@ -32,41 +33,42 @@ package struct OptionSpec: Sendable {
     package let shortName: String?
     /// The value's name in the help, e.g. `S`; nil for a flag.
     package let valueName: String?
-    /// What the option does, for the help.
+    /// What the option does, for the help; the choices and the default
+    /// are added to it (see ``helpText``).
     package let help: String
     /// Whether the option may be given more than once; its values are kept
     /// in order.
     package let isRepeatable: Bool
-    /// Whether the usage line shows the option (for options a command
-    /// needs, such as `replay`'s `--seed S`).
+    /// Whether the command cannot run without the option (`replay`'s
+    /// `--seed S`): the parser refuses arguments without it.
+    package let isRequired: Bool
+    /// Whether the usage line shows the option (required options, and
+    /// `advise`'s `--p95 DURATION`, one of which it needs).
     package let isShownInUsage: Bool
     /// Whether the value is a path the command writes, checked before any
     /// work is done (see ``OutputTarget``).
     package let isOutputPath: Bool
+    /// What a value must be (`a whole number from 1 to 1024`), for the
+    /// message about a missing value.
+    package let expected: String?
+    /// The values the option takes, when they are a closed set, in the
+    /// order the help lists them.
+    package let choices: [String]
+    /// What the help calls the choices (`values`, or `metrics` for a
+    /// compound value such as `METRIC=DURATION`).
+    package let choicesLabel: String
+    /// The default as the help shows it, if the help shows one.
+    package let defaultText: String?
+    /// Converts a value given to the option (a usage error when it cannot);
+    /// nil for a flag.
+    let convert: (@Sendable (String) throws(UsageError) -> any Sendable)?
 
-    /// A flag: an option without a value.
-    package static func flag(_ name: String, short: String? = nil, help: String) -> OptionSpec {
-        OptionSpec(
-            name: name, shortName: short, valueName: nil, help: help, isRepeatable: false, isShownInUsage: false,
-            isOutputPath: false)
-    }
-
-    /// An option with a value shown as `valueName`.
-    package static func option(
-        _ name: String, value valueName: String, repeatable: Bool = false, inUsage: Bool = false,
-        outputPath: Bool = false, help: String
-    ) -> OptionSpec {
-        OptionSpec(
-            name: name, shortName: nil, valueName: valueName, help: help, isRepeatable: repeatable,
-            isShownInUsage: inUsage, isOutputPath: outputPath)
-    }
-
-    /// The same option with other help text (for options shared by several
-    /// commands, which some describe in their own words).
-    package func helping(_ help: String) -> OptionSpec {
+    /// The same option with other help text.
+    func helping(_ help: String) -> OptionSpec {
         OptionSpec(
             name: name, shortName: shortName, valueName: valueName, help: help, isRepeatable: isRepeatable,
-            isShownInUsage: isShownInUsage, isOutputPath: isOutputPath)
+            isRequired: isRequired, isShownInUsage: isShownInUsage, isOutputPath: isOutputPath, expected: expected,
+            choices: choices, choicesLabel: choicesLabel, defaultText: defaultText, convert: convert)
     }
 
     /// Whether the option takes a value.
@@ -80,8 +82,18 @@ package struct OptionSpec: Sendable {
         names.joined(separator: ", ") + (valueName.map { " " + $0 } ?? "")
     }
 
-    /// The help flag every command has, listed last.
-    package static let help = flag("--help", short: "-h", help: "Show this help.")
+    /// The help as `--help` shows it: ``help``, `Repeatable.` for a
+    /// repeatable option, then the choices and the default in parentheses,
+    /// made from the declaration: `The latency an svg chart shows. (values:
+    /// advertToOffered, acceptToContinue, …; default: acceptToContinue)`.
+    package var helpText: String {
+        var text = help + (isRepeatable ? " Repeatable." : "")
+        var notes: [String] = []
+        if !choices.isEmpty { notes.append("\(choicesLabel): " + choices.joined(separator: ", ")) }
+        if let defaultText { notes.append("default: \(defaultText)") }
+        if !notes.isEmpty { text += " (" + notes.joined(separator: "; ") + ")" }
+        return text
+    }
 }
 
 /// A command (or a subcommand, or the tool itself): its name, its help
@@ -105,8 +117,8 @@ package struct CommandSpec: Sendable {
     package let discussion: String
     /// The positional arguments, in order; only the last may repeat.
     package let arguments: [ArgumentSpec]
-    /// The options, in the order the help lists them (the help flag is
-    /// added last).
+    /// The options' specs, in the order the help lists them (the help
+    /// flag is added last).
     package let declaredOptions: [OptionSpec]
     /// Paragraphs after the options: notes, examples, where to read more.
     package let notes: String
@@ -122,13 +134,14 @@ package struct CommandSpec: Sendable {
     /// A command that runs `action`.
     package init(
         name: String, abstract: String, discussion: String = "", arguments: [ArgumentSpec] = [],
-        options: [OptionSpec] = [], notes: String = "", exitCodes: [ExitCodeSpec], action: @escaping Action
+        options: [any CommandOption] = [], notes: String = "", exitCodes: [ExitCodeSpec],
+        action: @escaping Action
     ) {
         self.name = name
         self.abstract = abstract
         self.discussion = discussion
         self.arguments = arguments
-        self.declaredOptions = options
+        self.declaredOptions = options.map(\.spec)
         self.notes = notes
         self.exitCodes = exitCodes
         self.subcommands = []
@@ -137,14 +150,14 @@ package struct CommandSpec: Sendable {
 
     /// A command that groups `subcommands` (the first argument names one).
     package init(
-        name: String, abstract: String, discussion: String = "", options: [OptionSpec] = [], notes: String = "",
-        exitCodes: [ExitCodeSpec], subcommands: [CommandSpec]
+        name: String, abstract: String, discussion: String = "", options: [any CommandOption] = [],
+        notes: String = "", exitCodes: [ExitCodeSpec], subcommands: [CommandSpec]
     ) {
         self.name = name
         self.abstract = abstract
         self.discussion = discussion
         self.arguments = []
-        self.declaredOptions = options
+        self.declaredOptions = options.map(\.spec)
         self.notes = notes
         self.exitCodes = exitCodes
         self.subcommands = subcommands
@@ -152,7 +165,7 @@ package struct CommandSpec: Sendable {
     }
 
     /// Every option, the help flag last.
-    package var options: [OptionSpec] { declaredOptions + [.help] }
+    package var options: [OptionSpec] { declaredOptions + [Option<Bool>.help.spec] }
 
     /// The option named `name` (long or short), if the command has it.
     package func option(named name: String) -> OptionSpec? {

@@ -29,7 +29,7 @@ package enum Help {
             sections.append(["ARGUMENTS:"] + spec.arguments.flatMap { row($0.label, $0.help, column: column) })
         }
         sections.append(["OPTIONS:"] + spec.options.flatMap { option in
-            row(option.label, option.help + (option.isRepeatable ? " Repeatable." : ""), column: column)
+            row(option.label, option.helpText, column: column)
         })
         if !spec.subcommands.isEmpty {
             sections.append([path.isRoot ? "COMMANDS:" : "SUBCOMMANDS:"] + spec.subcommands.flatMap {

@@ -317,7 +317,7 @@ func append(_ text: String, to path: String) throws(OutputError) {
 ///   can be written.
 func preflightOutputs(_ parsed: ParsedArguments, _ context: CommandContext) -> ExitCode? {
     for option in context.path.spec.declaredOptions where option.isOutputPath {
-        guard let path = parsed.value(option.name) else { continue }
+        guard let path = parsed.texts(of: option).last else { continue }
         do {
             _ = try OutputTarget(path)
         } catch {

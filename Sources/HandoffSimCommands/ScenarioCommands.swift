@@ -4,31 +4,133 @@ import HandoffReport
 import HandoffScenario
 import SimKernel
 
-extension OptionSpec {
-    /// `--trials N`, shared by the commands that run trials.
-    static let trials = option("--trials", value: "N", help: "Run N trials instead of the file's \"trials\".")
-    /// `--seed S`, shared by the commands that run trials.
-    static let seed = option("--seed", value: "S", help: "Use seed S instead of the file's \"seed\".")
-    /// `--jobs N`, shared by the commands that run trials.
-    static let jobs = option(
-        "--jobs", value: "N", help: "Spread trials over N threads (default: every core). Results never depend on N.")
-    /// `--no-progress`, shared by the commands that show progress.
-    static let noProgress = flag(
-        "--no-progress", help: "No progress line (one is shown only when standard error is a terminal).")
-    /// `--output PATH`, shared by the commands that write one result.
-    static let output = option(
-        "--output", value: "PATH", outputPath: true,
-        help: "Write to PATH (atomically) instead of standard output.")
-    static let overlay = option(
-        "--overlay", value: "FILE",
-        help: "Write FILE's values (an overlay from 'handoff-sim calibrate --output') over every scenario before it runs.")
-    static let samples = option(
-        "--samples", value: "PATH", outputPath: true,
-        help: "Write every trial to PATH as CSV: one row per trial and receiving device, with its outcome and every latency in ns (see docs/cli.md). Memory grows with the trials.")
+extension CommandOption where Self == Option<String?> {
+    /// `run --junit PATH`.
+    static var junit: Option<String?> {
+        .option(name: "--junit", .text("PATH"), outputPath: true, help: "Write a JUnit XML report to PATH.")
+    }
+
+    /// `run --json PATH`.
+    static var json: Option<String?> {
+        .option(name: "--json", .text("PATH"), outputPath: true, help: "Write the JSON report to PATH.")
+    }
+
+    /// `run --markdown PATH` (and `baseline check --markdown`).
+    static var markdown: Option<String?> {
+        .option(name: "--markdown", .text("PATH"), outputPath: true, help: "Write the Markdown summary to PATH.")
+    }
+}
+
+extension CommandOption where Self == Option<OutcomeKind?> {
+    /// `run --trials-with OUTCOME`.
+    static var trialsWith: Option<OutcomeKind?> {
+        .option(
+            name: "--trials-with", .choice("OUTCOME"),
+            help: "After the summary, list the trials of each scenario in which some activity ended with OUTCOME on some receiving device, each with its replay command.")
+    }
+}
+
+/// A latency bound `run --trials-over` lists the trials over.
+struct LatencyBound: Sendable {
+    /// The latency.
+    let metric: LatencyMetric
+    /// The bound, at least zero.
+    let duration: SimDuration
+}
+
+extension ValueSyntax where Element == LatencyBound {
+    /// `METRIC=DURATION`, e.g. `acceptToContinue=1.5s`.
+    static var latencyBound: ValueSyntax {
+        let metrics = LatencyMetric.allCases.map(\.rawValue)
+        let expected = "METRIC=DURATION with a metric of \(metrics.joined(separator: ", ")) (e.g. acceptToContinue=1.5s)"
+        return ValueSyntax(
+            "METRIC=DURATION", expected: expected, choices: metrics, choicesLabel: "metrics",
+            describe: { "\($0.metric.rawValue)=\($0.duration)" }
+        ) { option, text throws(UsageError) in
+            let parts = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.count == 2, let metric = LatencyMetric(rawValue: String(parts[0])) else {
+                throw .badValue(option, expected: expected, found: text)
+            }
+            guard let duration = try? SimDuration(parsing: String(parts[1])), duration >= .zero else {
+                throw .badValue(option, expected: "a duration after '=' (e.g. 1.5s, 250ms)", found: String(parts[1]))
+            }
+            return LatencyBound(metric: metric, duration: duration)
+        }
+    }
+}
+
+extension CommandOption where Self == Option<LatencyBound?> {
+    /// `run --trials-over METRIC=DURATION`.
+    static var trialsOver: Option<LatencyBound?> {
+        .option(
+            name: "--trials-over", .latencyBound,
+            help: "After the summary, list the trials in which a latency exceeded DURATION (e.g. acceptToContinue=1.5s). With --trials-with, a trial must meet both on one device.")
+    }
+}
+
+extension CommandOption where Self == Option<Int> {
+    /// `run --limit N`.
+    static var limit: Option<Int> {
+        .option(
+            name: "--limit", .integer("N", in: 1...1_000_000), default: 20,
+            help: "List at most N trials per scenario for --trials-with/--trials-over, then say how many more matched.")
+    }
+
+    /// `replay --trial K`.
+    static var trial: Option<Int> {
+        .required(name: "--trial", .integer("K", in: 0...ScenarioDecoder.maximumTrials - 1), help: "The trial's index, from 0.")
+    }
+}
+
+extension CommandOption where Self == Option<UInt64> {
+    /// `replay --seed S`.
+    static var replaySeed: Option<UInt64> {
+        .required(name: "--seed", .seed, help: "The seed (as printed by a failing run).")
+    }
+}
+
+extension CommandOption where Self == Option<Bool> {
+    /// `run --quiet`.
+    static var quiet: Option<Bool> { .flag(name: "--quiet", help: "List only the scenarios that did not pass.") }
+
+    /// `run --check-determinism`.
+    static var checkDeterminism: Option<Bool> {
+        .flag(
+            name: "--check-determinism",
+            help: "Run everything twice and compare every trial's fingerprint; a difference is an internal error (exit 70) naming the first scenario and trial (or block of trials beyond 1,024 trials; see docs/determinism.md).")
+    }
+
+    /// `replay --packets`.
+    static var packets: Option<Bool> {
+        .flag(
+            name: "--packets",
+            help: "Also show every packet put on a link, merged in by time: its link, connection and side, what it is (SYN, data N, ACK N, a retransmission), its size, and when it arrives or why it was lost (queue full, loss model, link down, an AWDL waking frame not heard).")
+    }
+}
+
+/// How `replay` writes the trace.
+enum TraceFormat: String, CaseIterable, Sendable {
+    /// Timestamped lines (TraceReport).
+    case text
+    /// Records, packets and outcomes (TraceJSON).
+    case json
+    /// A sequence diagram, one lane per actor (TraceDiagram).
+    case svg
+    /// Chrome trace-event JSON (TracePerfetto).
+    case perfetto
+}
+
+extension CommandOption where Self == Option<TraceFormat> {
+    /// `replay --format FORMAT`.
+    static var traceFormat: Option<TraceFormat> {
+        .option(
+            name: "--format", .choice("FORMAT"), default: .text,
+            help: "How the trace is written (see above).")
+    }
 }
 
 extension ArgumentSpec {
-    /// `<file or dir>...`, shared by the commands that take scenario files.
+    /// `<file or dir>...`, for the commands that take scenario files.
     static let scenarioFiles = ArgumentSpec(
         "file or dir", repeating: true,
         help: "Scenario files, or folders searched recursively for *.json files (in byte order of their paths).")
@@ -58,25 +160,8 @@ extension CommandSpec {
         arguments: [.scenarioFiles],
         options: [
             .trials.helping("Run N trials of every scenario instead of the file's \"trials\"."),
-            .seed, .jobs,
-            .option("--junit", value: "PATH", outputPath: true, help: "Write a JUnit XML report to PATH."),
-            .option("--json", value: "PATH", outputPath: true, help: "Write the JSON report to PATH."),
-            .option("--markdown", value: "PATH", outputPath: true, help: "Write the Markdown summary to PATH."),
-            .samples, .overlay,
-            .option(
-                "--trials-with", value: "OUTCOME",
-                help: "After the summary, list the trials of each scenario in which some activity ended so on some receiving device (continued, continuedInBrowser, failed, notOffered, withdrawn, notAccepted, unfinished), each with its replay command."),
-            .option(
-                "--trials-over", value: "METRIC=DURATION",
-                help: "After the summary, list the trials in which a latency exceeded DURATION (\(LatencyMetric.names); e.g. acceptToContinue=1.5s). With --trials-with, a trial must meet both on one device."),
-            .option(
-                "--limit", value: "N",
-                help: "List at most N trials per scenario for --trials-with/--trials-over (default 20), then say how many more matched."),
-            .flag("--quiet", help: "List only the scenarios that did not pass."),
-            .noProgress,
-            .flag(
-                "--check-determinism",
-                help: "Run everything twice and compare every trial's fingerprint; a difference is an internal error (exit 70) naming the first scenario and trial (or block of trials beyond 1,024 trials; see docs/determinism.md)."),
+            .seed, .jobs, .junit, .json, .markdown, .samples, .overlay, .trialsWith, .trialsOver, .limit, .quiet,
+            .noProgress, .checkDeterminism,
         ],
         notes: """
             Output paths are checked before anything runs, and files are written \
@@ -127,18 +212,7 @@ extension CommandSpec {
             ui.perfetto.dev and chrome://tracing); see docs/traces.md.
             """,
         arguments: [.scenarioFile],
-        options: [
-            .option("--seed", value: "S", inUsage: true, help: "The seed (as printed by a failing run)."),
-            .option("--trial", value: "K", inUsage: true, help: "The trial's index, from 0."),
-            .overlay,
-            .flag(
-                "--packets",
-                help: "Also show every packet put on a link, merged in by time: its link, connection and side, what it is (SYN, data N, ACK N, a retransmission), its size, and when it arrives or why it was lost (queue full, loss model, link down, an AWDL waking frame not heard)."),
-            .option(
-                "--format", value: "FORMAT",
-                help: "text (default), json, svg or perfetto: the trace as text, as JSON, as an SVG sequence diagram, or as a Chrome trace-event file."),
-            .output,
-        ],
+        options: [.replaySeed, .trial, .overlay, .packets, .traceFormat, .output],
         exitCodes: [
             ExitCodeSpec(.success, "the trial ran, whatever its outcome"),
             ExitCodeSpec(.expectationFailed, "the trial stopped at a limit"),
@@ -166,7 +240,7 @@ extension CommandSpec {
 /// The overlay `--overlay` names, if any; or, when its file is invalid,
 /// its problems printed and the exit code to return (65).
 func loadOverlay(_ parsed: ParsedArguments, _ io: CommandIO) -> (overlay: Overlay?, failure: ExitCode?) {
-    guard let file = parsed.value("--overlay") else { return (nil, nil) }
+    guard let file = parsed[.overlay] else { return (nil, nil) }
     switch Overlay.load(file) {
     case let .success(overlay): return (overlay, nil)
     case let .failure(problems):
@@ -174,9 +248,6 @@ func loadOverlay(_ parsed: ParsedArguments, _ io: CommandIO) -> (overlay: Overla
         return (nil, .dataError)
     }
 }
-
-/// The number of cores to use by default.
-var defaultJobs: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
 
 /// The files under `paths`, or a usage error for a path that does not
 /// exist or a folder without scenario files.
@@ -192,11 +263,11 @@ func scenarioFiles(_ paths: [String]) throws(UsageError) -> [String] {
 /// summary and writes the reports asked for.
 func runCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(UsageError) -> ExitCode {
     let io = context.io
-    let (trials, seed, jobs) = try runOptions(parsed)
+    let (trials, seed, jobs) = (parsed[.trials], parsed[.seed], parsed[.jobs])
     let files = try scenarioFiles(parsed.positional)
-    let showsProgress = io.standardErrorIsTerminal && !parsed.has("--no-progress")
+    let showsProgress = io.standardErrorIsTerminal && !parsed[.noProgress]
     let filter = try trialFilter(parsed)
-    let runner = ScenarioRunner(jobs: jobs, recordsSamples: parsed.value("--samples") != nil, trialFilter: filter)
+    let runner = ScenarioRunner(jobs: jobs, recordsSamples: parsed[.samples] != nil, trialFilter: filter)
     let (overlay, overlayFailure) = loadOverlay(parsed, context.io)
     if let overlayFailure { return overlayFailure }
     let progress: ((Int, Int, String) -> Void)? = showsProgress ? { index, count, file in
@@ -207,7 +278,7 @@ func runCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(Usa
         files: files, runner: runner, trials: trials, seed: seed, overlay: overlay, progress: progress)
     if showsProgress { io.writeError("\u{1B}[2K\r", newline: false) }
 
-    if parsed.has("--check-determinism") {
+    if parsed[.checkDeterminism] {
         let again = ScenarioSuite.run(files: files, runner: runner, trials: trials, seed: seed, overlay: overlay)
         if let difference = DeterminismCheck.firstDifference(results, again) {
             io.writeError("error: internal error: the determinism check found a difference: \(difference)")
@@ -215,22 +286,22 @@ func runCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(Usa
         }
     }
 
-    io.writeOutput(TextReport.render(results, quiet: parsed.has("--quiet")))
+    io.writeOutput(TextReport.render(results, quiet: parsed[.quiet]))
     if let filter { io.writeOutput(TrialListReport.render(results, filter: filter)) }
     let environment = context.environment
     if environment["GITHUB_ACTIONS"] == "true" {
         for line in GitHubAnnotations.lines(for: results) { io.writeOutput(line + "\n") }
     }
     do {
-        if let path = parsed.value("--json") {
+        if let path = parsed[.json] {
             try writeAtomically(JSONReport.render(results, toolVersion: toolVersion, trials: trials, seed: seed), to: path, io: io)
         }
-        if let path = parsed.value("--junit") {
+        if let path = parsed[.junit] {
             try writeAtomically(JUnitReport.render(results, toolVersion: toolVersion), to: path, io: io)
         }
         let markdown = MarkdownReport.render(results)
-        if let path = parsed.value("--markdown") { try writeAtomically(markdown, to: path, io: io) }
-        if let path = parsed.value("--samples") { try writeAtomically(SamplesCSV.render(results), to: path, io: io) }
+        if let path = parsed[.markdown] { try writeAtomically(markdown, to: path, io: io) }
+        if let path = parsed[.samples] { try writeAtomically(SamplesCSV.render(results), to: path, io: io) }
         if let path = environment["GITHUB_STEP_SUMMARY"], !path.isEmpty { try append(markdown, to: path) }
     } catch {
         io.writeError("error: \(error.message)")
@@ -241,34 +312,20 @@ func runCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(Usa
 
 /// The filter `--trials-with`, `--trials-over` and `--limit` ask for, if
 /// any.
+///
+/// - Throws: ``UsageError`` for `--limit` without either of the others.
 func trialFilter(_ parsed: ParsedArguments) throws(UsageError) -> TrialFilter? {
-    let limit = try integerOption(parsed, "--limit", in: 1...1_000_000)
-    var outcome: OutcomeKind?
-    if let text = parsed.value("--trials-with") {
-        guard let kind = OutcomeKind(rawValue: text) else {
-            let known = OutcomeKind.allCases.map(\.rawValue).joined(separator: ", ")
-            throw UsageError(message: "option '--trials-with' expects an outcome (\(known)), found '\(text.escapingControlCharacters)'")
+    let outcome = parsed[.trialsWith]
+    let bound = parsed[.trialsOver]
+    guard outcome != nil || bound != nil else {
+        if parsed.isGiven(.limit) {
+            let (limit, with, over) = (Option<Int>.limit.name, Option<OutcomeKind?>.trialsWith.name, Option<LatencyBound?>.trialsOver.name)
+            throw UsageError(message: "option '\(limit)' needs '\(with)' or '\(over)'")
         }
-        outcome = kind
-    }
-    var metric: LatencyMetric?
-    var bound = SimDuration.zero
-    if let text = parsed.value("--trials-over") {
-        let metrics = LatencyMetric.allCases.map(\.rawValue).joined(separator: ", ")
-        let parts = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-        guard parts.count == 2, let kind = LatencyMetric(rawValue: String(parts[0])) else {
-            throw UsageError(message: "option '--trials-over' expects METRIC=DURATION with a metric of \(metrics) (e.g. acceptToContinue=1.5s), found '\(text.escapingControlCharacters)'")
-        }
-        guard let duration = try? SimDuration(parsing: String(parts[1])), duration >= .zero else {
-            throw UsageError(message: "option '--trials-over' expects a duration after '=' (e.g. 1.5s, 250ms), found '\(String(parts[1]).escapingControlCharacters)'")
-        }
-        (metric, bound) = (kind, duration)
-    }
-    guard outcome != nil || metric != nil else {
-        if limit != nil { throw UsageError(message: "option '--limit' needs '--trials-with' or '--trials-over'") }
         return nil
     }
-    return TrialFilter(outcome: outcome, latencyMetric: metric, over: bound, limit: limit ?? 20)
+    return TrialFilter(
+        outcome: outcome, latencyMetric: bound?.metric, over: bound?.duration ?? .zero, limit: parsed[.limit])
 }
 
 /// The status of a run: 65 if a file is invalid (or a scenario's setup
@@ -315,16 +372,7 @@ func validateCommand(_ parsed: ParsedArguments, _ context: CommandContext) throw
 /// `handoff-sim replay`: one trial's trace and outcomes.
 func replayCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(UsageError) -> ExitCode {
     let io = context.io
-    guard let seedText = parsed.value("--seed"), let seed = UInt64(seedText), seed <= UInt64(Int64.max) else {
-        throw UsageError(message: "replay needs '--seed S' (a whole number from 0 to \(Int64.max))")
-    }
-    guard let trial = try integerOption(parsed, "--trial", in: 0...ScenarioDecoder.maximumTrials - 1) else {
-        throw UsageError(message: "replay needs '--trial K' (a trial index from 0)")
-    }
-    let format = parsed.value("--format") ?? "text"
-    guard ["text", "json", "svg", "perfetto"].contains(format) else {
-        throw UsageError(message: "option '--format' expects text, json, svg or perfetto, found '\(format.escapingControlCharacters)'")
-    }
+    let (seed, trial, packets) = (parsed[.replaySeed], parsed[.trial], parsed[.packets])
     let files = try scenarioFiles(parsed.positional)
     if let failure = preflightOutputs(parsed, context) { return failure }
     let (overlay, overlayFailure) = loadOverlay(parsed, context.io)
@@ -338,20 +386,19 @@ func replayCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(
     }
     let replay: TrialReplay
     do {
-        replay = try ScenarioRunner.replay(scenario, seed: seed, trial: trial, packets: parsed.has("--packets"))
+        replay = try ScenarioRunner.replay(scenario, seed: seed, trial: trial, packets: packets)
     } catch {
         return reportError(error, context)
     }
-    let packets = parsed.has("--packets")
     let text: String
-    switch format {
-    case "json": text = TraceJSON.render(replay, scenario: scenario, packets: packets)
-    case "svg": text = TraceDiagram.svg(replay, scenario: scenario)
-    case "perfetto": text = TracePerfetto.render(replay, scenario: scenario)
-    default: text = TraceReport.render(replay, scenario: scenario)
+    switch parsed[.traceFormat] {
+    case .text: text = TraceReport.render(replay, scenario: scenario)
+    case .json: text = TraceJSON.render(replay, scenario: scenario, packets: packets)
+    case .svg: text = TraceDiagram.svg(replay, scenario: scenario)
+    case .perfetto: text = TracePerfetto.render(replay, scenario: scenario)
     }
     do {
-        try writeAtomically(text, to: parsed.value("--output") ?? "-", io: io)
+        try writeAtomically(text, to: parsed[.output] ?? "-", io: io)
     } catch {
         io.writeError("error: \(error.message)")
         return .software

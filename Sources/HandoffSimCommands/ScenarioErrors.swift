@@ -19,13 +19,13 @@ extension ExitCode {
 /// its options).
 func optionName(_ argument: ScenarioError.Argument) -> String {
     switch argument {
-    case .payloads: return "--payload"
-    case .profiles: return "--profile"
-    case .parameters: return "--vary"
-    case let .parameter(path): return "--vary \(path)"
-    case .activity: return "--activity"
-    case .device: return "--on"
-    case .shard: return "--shard i/n"
+    case .payloads: return Option<[String]?>.payloads.name
+    case .profiles: return Option<[String]?>.profiles.name
+    case .parameters: return Option<[VariedParameter]>.vary.name
+    case let .parameter(path): return "\(Option<[VariedParameter]>.vary.name) \(path)"
+    case .activity: return Option<String?>.activity.name
+    case .device: return Option<String?>.device.name
+    case .shard: return "\(Option<Shard?>.shard.name) i/n"
     }
 }
 

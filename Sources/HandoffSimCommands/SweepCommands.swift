@@ -1,19 +1,192 @@
-import Handoff
 import Foundation
+import Handoff
 import HandoffReport
 import HandoffScenario
+import SimKernel
 
-extension OptionSpec {
+/// How `sweep` and `merge` write a result.
+enum SweepFormat: String, CaseIterable, Sendable {
+    /// A text table (SweepTable.text).
+    case text
+    /// CSV (SweepTable.csv).
+    case csv
+    /// JSON Lines (SweepJSONLines), what a shard writes and merge reads.
+    case jsonl
+    /// A Markdown table (SweepTable.markdown).
+    case markdown
+    /// An SVG chart of one latency (SweepChart).
+    case svg
+}
+
+extension CommandOption where Self == Option<SweepFormat> {
     /// `--format FORMAT` of sweep and merge.
-    static let sweepFormat = option("--format", value: "FORMAT", help: "text (default), csv, jsonl, markdown or svg.")
-    /// `--metric METRIC` of sweep and merge.
-    static let chartMetric = option(
-        "--metric", value: "METRIC",
-        help: "The latency an svg chart shows (default acceptToContinue): \(LatencyMetric.names).")
+    static var sweepFormat: Option<SweepFormat> {
+        .option(name: "--format", .choice("FORMAT"), default: .text, help: "The result's format.")
+    }
+}
+
+extension CommandOption where Self == Option<LatencyMetric> {
+    /// `--metric METRIC` of sweep and merge (and advise, in its words).
+    static var chartMetric: Option<LatencyMetric> {
+        .option(name: "--metric", .choice("METRIC"), default: .acceptToContinue, help: "The latency an svg chart shows.")
+    }
+}
+
+extension CommandOption where Self == Option<SweepTable.Columns> {
+    /// `--columns COLUMNS` of sweep and merge.
+    static var columns: Option<SweepTable.Columns> {
+        .option(name: "--columns", .choice("COLUMNS"), default: .compact, help: "The text table's columns.")
+    }
+}
+
+extension CommandOption where Self == Option<String?> {
     /// `--activity NAME` of sweep and advise.
-    static let activity = option("--activity", value: "NAME", help: "The activity to measure (files with several).")
+    static var activity: Option<String?> {
+        .option(name: "--activity", .text("NAME"), help: "The activity to measure (files with several).")
+    }
+
     /// `--on DEVICE` of sweep and advise.
-    static let device = option("--on", value: "DEVICE", help: "The receiving device to measure on.")
+    static var device: Option<String?> {
+        .option(name: "--on", .text("DEVICE"), help: "The receiving device to measure on.")
+    }
+}
+
+extension CommandOption where Self == Option<[String]?> {
+    /// `sweep --payload LIST`.
+    static var payloads: Option<[String]?> {
+        .option(
+            name: "--payload", .list(),
+            help: "Payload sizes (the measured activity's payloadSize), e.g. 256B,1KiB,3KiB,16KiB.")
+    }
+
+    /// `sweep --profile LIST`.
+    static var profiles: Option<[String]?> {
+        .option(name: "--profile", .list(), help: "Network profiles (network.profile), e.g. WiFi,LTE,\"Very Bad Network\".")
+    }
+
+    /// `advise --profile LIST`.
+    static var advisedProfiles: Option<[String]?> {
+        .option(
+            name: "--profile", .list(), shownDefault: "the file's \"sweep\" profiles, or its own profile",
+            help: "Profiles to advise on.")
+    }
+}
+
+/// A parameter `sweep --vary` varies, and the values it takes.
+struct VariedParameter: Sendable {
+    /// Its path in the file, e.g. `network.wifiPeerToPeer.loss`.
+    let path: String
+    /// Its values as written.
+    let values: [String]
+}
+
+extension CommandOption where Self == Option<[VariedParameter]> {
+    /// `sweep --vary PATH=LIST`.
+    static var vary: Option<[VariedParameter]> {
+        let syntax = ValueSyntax("PATH=LIST", expected: "PATH=V1,V2,...") { option, text throws(UsageError) in
+            guard let equals = text.firstIndex(of: "=") else {
+                throw .badValue(option, expected: "PATH=V1,V2,...", found: text)
+            }
+            return VariedParameter(
+                path: String(text[..<equals]), values: listItems(String(text[text.index(after: equals)...])))
+        }
+        return .repeating(
+            name: "--vary", syntax, help: "Any parameter of the file, e.g. network.wifiPeerToPeer.loss=0,0.01,0.05.")
+    }
+}
+
+extension CommandOption where Self == Option<Shard?> {
+    /// `sweep --shard I/N`.
+    static var shard: Option<Shard?> {
+        let syntax = ValueSyntax<Shard>("I/N", expected: "I/N with 0 ≤ I < N ≤ \(Shard.maximumCount)") {
+            option, text throws(UsageError) in
+            let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+            guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]),
+                let shard = Shard(index: index, count: count)
+            else {
+                throw UsageError(message: "option '\(option)' expects I/N with 0 ≤ I < N ≤ \(Shard.maximumCount), such as 0/4; found '\(text.escapingControlCharacters)'")
+            }
+            return shard
+        }
+        return .option(
+            name: "--shard", syntax,
+            help: "Run the I-th (from 0) of N disjoint slices of every point's trials and write a partial result (JSON Lines) for 'handoff-sim merge'.")
+    }
+}
+
+extension CommandOption where Self == Option<Int?> {
+    /// `sweep --shards N`.
+    static var shards: Option<Int?> {
+        .option(
+            name: "--shards", .integer("N", in: 1...Shard.maximumCount),
+            help: "As --shard, with I from SLURM_ARRAY_TASK_ID (less SLURM_ARRAY_TASK_MIN) or JOB_COMPLETION_INDEX (Kubernetes Indexed Jobs). A Slurm array job needs neither option: the index and count come from SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT.")
+    }
+}
+
+extension ValueSyntax where Element == SimDuration {
+    /// A duration such as `1s` or `750ms`.
+    static var duration: ValueSyntax {
+        let expected = "a duration such as 1s or 750ms"
+        return ValueSyntax("DURATION", expected: expected) { option, text throws(UsageError) in
+            guard case let .success(duration) = Quantities.duration(text) else {
+                throw .badValue(option, expected: expected, found: text)
+            }
+            return duration
+        }
+    }
+}
+
+extension CommandOption where Self == Option<SimDuration?> {
+    /// `advise --p50 DURATION`.
+    static var p50: Option<SimDuration?> {
+        .option(name: "--p50", .duration, help: "A bound on the median (50th percentile), e.g. 1s.")
+    }
+
+    /// `advise --p90 DURATION`.
+    static var p90: Option<SimDuration?> {
+        .option(name: "--p90", .duration, help: "A bound on the 90th percentile, e.g. 1s.")
+    }
+
+    /// `advise --p95 DURATION`, the one the usage line shows.
+    static var p95: Option<SimDuration?> {
+        .option(name: "--p95", .duration, inUsage: true, help: "A bound on the 95th percentile, e.g. 1s.")
+    }
+
+    /// `advise --p99 DURATION`.
+    static var p99: Option<SimDuration?> {
+        .option(name: "--p99", .duration, help: "A bound on the 99th percentile, e.g. 1s.")
+    }
+}
+
+extension CommandOption where Self == Option<Double> {
+    /// `advise --success RATE`.
+    static var success: Option<Double> {
+        let expected = "a percentage such as 99%"
+        let syntax = ValueSyntax<Double>("RATE", expected: expected) { option, text throws(UsageError) in
+            guard case let .success(value) = Quantities.percentage(text) else {
+                throw .badValue(option, expected: expected, found: text)
+            }
+            return value
+        }
+        return .option(
+            name: "--success", syntax, default: 1, shownAs: "100%",
+            help: "The least share of trials that must continue, e.g. 99%.")
+    }
+}
+
+extension CommandOption where Self == Option<Int> {
+    /// `advise --resolution SIZE`.
+    static var resolution: Option<Int> {
+        let expected = "a size such as 64B or 1KiB"
+        let syntax = ValueSyntax<Int>("SIZE", expected: expected, describe: { "\($0)B" }) {
+            option, text throws(UsageError) in
+            guard case let .success(bytes) = Quantities.bytes(text), bytes >= 1 else {
+                throw .badValue(option, expected: expected, found: text)
+            }
+            return bytes
+        }
+        return .option(name: "--resolution", syntax, default: 64, help: "Find sizes to within SIZE.")
+    }
 }
 
 extension CommandSpec {
@@ -28,26 +201,13 @@ extension CommandSpec {
             """,
         arguments: [.scenarioFile],
         options: [
-            .option(
-                "--payload", value: "LIST",
-                help: "Payload sizes (the measured activity's payloadSize), e.g. 256B,1KiB,3KiB,16KiB."),
-            .option("--profile", value: "LIST", help: "Network profiles (network.profile), e.g. WiFi,LTE,\"Very Bad Network\"."),
-            .option(
-                "--vary", value: "PATH=LIST", repeatable: true,
-                help: "Any parameter of the file, e.g. network.wifiPeerToPeer.loss=0,0.01,0.05."),
+            .payloads, .profiles, .vary,
             .trials.helping("Trials per point instead of the file's \"trials\"."),
             .seed, .activity, .device,
-            .jobs.helping("Threads (default: every core). The output never depends on N."),
-            .option(
-                "--shard", value: "I/N",
-                help: "Run the I-th (from 0) of N disjoint slices of every point's trials and write a partial result (JSON Lines) for 'handoff-sim merge'."),
-            .option(
-                "--shards", value: "N",
-                help: "As --shard, with I from SLURM_ARRAY_TASK_ID (less SLURM_ARRAY_TASK_MIN) or JOB_COMPLETION_INDEX (Kubernetes Indexed Jobs). A Slurm array job needs neither option: the index and count come from SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT."),
-            .sweepFormat, .chartMetric,
-            .option(
-                "--columns", value: "COLUMNS",
-                help: "The text table's columns: compact (default; the axes, trials, success, failures, not offered and the accept → continue percentiles, under 120 columns) or full (every error code and latency)."),
+            .jobs.helping("Spread the trials over N threads. The output never depends on N."),
+            .shard, .shards, .sweepFormat, .chartMetric,
+            .columns.helping(
+                "The text table's columns: compact has the axes, trials, success, failures, not offered and the accept → continue percentiles (under 120 columns); full has every error code and latency."),
             .output, .samples, .overlay, .noProgress,
         ],
         notes: """
@@ -75,11 +235,7 @@ extension CommandSpec {
             0/N ... N-1/N, each once; otherwise merge says which part does not fit.
             """,
         arguments: [ArgumentSpec("part", repeating: true, help: "A partial result of 'handoff-sim sweep --shard' (JSON Lines).")],
-        options: [
-            .sweepFormat, .chartMetric,
-            .option("--columns", value: "COLUMNS", help: "The text table's columns: compact (default) or full."),
-            .output,
-        ],
+        options: [.sweepFormat, .chartMetric, .columns, .output],
         exitCodes: [
             ExitCodeSpec(.success, "merged"),
             ExitCodeSpec(.usage, "bad command-line usage, or a part that does not exist"),
@@ -100,23 +256,13 @@ extension CommandSpec {
             """,
         arguments: [.scenarioFile],
         options: [
-            .option("--p50", value: "DURATION", help: "A bound on the median (50th percentile), e.g. 1s."),
-            .option("--p90", value: "DURATION", help: "A bound on the 90th percentile, e.g. 1s."),
-            .option("--p95", value: "DURATION", inUsage: true, help: "A bound on the 95th percentile, e.g. 1s."),
-            .option("--p99", value: "DURATION", help: "A bound on the 99th percentile, e.g. 1s."),
-            .option(
-                "--success", value: "RATE", help: "The least share of trials that must continue, e.g. 99% (default 100%)."),
-            .option(
-                "--metric", value: "METRIC",
-                help: "The latency bounded (default acceptToContinue): \(LatencyMetric.names)."),
-            .option(
-                "--profile", value: "LIST",
-                help: "Profiles to advise on (default: the file's \"sweep\" profiles, or its own profile)."),
-            .option("--resolution", value: "SIZE", help: "Find sizes to within SIZE (default 64B)."),
+            .p50, .p90, .p95, .p99, .success, .chartMetric.helping("The latency bounded."),
+            .advisedProfiles,
+            .resolution,
             .trials.helping("Trials at every size tried instead of the file's \"trials\"."),
             .seed, .activity, .device,
-            .jobs.helping("Threads (default: every core). The advice never depends on N."),
-            .option("--format", value: "FORMAT", help: "text (default) or json."),
+            .jobs.helping("Spread the trials over N threads. The advice never depends on N."),
+            .reportFormat.helping("The advice's format."),
             .output, .overlay,
         ],
         notes: """
@@ -136,51 +282,22 @@ extension CommandSpec {
         action: adviseCommand)
 }
 
-let sweepFormats = ["text", "csv", "jsonl", "markdown", "svg"]
-
-/// Reads `--format` and `--metric`.
-func outputFormat(_ parsed: ParsedArguments) throws(UsageError) -> (format: String, metric: LatencyMetric) {
-    let format = parsed.value("--format") ?? "text"
-    guard sweepFormats.contains(format) else {
-        var message = "option '--format' expects one of \(sweepFormats.joined(separator: ", ")), found '\(format)'"
-        if let close = suggestion(for: format, among: sweepFormats) { message += " (did you mean '\(close)'?)" }
-        throw UsageError(message: message)
-    }
-    return (format, try metricOption(parsed))
-}
-
-/// `--columns` (default compact): which columns the text table shows.
-func columnsOption(_ parsed: ParsedArguments) throws(UsageError) -> SweepTable.Columns {
-    let name = parsed.value("--columns") ?? SweepTable.Columns.compact.rawValue
-    guard let columns = SweepTable.Columns(rawValue: name) else {
-        throw UsageError(message: "option '--columns' expects compact or full, found '\(name.escapingControlCharacters)'")
-    }
-    return columns
-}
-
-/// `--metric` (default acceptToContinue).
-func metricOption(_ parsed: ParsedArguments) throws(UsageError) -> LatencyMetric {
-    let name = parsed.value("--metric") ?? LatencyMetric.acceptToContinue.rawValue
-    guard let metric = LatencyMetric(rawValue: name) else {
-        throw UsageError(message: "option '--metric' expects one of \(LatencyMetric.allCases.map(\.rawValue).joined(separator: ", ")), found '\(name)'")
-    }
-    return metric
-}
-
 /// `result` in `format`.
-func render(_ result: SweepResult, format: String, metric: LatencyMetric, columns: SweepTable.Columns = .compact) -> String {
+func render(
+    _ result: SweepResult, format: SweepFormat, metric: LatencyMetric, columns: SweepTable.Columns = .compact
+) -> String {
     switch format {
-    case "csv": return SweepTable.csv(result)
-    case "jsonl": return SweepJSONLines.render(result, toolVersion: toolVersion)
-    case "markdown": return SweepTable.markdown(result)
-    case "svg": return SweepChart.svg(result, metric: metric)
-    default: return SweepTable.text(result, columns: columns)
+    case .text: return SweepTable.text(result, columns: columns)
+    case .csv: return SweepTable.csv(result)
+    case .jsonl: return SweepJSONLines.render(result, toolVersion: toolVersion)
+    case .markdown: return SweepTable.markdown(result)
+    case .svg: return SweepChart.svg(result, metric: metric)
     }
 }
 
 /// Writes `text` to `--output` or standard output.
 func emit(_ text: String, _ parsed: ParsedArguments, _ context: CommandContext) -> ExitCode {
-    if let path = parsed.value("--output") {
+    if let path = parsed[.output] {
         do {
             try writeAtomically(text, to: path, io: context.io)
         } catch {
@@ -195,19 +312,8 @@ func emit(_ text: String, _ parsed: ParsedArguments, _ context: CommandContext) 
 
 /// The shard from `--shard`, `--shards` and the environment.
 func shardOption(_ parsed: ParsedArguments, environment: [String: String]) throws(UsageError) -> Shard? {
-    if let text = parsed.value("--shard") {
-        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]),
-            let shard = Shard(index: index, count: count)
-        else {
-            throw UsageError(message: "option '--shard' expects I/N with 0 ≤ I < N ≤ \(Shard.maximumCount), such as 0/4; found '\(text.escapingControlCharacters)'")
-        }
-        return shard
-    }
-    if let text = parsed.value("--shards") {
-        guard let count = Int(text), (1...Shard.maximumCount).contains(count) else {
-            throw UsageError(message: "option '--shards' expects a whole number from 1 to \(Shard.maximumCount), found '\(text.escapingControlCharacters)'")
-        }
+    if let shard = parsed[.shard] { return shard }
+    if let count = parsed[.shards] {
         let index: Int
         if let value = environment["JOB_COMPLETION_INDEX"] {
             guard let parsedIndex = Int(value) else {
@@ -255,44 +361,29 @@ private func slurmIndex(_ id: Int, environment: [String: String]) throws(UsageEr
     return index
 }
 
-/// A comma-separated list.
-func list(_ text: String) -> [String] {
-    text.split(separator: ",", omittingEmptySubsequences: false).map {
-        $0.trimmingCharacters(in: .whitespaces)
-    }
-}
-
 /// `handoff-sim sweep`: every point of the grid, or one shard of it.
 func sweepCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(UsageError) -> ExitCode {
     let io = context.io
     if let failure = preflightOutputs(parsed, context) { return failure }
     let file = parsed.positional[0]
-    let (format, metric) = try outputFormat(parsed)
-    let columns = try columnsOption(parsed)
-    let (trials, seed, jobs) = try runOptions(parsed)
+    let (format, metric, columns) = (parsed[.sweepFormat], parsed[.chartMetric], parsed[.columns])
+    let (trials, seed, jobs) = (parsed[.trials], parsed[.seed], parsed[.jobs])
     let shard = try shardOption(parsed, environment: context.environment)
-    if shard != nil, format != "jsonl", parsed.value("--format") != nil {
+    if shard != nil, format != .jsonl, parsed.isGiven(.sweepFormat) {
         throw UsageError(message: "a shard writes a partial result as JSON Lines; merge the parts with 'handoff-sim merge' to render \(format)")
     }
-    var parameters: [(path: String, values: [String])] = []
-    for text in parsed.all("--vary") {
-        guard let equals = text.firstIndex(of: "=") else {
-            throw UsageError(message: "option '--vary' expects PATH=V1,V2,..., found '\(text)'")
-        }
-        parameters.append((String(text[..<equals]), list(String(text[text.index(after: equals)...]))))
-    }
+    let parameters = parsed[.vary].map { (path: $0.path, values: $0.values) }
     guard let data = FileManager.default.contents(atPath: file) else {
         throw UsageError(message: "\(file): no such file or cannot be read")
     }
     let (overlay, overlayFailure) = loadOverlay(parsed, context.io)
     if let overlayFailure { return overlayFailure }
     let options = SweepRunner.Options(
-        trials: trials, seed: seed, shard: shard, activity: parsed.value("--activity"), device: parsed.value("--on"),
-        overlay: overlay)
+        trials: trials, seed: seed, shard: shard, activity: parsed[.activity], device: parsed[.device], overlay: overlay)
     let prepared: PreparedSweep
     switch SweepRunner.prepare(
-        Array(data), file: file, payloads: parsed.value("--payload").map(list) ?? [],
-        profiles: parsed.value("--profile").map(list) ?? [], parameters: parameters, options: options)
+        Array(data), file: file, payloads: parsed[.payloads] ?? [], profiles: parsed[.profiles] ?? [],
+        parameters: parameters, options: options)
     {
     case let .success(value): prepared = value
     case let .failure(error): return reportError(error, context)
@@ -302,7 +393,7 @@ func sweepCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(U
     {
         io.writeError("warning: \(warning)")
     }
-    let showsProgress = io.standardErrorIsTerminal && !parsed.has("--no-progress")
+    let showsProgress = io.standardErrorIsTerminal && !parsed[.noProgress]
     let clock = ContinuousClock()
     let start = clock.now
     let perPoint = (shard?.trials(of: prepared.trials) ?? 0..<prepared.trials).count
@@ -316,7 +407,7 @@ func sweepCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(U
             newline: false)
     }
     let progress: (@Sendable (Int, Int) -> Void)? = showsProgress ? report : nil
-    let samplesPath = parsed.value("--samples")
+    let samplesPath = parsed[.samples]
     let outcome = SweepRunner(jobs: jobs, recordsSamples: samplesPath != nil).run(prepared, progress: progress)
     if showsProgress { io.writeError("\u{1B}[2K\r", newline: false) }
     switch outcome {
@@ -330,7 +421,7 @@ func sweepCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(U
             }
         }
         return emit(
-            render(result, format: shard == nil ? format : "jsonl", metric: metric, columns: columns),
+            render(result, format: shard == nil ? format : .jsonl, metric: metric, columns: columns),
             parsed, context)
     case let .failure(error):
         return reportError(error, context)
@@ -340,8 +431,7 @@ func sweepCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(U
 /// `handoff-sim merge`: the parts of a sharded sweep as one result.
 func mergeCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(UsageError) -> ExitCode {
     if let failure = preflightOutputs(parsed, context) { return failure }
-    let (format, metric) = try outputFormat(parsed)
-    let columns = try columnsOption(parsed)
+    let (format, metric, columns) = (parsed[.sweepFormat], parsed[.chartMetric], parsed[.columns])
     // A missing input is a usage error (64) in every command.
     var texts: [(file: String, text: String)] = []
     for file in parsed.positional {
@@ -357,7 +447,7 @@ func mergeCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(U
         }
         let merged = try SweepJSONLines.merge(parts)
         let text: String
-        if format == "jsonl" {
+        if format == .jsonl {
             text = SweepJSONLines.render(merged.result, toolVersion: merged.toolVersion)
         } else {
             text = render(merged.result, format: format, metric: metric, columns: columns)
@@ -372,40 +462,20 @@ func mergeCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(U
 /// target, and when streams win.
 func adviseCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(UsageError) -> ExitCode {
     let io = context.io
-    let percentileOptions = [("--p50", 50.0), ("--p90", 90.0), ("--p95", 95.0), ("--p99", 99.0)]
+    let bounds: [(option: Option<SimDuration?>, percentile: Double)] = [(.p50, 50), (.p90, 90), (.p95, 95), (.p99, 99)]
     if let failure = preflightOutputs(parsed, context) { return failure }
     let file = parsed.positional[0]
-    let given = percentileOptions.filter { parsed.value($0.0) != nil }
-    guard given.count == 1, case let (option, percentile)? = given.first, let text = parsed.value(option) else {
-        throw UsageError(message: "advise needs exactly one latency bound: --p50, --p90, --p95 or --p99 with a duration such as 1s")
+    let given = bounds.compactMap { bound in parsed[bound.option].map { (latency: $0, percentile: bound.percentile) } }
+    guard given.count == 1, case let (bound, percentile)? = given.first else {
+        let names = HandoffSimCommandLine.alternatives(bounds.map(\.option.name))
+        throw UsageError(message: "advise needs exactly one latency bound: \(names) with a duration such as 1s")
     }
-    guard case let .success(bound) = Quantities.duration(text) else {
-        throw UsageError(message: "option '\(option)' expects a duration such as 1s or 750ms, found '\(text)'")
-    }
-    var success = 1.0
-    if let rate = parsed.value("--success") {
-        guard case let .success(value) = Quantities.percentage(rate) else {
-            throw UsageError(message: "option '--success' expects a percentage such as 99%, found '\(rate)'")
-        }
-        success = value
-    }
-    let metric = try metricOption(parsed)
-    var resolution = 64
-    if let text = parsed.value("--resolution") {
-        guard case let .success(bytes) = Quantities.bytes(text), bytes >= 1 else {
-            throw UsageError(message: "option '--resolution' expects a size such as 64B or 1KiB, found '\(text)'")
-        }
-        resolution = bytes
-    }
-    let format = parsed.value("--format") ?? "text"
-    guard ["text", "json"].contains(format) else {
-        throw UsageError(message: "option '--format' expects text or json, found '\(format)'")
-    }
-    let (trials, seed, jobs) = try runOptions(parsed)
+    let (success, metric, resolution) = (parsed[.success], parsed[.chartMetric], parsed[.resolution])
+    let (trials, seed, jobs) = (parsed[.trials], parsed[.seed], parsed[.jobs])
     guard let data = FileManager.default.contents(atPath: file) else {
         throw UsageError(message: "\(file): no such file or cannot be read")
     }
-    var profiles = parsed.value("--profile").map(list) ?? []
+    var profiles = parsed[.advisedProfiles] ?? []
     if case let .success(scenario) = ScenarioDecoder.decode(Array(data), file: file) {
         if profiles.isEmpty { profiles = scenario.sweep?.profiles ?? [] }
         if let warning = SweepRunner.profileWarning(for: scenario, profiles: !profiles.isEmpty) {
@@ -416,10 +486,10 @@ func adviseCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(
     let (overlay, overlayFailure) = loadOverlay(parsed, context.io)
     if let overlayFailure { return overlayFailure }
     let options = SweepRunner.Options(
-        trials: trials, seed: seed, activity: parsed.value("--activity"), device: parsed.value("--on"), overlay: overlay)
+        trials: trials, seed: seed, activity: parsed[.activity], device: parsed[.device], overlay: overlay)
     switch Advisor(jobs: jobs, resolution: resolution).advise(Array(data), file: file, profiles: profiles, target: target, options: options) {
     case let .success(advice):
-        let text = format == "json"
+        let text = parsed[.reportFormat] == .json
             ? AdviceReport.json(advice, target: target, file: file, toolVersion: toolVersion)
             : AdviceReport.text(advice, target: target)
         return emit(text, parsed, context)

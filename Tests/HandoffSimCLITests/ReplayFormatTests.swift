@@ -167,10 +167,10 @@ struct ReplayFormatTests {
     }
 
     @Test("bad values are usage errors (64) with a clear message", arguments: [
-        (["replay", payload, "--seed", "1", "--trial", "0", "--format", "xml"], "option '--format' expects text, json, svg or perfetto, found 'xml'"),
+        (["replay", payload, "--seed", "1", "--trial", "0", "--format", "xml"], "option '--format' expects one of text, json, svg, perfetto, found 'xml'"),
         (["run", payload, "--trials-over", "foo"], "option '--trials-over' expects METRIC=DURATION"),
         (["run", payload, "--trials-over", "acceptToContinue=soon"], "option '--trials-over' expects a duration after '='"),
-        (["run", payload, "--trials-with", "crashed"], "option '--trials-with' expects an outcome (continued, continuedInBrowser, failed"),
+        (["run", payload, "--trials-with", "crashed"], "option '--trials-with' expects one of continued, continuedInBrowser, failed"),
         (["run", payload, "--limit", "3"], "option '--limit' needs '--trials-with' or '--trials-over'"),
     ])
     func badValues(arguments: [String], message: String) throws {

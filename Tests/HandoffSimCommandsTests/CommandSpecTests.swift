@@ -110,7 +110,7 @@ struct CommandSpecTests {
         let path = HandoffSimCommandLine.rootPath.appending(.init(
             name: "demo", abstract: "A demonstration.",
             discussion: "word " + String(repeating: "long ", count: 30) + "\n\n    indented example line",
-            options: [.option("--value", value: "V", repeatable: true, help: String(repeating: "text ", count: 20))],
+            options: [Option<[String]>.repeating(name: "--value", .text("V"), help: String(repeating: "text ", count: 20))],
             exitCodes: [ExitCodeSpec(.success, "fine"), ExitCodeSpec(.usage, "bad")],
             action: { _, _ throws(UsageError) in .success }))
         let help = Help.text(for: path)

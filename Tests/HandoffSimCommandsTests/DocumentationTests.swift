@@ -36,6 +36,28 @@ struct DocumentationTests {
         }
     }
 
+    @Test("an option with choices has a row in its command's section that lists every choice and its default")
+    func everyChoiceIsDocumented() throws {
+        let sections = try Self.sections()
+        for path in everyCommandPath() where !path.isRoot {
+            let words = path.words
+            let section = try #require(
+                sections.first { $0.heading.contains("`\(words)`") || $0.heading.contains("`\(words) ") })
+            for option in path.spec.options where !option.choices.isEmpty {
+                let row = try #require(
+                    section.body.split(separator: "\n").first { $0.hasPrefix("| `\(option.name) ") },
+                    "docs/cli.md, \(words): no row for \(option.name)")
+                for choice in option.choices {
+                    #expect(row.contains("`\(choice)`"), "docs/cli.md, \(words) \(option.name): \(choice)")
+                }
+                if let defaultText = option.defaultText {
+                    #expect(row.contains("`\(defaultText)` (default") || row.contains("`\(defaultText)` (the default"),
+                        "docs/cli.md, \(words) \(option.name): default \(defaultText)")
+                }
+            }
+        }
+    }
+
     @Test("the overview lists every command, --version and every exit code")
     func overview() throws {
         let overview = try #require(try Self.sections().first { $0.heading == "Commands at a glance" })
