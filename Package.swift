@@ -133,7 +133,7 @@ let package = Package(
             // The commands in-process: the spec, the parser, the help, and a
             // few commands end to end without starting a process.
             name: "HandoffSimCommandsTests",
-            dependencies: ["HandoffSimCommands", "HandoffScenario"]
+            dependencies: ["HandoffSimCommands", "HandoffScenario", "Handoff"]
         ),
         .testTarget(
             name: "HandoffSimCLITests",

@@ -10,6 +10,7 @@ experiments, with the same bounds the README's table states.
   interquartile range 40-200 ms (the rate spreads from trial to trial, as
   measured: 81 ms), KS <= 0.17 (the fastest simulated uploads are faster than
   any measured: a log-normal rate has no ceiling).
+- The report is the same for any --jobs.
 - The check can fail: the AWDL model against the cable's runs is far off
   (KS > 0.5).
 
@@ -22,8 +23,8 @@ root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 failed = False
 
 
-def check(experiment):
-    out = subprocess.run([sim, "calibrate", experiment, "--check", "--format", "json", "--no-progress"],
+def check(experiment, jobs="2"):
+    out = subprocess.run([sim, "calibrate", experiment, "--check", "--format", "json", "--no-progress", "--jobs", jobs],
                          check=True, capture_output=True, text=True).stdout
     return json.loads(out)["groups"]
 
@@ -43,6 +44,8 @@ def expect(condition, message):
 
 
 awdl = check(os.path.join(root, "calibration/privatedrop-awdl.json"))
+expect(awdl == check(os.path.join(root, "calibration/privatedrop-awdl.json"), jobs="1"),
+       "AWDL: the same groups, distances and quantiles on 1 thread as on 2")
 fetch, upload = awdl[0], awdl[1]
 expect(fetch["metric"] == "fetch" and fetch["ks"] <= 0.05,
        f"AWDL request/response: KS {fetch['ks']:.3f} <= 0.05 ({fetch['simulated']} simulated, "

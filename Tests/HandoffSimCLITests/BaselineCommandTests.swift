@@ -78,7 +78,7 @@ struct BaselineCommandTests {
         #expect(loose.status == 0, "\(loose.standardOutput)")
         let absolute = try ProductRunner.run(
             "handoff-sim", ["baseline", "check", baseline, file, "--tolerance", "acceptToContinue=10ms", "--tolerance", "acceptToRestored=10ms",
-                             "--tolerance", "fetch=10ms"])
+                             "--tolerance", "fetch=10ms", "--tolerance", "transfer=10ms"])
         #expect(absolute.status == 0, "\(absolute.standardOutput)")
     }
 

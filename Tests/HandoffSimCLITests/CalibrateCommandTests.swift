@@ -8,34 +8,40 @@ import Testing
 struct CalibrateCommandTests {
     static let root = packageRootForCalibration()
 
-    @Test("--check on the shipped AWDL example: within KS 0.05 of the measured runs, and the report says so; JSON is the same for any --jobs")
-    func checkShippedExample() throws {
-        let run = try ProductRunner.run(
-            "handoff-sim", ["calibrate", Self.root + "/calibration/privatedrop-awdl.json", "--check", "--no-progress"])
+    @Test("--check reports each group's KS distance against its critical value, the same JSON for any --jobs, and a chart with a measured and a simulated line per group")
+    func checkReport() throws {
+        // The shipped cable experiment on 60 trials: the command's whole
+        // path in seconds. The shipped fits at their full trial counts
+        // (KS ≤ 0.05 over AWDL, ≤ 0.10 over a cable, the upload's median)
+        // are checked in a release build by Tests/Calibration/check-fit.py
+        // in CI.
+        let directory = NSTemporaryDirectory() + "calibrate-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let experiment = directory + "/cable.json"
+        try #"""
+            {"name": "cable, few trials", "scenario": "\#(Self.root)/calibration/scenarios/cable-request-response.json", "trials": 60,
+             "data": [{"file": "\#(Self.root)/calibration/data/privatedrop-cable.csv", "column": "network_ms", "metric": "fetch"},
+                      {"file": "\#(Self.root)/calibration/data/privatedrop-cable.csv", "column": "request_response_ms", "metric": "acceptToContinue"}]}
+            """#.write(toFile: experiment, atomically: true, encoding: .utf8)
+        let run = try ProductRunner.run("handoff-sim", ["calibrate", experiment, "--check", "--no-progress"])
         #expect(run.status == 0, "\(run.standardError)")
-        #expect(run.standardOutput.contains("checked with 2000 trials per group"))
-        let line = try #require(run.standardOutput.split(separator: "\n").first { $0.contains("Kolmogorov–Smirnov distance") })
-        let words = line.split(separator: " ")
-        let after = try #require(words.firstIndex(of: "distance")) + 1
-        let distance = try #require(Double(words[after].trimmingCharacters(in: .punctuationCharacters)))
-        #expect(distance <= 0.05)
-        #expect(line.contains("within the 5% critical value"))
+        #expect(run.standardOutput.contains("checked with 60 trials per group"))
+        let lines = run.standardOutput.split(separator: "\n").filter { $0.contains("Kolmogorov–Smirnov distance") }
+        #expect(lines.count == 2)
+        #expect(lines.allSatisfy { $0.contains("the 5% critical value") })
         var outputs: [String] = []
         for jobs in ["1", "2"] {
             let json = try ProductRunner.run(
-                "handoff-sim",
-                ["calibrate", Self.root + "/calibration/privatedrop-awdl.json", "--check", "--format", "json", "--jobs", jobs, "--no-progress"])
+                "handoff-sim", ["calibrate", experiment, "--check", "--format", "json", "--jobs", jobs, "--no-progress"])
             #expect(json.status == 0)
             outputs.append(json.standardOutput)
         }
         #expect(outputs[0] == outputs[1])
         #expect(outputs[0].contains("\"groups\"") && outputs[0].contains("\"ks\"") && outputs[0].contains("\"quantiles\""))
 
-        // The chart: a valid SVG with a measured and a simulated line per
-        // group (the fetch and the upload's stream round).
-        let chart = NSTemporaryDirectory() + "calibrate-\(UUID().uuidString).svg"
-        let charted = try ProductRunner.run(
-            "handoff-sim", ["calibrate", Self.root + "/calibration/privatedrop-awdl.json", "--check", "--chart", chart, "--no-progress"])
+        // The chart: a valid SVG with a measured and a simulated line per group.
+        let chart = directory + "/chart.svg"
+        let charted = try ProductRunner.run("handoff-sim", ["calibrate", experiment, "--check", "--chart", chart, "--no-progress"])
         #expect(charted.status == 0)
         _ = try XMLDocument(contentsOf: URL(fileURLWithPath: chart))  // well-formed
         let svg = try String(contentsOfFile: chart, encoding: .utf8)
@@ -98,10 +104,20 @@ struct OverlayCommandTests {
     func overlayRoundTrip() throws {
         let directory = NSTemporaryDirectory() + "overlay-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        // A quick fit: two simulations of 200 trials.
+        // A quick fit: two simulations of 200 trials of the AWDL fetch (the
+        // shipped experiment's upload dataset moves 10 MB a trial: minutes
+        // in a debug build; CI checks the shipped example in release, and
+        // recovers known parameters with it: Tests/Calibration).
+        try #"""
+            {"name": "AWDL fetch", "scenario": "\#(Self.root)/calibration/scenarios/awdl-request-response.json",
+             "data": [{"file": "\#(Self.root)/calibration/data/privatedrop-awdl.csv", "column": "network_ms", "metric": "fetch"}],
+             "parameters": [
+               {"path": "network.wifiPeerToPeer.latency", "min": "0.5ms", "max": "8ms", "scale": "log"},
+               {"path": "network.wifiPeerToPeer.schedule.missProbability", "min": 0, "max": 0.4}]}
+            """#.write(toFile: directory + "/experiment.json", atomically: true, encoding: .utf8)
         let calibrate = try ProductRunner.run(
             "handoff-sim",
-            ["calibrate", Self.root + "/calibration/privatedrop-awdl.json", "--trials", "200", "--evaluations", "2",
+            ["calibrate", directory + "/experiment.json", "--trials", "200", "--evaluations", "2",
              "--output", directory + "/fitted.json", "--no-progress"])
         #expect(calibrate.status == 0, "\(calibrate.standardError)")
         let overlayText = try String(contentsOfFile: directory + "/fitted.json", encoding: .utf8)

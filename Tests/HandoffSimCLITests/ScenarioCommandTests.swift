@@ -67,7 +67,7 @@ struct ScenarioCommandTests {
         #expect(replay.status == 0)
         #expect(replay.standardOutput.hasPrefix("scenario Too strict a latency bound (\(file)), seed 3, trial \(trial)"))
         #expect(replay.standardOutput.contains("continueUserActivity"))
-        #expect(replay.standardOutput.contains("activity on iphone: continued (advert→offered "))
+        #expect(replay.standardOutput.contains("activity on iphone: continued (advert → offered "))
     }
 
     @Test("run: a scenario that hits its event limit ends with a clear error (exit 1) and the suite goes on")
@@ -127,7 +127,7 @@ struct ScenarioCommandTests {
             "handoff-sim", ["run", fixtures + "passes.json", "--no-progress", "--trials", "7", "--samples", directory + "/s.csv"])
         #expect(run.status == 0)
         let rows = try read(directory + "/s.csv").split(separator: "\n").map(String.init)
-        #expect(rows.first == "scenario,trial,activity,device,outcome,advert_to_offered_ns,accept_to_continue_ns,accept_to_restored_ns,fetch_ns,stream_round_ns")
+        #expect(rows.first == "scenario,trial,activity,device,outcome,advert_to_offered_ns,accept_to_continue_ns,accept_to_restored_ns,fetch_ns,stream_round_ns,resolve_ns,connect_ns,pair_verify_ns,transfer_ns")
         #expect(rows.dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false)[1] } == ["0", "1", "2", "3", "4", "5", "6"])
         #expect(rows.dropFirst().allSatisfy { $0.hasPrefix(fixtures + "passes.json,") })
 

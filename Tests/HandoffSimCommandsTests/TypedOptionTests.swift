@@ -1,5 +1,6 @@
 import Foundation
 import HandoffReport
+import Handoff
 import HandoffScenario
 @testable import HandoffSimCommands
 import SimKernel
