@@ -143,52 +143,18 @@ struct SendHalf: Sendable {
     var consecutiveTimeouts = 0
     var statistics = TransferStatistics()
 
+    /// A new half of a connection with these parameters and segment size.
     init(parameters: TransportParameters, segmentSize: Int) {
         estimator = RoundTripEstimator(parameters: parameters)
         congestion = CongestionController(parameters.congestionControl, parameters: parameters, segmentSize: segmentSize)
     }
 
-    /// This half as a new one would be, keeping the storage of its records
-    /// (for a connection state reused by a world that was reset).
-    mutating func reset(parameters: TransportParameters, segmentSize: Int) {
-        segments.removeAllKeepingStorage()
-        segmentBase = 0
-        messages.removeAllKeepingStorage()
-        messageBase = 0
-        nextUnsent = 0
-        cumulativeAcknowledged = 0
-        nextMessageToAcknowledge = 0
-        bytesInFlight = 0
-        segmentsInFlight = 0
-        outstandingBytes = 0
-        lostCount = 0
-        selectivelyAcknowledged = 0
-        congestion = CongestionController(parameters.congestionControl, parameters: parameters, segmentSize: segmentSize)
-        state = .open
-        recoveryPoint = 0
-        rackCursor = 0
-        retransmissions.removeAll()
-        latestDeliveredSendTime = -1
-        latestDeliveredOrder = 0
-        transmissionCount = 0
-        latestDeliveredRoundTrip = 0
-        forwardAcknowledged = 0
-        reorderingSeen = false
-        reorderWindowMultiplier = 1
-        reorderWindowPersist = 0
-        duplicateRound = nil
-        highestSelective = (0, 0, 0)
-        highestSelectiveCount = 0
-        probeEnd = nil
-        probeWasRetransmission = false
-        probeSequence = 0
-        estimator = RoundTripEstimator(parameters: parameters)
-        timer = RetransmissionTimer()
-        timerPurpose = .retransmission
-        retransmissionDeadline = -1
-        reorderDeadline = -1
-        consecutiveTimeouts = 0
-        statistics = TransferStatistics()
+    /// Takes over `old`'s record buffers, emptied (`old` is left with this
+    /// half's): how a rebuilt half allocates nothing once they have grown.
+    mutating func adoptBuffers(of old: inout SendHalf) {
+        segments.takeStorage(of: &old.segments)
+        messages.takeStorage(of: &old.messages)
+        retransmissions = .reusing(&old.retransmissions)
     }
 
     var segmentEnd: UInt32 { segmentBase &+ UInt32(segments.count) }
