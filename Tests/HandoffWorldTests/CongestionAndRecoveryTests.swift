@@ -109,6 +109,17 @@ struct SenderHarness {
 
 private let millisecond: Int64 = 1_000_000
 
+extension SendHalf {
+    /// The NewReno state of a sender that runs NewReno.
+    var newReno: NewReno {
+        get {
+            guard case let .newReno(algorithm) = congestion else { preconditionFailure("not NewReno") }
+            return algorithm
+        }
+        set { congestion = .newReno(newValue) }
+    }
+}
+
 @Suite("Congestion control and loss detection (RFC 5681, 6675, 6937, 8985)")
 struct CongestionAndRecoveryTests {
     @Test("slow start: 10 segments at first (RFC 6928), then two more for every one acknowledged (RFC 5681 §3.1)")
@@ -118,13 +129,13 @@ struct CongestionAndRecoveryTests {
         harness.run(until: 10 * millisecond)
         // Round 1 acknowledged: 20 segments fly, the window is 20 segments.
         #expect(harness.transmissions.count == 30)
-        #expect(harness.half.congestionWindow == 20 * SenderHarness.segment)
+        #expect(harness.half.congestion.window == 20 * SenderHarness.segment)
         harness.run(until: 20 * millisecond)
         #expect(harness.transmissions.count == 70)
-        #expect(harness.half.congestionWindow == 40 * SenderHarness.segment)
+        #expect(harness.half.congestion.window == 40 * SenderHarness.segment)
         // The flow-control window (64 KiB) caps it: 65 segments of 1000 B.
         harness.run(until: 30 * millisecond)
-        #expect(harness.half.congestionWindow == 65_536)
+        #expect(harness.half.congestion.window == 65_536)
         #expect(harness.half.statistics.peakBytesInFlight == 65_000)
     }
 
@@ -137,14 +148,14 @@ struct CongestionAndRecoveryTests {
     @Test("congestion avoidance: past the threshold, about one segment more per window acknowledged (RFC 5681 §3.1)")
     func congestionAvoidance() {
         var harness = SenderHarness(segments: 200)
-        harness.half.slowStartThreshold = 10 * SenderHarness.segment
+        harness.half.newReno.slowStartThreshold = 10 * SenderHarness.segment
         harness.run(until: 10 * millisecond)
         // Ten acknowledgements of one segment each grew the window by
         // SMSS²/cwnd each: not yet 11 segments, so one segment per ACK.
-        #expect(harness.half.congestionWindow > 10_900 && harness.half.congestionWindow < 11_000)
+        #expect(harness.half.congestion.window > 10_900 && harness.half.congestion.window < 11_000)
         #expect(harness.transmissions.count == 20)
         harness.run(until: 20 * millisecond)
-        #expect(harness.half.congestionWindow > 11_800 && harness.half.congestionWindow < 12_000)
+        #expect(harness.half.congestion.window > 11_800 && harness.half.congestion.window < 12_000)
         #expect(harness.transmissions.count == 31)
     }
 
@@ -177,24 +188,24 @@ struct CongestionAndRecoveryTests {
         #expect(harness.sendTimes(of: 0) == [0, 10 * millisecond])
         #expect(harness.half.statistics.fastRecoveries == 1)
         // FlightSize at entry: 22 segments sent, none cumulatively acknowledged.
-        #expect(harness.half.slowStartThreshold == 11 * SenderHarness.segment)
+        #expect(harness.half.congestion.slowStartThreshold == 11 * SenderHarness.segment)
         // PRR while the pipe is above ssthresh: ssthresh / RecoverFS = 1/2
         // segment sent per segment delivered.
-        harness.run(until: 10 * millisecond, stop: { $0.prrDelivered >= 9 * SenderHarness.segment })
-        #expect(harness.half.recoverFlight == 22_000)
+        harness.run(until: 10 * millisecond, stop: { $0.newReno.reduction.delivered >= 9 * SenderHarness.segment })
+        #expect(harness.half.newReno.reduction.recoverFlight == 22_000)
         #expect(harness.half.bytesInFlight > 11_000)
         // 9 segments delivered allow ⌈9000 · 11000 / 22000⌉ = 4500 B: four
         // whole segments, the fast retransmit among them.
-        #expect(harness.half.prrOut == 4 * SenderHarness.segment)
+        #expect(harness.half.newReno.reduction.sent == 4 * SenderHarness.segment)
         // Recovery ends when the retransmission's ACK covers everything
         // sent before it (20 ms), with the window at ssthresh, which PRR
         // (with the slow-start reduction bound) never overshot.
         harness.run(until: 20 * millisecond, stop: { $0.state == .open })
         #expect(harness.half.state == .open)
         #expect(harness.half.cumulativeAcknowledged == 22)
-        #expect(harness.half.congestionWindow == 11 * SenderHarness.segment)
+        #expect(harness.half.congestion.window == 11 * SenderHarness.segment)
         #expect(harness.half.bytesInFlight <= 11 * SenderHarness.segment)
-        #expect(harness.half.prrOut >= (harness.half.prrDelivered * 11_000 + 21_999) / 22_000)
+        #expect(harness.half.newReno.reduction.sent >= (harness.half.newReno.reduction.delivered * 11_000 + 21_999) / 22_000)
         #expect(harness.half.statistics.timeouts == 0)
         harness.run(until: 1_000 * millisecond)
         #expect(harness.finished(60))
@@ -256,7 +267,7 @@ struct CongestionAndRecoveryTests {
         #expect(harness.half.statistics.timeouts == 0)
         // A probe that repaired a loss halves the window (§7.4.2): it had
         // grown to 19 segments in slow start.
-        #expect(harness.half.congestionWindow == 9_500)
+        #expect(harness.half.congestion.window == 9_500)
 
         // The same loss without probes: the timeout, and one segment of window.
         let parameters = TransportParameters(lossDetection: .duplicateThreshold)

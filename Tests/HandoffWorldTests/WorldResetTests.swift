@@ -102,3 +102,87 @@ struct WorldResetTests {
         #expect(upAfterQuietTrial)
     }
 }
+
+/// A lossy transfer on a world reset after other lossy transfers goes
+/// exactly as on a new world: the sender's retransmission, RACK, tail-loss
+/// probe, SACK and timer state and its congestion control start over.
+@Suite("World reset after lossy transfers")
+struct LossyTransferResetTests {
+    /// What a transfer shows: every notification, every packet, and each
+    /// connection's counters.
+    struct Observed: Equatable {
+        var notifications: [WorldSimulation.Record]
+        var packets: [PacketRecord]
+        var statistics: [ConnectionStatistics]
+    }
+
+    /// Transport settings that between them take every path of the sender.
+    static let transports: [TransportParameters] = [
+        TransportParameters(),
+        TransportParameters(lossDetection: .duplicateThreshold),
+        TransportParameters(congestionControl: .none),
+        TransportParameters(window: 16_384, delayedAcknowledgement: .milliseconds(40)),
+    ]
+
+    static func world(_ transport: TransportParameters, seed: UInt64) throws -> World {
+        // Jitter reorders segments (D-SACKs, a wider reorder window); the
+        // loss gives retransmissions, probes and timeouts.
+        let wifi = LinkParameters(
+            latency: .milliseconds(5), jitter: .milliseconds(3), bandwidth: .megabitsPerSecond(20),
+            loss: .bernoulli(0.04))
+        let positions = [Position(x: 0, y: 0), Position(x: 1, y: 0)]
+        let devices = positions.enumerated().map { index, position in
+            DeviceDescription(
+                name: "d\(index)", kind: .iPhone, osVersion: OSVersion(17, 4), account: "alice",
+                mobility: .stationary(position), internetAccess: .wifi)
+        }
+        return try World(
+            devices: devices, configuration: WorldConfiguration(wifiPeerToPeer: wifi, transport: transport),
+            stream: RandomStreamKey(seed: seed))
+    }
+
+    /// Two connections, peer-to-peer and over the relay, each carrying
+    /// data both ways and a request with its response.
+    static func transfer(_ simulation: inout Simulation<WorldSimulation>) -> Observed {
+        let before = simulation.model.log.count
+        let a = DeviceID(0)
+        let b = DeviceID(1)
+        var connections: [ConnectionID] = []
+        for path in [PathKind.wifiPeerToPeer, .cloudRelay] {
+            let connection = simulation.model.world.openConnection(from: a, to: b, over: path, at: simulation.now)
+            simulation.model.world.send(bytes: 120_000, tag: 1, on: connection, from: .initiator, at: simulation.now)
+            simulation.model.world.send(bytes: 30_000, tag: 2, on: connection, from: .responder, at: simulation.now)
+            simulation.model.world.request(
+                bytes: 500, responseBytes: 20_000, tag: 3, on: connection, from: .initiator, at: simulation.now)
+            connections.append(connection)
+        }
+        simulation.model.collectNotifications(at: simulation.now)
+        simulation.model.world.schedulePendingEvents(into: &simulation.scheduler)
+        simulation.run(until: .zero + .seconds(600))
+        return Observed(
+            notifications: Array(simulation.model.log[before...]), packets: simulation.model.world.packetLog,
+            statistics: connections.map { simulation.model.world.statistics(of: $0) })
+    }
+
+    @Test("a transfer after a world reset equals one on a new world", arguments: 0..<4)
+    func lossyTransferAfterReset(transport: Int) throws {
+        let parameters = Self.transports[transport]
+        for seed: UInt64 in [3, 4, 5] {
+            var fresh = Simulation(model: WorldSimulation(world: try Self.world(parameters, seed: seed)))
+            fresh.model.world.recordsPackets = true
+            let expected = Self.transfer(&fresh)
+            let retransmissions = expected.statistics.map { $0.fromInitiator.retransmissions }.reduce(0, +)
+            #expect(retransmissions > 0, "transport \(transport), seed \(seed): the transfer loses segments")
+            // One world: other trials first, then this one.
+            var reused = Simulation(model: WorldSimulation(world: try Self.world(parameters, seed: seed + 100)))
+            reused.model.world.recordsPackets = true
+            for other in [seed + 100, seed + 200] {
+                reused.reset { $0.world.reset(stream: RandomStreamKey(seed: other)) }
+                _ = Self.transfer(&reused)
+            }
+            reused.reset { $0.world.reset(stream: RandomStreamKey(seed: seed)) }
+            let observed = Self.transfer(&reused)
+            #expect(observed == expected, "transport \(transport), seed \(seed)")
+        }
+    }
+}

@@ -20,35 +20,17 @@ package struct HandoffEngine: SimulationModel, ~Copyable {
     package internal(set) var world: World
     /// The setup it started from.
     package let setup: HandoffSetup
-    /// Every step and callback so far (kept only while ``keepsTrace``).
-    package internal(set) var trace: [TraceRecord] = []
-    /// Whether ``trace`` keeps records (otherwise only ``traceCount``
-    /// counts them).
-    package internal(set) var keepsTrace = true
-    /// The number of trace records produced.
-    package internal(set) var traceCount = 0
-    /// Illegal transitions; a run with any has failed.
-    package internal(set) var violations: [Violation] = []
+    // What a run fixes: the world's tables and configuration live in the
+    // world, the setup and its tables here. What changes during a trial is
+    // in `trial` (see HandoffEngine+TrialState), which a reset rebuilds.
+
+    /// The state of the current trial.
+    var trial: TrialState
     /// Whether the run stops by itself once nothing is under way (no
     /// scheduled action left, no attempt in progress).
     var stopsWhenSettled = false
-    /// Whether the last check found the run unsettled and nothing in the
-    /// protocol has changed since (so the check can be skipped).
-    var knownUnsettled = false
-
-    var activities: [SourceActivity] = []
-    var attempts: [Attempt] = []
     /// Restoration lists kept for the next trials' `continue` callbacks.
     var restorationLists = RestorationListPool()
-    /// The attempt offered on each device, if any.
-    var visibleOffer: [Int?]
-    /// Each device's current activity.
-    var currentActivity: [ActivityID?]
-    /// The most recently current activity each device has seen advertised
-    /// and found eligible.
-    var latestCandidate: [ActivityID?]
-    /// Whether each device's user accepted while nothing was offered there.
-    var acceptedWithoutOffer: [Bool]
     /// Installed apps per device, as indices into `setup.apps`, in the
     /// device's listed order.
     let installed: [[Int]]
@@ -58,43 +40,10 @@ package struct HandoffEngine: SimulationModel, ~Copyable {
     /// Per app: its Team ID as a small number (equal IDs, equal numbers),
     /// so the eligibility check compares integers.
     let appTeams: [Int]
-    /// Whether each app is running on each device (device × app).
-    var running: [Bool]
-    /// App delegates per device × app, made on first use.
-    var appDelegates: [HandoffDelegate?]
     let makeAppDelegate: AppDelegateFactory
     /// Each app's bundle ID.
     let appBundleIDs: [String]
     let appIndex: [String: Int]
-    /// The latest rule that kept each activity from each device (activity ×
-    /// device), recorded when an advertisement was rejected.
-    var rejections: [NotOfferedReason?] = []
-    /// The attempt of each activity on each device (activity × device).
-    var attemptIndex: [Int?] = []
-    /// Per world connection: what it is for.
-    var connectionOwners: [ConnectionOwner] = []
-    /// Per receiver × source device pair: the advertisement-key exchange.
-    var keyExchanges: [KeyExchangeState]
-    /// Per device: counts removal timers, so that a stale one is ignored.
-    var removalGenerations: [UInt32]
-    /// Per device: counts paced updates, so that a stale one is ignored.
-    var updateGenerations: [UInt32]
-    /// Per device: when its advertisement last started, or nil.
-    var advertStartedAt: [SimInstant?]
-    /// Per device × the policy's update count: the times of its latest
-    /// updates, oldest first once full (a ring).
-    var updateTimes: [SimInstant]
-    /// Per device: updates recorded in ``updateTimes`` (at most the policy's
-    /// count) and the ring's next slot.
-    var updateCounts: [Int]
-    var updateNext: [Int]
-    /// Scheduled actions, by index.
-    var actions: [HandoffAction] = []
-    var actionsRemaining = 0
-    /// Think-time generators per device, made on first use.
-    var acceptanceGenerators: [Xoshiro256StarStar?]
-    /// The stream this run draws from.
-    var stream: RandomStreamKey.Hashed
     /// The activity delegate of activities created without one.
     let defaultActivityDelegate = ScriptedApp()
     /// Whether ``reset(stream:keepsTrace:)`` keeps the app delegates: the
@@ -105,8 +54,6 @@ package struct HandoffEngine: SimulationModel, ~Copyable {
     let acceptancePolicies: [AcceptancePolicy]
     /// Whether each device's user accepts offers without an action.
     let acceptsAutomatically: [Bool]
-    /// The time of the latest event handled.
-    package internal(set) var clock: SimInstant = .zero
 
     /// A simulation of `setup`, drawing every random number from `stream`.
     ///
@@ -155,24 +102,10 @@ package struct HandoffEngine: SimulationModel, ~Copyable {
             return teamNumbers.count - 1
         }
         appBundleIDs = setup.apps.map(\.bundleID)
-        let count = setup.devices.count
-        visibleOffer = Array(repeating: nil, count: count)
-        currentActivity = Array(repeating: nil, count: count)
-        latestCandidate = Array(repeating: nil, count: count)
-        acceptedWithoutOffer = Array(repeating: false, count: count)
-        running = Array(repeating: false, count: count * setup.apps.count)
-        appDelegates = Array(repeating: nil, count: count * setup.apps.count)
         makeAppDelegate = factory ?? { _, _ in .application(ScriptedApp()) }
-        acceptanceGenerators = Array(repeating: nil, count: count)
-        keyExchanges = Array(repeating: KeyExchangeState(), count: count * count)
-        removalGenerations = Array(repeating: 0, count: count)
-        updateGenerations = Array(repeating: 0, count: count)
-        advertStartedAt = Array(repeating: nil, count: count)
-        updateTimes = Array(
-            repeating: .zero, count: count * max(1, setup.configuration.advertising.maximumUpdatesPerWindow))
-        updateCounts = Array(repeating: 0, count: count)
-        updateNext = Array(repeating: 0, count: count)
-        self.stream = stream.numbersOnly
+        trial = TrialState(
+            stream: stream.numbersOnly, deviceCount: setup.devices.count, appCount: setup.apps.count,
+            updatesPerWindow: setup.configuration.advertising.maximumUpdatesPerWindow)
         keepsAppDelegates = factory == nil || appDelegateLifetime == .run
         acceptancePolicies = setup.devices.map { device in
             setup.configuration.acceptance[device.name] ?? setup.configuration.defaultAcceptance
@@ -199,42 +132,12 @@ package struct HandoffEngine: SimulationModel, ~Copyable {
     /// Pair it with `Simulation.reset`, which empties the scheduler; see
     /// ``HandoffRun/reset(seed:trial:)``.
     mutating func reset(stream: RandomStreamKey.Hashed, keepsTrace: Bool) {
-        self.stream = stream
-        self.keepsTrace = keepsTrace
         world.reset(stream: stream.child(HandoffStreamNames.world))
-        if !trace.isEmpty { trace.removeAll(keepingCapacity: true) }
-        traceCount = 0
-        if !violations.isEmpty { violations.removeAll(keepingCapacity: true) }
-        clock = .zero
-        activities.removeAllKeepingStorage()
-        for index in attempts.indices { restorationLists.keep(&attempts[index].restorations) }
-        attempts.removeAllKeepingStorage()
-        rejections.removeAllKeepingStorage()
-        attemptIndex.removeAllKeepingStorage()
-        connectionOwners.removeAllKeepingStorage()
-        actions.removeAllKeepingStorage()
-        actionsRemaining = 0
-        knownUnsettled = false
-        for device in 0..<world.deviceCount {
-            visibleOffer[device] = nil
-            currentActivity[device] = nil
-            latestCandidate[device] = nil
-            acceptedWithoutOffer[device] = false
-            acceptanceGenerators[device] = nil
-        }
-        for index in running.indices { running[index] = false }
-        for index in keyExchanges.indices { keyExchanges[index] = KeyExchangeState() }
-        for index in removalGenerations.indices {
-            removalGenerations[index] = 0
-            updateGenerations[index] = 0
-            advertStartedAt[index] = nil
-            updateCounts[index] = 0
-            updateNext[index] = 0
-        }
+        trial.rebuild(
+            stream: stream, keepsTrace: keepsTrace, deviceCount: world.deviceCount, appCount: setup.apps.count,
+            updatesPerWindow: setup.configuration.advertising.maximumUpdatesPerWindow,
+            keepingDelegates: keepsAppDelegates, into: &restorationLists)
         trustPairsAtStart()
-        if !keepsAppDelegates {
-            for index in appDelegates.indices { appDelegates[index] = nil }
-        }
     }
 
     // MARK: Activities

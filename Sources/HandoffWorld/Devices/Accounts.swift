@@ -37,12 +37,10 @@ public struct AccountHistory: Hashable, Sendable {
         changes = [Change(instant: .zero, account: account)]
     }
 
-    /// Starts the history over with `account` at time zero, keeping the
-    /// storage.
-    mutating func reset(initial account: AccountID?) {
-        // A history nobody changed is already this (the usual case).
-        if changes.count == 1, changes[0].instant == .zero, changes[0].account == account { return }
-        changes.removeAllKeepingStorage()
+    /// A history that starts with `account` signed in (or none), in the
+    /// storage of `old`'s changes (`old` is left without them).
+    init(initial account: AccountID?, reusing old: inout AccountHistory) {
+        changes = .reusing(&old.changes)
         changes.append(Change(instant: .zero, account: account))
     }
 
@@ -96,9 +94,10 @@ struct PairTrust: Sendable {
     /// The account the pair exchanged keys under, if any.
     func account(_ a: DeviceID, _ b: DeviceID) -> AccountNumber? { trustedUnder[slot(a, b)] }
 
-    /// Forgets every exchange.
-    mutating func removeAll() {
-        trustedUnder.withUnsafeMutableBufferPointer { $0.update(repeating: nil) }
+    /// No exchange yet, in `old`'s storage (`old` is left without it).
+    init(deviceCount: Int, reusing old: inout PairTrust) {
+        self.deviceCount = deviceCount
+        trustedUnder = .reusing(&old.trustedUnder, repeating: nil, count: deviceCount * deviceCount)
     }
 
     /// Records a completed key exchange under `account`.

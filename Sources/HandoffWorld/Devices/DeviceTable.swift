@@ -18,13 +18,38 @@ package struct AccountNumber: Hashable, Sendable {
 /// - Invariant: a device's ``account(of:)`` is the number of the current
 ///   account of its ``accountHistory(of:)``.
 package struct DeviceTable: Sendable {
-    /// One device's row.
+    /// One device's row: how it was described (fixed for a run) and its
+    /// state now (``DeviceState``, rebuilt at a reset).
     struct Row: Sendable {
         let description: DeviceDescription
         let initialAccount: AccountNumber?
+        var now: DeviceState
+    }
+
+    /// What changes about a device during a trial.
+    struct DeviceState: Sendable {
         var settings: DeviceSettings
         var account: AccountNumber?
         var history: AccountHistory
+
+        /// The device as described, at time zero.
+        init(_ description: DeviceDescription, account: AccountNumber?) {
+            settings = description.settings
+            self.account = account
+            history = AccountHistory(initial: description.account)
+        }
+
+        /// The device at time zero with `settings` and `account` (whose
+        /// name is `accountName`), in the storage of `old`'s account
+        /// history (`old` is left without it).
+        init(
+            settings: DeviceSettings, account: AccountNumber?, named accountName: AccountID?,
+            reusing old: inout DeviceState
+        ) {
+            self.settings = settings
+            self.account = account
+            history = AccountHistory(initial: accountName, reusing: &old.history)
+        }
     }
 
     private(set) var rows: [Row]
@@ -45,9 +70,7 @@ package struct DeviceTable: Sendable {
         rows.reserveCapacity(devices.count)
         for device in devices {
             let account = device.account.map { Self.intern($0, into: &names) }
-            rows.append(Row(
-                description: device, initialAccount: account, settings: device.settings, account: account,
-                history: AccountHistory(initial: device.account)))
+            rows.append(Row(description: device, initialAccount: account, now: DeviceState(device, account: account)))
         }
         self.rows = rows
         accountNames = names
@@ -64,15 +87,18 @@ package struct DeviceTable: Sendable {
         return AccountNumber(value: Int32(names.count - 1))
     }
 
-    /// Every device back as it was at time zero.
+    /// Every device back as it was at time zero: each row's state rebuilt
+    /// from its description, and the accounts first signed in to during
+    /// the trial forgotten.
     ///
     /// - Complexity: O(devices).
     mutating func reset() {
         if accountNames.count > initialAccountCount { accountNames.removeLast(accountNames.count - initialAccountCount) }
         for index in rows.indices {
-            rows[index].account = rows[index].initialAccount
-            rows[index].history.reset(initial: rows[index].description.account)
-            if settingsChanged { rows[index].settings = rows[index].description.settings }
+            let settings = rows[index].description.settings
+            let accountName = rows[index].description.account
+            rows[index].now = DeviceState(
+                settings: settings, account: rows[index].initialAccount, named: accountName, reusing: &rows[index].now)
         }
         settingsChanged = false
     }
@@ -100,21 +126,21 @@ package struct DeviceTable: Sendable {
     package func description(of device: DeviceID) -> DeviceDescription { rows[device.index].description }
 
     /// The device's switches now.
-    package func settings(of device: DeviceID) -> DeviceSettings { rows[device.index].settings }
+    package func settings(of device: DeviceID) -> DeviceSettings { rows[device.index].now.settings }
 
     /// The number of the account signed in on the device now, if any.
-    package func account(of device: DeviceID) -> AccountNumber? { rows[device.index].account }
+    package func account(of device: DeviceID) -> AccountNumber? { rows[device.index].now.account }
 
     /// The account with number `number`.
     package func accountName(_ number: AccountNumber) -> AccountID { accountNames[Int(number.value)] }
 
     /// Every account change of the device.
-    package func accountHistory(of device: DeviceID) -> AccountHistory { rows[device.index].history }
+    package func accountHistory(of device: DeviceID) -> AccountHistory { rows[device.index].now.history }
 
     /// Whether both devices are signed in, to the same account.
     package func shareAccount(_ a: DeviceID, _ b: DeviceID) -> Bool {
-        guard let account = rows[a.index].account else { return false }
-        return rows[b.index].account == account
+        guard let account = rows[a.index].now.account else { return false }
+        return rows[b.index].now.account == account
     }
 
     /// The device's internet access.
@@ -127,7 +153,7 @@ package struct DeviceTable: Sendable {
 
     /// Changes the device's switches.
     mutating func setSettings(_ settings: DeviceSettings, of device: DeviceID) {
-        rows[device.index].settings = settings
+        rows[device.index].now.settings = settings
         settingsChanged = true
     }
 
@@ -135,7 +161,7 @@ package struct DeviceTable: Sendable {
     ///
     /// - Precondition: `instant` is not before the device's last change.
     mutating func setAccount(_ account: AccountID?, of device: DeviceID, at instant: SimInstant) {
-        rows[device.index].history.record(account, at: instant)
-        rows[device.index].account = account.map { Self.intern($0, into: &accountNames) }
+        rows[device.index].now.history.record(account, at: instant)
+        rows[device.index].now.account = account.map { Self.intern($0, into: &accountNames) }
     }
 }

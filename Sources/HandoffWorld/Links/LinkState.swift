@@ -71,32 +71,62 @@ struct LinkState: Sendable {
 
     /// A link in use with the given loss and jitter generators.
     init(parameters: LinkParameters, lossGenerator: Xoshiro256StarStar, jitterGenerator: Xoshiro256StarStar) {
-        self.parameters = parameters
-        waitingStarts = RingBuffer(filler: 0)
-        self.lossGenerator = lossGenerator
-        self.jitterGenerator = jitterGenerator
-        setParameters(parameters)
+        self.init(
+            parameters: parameters, waitingStarts: RingBuffer(filler: 0), lossGenerator: lossGenerator,
+            jitterGenerator: jitterGenerator)
     }
 
-    /// Starts the link over as ``init(parameters:lossGenerator:jitterGenerator:)``
-    /// would, keeping the queue's storage; `nil` parameters keep the ones
-    /// it has (and what it remembers about them).
-    mutating func restart(
+    /// Becomes a link in use, exactly as
+    /// ``init(parameters:lossGenerator:jitterGenerator:)`` makes it, in the
+    /// storage of this one's queue; with `nil` parameters, the ones it
+    /// has. It remembers its reception probability by distance when the
+    /// loss model stays the same (it depends on nothing else).
+    ///
+    /// The state is replaced by a new one; only the queue's storage, the
+    /// parameters when kept, and that probability carry over.
+    mutating func rebuild(
         parameters: LinkParameters?, lossGenerator: Xoshiro256StarStar, jitterGenerator: Xoshiro256StarStar
     ) {
-        busyUntil = 0
-        waitingStarts.removeAll()
+        var new = LinkState(
+            parameters: LinkParameters(latency: .zero), waitingStarts: RingBuffer(filler: 0),
+            lossGenerator: lossGenerator, jitterGenerator: jitterGenerator, starting: false)
+        var sameLoss = true
+        if let parameters {
+            sameLoss = parameters.loss == self.parameters.loss
+            new.parameters = parameters
+        } else {
+            swap(&new.parameters, &self.parameters)
+        }
+        swap(&new.waitingStarts, &waitingStarts)
+        new.waitingStarts.removeAll()
+        if sameLoss {
+            new.lastLossDistance = lastLossDistance
+            new.lastLossReceptionProbability = lastLossReceptionProbability
+        }
+        new.start()
+        self = new
+    }
+
+    /// A link with these parameters and generators, started (its rate
+    /// drawn, its schedule's phase worked out, its loss model in its
+    /// starting state) if `starting`.
+    private init(
+        parameters: LinkParameters, waitingStarts: RingBuffer<Int64>, lossGenerator: Xoshiro256StarStar,
+        jitterGenerator: Xoshiro256StarStar, starting: Bool = true
+    ) {
+        self.parameters = parameters
+        self.waitingStarts = waitingStarts
         self.lossGenerator = lossGenerator
         self.jitterGenerator = jitterGenerator
-        inBadState = false
-        statistics = LinkStatistics()
-        clock = ScheduleClock()
-        if let parameters {
-            setParameters(parameters)
-        } else {
-            drawRate()
-            startLossState()
-        }
+        if starting { start() }
+    }
+
+    /// Draws the rate, works the schedule's phase out, and puts the loss
+    /// model in its starting state.
+    private mutating func start() {
+        drawRate()
+        clock.setSchedule(parameters.schedule)
+        startLossState()
     }
 
     /// Replaces the parameters; the queue and the counters carry on.

@@ -120,7 +120,7 @@ extension LinkTable.Row {
         defaults: LinkParameters?, lossGenerator: Xoshiro256StarStar, jitterGenerator: Xoshiro256StarStar
     ) {
         inUse = true
-        state.restart(parameters: defaults, lossGenerator: lossGenerator, jitterGenerator: jitterGenerator)
+        state.rebuild(parameters: defaults, lossGenerator: lossGenerator, jitterGenerator: jitterGenerator)
         if defaults != nil { flags.stateHoldsDefaults = true }
     }
 

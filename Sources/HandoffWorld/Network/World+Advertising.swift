@@ -40,27 +40,27 @@ extension World {
     /// distance; each reception adds
     /// ``WorldNotification/advertisementReceived(from:to:payload:)``.
     public mutating func startAdvertising(_ device: DeviceID, payload: UInt64, at now: SimInstant) {
-        advertisers[device.index].active = true
-        advertisers[device.index].payload = payload
-        advertisers[device.index].generation &+= 1
-        advertisers[device.index].startedAt = now.nanosecondsSinceStart
+        trial.advertisers[device.index].active = true
+        trial.advertisers[device.index].payload = payload
+        trial.advertisers[device.index].generation &+= 1
+        trial.advertisers[device.index].startedAt = now.nanosecondsSinceStart
         let delay = randomAdvertisingDelay(device.index)
         schedule(
-            .advertisement(device: UInt32(device.index), generation: advertisers[device.index].generation),
+            .advertisement(device: UInt32(device.index), generation: trial.advertisers[device.index].generation),
             at: now.nanosecondsSinceStart + delay)
     }
 
     /// Stops `device`'s advertising; an event already due does nothing.
     public mutating func stopAdvertising(_ device: DeviceID) {
-        advertisers[device.index].active = false
-        advertisers[device.index].generation &+= 1
+        trial.advertisers[device.index].active = false
+        trial.advertisers[device.index].generation &+= 1
     }
 
     /// Whether `device` is advertising (whatever its Bluetooth switch says).
-    public func isAdvertising(_ device: DeviceID) -> Bool { advertisers[device.index].active }
+    public func isAdvertising(_ device: DeviceID) -> Bool { trial.advertisers[device.index].active }
 
     /// Advertising events `device` has sent with Bluetooth on.
-    public func advertisementsSent(by device: DeviceID) -> Int { advertisers[device.index].sent }
+    public func advertisementsSent(by device: DeviceID) -> Int { trial.advertisers[device.index].sent }
 
     /// Whether `device` is listening for advertisements at `instant`:
     /// Bluetooth on and inside one of its scan windows (screen-on or
@@ -68,51 +68,51 @@ extension World {
     public func isScanning(_ device: DeviceID, at instant: SimInstant) -> Bool {
         let settings = deviceTable.settings(of: device)
         let scanning = settings.screen == .on ? configuration.scanning : configuration.scanning.screenOff
-        return settings.bluetoothEnabled && scanning.isScanning(at: instant, phase: scanPhases[device.index])
+        return settings.bluetoothEnabled && scanning.isScanning(at: instant, phase: trial.scanPhases[device.index])
     }
 
     /// The phase of `device`'s scan schedule.
-    public func scanPhase(of device: DeviceID) -> SimDuration { scanPhases[device.index] }
+    public func scanPhase(of device: DeviceID) -> SimDuration { trial.scanPhases[device.index] }
 
     mutating func randomAdvertisingDelay(_ device: Int) -> Int64 {
-        advertisers[device].drawDelay(maximum: configuration.advertising.maximumRandomDelay.nanoseconds)
+        trial.advertisers[device].drawDelay(maximum: configuration.advertising.maximumRandomDelay.nanoseconds)
     }
 
     mutating func advertise(from device: Int, generation: UInt32, now: Int64) {
-        guard advertisers[device].active, advertisers[device].generation == generation else { return }
+        guard trial.advertisers[device].active, trial.advertisers[device].generation == generation else { return }
         let onAir = deviceTable.settings(of: DeviceID(device)).bluetoothEnabled
         // The next event's delay comes from the advertiser's own generator,
         // so drawing it first changes no other draw.
-        let delay = advertisers[device].fire(
+        let delay = trial.advertisers[device].fire(
             onAir: onAir, maximumDelay: configuration.advertising.maximumRandomDelay.nanoseconds)
         if onAir {
             let count = deviceTable.count
             for receiver in 0..<count
             where receiver != device && deviceTable.settings(of: DeviceID(receiver)).bluetoothEnabled
                 && (deviceTable.settings(of: DeviceID(receiver)).screen == .on ? scanSchedule : screenOffScanSchedule)
-                    .isScanning(at: now, phase: scanPhases[receiver].nanoseconds)
+                    .isScanning(at: now, phase: trial.scanPhases[receiver].nanoseconds)
             {
                 let pair = device * count + receiver
-                if receptions[pair].generator == nil {
-                    receptions[pair].generator = stream.generator(
+                if trial.receptions[pair].generator == nil {
+                    trial.receptions[pair].generator = trial.stream.generator(
                         StreamNames.advertisement, deviceStreamNames[device], deviceStreamNames[receiver])
                 }
                 let distance = distance(between: device, and: receiver, at: now)
-                if receptions[pair].distance != distance {
-                    receptions[pair].distance = distance
-                    receptions[pair].probability = configuration.bluetoothRadio.receptionProbability(atDistance: distance)
+                if trial.receptions[pair].distance != distance {
+                    trial.receptions[pair].distance = distance
+                    trial.receptions[pair].probability = configuration.bluetoothRadio.receptionProbability(atDistance: distance)
                 }
                 // As RadioPropagation.isReceived(atDistance:using:), with the
                 // probability remembered while the pair stays put.
-                let received = receptions[pair].draw()
+                let received = trial.receptions[pair].draw()
                 if received {
                     notify(.advertisementReceived(
-                        from: DeviceID(device), to: DeviceID(receiver), payload: advertisers[device].payload))
+                        from: DeviceID(device), to: DeviceID(receiver), payload: trial.advertisers[device].payload))
                 }
             }
         }
         let advertising = configuration.advertising
-        let fast = now - advertisers[device].startedAt < advertising.fastDuration.nanoseconds
+        let fast = now - trial.advertisers[device].startedAt < advertising.fastDuration.nanoseconds
         let next = now + (fast ? advertising.fastInterval : advertising.interval).nanoseconds + delay
         schedule(.advertisement(device: UInt32(device), generation: generation), at: next)
     }
@@ -128,6 +128,16 @@ struct PairReception: Sendable {
     /// the distance and the radio.
     var distance: Double = -1
     var probability: Double = 0
+
+    /// A pair without a generator or a remembered probability.
+    init() {}
+
+    /// A pair that has drawn nothing yet in this trial, remembering
+    /// `earlier`'s reception probability and its distance.
+    init(remembering earlier: PairReception) {
+        distance = earlier.distance
+        probability = earlier.probability
+    }
 
     /// Whether one advertisement is received: certain outcomes draw
     /// nothing, the rest draw one uniform number against the probability.

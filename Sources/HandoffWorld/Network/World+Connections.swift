@@ -50,18 +50,18 @@ extension World {
             }
         }
         if let chosen = transport.segmentSize { segmentSize = chosen }
-        let id = ConnectionID(connectionCount)
-        if connectionCount < connections.count {
-            // A state left from before the last reset: reuse it in place.
-            connections[connectionCount].reuse(
+        let id = ConnectionID(trial.connectionCount)
+        if trial.connectionCount < trial.connections.count {
+            // A state left from an earlier trial: rebuilt in its storage.
+            trial.connections[trial.connectionCount].rebuild(
                 id: id, initiator: initiator, responder: responder, path: kind, parameters: transport,
                 segmentSize: segmentSize)
         } else {
-            connections.append(ConnectionState(
+            trial.connections.append(ConnectionState(
                 id: id, initiator: initiator, responder: responder, path: kind, parameters: transport,
                 segmentSize: segmentSize))
         }
-        connectionCount += 1
+        trial.connectionCount += 1
         let hops = hopCount(kind)
         func links(from: DeviceID, to: DeviceID) -> (Int32, Int32) {
             (Int32(linkIndex(kind, from: from, to: to, hop: 0)),
@@ -71,8 +71,8 @@ extension World {
             initiator: initiator, responder: responder, path: kind, hops: UInt8(hops),
             initiatorLinks: links(from: initiator, to: responder), responderLinks: links(from: responder, to: initiator))
         // Routes, like connection states, outlive a reset and are overwritten.
-        if id.index < routes.count { routes[id.index] = route } else { routes.append(route) }
-        connections[id.index].start(now: now.nanosecondsSinceStart, into: &actions)
+        if id.index < trial.routes.count { trial.routes[id.index] = route } else { trial.routes.append(route) }
+        trial.connections[id.index].start(now: now.nanosecondsSinceStart, into: &trial.actions)
         performActions(of: id.index, now: now.nanosecondsSinceStart)
         return id
     }
@@ -85,9 +85,9 @@ extension World {
     public mutating func send(
         bytes: Int, tag: UInt64, on connection: ConnectionID, from side: ConnectionSide, at now: SimInstant
     ) {
-        connections[connection.index].enqueue(
+        trial.connections[connection.index].enqueue(
             from: side, bytes: max(bytes, 0), tag: tag, replyBytes: -1, now: now.nanosecondsSinceStart,
-            into: &actions)
+            into: &trial.actions)
         performActions(of: connection.index, now: now.nanosecondsSinceStart)
     }
 
@@ -102,21 +102,21 @@ extension World {
         bytes requestBytes: Int, responseBytes: Int, tag: UInt64, on connection: ConnectionID,
         from side: ConnectionSide, at now: SimInstant
     ) {
-        connections[connection.index].enqueue(
+        trial.connections[connection.index].enqueue(
             from: side, bytes: max(requestBytes, 0), tag: tag, replyBytes: max(responseBytes, 0),
-            now: now.nanosecondsSinceStart, into: &actions)
+            now: now.nanosecondsSinceStart, into: &trial.actions)
         performActions(of: connection.index, now: now.nanosecondsSinceStart)
     }
 
     /// Closes `connection`: nothing more is sent, and packets still on their
     /// way are discarded on arrival.
     public mutating func close(_ connection: ConnectionID) {
-        connections[connection.index].close()
+        trial.connections[connection.index].close()
     }
 
     /// Where `connection` is in its life.
     public func phase(of connection: ConnectionID) -> ConnectionPhase {
-        switch connections[connection.index].phase {
+        switch trial.connections[connection.index].phase {
         case .handshake: return .settingUp
         case .established: return .established
         case let .failed(failure): return .failed(failure)
@@ -125,11 +125,11 @@ extension World {
     }
 
     /// The payload bytes per segment `connection` uses.
-    public func segmentSize(of connection: ConnectionID) -> Int { connections[connection.index].segmentSize }
+    public func segmentSize(of connection: ConnectionID) -> Int { trial.connections[connection.index].segmentSize }
 
     /// `connection`'s counters.
     public func statistics(of connection: ConnectionID) -> ConnectionStatistics {
-        let state = connections[connection.index]
+        let state = trial.connections[connection.index]
         return ConnectionStatistics(
             fromInitiator: state.initiatorHalf.statistics, fromResponder: state.responderHalf.statistics,
             setupRequestsSent: state.setupRequestsSent)
@@ -137,20 +137,20 @@ extension World {
 
     /// The bytes `side` of `connection` has in flight now.
     public func bytesInFlight(on connection: ConnectionID, from side: ConnectionSide) -> Int {
-        connections[connection.index].half(side).bytesInFlight
+        trial.connections[connection.index].half(side).bytesInFlight
     }
 
     /// Carries out what the connection asked for.
     mutating func performActions(of connection: Int, now: Int64) {
         var index = 0
-        while index < actions.count {
-            switch actions[index] {
+        while index < trial.actions.count {
+            switch trial.actions[index] {
             case let .transmit(side, kind, sequence, word, payloadBytes, blockLength):
                 let packet = Packet(
                     connection: UInt32(connection), sequence: sequence, word: word, hop: 0, blockLength: blockLength,
                     side: side, kind: kind)
                 transmit(
-                    packet, payloadBytes: Int(payloadBytes), onLink: routes[connection].link(from: side, hop: 0), now: now)
+                    packet, payloadBytes: Int(payloadBytes), onLink: trial.routes[connection].link(from: side, hop: 0), now: now)
             case let .armTimer(side, time, generation):
                 schedule(.retransmissionTimer(connection: UInt32(connection), side: side, generation: generation), at: time)
             case let .armAcknowledgementTimer(side, time, generation):
@@ -167,6 +167,6 @@ extension World {
             }
             index += 1
         }
-        actions.removeAll()
+        trial.actions.removeAll()
     }
 }

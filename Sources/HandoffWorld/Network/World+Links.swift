@@ -143,14 +143,14 @@ extension World {
         let linkStream: RandomStreamKey.Hashed
         switch kind {
         case let .uplink(device):
-            linkStream = stream.hashed(StreamNames.link, StreamNames.uplink, deviceStreamNames[device.index])
+            linkStream = trial.stream.hashed(StreamNames.link, StreamNames.uplink, deviceStreamNames[device.index])
         case let .downlink(device):
-            linkStream = stream.hashed(StreamNames.link, StreamNames.downlink, deviceStreamNames[device.index])
+            linkStream = trial.stream.hashed(StreamNames.link, StreamNames.downlink, deviceStreamNames[device.index])
         case let .wifiPeerToPeer(from, to):
-            linkStream = stream.hashed(
+            linkStream = trial.stream.hashed(
                 StreamNames.link, StreamNames.wifi, deviceStreamNames[from.index], deviceStreamNames[to.index])
         case let .bluetooth(from, to):
-            linkStream = stream.hashed(
+            linkStream = trial.stream.hashed(
                 StreamNames.link, StreamNames.bluetooth, deviceStreamNames[from.index], deviceStreamNames[to.index])
         }
         let loss = linkStream.generator(StreamNames.loss)
@@ -161,7 +161,7 @@ extension World {
             // Both directions share the pair's schedule: link/wifi/<a>/<b>/schedule
             // with the devices in index order.
             let (low, high) = from.index < to.index ? (from.index, to.index) : (to.index, from.index)
-            var generator = stream.hashed(
+            var generator = trial.stream.hashed(
                 StreamNames.link, StreamNames.wifi, deviceStreamNames[low], deviceStreamNames[high]
             ).generator(StreamNames.schedule)
             links[index].state.clock = ScheduleClock(generator: &generator, schedule: links[index].state.parameters.schedule)
@@ -179,7 +179,7 @@ extension World {
         var group = Array(repeating: UInt8(0), count: deviceTable.count + 1)
         for node in groupA { group[nodeIndex(node)] = 1 }
         for node in groupB { group[nodeIndex(node)] = 2 }
-        partitions.append(Partition(group: group, window: window))
+        trial.partitions.append(Partition(group: group, window: window))
     }
 
     func nodeIndex(_ node: NetworkNode) -> Int {
@@ -201,10 +201,10 @@ extension World {
         let flags = links[index].flags
         if !flags.radiosUp { return false }
         if flags.hasOutages, links[index].outages.anyContains(time) { return false }
-        if !partitions.isEmpty {
+        if !trial.partitions.isEmpty {
             let ends = links[index].ends
             let instant = SimInstant(nanosecondsSinceStart: time)
-            for partition in partitions where partition.window.contains(instant) {
+            for partition in trial.partitions where partition.window.contains(instant) {
                 let a = partition.group[Int(ends.from)]
                 let b = partition.group[Int(ends.to)]
                 if a != 0, b != 0, a != b { return false }
@@ -349,7 +349,7 @@ extension World {
         case .acknowledgement, .duplicateAcknowledgement: sequence = packet.word
         default: sequence = 0
         }
-        packetLog.append(PacketRecord(
+        trial.packetLog.append(PacketRecord(
             time: SimInstant(nanosecondsSinceStart: time), link: LinkID(link),
             connection: isDatagram ? nil : ConnectionID(Int(packet.connection)), side: packet.side,
             kind: PacketRecord.Kind(packet.kind), sequence: sequence, payloadBytes: payloadBytes, fate: fate))
@@ -396,7 +396,7 @@ extension World {
             return
         }
         let connectionIndex = Int(packet.connection)
-        let route = routes[connectionIndex]
+        let route = trial.routes[connectionIndex]
         let index = route.link(from: packet.side, hop: packet.hop)
         guard isUp(linkIndex: index, at: now) else {
             links[index].state.statistics.packetsLostToOutage += 1
@@ -418,9 +418,9 @@ extension World {
                 onLink: route.link(from: packet.side, hop: nextHop), now: now)
             return
         }
-        connections[connectionIndex].receive(
+        trial.connections[connectionIndex].receive(
             at: packet.side.peer, kind: packet.kind, sequence: packet.sequence, word: packet.word,
-            blockLength: packet.blockLength, now: now, into: &actions)
+            blockLength: packet.blockLength, now: now, into: &trial.actions)
         performActions(of: connectionIndex, now: now)
     }
 
@@ -429,7 +429,7 @@ extension World {
         switch packet.kind {
         case .data, .datagram: return Int(packet.word)
         case .acknowledgement, .duplicateAcknowledgement, .handshakeAcknowledgement: return 0
-        case .handshake, .handshakeReply: return connections[connection].parameters.handshakeBytes
+        case .handshake, .handshakeReply: return trial.connections[connection].parameters.handshakeBytes
         }
     }
 }

@@ -30,13 +30,12 @@ public struct World: ~Copyable, Sendable {
     /// The configuration the world was made with.
     public let configuration: WorldConfiguration
 
+    // What a run fixes lives here; what changes during a trial lives in
+    // `trial` (see World+TrialState) and in the tables' own per-trial
+    // columns, all rebuilt by a reset.
+
     /// Every device and its state now: the one table the layers above read.
     package private(set) var deviceTable: DeviceTable
-    var trust: PairTrust
-    /// The stream the world draws from, as numbers only (no path text to
-    /// build when deriving streams per trial).
-    var stream: RandomStreamKey.Hashed
-
     /// Every link: its ends, flags, outage windows and state.
     var links: LinkTable
     /// Per ordered device pair: the distance between two devices that both
@@ -46,61 +45,38 @@ public struct World: ~Copyable, Sendable {
     let scanSchedule: ScanSchedule
     /// The schedule of receivers whose screen is off or locked.
     let screenOffScanSchedule: ScanSchedule
-    /// Connection states: the first ``connectionCount`` are this run's;
-    /// any after them are left from before the last ``reset(stream:)``, and
-    /// new connections reuse their storage.
-    var connections: [ConnectionState] = []
-    /// The number of connections opened since the world began or was reset.
-    var connectionCount = 0
-    /// Each connection's endpoints and path, kept apart from its state so
-    /// the packet path reads plain values only.
-    var routes: [Route] = []
-    var partitions: [Partition] = []
+    /// Each device's name as a stream-path component, hashed once.
+    let deviceStreamNames: [RandomStreamKey.Name]
     /// Whether ``packetLog`` records every packet: off by default, since it
-    /// costs memory per packet (for `handoff-sim replay --packets`).
+    /// costs memory per packet (for `handoff-sim replay --packets`). It
+    /// stays as set across resets.
     public var recordsPackets = false
+    /// The state of the current trial.
+    @usableFromInline var trial: TrialState
+
     /// Every packet put on a link since the last reset, in the order sent
     /// (a loss found on arrival is recorded when it happens), while
     /// ``recordsPackets`` is on.
-    public internal(set) var packetLog: [PacketRecord] = []
-    var advertisers: [Advertiser]
-    /// The phase of each device's scan schedule.
-    var scanPhases: [SimDuration]
-    /// Advertisement reception per ordered device pair (sender × count +
-    /// receiver): one array, so the advertising path checks one buffer.
-    var receptions: [PairReception]
-    /// Each device's name as a stream-path component, hashed once.
-    var deviceStreamNames: [RandomStreamKey.Name]
-
-    /// Actions produced by the connection being handled; reused.
-    var actions = ReusableBuffer<ConnectionAction>()
-
-    /// Events waiting to be moved into the owner's scheduler.
-    @usableFromInline var pendingEvents = ReusableBuffer<ScheduledWorldEvent>()
-
-    /// What happened that the layer above needs to know, in the order it
-    /// happened; cleared by ``removeAllNotifications()`` without releasing
-    /// its storage.
-    @usableFromInline var notificationBuffer = ReusableBuffer<WorldNotification>()
+    public var packetLog: [PacketRecord] { trial.packetLog }
 
     /// What happened that the layer above needs to know, in the order it
     /// happened. The owner reads and then clears it
     /// (``removeAllNotifications()``).
     public var notifications: [WorldNotification] {
-        (0..<notificationBuffer.count).map { notificationBuffer[$0] }
+        (0..<trial.notificationBuffer.count).map { trial.notificationBuffer[$0] }
     }
 
     /// The number of notifications waiting.
     @inlinable
-    package var notificationCount: Int { notificationBuffer.count }
+    package var notificationCount: Int { trial.notificationBuffer.count }
 
     /// The waiting notification at `index` (0 is the oldest).
     ///
     /// - Precondition: `index < notificationCount`.
     @inlinable
     package func notification(at index: Int) -> WorldNotification {
-        precondition(index < notificationBuffer.count, "notification \(index) of \(notificationBuffer.count)")
-        return notificationBuffer[index]
+        precondition(index < trial.notificationBuffer.count, "notification \(index) of \(trial.notificationBuffer.count)")
+        return trial.notificationBuffer[index]
     }
 
     /// Creates a world at time zero.
@@ -125,18 +101,13 @@ public struct World: ~Copyable, Sendable {
             try device.internet.downlink.validate()
         }
         self.configuration = configuration
-        self.stream = stream.numbersOnly
         deviceTable = DeviceTable(devices)
-        trust = PairTrust(deviceCount: devices.count)
         let count = devices.count
         fixedDistances = Self.fixedDistances(devices.map(\.mobility))
         scanSchedule = ScanSchedule(configuration.scanning)
         screenOffScanSchedule = ScanSchedule(configuration.scanning.screenOff)
-
-        advertisers = Array(repeating: Advertiser(stream: Xoshiro256StarStar(seed: 0)), count: count)
-        scanPhases = Array(repeating: .zero, count: count)
-        receptions = Array(repeating: PairReception(), count: count * count)
         deviceStreamNames = devices.map { RandomStreamKey.Name($0.name) }
+        trial = TrialState(stream: stream.numbersOnly, deviceCount: count)
         links = LinkTable(deviceCount: count) { kind in
             Self.defaultParameters(of: kind, configuration: configuration) { devices[$0.index] }
         }
@@ -144,15 +115,17 @@ public struct World: ~Copyable, Sendable {
         seedDeviceStreams()
     }
 
-    /// Gives each device its advertising generator and draws its scan
-    /// phase, from the streams device/<name>/advertising and …/scan.
+    /// Makes each device's advertiser, with its generator, and draws its
+    /// scan phase, from the streams device/<name>/advertising and …/scan.
+    ///
+    /// - Precondition: no advertiser made yet in this trial.
     private mutating func seedDeviceStreams() {
         let scanInterval = UInt64(configuration.scanning.interval.nanoseconds)
         for index in 0..<deviceTable.count {
-            let deviceStream = stream.hashed(StreamNames.device, deviceStreamNames[index])
-            advertisers[index] = Advertiser(stream: deviceStream.generator(StreamNames.advertising))
+            let deviceStream = trial.stream.hashed(StreamNames.device, deviceStreamNames[index])
+            trial.advertisers.append(Advertiser(stream: deviceStream.generator(StreamNames.advertising)))
             var generator = deviceStream.generator(StreamNames.scan)
-            scanPhases[index] = .nanoseconds(Int64(generator.uniform(below: scanInterval)))
+            trial.scanPhases[index] = .nanoseconds(Int64(generator.uniform(below: scanInterval)))
         }
     }
 
@@ -172,12 +145,11 @@ public struct World: ~Copyable, Sendable {
 
     /// ``reset(stream:)`` for a key given as numbers only.
     package mutating func reset(stream: RandomStreamKey.Hashed) {
-        self.stream = stream
+        trial.rebuild(stream: stream, deviceCount: deviceTable.count)
         seedDeviceStreams()
-        trust.removeAll()
         for index in links.indices where links[index].inUse {
             // Parameters set during the trial: back to the defaults (the
-            // state takes them when the link is next used).
+            // state is rebuilt with them when the link is next used).
             let defaults = links[index].flags.stateHoldsDefaults ? nil : defaultParameters(of: links.kind(of: index))
             links[index].stopUsing(defaults: defaults)
         }
@@ -187,17 +159,6 @@ public struct World: ~Copyable, Sendable {
         let settingsChanged = deviceTable.settingsChanged
         deviceTable.reset()
         if settingsChanged { refreshRadios() }
-        connectionCount = 0
-        if !partitions.isEmpty { partitions.removeAll(keepingCapacity: true) }
-        // The remembered reception probabilities stay: they depend only on
-        // the distance and the radio, which a reset does not change.
-        receptions.withUnsafeMutableBufferPointer { pairs in
-            for index in pairs.indices { pairs[index].generator = nil }
-        }
-        actions.removeAll()
-        pendingEvents.removeAll()
-        notificationBuffer.removeAll()
-        if !packetLog.isEmpty { packetLog.removeAll(keepingCapacity: true) }
     }
 
     // MARK: Devices
@@ -262,14 +223,14 @@ public struct World: ~Copyable, Sendable {
     @inline(__always)
     public func isTrusted(_ a: DeviceID, _ b: DeviceID) -> Bool {
         guard deviceTable.shareAccount(a, b) else { return false }
-        return trust.account(a, b) == deviceTable.account(of: a)
+        return trial.trust.account(a, b) == deviceTable.account(of: a)
     }
 
     /// Records that `a` and `b` exchanged keys under the account they both
     /// are signed in to now (nothing when they do not share one).
     public mutating func recordTrust(_ a: DeviceID, _ b: DeviceID) {
         guard deviceTable.shareAccount(a, b), let account = deviceTable.account(of: a) else { return }
-        trust.record(a, b, account: account)
+        trial.trust.record(a, b, account: account)
     }
 
     // MARK: Notifications and events
@@ -277,7 +238,7 @@ public struct World: ~Copyable, Sendable {
     /// Clears ``notifications`` (keeping its storage).
     @inlinable
     public mutating func removeAllNotifications() {
-        notificationBuffer.removeAll()
+        trial.notificationBuffer.removeAll()
     }
 
     /// Moves the world's pending events into `scheduler`, wrapped in the
@@ -290,12 +251,12 @@ public struct World: ~Copyable, Sendable {
     ///   buffers have reached their peak size.
     @inlinable @inline(__always)
     public mutating func schedulePendingEvents<Event: WorldEventRepresentable>(into scheduler: inout Scheduler<Event>) {
-        if pendingEvents.isEmpty { return }
-        for index in 0..<pendingEvents.count {
-            let item = pendingEvents[index]
+        if trial.pendingEvents.isEmpty { return }
+        for index in 0..<trial.pendingEvents.count {
+            let item = trial.pendingEvents[index]
             scheduler.schedule(Event.world(item.event), at: item.time)
         }
-        pendingEvents.removeAll()
+        trial.pendingEvents.removeAll()
     }
 
     /// Handles a due world event, then moves any new events into
@@ -313,13 +274,13 @@ public struct World: ~Copyable, Sendable {
             packetArrived(packet, now: now.nanosecondsSinceStart)
         case let .retransmissionTimer(connection, side, generation):
             let index = Int(connection)
-            connections[index].timerFired(
-                side: side, generation: generation, now: now.nanosecondsSinceStart, into: &actions)
+            trial.connections[index].timerFired(
+                side: side, generation: generation, now: now.nanosecondsSinceStart, into: &trial.actions)
             performActions(of: index, now: now.nanosecondsSinceStart)
         case let .acknowledgementTimer(connection, side, generation):
             let index = Int(connection)
-            connections[index].acknowledgementTimerFired(
-                side: side, generation: generation, now: now.nanosecondsSinceStart, into: &actions)
+            trial.connections[index].acknowledgementTimerFired(
+                side: side, generation: generation, now: now.nanosecondsSinceStart, into: &trial.actions)
             performActions(of: index, now: now.nanosecondsSinceStart)
         case let .advertisement(device, generation):
             advertise(from: Int(device), generation: generation, now: now.nanosecondsSinceStart)
@@ -328,11 +289,11 @@ public struct World: ~Copyable, Sendable {
 
     @inline(__always)
     mutating func schedule(_ event: WorldEvent, at time: Int64) {
-        pendingEvents.append(ScheduledWorldEvent(time: SimInstant(nanosecondsSinceStart: time), event: event))
+        trial.pendingEvents.append(ScheduledWorldEvent(time: SimInstant(nanosecondsSinceStart: time), event: event))
     }
 
     mutating func notify(_ notification: WorldNotification) {
-        notificationBuffer.append(notification)
+        trial.notificationBuffer.append(notification)
     }
 }
 

@@ -21,6 +21,14 @@ struct ReusableBuffer<Element>: Sendable where Element: Sendable {
 
     @inlinable subscript(index: Int) -> Element { storage[index] }
 
+    /// An empty buffer in `old`'s storage (leaving `old` empty).
+    @inlinable static func reusing(_ old: inout ReusableBuffer) -> ReusableBuffer {
+        var buffer = ReusableBuffer()
+        swap(&buffer, &old)
+        buffer.removeAll()
+        return buffer
+    }
+
     /// Forgets every element (the storage is kept and overwritten later).
     @inlinable mutating func removeAll() { count = 0 }
 }

@@ -52,6 +52,16 @@ struct RingBuffer<Element: BitwiseCopyable>: Sendable where Element: Sendable {
         count = 0
     }
 
+    /// An empty buffer in `old`'s storage (leaving `old` empty).
+    ///
+    /// - Complexity: O(1).
+    static func reusing(_ old: inout RingBuffer) -> RingBuffer {
+        var storage = RingBuffer(filler: old.filler)
+        swap(&storage, &old)
+        storage.removeAll()
+        return storage
+    }
+
     private mutating func grow() {
         var larger = Array(repeating: filler, count: Swift.max(16, storage.count * 2))
         for offset in 0..<count {

@@ -143,13 +143,12 @@ struct ConnectionState: Sendable {
         case closed
     }
 
-    // Variables only so that ``reuse`` can overwrite them in place.
-    private(set) var id: ConnectionID
-    private(set) var initiator: DeviceID
-    private(set) var responder: DeviceID
-    private(set) var path: PathKind
-    private(set) var parameters: TransportParameters
-    private(set) var segmentSize: Int
+    let id: ConnectionID
+    let initiator: DeviceID
+    let responder: DeviceID
+    let path: PathKind
+    let parameters: TransportParameters
+    let segmentSize: Int
     /// The initiator's phase.
     var phase: Phase = .handshake
     /// Whether the responder has sent its SYN-ACK.
@@ -186,32 +185,24 @@ struct ConnectionState: Sendable {
         responderHalf = SendHalf(parameters: parameters, segmentSize: segmentSize)
     }
 
-    /// Becomes a new connection's state in place, reusing this finished
-    /// one's storage: the same as
-    /// ``init(id:initiator:responder:path:parameters:segmentSize:)``,
-    /// allocating nothing once the records have grown, and moving nothing.
-    mutating func reuse(
+    /// Becomes a new connection's state, exactly as
+    /// ``init(id:initiator:responder:path:parameters:segmentSize:)`` makes
+    /// it, in the storage of this finished one's records: allocating
+    /// nothing once they have grown.
+    ///
+    /// The state is replaced by a new one; only buffers carry over.
+    mutating func rebuild(
         id: ConnectionID, initiator: DeviceID, responder: DeviceID, path: PathKind,
         parameters: TransportParameters, segmentSize: Int
     ) {
-        self.id = id
-        self.initiator = initiator
-        self.responder = responder
-        self.path = path
-        self.parameters = parameters
-        self.segmentSize = segmentSize
-        phase = .handshake
-        responderSynchronised = false
-        responderReady = false
-        synTransmissions = 0
-        synAcknowledgementTransmissions = 0
-        setupRequestsSent = 0
-        synSentAt = 0
-        synAcknowledgementSentAt = 0
-        initiatorHalf.reset(parameters: parameters, segmentSize: segmentSize)
-        responderHalf.reset(parameters: parameters, segmentSize: segmentSize)
-        initiatorReceiver.reset()
-        responderReceiver.reset()
+        var new = ConnectionState(
+            id: id, initiator: initiator, responder: responder, path: path, parameters: parameters,
+            segmentSize: segmentSize)
+        new.initiatorHalf.adoptBuffers(of: &initiatorHalf)
+        new.responderHalf.adoptBuffers(of: &responderHalf)
+        new.initiatorReceiver.adoptBuffers(of: &initiatorReceiver)
+        new.responderReceiver.adoptBuffers(of: &responderReceiver)
+        self = new
     }
 
     var isOpen: Bool {

@@ -16,15 +16,13 @@ struct ReceiveHalf: Sendable {
     var acknowledgementPending = false
     var acknowledgementTimerGeneration: UInt32 = 0
 
-    /// This half as a new one would be, keeping its storage.
-    mutating func reset() {
-        cumulative = 0
-        arrivedAhead.removeAll()
-        nextMessageToDeliver = 0
-        blockStart = 0
-        blockEnd = 0
-        acknowledgementPending = false
-        acknowledgementTimerGeneration = 0
+    /// A new half: nothing received yet.
+    init() {}
+
+    /// Takes over `old`'s arrival flags, cleared (`old` is left without
+    /// them).
+    mutating func adoptBuffers(of old: inout ReceiveHalf) {
+        arrivedAhead = .reusing(&old.arrivedAhead)
     }
 
     /// The acknowledgement to send now: the cumulative acknowledgement and

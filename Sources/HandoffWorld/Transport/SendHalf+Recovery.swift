@@ -1,68 +1,16 @@
 import SimKernel
 
-/// Congestion control and loss detection: the window's growth and
-/// reduction (NewReno, PRR) and how losses are found (RACK or the
-/// duplicate threshold).
+/// Recovery and loss detection: entering fast recovery, and how losses
+/// are found (RACK or the duplicate threshold). The window itself is the
+/// congestion control's (``CongestionController``).
 extension SendHalf {
-    /// RFC 5681: slow start below the threshold (at most one segment per
-    /// ACK, RFC 3465 with L = 1), congestion avoidance above it (SMSS²/cwnd
-    /// per ACK); never past the flow-control window, which already bounds
-    /// what may fly (as ns-3's capped window does).
-    @inline(__always)
-    mutating func growWindow(acknowledged: Int, window: Int) {
-        if congestionWindow < slowStartThreshold {
-            congestionWindow += min(acknowledged, segmentSize)
-        } else {
-            congestionWindow += max(1, segmentSize * segmentSize / max(congestionWindow, 1))
-        }
-        if congestionWindow > window { congestionWindow = max(window, segmentSize) }
-    }
-
-    /// RFC 5681 (4) with RFC 6675: half the flight (FlightSize, everything
-    /// sent and not cumulatively acknowledged), at least two segments. With
-    /// ``TransportParameters/thresholdFromPipe``, half the pipe instead (what
-    /// is in flight less what is SACKed or deemed lost), as ns-3 does.
-    mutating func halvedThreshold(parameters: TransportParameters) -> Int {
-        max((parameters.thresholdFromPipe ? bytesInFlight : outstandingBytes) / 2, 2 * segmentSize)
-    }
-
     /// Enters fast recovery (RFC 6675 §5, RFC 6937).
-    mutating func enterRecovery(parameters: TransportParameters) {
+    mutating func enterRecovery(now: Int64) {
         state = .recovery
         recoveryPoint = nextUnsent
         statistics.fastRecoveries += 1
         probeEnd = nil
-        prrDelivered = 0
-        prrOut = 0
-        recoverFlight = max(outstandingBytes, 1)
-        if parameters.congestionControl == .newReno { slowStartThreshold = halvedThreshold(parameters: parameters) }
-    }
-
-    /// A loss repaired by a tail-loss probe: the window reduction of a
-    /// loss episode, without one (RFC 8985 §7.4.2).
-    mutating func reduceWindow(parameters: TransportParameters) {
-        guard parameters.congestionControl == .newReno else { return }
-        slowStartThreshold = max(congestionWindow / 2, 2 * segmentSize)
-        congestionWindow = slowStartThreshold
-    }
-
-    /// PRR with the slow-start reduction bound (RFC 6937 §3): the window
-    /// for this ACK is what flies plus what may be sent now.
-    @inline(__always)
-    mutating func proportionalRateReduction(delivered: Int, parameters: TransportParameters) {
-        guard parameters.congestionControl == .newReno else { return }
-        prrDelivered += delivered
-        var sendCount: Int
-        if bytesInFlight > slowStartThreshold {
-            let target = (prrDelivered * slowStartThreshold + recoverFlight - 1) / recoverFlight
-            sendCount = target - prrOut
-        } else {
-            let limit = max(prrDelivered - prrOut, delivered) + segmentSize
-            sendCount = min(slowStartThreshold - bytesInFlight, limit)
-        }
-        // The fast retransmit itself always goes out.
-        if prrOut == 0, sendCount < segmentSize { sendCount = segmentSize }
-        congestionWindow = bytesInFlight + max(sendCount, 0)
+        congestion.handle(.recoveryStarted, signal: congestionSignal(now: now))
     }
 
     /// The reorder window (RFC 8985 §6.2 step 4).

@@ -46,8 +46,10 @@ extension SendHalf {
         case .reorder:
             let lostBefore = lostCount
             detectLosses(parameters: parameters, now: now)
-            if state == .open, lostCount > lostBefore { enterRecovery(parameters: parameters) }
-            if state == .recovery { proportionalRateReduction(delivered: 0, parameters: parameters) }
+            if state == .open, lostCount > lostBefore { enterRecovery(now: now) }
+            if state == .recovery {
+                congestion.handle(.acknowledgedInRecovery(bytes: 0), signal: congestionSignal(now: now))
+            }
             trySend(side: side, window: parameters.window, now: now, into: &actions)
         case .probe:
             sendProbe(side: side, window: parameters.window, now: now, into: &actions)
@@ -109,10 +111,7 @@ extension SendHalf {
         consecutiveTimeouts += 1
         if consecutiveTimeouts > parameters.retryLimit { return false }
         estimator.backOff()
-        if parameters.congestionControl == .newReno {
-            if state != .loss { slowStartThreshold = halvedThreshold(parameters: parameters) }
-            congestionWindow = segmentSize
-        }
+        congestion.handle(.timedOut(firstInEpisode: state != .loss), signal: congestionSignal(now: now))
         state = .loss
         recoveryPoint = nextUnsent
         probeEnd = nil

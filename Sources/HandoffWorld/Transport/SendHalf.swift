@@ -91,21 +91,13 @@ struct SendHalf: Sendable {
     var lostCount = 0
     /// Segments above SND.UNA selectively acknowledged.
     var selectivelyAcknowledged = 0
-    /// The maximum segment size (the connection's segment size).
-    var segmentSize = 1
-
     // Congestion control.
-    var congestionWindow = 0
-    var slowStartThreshold = Int.max
+    /// The algorithm and its window.
+    var congestion: CongestionController
     var state = RecoveryState.open
     /// The segment past which the current recovery ends (RFC 6582's
     /// "recover").
     var recoveryPoint: UInt32 = 0
-    /// PRR (RFC 6937): bytes delivered and sent since recovery began, and
-    /// the flight when it began.
-    var prrDelivered = 0
-    var prrOut = 0
-    var recoverFlight = 1
 
     // RACK (RFC 8985 §6).
     /// RACK's place among first transmissions: no segment below it is an
@@ -151,68 +143,18 @@ struct SendHalf: Sendable {
     var consecutiveTimeouts = 0
     var statistics = TransferStatistics()
 
+    /// A new half of a connection with these parameters and segment size.
     init(parameters: TransportParameters, segmentSize: Int) {
         estimator = RoundTripEstimator(parameters: parameters)
-        resetCongestion(parameters: parameters, segmentSize: segmentSize)
+        congestion = CongestionController(parameters.congestionControl, parameters: parameters, segmentSize: segmentSize)
     }
 
-    private mutating func resetCongestion(parameters: TransportParameters, segmentSize: Int) {
-        self.segmentSize = max(segmentSize, 1)
-        switch parameters.congestionControl {
-        case .newReno:
-            // RFC 6928; a window above the flow-control window buys nothing.
-            congestionWindow = min(parameters.initialWindow * self.segmentSize, max(parameters.window, self.segmentSize))
-            slowStartThreshold = Int.max
-        case .none:
-            congestionWindow = parameters.window
-            slowStartThreshold = parameters.window
-        }
-    }
-
-    /// This half as a new one would be, keeping the storage of its records
-    /// (for a connection state reused by a world that was reset).
-    mutating func reset(parameters: TransportParameters, segmentSize: Int) {
-        segments.removeAllKeepingStorage()
-        segmentBase = 0
-        messages.removeAllKeepingStorage()
-        messageBase = 0
-        nextUnsent = 0
-        cumulativeAcknowledged = 0
-        nextMessageToAcknowledge = 0
-        bytesInFlight = 0
-        segmentsInFlight = 0
-        outstandingBytes = 0
-        lostCount = 0
-        selectivelyAcknowledged = 0
-        resetCongestion(parameters: parameters, segmentSize: segmentSize)
-        state = .open
-        recoveryPoint = 0
-        prrDelivered = 0
-        prrOut = 0
-        recoverFlight = 1
-        rackCursor = 0
-        retransmissions.removeAll()
-        latestDeliveredSendTime = -1
-        latestDeliveredOrder = 0
-        transmissionCount = 0
-        latestDeliveredRoundTrip = 0
-        forwardAcknowledged = 0
-        reorderingSeen = false
-        reorderWindowMultiplier = 1
-        reorderWindowPersist = 0
-        duplicateRound = nil
-        highestSelective = (0, 0, 0)
-        highestSelectiveCount = 0
-        probeEnd = nil
-        probeWasRetransmission = false
-        probeSequence = 0
-        estimator = RoundTripEstimator(parameters: parameters)
-        timer = RetransmissionTimer()
-        timerPurpose = .retransmission
-        retransmissionDeadline = -1
-        reorderDeadline = -1
-        consecutiveTimeouts = 0
-        statistics = TransferStatistics()
+    /// Takes over `old`'s record buffers, emptied (`old` is left with this
+    /// half's): how a rebuilt half allocates nothing once they have grown.
+    mutating func adoptBuffers(of old: inout SendHalf) {
+        segments.takeStorage(of: &old.segments)
+        messages.takeStorage(of: &old.messages)
+        retransmissions = .reusing(&old.retransmissions)
     }
 
     var segmentEnd: UInt32 { segmentBase &+ UInt32(segments.count) }
@@ -264,7 +206,15 @@ extension SendHalf {
     /// The most bytes the congestion and flow-control windows allow in
     /// flight.
     @inline(__always)
-    func sendLimit(window: Int) -> Int { min(congestionWindow, window) }
+    func sendLimit(window: Int) -> Int { min(congestion.window, window) }
+
+    /// What congestion control is told with an event at `now`.
+    @inline(__always)
+    func congestionSignal(now: Int64) -> CongestionSignal {
+        CongestionSignal(
+            now: now, bytesInFlight: bytesInFlight, outstandingBytes: outstandingBytes,
+            smoothedRoundTrip: estimator.smoothed, minimumRoundTrip: estimator.minimum)
+    }
 
     /// Sends lost segments first, then new ones, while the windows allow
     /// (RFC 6675's NextSeg rules 1 and 2).
@@ -323,7 +273,7 @@ extension SendHalf {
         case .acknowledged:
             return
         }
-        if state == .recovery { prrOut += bytes }
+        if state == .recovery { congestion.handle(.sentInRecovery(bytes: bytes), signal: congestionSignal(now: now)) }
         transmissionCount &+= 1
         segments[slot] = SegmentRecord(
             bytes: record.bytes, lastSent: now, transmissions: record.transmissions &+ 1, state: .inFlight,
@@ -396,7 +346,7 @@ extension SendHalf {
         var holdWindow = false
         if let probeEnd, !Self.precedes(cumulativeAcknowledged, probeEnd) {
             if probeWasRetransmission, state == .open {
-                reduceWindow(parameters: parameters)
+                congestion.handle(.probeRepairedLoss, signal: congestionSignal(now: now))
                 holdWindow = true
             }
             self.probeEnd = nil
@@ -405,8 +355,8 @@ extension SendHalf {
         detectLosses(parameters: parameters, now: now)
         // Leave recovery once everything sent before it is acknowledged.
         if state != .open, !Self.precedes(cumulativeAcknowledged, recoveryPoint) {
-            if state == .recovery, parameters.congestionControl == .newReno {
-                congestionWindow = max(slowStartThreshold, segmentSize)
+            if state == .recovery {
+                congestion.handle(.recoveryEnded, signal: congestionSignal(now: now))
                 holdWindow = true
             }
             state = .open
@@ -416,12 +366,12 @@ extension SendHalf {
             }
         }
         if state == .open, lostCount > lostBefore {
-            enterRecovery(parameters: parameters)
+            enterRecovery(now: now)
         }
         if state == .recovery {
-            proportionalRateReduction(delivered: delivered, parameters: parameters)
-        } else if cumulativeProgress > 0, !holdWindow, parameters.congestionControl == .newReno {
-            growWindow(acknowledged: cumulativeProgress, window: parameters.window)
+            congestion.handle(.acknowledgedInRecovery(bytes: delivered), signal: congestionSignal(now: now))
+        } else if cumulativeProgress > 0, !holdWindow {
+            congestion.handle(.acknowledged(bytes: cumulativeProgress), signal: congestionSignal(now: now))
         }
         while nextMessageToAcknowledge < messageEnd {
             let message = message(nextMessageToAcknowledge)

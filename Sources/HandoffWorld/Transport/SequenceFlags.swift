@@ -21,9 +21,12 @@ struct SequenceFlags: Sendable {
         storage[Int(sequence) & mask] = true
     }
 
-    /// Clears every mark, keeping the storage.
-    mutating func removeAll() {
-        for index in storage.indices { storage[index] = false }
+    /// No marks, in `old`'s storage (leaving `old` empty).
+    static func reusing(_ old: inout SequenceFlags) -> SequenceFlags {
+        var flags = SequenceFlags()
+        swap(&flags, &old)
+        for index in flags.storage.indices { flags.storage[index] = false }
+        return flags
     }
 
     /// Clears the mark of `base` (done as the base moves past it).
