@@ -40,13 +40,18 @@ import SimKernel
 /// let svg = TraceDiagram.svg(replay, scenario: scenario)
 /// ```
 public enum TraceDiagram {
+    /// The most characters of an outcome line on one line of the footer
+    /// (bold 11-unit text across the 1,200-unit width).
+    static let outcomeWidth = 150
+
     /// The diagram as a complete SVG document, ending in `\n`.
     public static func svg(_ replay: TrialReplay, scenario: Scenario) -> String {
         let actors = TraceActors(replay, scenario: scenario)
         let rows = self.rows(replay)
         let laneWidth = (Double(width) - lanesLeft - 10) / Double(max(1, actors.lanes.count))
         func x(_ lane: Int) -> Double { lanesLeft + (Double(lane) + 0.5) * laneWidth }
-        let footerLines = replay.summaries.count + replay.violations.count + (replay.failure == nil ? 0 : 1) + 2
+        let outcomes = replay.summaries.map { TraceReport.outcomeLines($0, scenario: scenario, width: outcomeWidth) }
+        let footerLines = outcomes.map(\.count).reduce(0, +) + replay.violations.count + (replay.failure == nil ? 0 : 1) + 2
         let height = Int(top + Double(rows.count) * rowHeight + 24 + Double(footerLines) * 16)
         let bottom = top + Double(rows.count) * rowHeight
 
@@ -116,10 +121,13 @@ public enum TraceDiagram {
         }
         // Outcomes and legend.
         var y = bottom + 24
-        for summary in replay.summaries {
-            let line = TraceReport.outcomeLine(summary, scenario: scenario)
-            lines.append("  <text class=\"outcome\" x=\"10\" y=\"\(number(y))\" font-weight=\"bold\">\(escape(line))</text>")
-            y += 16
+        for outcome in outcomes {
+            for (index, line) in outcome.enumerated() {
+                // The first line bold; the latencies after it indented.
+                let x = index == 0 ? 10 : 24
+                lines.append("  <text class=\"outcome\" x=\"\(x)\" y=\"\(number(y))\" font-weight=\"bold\">\(escape(line))</text>")
+                y += 16
+            }
         }
         for violation in replay.violations {
             lines.append("  <text class=\"violation\" x=\"10\" y=\"\(number(y))\" fill=\"#cc0000\">\(escape("violation: \(violation)"))</text>")

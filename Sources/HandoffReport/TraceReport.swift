@@ -83,13 +83,24 @@ public enum TraceReport {
 
     /// `activity on device: outcome (latencies)`, as the trace ends.
     static func outcomeLine(_ summary: ContinuationSummary, scenario: Scenario) -> String {
-        var line = "\(scenario.activities[summary.activity.index].name) on \(summary.device): \(summary.outcome)"
-        var latencies: [String] = []
-        for metric in LatencyMetric.allCases {
-            if let value = summary[metric] { latencies.append("\(metric.label) \(value)") }
+        outcomeLines(summary, scenario: scenario, width: .max).joined()
+    }
+
+    /// The outcome line cut into lines of at most about `width`
+    /// characters, between latencies (each line but the last ends in a
+    /// comma and a space, so joined they give ``outcomeLine(_:scenario:)``).
+    static func outcomeLines(_ summary: ContinuationSummary, scenario: Scenario, width: Int) -> [String] {
+        var lines = ["\(scenario.activities[summary.activity.index].name) on \(summary.device): \(summary.outcome)"]
+        let latencies = LatencyMetric.allCases.compactMap { metric in summary[metric].map { "\(metric.label) \($0)" } }
+        for (index, latency) in latencies.enumerated() {
+            let piece = (index == 0 ? " (" : "") + latency + (index == latencies.count - 1 ? ")" : ", ")
+            if let last = lines.last, last.count + piece.count > width, index > 0 {
+                lines.append(piece)
+            } else {
+                lines[lines.count - 1] += piece
+            }
         }
-        if !latencies.isEmpty { line += " (" + latencies.joined(separator: ", ") + ")" }
-        return line
+        return lines
     }
 }
 

@@ -67,7 +67,7 @@ public enum CalibratedDefaults {
                 source: "assumption; slots of 64 TU in a 16-slot sequence and the idle pair meeting about twice a "
                     + "second for about 90 ms: AWDL's schedule (Stute et al., MobiCom 2018; seemoo-lab/owl); the "
                     + "interval, window, miss and wake-loss probabilities and the away slot are fitted to the measured "
-                    + "runs over AWDL: Kolmogorov–Smirnov distance ≤ 0.05 "
+                    + "runs over AWDL: Kolmogorov–Smirnov distance 0.035–0.065 over 30 seeds, mean 0.048 "
                     + "(calibration/scenarios/awdl-request-response.json)",
                 isAssumption: true))
         }
