@@ -68,6 +68,7 @@ struct StateMachineTests {
         #expect(violation.activity == #"com.xamarin.monkeybrowser.tab1 "Weather""#)
         #expect(violation.state == "invalidated")
         #expect(violation.event == "becomeCurrent")
+        #expect(violation.step == .transition(.source(from: .invalidated, event: .becomeCurrent, to: nil)))
         #expect(violation.time == at(2))
         #expect(violation.description.contains("invalidated") && violation.description.contains("becomeCurrent"))
     }

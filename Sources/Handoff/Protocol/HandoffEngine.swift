@@ -275,11 +275,10 @@ package struct HandoffEngine: SimulationModel, ~Copyable {
     /// Records a change the app made to activity `id` after invalidating
     /// it: a violation, and a trace record.
     mutating func recordIllegalChange(_ now: SimInstant, activity id: ActivityID, change: ActivityChange.Kind) {
-        let name = TraceEvent.illegalChange(change).name.rawValue
         let device = activities[id.index].device
         violations.append(Violation(
             time: now, device: deviceName(device), activity: activities[id.index].content.label,
-            machine: "source", state: SourceActivityMachine.State.invalidated.description, event: name))
+            step: .changeAfterInvalidate(change)))
         record(now, device: device, app: .source(id), activity: id, .illegalChange(change))
     }
 
@@ -288,15 +287,9 @@ package struct HandoffEngine: SimulationModel, ~Copyable {
     mutating func recordViolation(
         _ now: SimInstant, device: DeviceID, app: AppReference, activity: ActivityID, _ transition: StateTransition
     ) {
-        let (machine, state, event): (String, String, String)
-        switch transition {
-        case let .source(from, step, _): (machine, state, event) = ("source", from.description, step.description)
-        case let .continuation(from, step, _):
-            (machine, state, event) = ("continuation", from.description, step.description)
-        }
         violations.append(Violation(
             time: now, device: deviceName(device), activity: activities[activity.index].content.label,
-            machine: machine, state: state, event: event))
+            step: .transition(transition)))
         record(now, device: device, app: app, activity: activity, .transition(transition, .illegal))
     }
 

@@ -194,12 +194,45 @@ public struct Violation: Hashable, Sendable, CustomStringConvertible {
     public let device: String
     /// The activity (its type and title).
     public let activity: String
-    /// Which machine: `"source"` or `"continuation"`.
-    public let machine: String
+    /// What was attempted: an illegal step of a machine, or a change the
+    /// app made to an activity it had invalidated.
+    public let step: Step
+
+    /// What a violation attempted.
+    public enum Step: Hashable, Sendable {
+        /// A step the machine does not allow from its state (`to` is nil).
+        case transition(StateTransition)
+        /// A change to an activity after `invalidate`.
+        case changeAfterInvalidate(ActivityChange.Kind)
+    }
+
+    /// Which machine: `source` or `continuation`.
+    public var machine: String {
+        switch step {
+        case let .transition(transition):
+            if case .continuation = transition { return "continuation" }
+            return "source"
+        case .changeAfterInvalidate: return "source"
+        }
+    }
+
     /// The state the machine was in.
-    public let state: String
+    public var state: String {
+        switch step {
+        case let .transition(.source(from, _, _)): return from.description
+        case let .transition(.continuation(from, _, _)): return from.description
+        case .changeAfterInvalidate: return SourceActivityMachine.State.invalidated.description
+        }
+    }
+
     /// The event that is illegal there.
-    public let event: String
+    public var event: String {
+        switch step {
+        case let .transition(.source(_, event, _)): return event.description
+        case let .transition(.continuation(_, event, _)): return event.description
+        case let .changeAfterInvalidate(change): return TraceEvent.illegalChange(change).name.rawValue
+        }
+    }
 
     /// The violation in words: the machine, the state, the event and where.
     public var description: String {
