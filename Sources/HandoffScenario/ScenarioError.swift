@@ -45,7 +45,7 @@ public struct ScenarioError: Error, Hashable, Sendable, CustomStringConvertible 
     /// about. Its ``description`` names it as the Swift API does; a caller
     /// with other names (a command line's options) passes its own to
     /// ``ScenarioError/message(naming:)``.
-    public enum Argument: Hashable, Sendable, CustomStringConvertible {
+    package enum Argument: Hashable, Sendable, CustomStringConvertible {
         /// The payload sizes of a sweep (`payloads:`).
         case payloads
         /// The network profiles of a sweep (`profiles:`).
@@ -62,7 +62,7 @@ public struct ScenarioError: Error, Hashable, Sendable, CustomStringConvertible 
         case shard
 
         /// The value as the Swift API names it.
-        public var description: String {
+        package var description: String {
             switch self {
             case .payloads: return "payloads"
             case .profiles: return "profiles"
@@ -135,11 +135,11 @@ public struct ScenarioError: Error, Hashable, Sendable, CustomStringConvertible 
     /// The problems found in a file, for an invalid scenario file.
     public let problems: ScenarioProblems?
     /// The value the caller gave (or must give) that the error is about.
-    public let argument: Argument?
+    package let argument: Argument?
     /// The value given, when the error is about one value of ``argument``.
-    public let value: String?
+    package let value: String?
     /// What is wrong with ``value``, when the error is about one value.
-    public let detail: String?
+    package let detail: String?
     /// The message, in pieces.
     let text: Message
     /// For a quantity (a size, rate, percentage or duration): whether the
@@ -169,7 +169,7 @@ public struct ScenarioError: Error, Hashable, Sendable, CustomStringConvertible 
 
     /// The message, naming each value the caller gave with `name`: a
     /// command-line tool names them by its options.
-    public func message(naming name: (Argument) -> String) -> String {
+    package func message(naming name: (Argument) -> String) -> String {
         text.text(naming: name)
     }
 

@@ -14,14 +14,14 @@ public struct GroupFit: Sendable, Equatable {
     }
 
     /// The dataset's index in the experiment.
-    public let dataset: Int
+    package let dataset: Int
     /// The group's value ("" without grouping).
     public let group: String
     /// The simulated metric.
     public let metric: LatencyMetric
     /// Measured latencies, and simulated trials that reached the metric.
-    public let measuredCount: Int
-    public let simulatedCount: Int
+    package let measuredCount: Int
+    package let simulatedCount: Int
     /// The two-sample Kolmogorov–Smirnov distance, and its 5% critical
     /// value for these sample sizes.
     public let ks: Double
@@ -30,11 +30,11 @@ public struct GroupFit: Sendable, Equatable {
     public let quantiles: [Quantile]
     /// The shares of attempts that succeeded, when the data has an outcome
     /// column.
-    public let measuredSuccess: Double?
-    public let simulatedSuccess: Double
+    package let measuredSuccess: Double?
+    package let simulatedSuccess: Double
     /// Both samples, sorted (milliseconds), for the ECDF chart.
-    public let measuredSorted: [Double]
-    public let simulatedSorted: [Double]
+    package let measuredSorted: [Double]
+    package let simulatedSorted: [Double]
 }
 
 /// A fitted parameter: its value and, with a bootstrap, an interval.
@@ -58,9 +58,9 @@ public struct CalibrationResult: Sendable, Equatable {
     /// Whether parameters were fitted (false: the fit was only checked).
     public let fitted: Bool
     /// Simulations run, bootstrap included.
-    public let evaluations: Int
+    package let evaluations: Int
     /// Bootstrap replicates.
-    public let bootstrap: Int
+    package let bootstrap: Int
     /// The objective at the result (the sum over groups of the KS distance
     /// and the quantile loss).
     public let objective: Double
@@ -118,71 +118,67 @@ public struct Calibrator: Sendable {
         _ experiment: Experiment, check: Bool = false, values: [Double]? = nil,
         read: (String) -> [UInt8]? = { FileManager.default.contents(atPath: $0).map(Array.init) },
         progress: (@Sendable (Int) -> Void)? = nil
-    ) -> Result<CalibrationResult, ScenarioError> {
+    ) throws(ScenarioError) -> CalibrationResult {
         let parameters = experiment.parameters
-        do throws(ScenarioError) {
-            var evaluator = Evaluator(
-                experiment: experiment, scenarios: try Self.scenarios(of: experiment, read: read), jobs: jobs,
-                progress: progress)
-            if check || parameters.isEmpty {
-                let simulated = try evaluator.simulate(values: values)
-                let groups = evaluator.fits(simulated, measured: experiment.datasets.map { $0.groups.map(\.milliseconds) })
-                let checked = zip(parameters, values ?? []).map { FittedParameter(parameter: $0, value: $1, interval: nil) }
-                return .success(CalibrationResult(
-                    name: experiment.name, file: experiment.file, seed: experiment.seed, trials: experiment.trials,
-                    fitted: false, evaluations: evaluator.evaluations, bootstrap: 0,
-                    objective: Evaluator.objective(groups), parameters: checked, groups: groups))
-            }
-            let measured = experiment.datasets.map { $0.groups.map(\.milliseconds) }
-            let budget = maximumEvaluations ?? 60 * (parameters.count + 1)
-            let start = parameters.map { $0.unit(of: $0.start) }
-            let best = try Self.minimise(from: start, size: 0.25, budget: budget, restarts: 2) { unit throws(ScenarioError) in
-                try evaluator.objective(unit: unit, measured: measured)
-            }
-            var intervals: [ClosedRange<Double>?] = Array(repeating: nil, count: parameters.count)
-            if bootstrap > 0 {
-                var estimates: [[Double]] = Array(repeating: [], count: parameters.count)
-                for replicate in 0..<bootstrap {
-                    var generator = RandomStreamKey(seed: experiment.seed).child("bootstrap", replicate).generator()
-                    // A replicate resamples the measurements and simulates on
-                    // its own random numbers, so the interval covers the
-                    // simulation's noise as well as the measurements'.
-                    let simulationSeed = generator.next() & UInt64(Int64.max)
-                    let resampled = measured.map { groups in
-                        groups.map { values in
-                            values.isEmpty ? values : (0..<values.count).map { _ in
-                                values[Int(generator.uniform(below: UInt64(values.count)))]
-                            }
+        var evaluator = Evaluator(
+            experiment: experiment, scenarios: try Self.scenarios(of: experiment, read: read), jobs: jobs,
+            progress: progress)
+        if check || parameters.isEmpty {
+            let simulated = try evaluator.simulate(values: values)
+            let groups = evaluator.fits(simulated, measured: experiment.datasets.map { $0.groups.map(\.milliseconds) })
+            let checked = zip(parameters, values ?? []).map { FittedParameter(parameter: $0, value: $1, interval: nil) }
+            return CalibrationResult(
+                name: experiment.name, file: experiment.file, seed: experiment.seed, trials: experiment.trials,
+                fitted: false, evaluations: evaluator.evaluations, bootstrap: 0,
+                objective: Evaluator.objective(groups), parameters: checked, groups: groups)
+        }
+        let measured = experiment.datasets.map { $0.groups.map(\.milliseconds) }
+        let budget = maximumEvaluations ?? 60 * (parameters.count + 1)
+        let start = parameters.map { $0.unit(of: $0.start) }
+        let best = try Self.minimise(from: start, size: 0.25, budget: budget, restarts: 2) { unit throws(ScenarioError) in
+            try evaluator.objective(unit: unit, measured: measured)
+        }
+        var intervals: [ClosedRange<Double>?] = Array(repeating: nil, count: parameters.count)
+        if bootstrap > 0 {
+            var estimates: [[Double]] = Array(repeating: [], count: parameters.count)
+            for replicate in 0..<bootstrap {
+                var generator = RandomStreamKey(seed: experiment.seed).child("bootstrap", replicate).generator()
+                // A replicate resamples the measurements and simulates on
+                // its own random numbers, so the interval covers the
+                // simulation's noise as well as the measurements'.
+                let simulationSeed = generator.next() & UInt64(Int64.max)
+                let resampled = measured.map { groups in
+                    groups.map { values in
+                        values.isEmpty ? values : (0..<values.count).map { _ in
+                            values[Int(generator.uniform(below: UInt64(values.count)))]
                         }
                     }
-                    let refit = try Self.minimise(
-                        from: best.point, size: 0.1, budget: max(budget / 4, 10 * (parameters.count + 1)), restarts: 0
-                    ) { unit throws(ScenarioError) in
-                        try evaluator.objective(unit: unit, measured: resampled, seed: simulationSeed)
-                    }
-                    for index in parameters.indices {
-                        estimates[index].append(parameters[index].value(at: refit.point[index]))
-                    }
+                }
+                let refit = try Self.minimise(
+                    from: best.point, size: 0.1, budget: max(budget / 4, 10 * (parameters.count + 1)), restarts: 0
+                ) { unit throws(ScenarioError) in
+                    try evaluator.objective(unit: unit, measured: resampled, seed: simulationSeed)
                 }
                 for index in parameters.indices {
-                    let sorted = estimates[index].sorted()
-                    func rank(_ p: Double) -> Double { sorted[min(sorted.count - 1, max(0, Int((p * Double(sorted.count)).rounded(.up)) - 1))] }
-                    intervals[index] = rank(0.025)...rank(0.975)
+                    estimates[index].append(parameters[index].value(at: refit.point[index]))
                 }
             }
-            let values = zip(parameters, best.point).map { $0.value(at: $1) }
-            let simulated = try evaluator.simulate(values: values)
-            let groups = evaluator.fits(simulated, measured: measured)
-            let fitted = parameters.indices.map {
-                FittedParameter(parameter: parameters[$0], value: values[$0], interval: intervals[$0])
+            for index in parameters.indices {
+                let sorted = estimates[index].sorted()
+                func rank(_ p: Double) -> Double { sorted[min(sorted.count - 1, max(0, Int((p * Double(sorted.count)).rounded(.up)) - 1))] }
+                intervals[index] = rank(0.025)...rank(0.975)
             }
-            return .success(CalibrationResult(
-                name: experiment.name, file: experiment.file, seed: experiment.seed, trials: experiment.trials,
-                fitted: true, evaluations: evaluator.evaluations, bootstrap: bootstrap,
-                objective: Evaluator.objective(groups), parameters: fitted, groups: groups))
-        } catch {
-            return .failure(error)
         }
+        let values = zip(parameters, best.point).map { $0.value(at: $1) }
+        let simulated = try evaluator.simulate(values: values)
+        let groups = evaluator.fits(simulated, measured: measured)
+        let fitted = parameters.indices.map {
+            FittedParameter(parameter: parameters[$0], value: values[$0], interval: intervals[$0])
+        }
+        return CalibrationResult(
+            name: experiment.name, file: experiment.file, seed: experiment.seed, trials: experiment.trials,
+            fitted: true, evaluations: evaluator.evaluations, bootstrap: bootstrap,
+            objective: Evaluator.objective(groups), parameters: fitted, groups: groups)
     }
 
     /// The bytes of every scenario file of `experiment`, by path.
@@ -206,7 +202,7 @@ public struct Calibrator: Sendable {
     /// that make it invalid (each parameter is tried at both ends of its
     /// range, each group with its value), in every scenario the datasets
     /// are simulated with. Nil when there are none.
-    public static func problems(
+    package static func problems(
         in experiment: Experiment,
         read: (String) -> [UInt8]? = { FileManager.default.contents(atPath: $0).map(Array.init) }
     ) -> ScenarioProblems? {
@@ -226,8 +222,13 @@ public struct Calibrator: Sendable {
                 return
             }
             let axes = [(path: "trials", values: [String(experiment.trials)])] + parameters
-            guard case let .failure(error) = SweepRunner.prepare(scenario, file: file, parameters: axes, options: options)
-            else { return }
+            let error: ScenarioError
+            do {
+                _ = try SweepRunner.prepare(scenario, file: file, parameters: axes, options: options)
+                return
+            } catch let thrown {
+                error = thrown
+            }
             let detail = error.problems?.problems.first.map { "\($0.path): \($0.message)" } ?? error.message(naming: { _ in what })
             problems.append(ScenarioProblem(
                 file: experiment.file, path: source?.path ?? "$", position: source?.position,
@@ -380,19 +381,10 @@ struct Evaluator {
                 let options = SweepRunner.Options(
                     trials: dataset.trials, seed: seed ?? experiment.seed, activity: experiment.activity,
                     device: experiment.device)
-                let prepared: PreparedSweep
-                switch SweepRunner.prepare(
+                let prepared = try SweepRunner.prepare(
                     scenarios[dataset.scenarioFile] ?? [], file: dataset.scenarioFile, payloads: [], profiles: [],
                     parameters: parameters, options: options)
-                {
-                case let .success(value): prepared = value
-                case let .failure(error): throw error
-                }
-                let point: SweepPoint
-                switch SweepRunner(jobs: jobs, recordsSamples: true).run(prepared) {
-                case let .success(sweep): point = sweep.points[0]
-                case let .failure(error): throw error
-                }
+                let point = try SweepRunner(jobs: jobs, recordsSamples: true).run(prepared).points[0]
                 let latencies = point.samples.compactMap { sample in
                     sample.latency(dataset.metric).map { Double($0.nanoseconds) / 1e6 }
                 }

@@ -31,14 +31,25 @@ public struct ScenarioRunner: Sendable {
     public var appDelegates: ScenarioAppDelegates?
     /// Whether results keep every trial's ``TrialSample``s
     /// (``ScenarioResult/samples``): memory then grows with the trials.
-    public var recordsSamples: Bool
+    package var recordsSamples: Bool
     /// Which trials to list in ``ScenarioResult/matchingTrials``, if any.
-    public var trialFilter: TrialFilter?
+    package var trialFilter: TrialFilter?
+
+    /// A runner on `jobs` threads, with your own `appDelegates` where given.
+    ///
+    /// - Parameters:
+    ///   - jobs: Threads to spread trials over (at least 1). The result
+    ///     does not depend on it.
+    ///   - appDelegates: Your own delegates for some or all of the
+    ///     scenario's apps (see ``appDelegates``).
+    public init(jobs: Int = 1, appDelegates: ScenarioAppDelegates? = nil) {
+        self.init(jobs: jobs, recordsSamples: false, trialFilter: nil, appDelegates: appDelegates)
+    }
 
     /// A runner on `jobs` threads, keeping per-trial samples if
     /// `recordsSamples`, and listing the trials `trialFilter` matches.
-    public init(
-        jobs: Int = 1, recordsSamples: Bool = false, trialFilter: TrialFilter? = nil,
+    package init(
+        jobs: Int = 1, recordsSamples: Bool, trialFilter: TrialFilter? = nil,
         appDelegates: ScenarioAppDelegates? = nil
     ) {
         self.jobs = max(1, jobs)
@@ -428,18 +439,18 @@ public struct TrialReplay: Sendable {
     public let failure: ScenarioError?
     /// Every packet put on a link, in the order sent, when the replay was
     /// asked for them; empty otherwise.
-    public let packets: [PacketRecord]
+    package let packets: [PacketRecord]
     /// The name of each packet's link (`wifi mac → iphone`), one per packet.
-    public let packetLinks: [String]
+    package let packetLinks: [String]
     /// The devices each packet's link runs between, one per packet, in the
     /// direction the packet travels (`"cloud"` for the relay's end).
-    public let packetEnds: [LinkEnds]
+    package let packetEnds: [LinkEnds]
 
     /// The two ends of a link, by device name.
-    public struct LinkEnds: Hashable, Sendable {
+    package struct LinkEnds: Hashable, Sendable {
         /// The end that sends.
-        public let from: String
+        package let from: String
         /// The end that receives.
-        public let to: String
+        package let to: String
     }
 }
