@@ -16,9 +16,9 @@ public struct Baseline: Sendable, Equatable {
         /// ``Scenario/digest``).
         package let digest: String
         /// The seed and trials the figures come from.
-        public let seed: UInt64
+        package let seed: UInt64
         /// Trials per entry.
-        public let trials: Int
+        package let trials: Int
         /// The figures, one entry per pair or sweep point, in order.
         public let entries: [Entry]
     }

@@ -4,9 +4,9 @@ import Handoff
 /// Measures scenario files for a baseline.
 public struct BaselineRecorder: Sendable {
     /// Threads per measurement.
-    public var jobs: Int
+    package var jobs: Int
     /// Values written over every scenario first (a fitted model).
-    public var overlay: Overlay?
+    package var overlay: Overlay?
 
     /// A recorder on `jobs` threads, with `overlay`'s values written over
     /// every scenario.

@@ -4,30 +4,30 @@ import HandoffWorld
 import SimKernel
 
 /// How well the model fits one measured group.
-public struct GroupFit: Sendable, Equatable {
+package struct GroupFit: Sendable, Equatable {
     /// One quantile of both distributions, in milliseconds.
-    public struct Quantile: Sendable, Equatable {
+    package struct Quantile: Sendable, Equatable {
         /// The level, e.g. 0.95.
-        public let level: Double
-        public let measured: Double
-        public let simulated: Double?
+        package let level: Double
+        package let measured: Double
+        package let simulated: Double?
     }
 
     /// The dataset's index in the experiment.
     package let dataset: Int
     /// The group's value ("" without grouping).
-    public let group: String
+    package let group: String
     /// The simulated metric.
-    public let metric: LatencyMetric
+    package let metric: LatencyMetric
     /// Measured latencies, and simulated trials that reached the metric.
     package let measuredCount: Int
     package let simulatedCount: Int
     /// The two-sample Kolmogorov–Smirnov distance, and its 5% critical
     /// value for these sample sizes.
-    public let ks: Double
-    public let critical: Double
+    package let ks: Double
+    package let critical: Double
     /// Quantiles at 5, 25, 50, 75, 95 and 99%.
-    public let quantiles: [Quantile]
+    package let quantiles: [Quantile]
     /// The shares of attempts that succeeded, when the data has an outcome
     /// column.
     package let measuredSuccess: Double?
@@ -40,7 +40,10 @@ public struct GroupFit: Sendable, Equatable {
 /// A fitted parameter: its value and, with a bootstrap, an interval.
 public struct FittedParameter: Sendable, Equatable {
     /// The parameter.
-    public let parameter: FitParameter
+    package let parameter: FitParameter
+    /// The parameter's path in the scenario file, such as
+    /// `network.wifiPeerToPeer.latency`.
+    public var path: String { parameter.path }
     /// The value, in the kind's unit (ns, bytes, bit/s, or the number).
     public let value: Double
     /// The 95% bootstrap interval, when one was asked for.
@@ -51,10 +54,10 @@ public struct FittedParameter: Sendable, Equatable {
 public struct CalibrationResult: Sendable, Equatable {
     /// The experiment's name and file.
     public let name: String
-    public let file: String
-    public let seed: UInt64
+    package let file: String
+    package let seed: UInt64
     /// Simulated trials per group and evaluation.
-    public let trials: Int
+    package let trials: Int
     /// Whether parameters were fitted (false: the fit was only checked).
     public let fitted: Bool
     /// Simulations run, bootstrap included.
@@ -67,7 +70,7 @@ public struct CalibrationResult: Sendable, Equatable {
     /// Each parameter, fitted or as checked.
     public let parameters: [FittedParameter]
     /// Each group's fit, datasets in order, groups in file order.
-    public let groups: [GroupFit]
+    package let groups: [GroupFit]
 }
 
 /// Fits an ``Experiment``'s parameters to its measurements by simulation.
@@ -90,11 +93,11 @@ public struct CalibrationResult: Sendable, Equatable {
 /// trials.
 public struct Calibrator: Sendable {
     /// Threads for each simulation.
-    public var jobs: Int
+    package var jobs: Int
     /// Bootstrap replicates (0: no intervals).
-    public var bootstrap: Int
+    package var bootstrap: Int
     /// The most simulations of the main fit.
-    public var maximumEvaluations: Int?
+    package var maximumEvaluations: Int?
 
     /// A calibrator.
     public init(jobs: Int = 1, bootstrap: Int = 0, maximumEvaluations: Int? = nil) {

@@ -19,17 +19,17 @@ import SimKernel
 /// ```
 public struct Experiment: Sendable {
     /// The experiment file.
-    public let file: String
+    package let file: String
     /// Its name.
     public let name: String
     /// The base scenario file, as the experiment names it relative to
     /// itself, resolved.
-    public let scenarioFile: String
+    package let scenarioFile: String
     /// The seed of every simulation (common random numbers: every
     /// candidate is simulated on the same random numbers).
-    public let seed: UInt64
+    package let seed: UInt64
     /// Simulated trials per group and evaluation.
-    public let trials: Int
+    package let trials: Int
     /// The activity measured, when the scenario has several.
     package let activity: String?
     /// The receiving device measured, when it is ambiguous.
@@ -37,7 +37,7 @@ public struct Experiment: Sendable {
     /// The measured datasets.
     package let datasets: [MeasuredDataset]
     /// The parameters to fit (empty: only check the fit).
-    public let parameters: [FitParameter]
+    package let parameters: [FitParameter]
 
     /// The scenario files the datasets are simulated with, each once, in
     /// the order datasets first name them.
@@ -125,7 +125,7 @@ package struct MeasuredGroup: Sendable {
 
 /// A parameter to fit: a path into the scenario (as `sweep --vary` writes
 /// it) and its range.
-public struct FitParameter: Sendable, Equatable {
+package struct FitParameter: Sendable, Equatable {
     /// What the parameter's values are.
     package enum Kind: String, Sendable {
         /// A plain number (a probability, a count, a σ).
@@ -147,12 +147,12 @@ public struct FitParameter: Sendable, Equatable {
     }
 
     /// The path, e.g. `network.wifiPeerToPeer.latency`.
-    public let path: String
+    package let path: String
     /// What its values are.
     package let kind: Kind
     /// The range, in the kind's unit (ns, bytes, bit/s, or the number).
-    public let minimum: Double
-    public let maximum: Double
+    package let minimum: Double
+    package let maximum: Double
     /// How candidates are spread.
     package let scale: Scale
     /// Where the search starts, in the kind's unit: the experiment's
@@ -162,7 +162,7 @@ public struct FitParameter: Sendable, Equatable {
     /// errors).
     var source: (path: String, position: SourcePosition?)? = nil
 
-    public static func == (lhs: FitParameter, rhs: FitParameter) -> Bool {
+    package static func == (lhs: FitParameter, rhs: FitParameter) -> Bool {
         lhs.path == rhs.path && lhs.kind == rhs.kind && lhs.minimum == rhs.minimum && lhs.maximum == rhs.maximum
             && lhs.scale == rhs.scale && lhs.start == rhs.start
     }

@@ -20,7 +20,7 @@ import Foundation
 /// as usual, so a value that does not fit is reported against it.
 public struct Overlay: Sendable, Equatable {
     /// The overlay file.
-    public let file: String
+    package let file: String
     /// What it says it is.
     public let description: String
     /// The values, in order: a path and the value as text (a JSON number,

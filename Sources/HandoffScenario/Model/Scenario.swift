@@ -12,7 +12,7 @@ public struct Scenario: Sendable {
     /// gives none).
     public let name: String
     /// What the scenario checks, in words.
-    public let summary: String?
+    package let summary: String?
     /// The seed of trial 0's stream; trial k draws from stream (seed, k).
     public let seed: UInt64
     /// How many trials to run.
@@ -196,7 +196,7 @@ package enum DurationBound: Hashable, Sendable, CustomStringConvertible {
 
 /// One expectation of a scenario, about one activity on one receiving
 /// device.
-public struct Expectation: Hashable, Sendable {
+package struct Expectation: Hashable, Sendable {
     /// What must hold.
     package enum Kind: Hashable, Sendable {
         /// The outcome is of this kind in every trial, or in a fraction of
@@ -225,13 +225,13 @@ public struct Expectation: Hashable, Sendable {
     /// What must hold.
     package let kind: Kind
     /// The receiving device it is about.
-    public let device: String
+    package let device: String
     /// The activity it is about (index into ``Scenario/activities``).
-    public let activity: Int
+    package let activity: Int
     /// Where the expectation is in the file.
-    public let path: String
+    package let path: String
     /// The line of the expectation in the file, when known.
-    public let line: Int?
+    package let line: Int?
 }
 
 /// `0.995` as `"99.5%"`: up to three decimals, no trailing zeros.

@@ -30,7 +30,7 @@ public struct ScenarioResult: Sendable {
     package var matchingTrials: TrialMatches? = nil
     /// Wall-clock time the run took, in seconds: the only figure that
     /// differs between runs, and never part of a digest.
-    public let wallClockSeconds: Double
+    package let wallClockSeconds: Double
 
     /// Whether every expectation held.
     public var passed: Bool { failure == nil && expectations.allSatisfy(\.passed) }
@@ -72,7 +72,7 @@ public struct LatencySummary: Hashable, Sendable {
 /// One expectation checked.
 public struct ExpectationResult: Hashable, Sendable {
     /// The expectation.
-    public let expectation: Expectation
+    package let expectation: Expectation
     /// Whether it held.
     public let passed: Bool
     /// What it asks, in words: "outcome on ipad is continued in every trial".

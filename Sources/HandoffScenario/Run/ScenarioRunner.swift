@@ -22,13 +22,13 @@ public typealias ScenarioAppDelegates = @Sendable (_ device: String, _ app: AppD
 
 public struct ScenarioRunner: Sendable {
     /// Threads to spread trials over (at least 1).
-    public var jobs: Int
+    package var jobs: Int
     /// Your own delegates for some or all of the scenario's apps: called
     /// for every app on every device, in every trial (each trial gets new
     /// delegates, so one may keep state); `nil` keeps the app the scenario
     /// file scripts. Called on the runner's threads: with `jobs` > 1, make
     /// a new delegate on each call.
-    public var appDelegates: ScenarioAppDelegates?
+    package var appDelegates: ScenarioAppDelegates?
     /// Whether results keep every trial's ``TrialSample``s
     /// (``ScenarioResult/samples``): memory then grows with the trials.
     package var recordsSamples: Bool
@@ -426,9 +426,9 @@ extension ScenarioError {
 /// One trial re-run with its full trace.
 public struct TrialReplay: Sendable {
     /// The trial's index.
-    public let trial: Int
+    package let trial: Int
     /// The seed.
-    public let seed: UInt64
+    package let seed: UInt64
     /// Every step and callback, in time order.
     public let trace: [TraceRecord]
     /// What happened to each activity on each other device.

@@ -61,7 +61,7 @@ public struct Advisor: Sendable {
     }
 
     /// Threads per probe.
-    public var jobs: Int
+    package var jobs: Int
     /// Sizes are found to within this many bytes.
     package var resolution: Int
     /// The smallest size tried.

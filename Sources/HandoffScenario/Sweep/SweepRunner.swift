@@ -22,13 +22,13 @@ import SimKernel
 /// ```
 public struct SweepRunner: Sendable {
     /// Threads per point (at least 1).
-    public var jobs: Int
+    package var jobs: Int
     /// Whether every point keeps its trials' ``TrialSample``s
     /// (``SweepPoint/samples``): memory then grows with the trials.
     package var recordsSamples: Bool
     /// Your own delegates for some or all of the scenario's apps, as in
     /// ``ScenarioRunner/appDelegates``.
-    public var appDelegates: ScenarioAppDelegates?
+    package var appDelegates: ScenarioAppDelegates?
 
     /// A runner on `jobs` threads, with your own `appDelegates` where given.
     ///
@@ -375,9 +375,9 @@ public struct PreparedSweep: Sendable {
     /// The receiving device measured.
     package let device: String
     /// Trials per point and the seed.
-    public let trials: Int
+    package let trials: Int
     /// The seed.
-    public let seed: UInt64
+    package let seed: UInt64
     /// The slice of trials to run, if sharded.
     package let shard: Shard?
 }
