@@ -4,19 +4,23 @@
 
 /// Why something in the scenario layer could not be done.
 ///
-/// The ``category`` says what kind of reason it is, so a caller can decide
-/// what to do without reading the message: a command-line tool maps it to
-/// an exit status, a test to an expectation. The ``message`` is a sentence
-/// for people; where it names a value the caller gave (``Argument``), the
-/// caller can name that value its own way with ``message(naming:)`` (a
-/// command-line tool by its option). A problem list from validating a file
-/// is kept whole in ``problems``.
+/// Every public call of HandoffScenario that can fail throws this one type
+/// (`throws(ScenarioError)`), so a `catch` needs no cast. The ``category``
+/// says what kind of reason it is, so a caller can decide what to do
+/// without reading the message: a command-line tool maps it to an exit
+/// status, a test to an expectation. The ``message`` is a sentence for
+/// people. A file that is invalid is one error in category
+/// ``Category/invalidInput`` with every problem found kept whole in
+/// ``problems``, each with its file, JSON path and line.
 ///
 /// ```swift
-/// switch SweepRunner.prepare(bytes, file: "relay.json", payloads: ["3KiB"], options: .init()) {
-/// case let .success(prepared): print(prepared.points.count)
-/// case let .failure(error) where error.category == .invalidInput: print(error.problems ?? error.message)
-/// case let .failure(error): print(error.message)
+/// do {
+///     let prepared = try SweepRunner.prepare(bytes, file: "relay.json", payloads: ["3KiB"], options: .init())
+///     print(prepared.axes.count)
+/// } catch where error.category == .invalidInput {
+///     print(error.problems ?? ScenarioProblems(problems: []))
+/// } catch {
+///     print(error.message)
 /// }
 /// ```
 public struct ScenarioError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -30,7 +34,7 @@ public struct ScenarioError: Error, Hashable, Sendable, CustomStringConvertible 
         /// scenario files.
         case missingInput
         /// A value the caller gave is not valid, or one the caller must
-        /// give is missing (see ``ScenarioError/argument``).
+        /// give is missing (which one, the message says).
         case badValue
         /// A trial stopped at a limit (`limits.maxEvents`,
         /// `limits.maxSimulatedTime`) without settling.
@@ -163,8 +167,8 @@ public struct ScenarioError: Error, Hashable, Sendable, CustomStringConvertible 
         self.detail = detail
     }
 
-    /// The message, naming the values the caller gave as the Swift API
-    /// does.
+    /// The message: what went wrong, naming the values the caller gave as
+    /// the Swift API names them.
     public var message: String { message(naming: \.description) }
 
     /// The message, naming each value the caller gave with `name`: a

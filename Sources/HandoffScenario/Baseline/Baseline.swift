@@ -31,6 +31,8 @@ public struct Baseline: Sendable, Equatable {
         /// Metric name → value, in a fixed order.
         public let metrics: [(name: String, value: Double)]
 
+        /// Whether two entries have the same key and the same metrics,
+        /// with the same values, in the same order.
         public static func == (lhs: Entry, rhs: Entry) -> Bool {
             lhs.key == rhs.key && lhs.metrics.map(\.name) == rhs.metrics.map(\.name)
                 && lhs.metrics.map(\.value) == rhs.metrics.map(\.value)

@@ -53,11 +53,14 @@ public struct Tolerance: Hashable, Sendable {
 public struct BaselineComparison: Sendable {
     /// How a figure moved.
     public enum Change: String, Sendable {
+        /// Worse than the baseline by more than the tolerance.
         case regression
+        /// Better than the baseline by more than the tolerance.
         case improvement
         /// Recorded now but not in the baseline (a new scenario, pair or
-        /// point), or the other way round.
+        /// point).
         case added
+        /// In the baseline but not recorded now.
         case removed
     }
 

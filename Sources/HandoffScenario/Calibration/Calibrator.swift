@@ -110,13 +110,28 @@ public struct Calibrator: Sendable {
     static let weights = [1.0, 1, 1, 1, 2, 2]
 
     /// Fits `experiment`'s parameters, or with `check` (or no parameters)
-    /// measures the fit at `values` (every parameter's value in its unit;
-    /// the scenario as it is when nil).
+    /// measures the fit at `values`.
+    ///
+    /// ```swift
+    /// let fit = try Calibrator(jobs: 2, bootstrap: 20).run(try Experiment.load("calibration/awdl.json"))
+    /// for parameter in fit.parameters { print(parameter.path, parameter.value, parameter.interval as Any) }
+    /// ```
     ///
     /// - Parameters:
-    ///   - read: the bytes of a scenario file the experiment names
-    ///     (``Experiment/scenarioFiles``), or nil if it cannot be read.
-    ///   - progress: called with simulations run so far.
+    ///   - experiment: The experiment: its scenarios, measurements and
+    ///     parameters.
+    ///   - check: Only measure the fit, without fitting.
+    ///   - values: With `check`, every parameter's value in the order the
+    ///     experiment lists them, each in its kind's unit (nanoseconds,
+    ///     bytes, bits per second, or the number); nil for the scenario as
+    ///     it is.
+    ///   - read: The bytes of a scenario file the experiment names, or nil
+    ///     if it cannot be read.
+    ///   - progress: Called with the number of simulations run so far.
+    /// - Returns: The fitted (or checked) parameters and the fit's
+    ///   objective.
+    /// - Throws: ``ScenarioError``: a scenario file that cannot be read
+    ///   (``ScenarioError/Category/missingInput``), or a trial's error.
     public func run(
         _ experiment: Experiment, check: Bool = false, values: [Double]? = nil,
         read: (String) -> [UInt8]? = { FileManager.default.contents(atPath: $0).map(Array.init) },

@@ -4,7 +4,8 @@ import SimKernel
 
 /// A validated scenario file: the setup it describes, its activities and
 /// timeline, how many trials to run under which seed, its limits and its
-/// expectations. Made by ``ScenarioDecoder``; run by ``ScenarioRunner``.
+/// expectations. Made by ``ScenarioSuite/load(_:overlay:)``; run by
+/// ``ScenarioRunner``.
 public struct Scenario: Sendable {
     /// The file, as it was named on the command line.
     public let file: String

@@ -58,7 +58,7 @@ public struct OutcomeCount: Hashable, Sendable {
 }
 
 /// Percentiles (nearest rank) of one latency, to three significant digits
-/// (``LatencyHistogram/value(atPercentile:)``, as a sweep reports them);
+/// (`LatencyHistogram.value(atPercentile:)`, as a sweep reports them);
 /// the maximum is exact.
 public struct LatencySummary: Hashable, Sendable {
     /// Which latency.

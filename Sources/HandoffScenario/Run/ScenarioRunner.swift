@@ -3,6 +3,11 @@ import Handoff
 import HandoffWorld
 import SimKernel
 
+/// Your own delegates for a scenario's apps (the `appDelegates` of a
+/// ``ScenarioRunner`` or a ``SweepRunner``): the delegate of `app` on
+/// `device`, or nil to keep the app the scenario file scripts.
+public typealias ScenarioAppDelegates = @Sendable (_ device: String, _ app: AppDescription) -> HandoffDelegate?
+
 /// Runs a scenario's trials and checks its expectations.
 ///
 /// Trial k of seed s draws from its own stream, so it gives the same result
@@ -15,11 +20,6 @@ import SimKernel
 ///     print(expectation.asked, expectation.measured, expectation.failingTrial ?? -1)
 /// }
 /// ```
-/// Your own delegates for a scenario's apps (``ScenarioRunner/appDelegates``,
-/// ``SweepRunner/appDelegates``): the delegate of `app` on `device`, or nil
-/// to keep the app the scenario file scripts.
-public typealias ScenarioAppDelegates = @Sendable (_ device: String, _ app: AppDescription) -> HandoffDelegate?
-
 public struct ScenarioRunner: Sendable {
     /// Threads to spread trials over (at least 1).
     package var jobs: Int
@@ -41,7 +41,8 @@ public struct ScenarioRunner: Sendable {
     ///   - jobs: Threads to spread trials over (at least 1). The result
     ///     does not depend on it.
     ///   - appDelegates: Your own delegates for some or all of the
-    ///     scenario's apps (see ``appDelegates``).
+    ///     scenario's apps, called for every app on every device in every
+    ///     trial, on the runner's threads (see ``ScenarioAppDelegates``).
     public init(jobs: Int = 1, appDelegates: ScenarioAppDelegates? = nil) {
         self.init(jobs: jobs, recordsSamples: false, trialFilter: nil, appDelegates: appDelegates)
     }
@@ -92,7 +93,15 @@ public struct ScenarioRunner: Sendable {
 
     /// Runs one trial with its full trace, for `handoff-sim replay`; with
     /// `packets`, every packet put on a link too.
-    /// `appDelegates` as in ``appDelegates``.
+    ///
+    /// - Parameters:
+    ///   - scenario: The scenario.
+    ///   - seed: The seed (a result's ``ScenarioResult/seed``).
+    ///   - trial: The trial, from 0.
+    ///   - packets: Whether to record every packet put on a link.
+    ///   - appDelegates: Your own delegates, as a runner takes them.
+    /// - Returns: The trial's trace, summaries and violations.
+    /// - Throws: ``ScenarioError`` when the scenario's setup is refused.
     public static func replay(
         _ scenario: Scenario, seed: UInt64, trial: Int, packets: Bool = false,
         appDelegates: ScenarioAppDelegates? = nil

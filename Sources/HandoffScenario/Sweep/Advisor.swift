@@ -13,7 +13,7 @@ import SimKernel
 /// ```swift
 /// let target = Advisor.Target(latency: .seconds(1), success: 0.99)
 /// let advice = try Advisor(jobs: 2).advise(
-///     bytes, file: "relay.json", profiles: ["WiFi", "3G"], target: target, options: SweepRunner.Options()).get()
+///     bytes, file: "relay.json", profiles: ["WiFi", "3G"], target: target, options: SweepRunner.Options())
 /// advice[0].largestPayload   // e.g. 49_152
 /// ```
 public struct Advisor: Sendable {

@@ -135,7 +135,7 @@ public struct Shard: Hashable, Sendable, CustomStringConvertible {
     package static let maximumCount = 1_000_000
 
     /// The `index`-th of `count` slices, or nil unless
-    /// 1 ≤ `count` ≤ ``maximumCount`` and 0 ≤ `index` < `count`.
+    /// 1 ≤ `count` ≤ 1,000,000 and 0 ≤ `index` < `count`.
     public init?(index: Int, count: Int) {
         guard (1...Self.maximumCount).contains(count), index >= 0, index < count else { return nil }
         self.index = index

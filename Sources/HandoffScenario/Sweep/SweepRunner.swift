@@ -16,8 +16,8 @@ import SimKernel
 /// ```swift
 /// let prepared = try SweepRunner.prepare(
 ///     bytes, file: "relay.json", payloads: ["256B", "3KiB", "64KiB"], profiles: ["WiFi", "LTE"],
-///     options: SweepRunner.Options(trials: 1000)).get()
-/// let result = try SweepRunner(jobs: 2).run(prepared).get()
+///     options: SweepRunner.Options(trials: 1000))
+/// let result = try SweepRunner(jobs: 2).run(prepared)
 /// print(SweepJSONLines.render(result, toolVersion: "0.1.0"))
 /// ```
 public struct SweepRunner: Sendable {
@@ -36,7 +36,8 @@ public struct SweepRunner: Sendable {
     ///   - jobs: Threads per point (at least 1). The result does not depend
     ///     on it.
     ///   - appDelegates: Your own delegates for some or all of the
-    ///     scenario's apps (see ``appDelegates``).
+    ///     scenario's apps, as a ``ScenarioRunner`` takes them (see
+    ///     ``ScenarioAppDelegates``).
     public init(jobs: Int = 1, appDelegates: ScenarioAppDelegates? = nil) {
         self.init(jobs: jobs, recordsSamples: false, appDelegates: appDelegates)
     }
@@ -81,14 +82,29 @@ public struct SweepRunner: Sendable {
     }
 
     /// The points of a sweep over the scenario file `bytes`, decoded and
-    /// ready to run, or the problems that stop it.
+    /// ready to run.
     ///
-    /// - Returns: the prepared sweep, or a ``ScenarioError``: an invalid
-    ///   file (``ScenarioError/Category/invalidInput``, with its problems,
-    ///   the problems at each point of the file's own `sweep` block
-    ///   included), or a value given here that does not fit the file
-    ///   (``ScenarioError/Category/badValue``, with the ``ScenarioError/argument``
-    ///   it is about).
+    /// ```swift
+    /// let prepared = try SweepRunner.prepare(bytes, file: "payload-3kib.json", payloads: ["1KiB", "64KiB"],
+    ///                                        options: SweepRunner.Options(trials: 200))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - bytes: The scenario file's bytes.
+    ///   - file: The file's name, as errors name it.
+    ///   - payloads: Payload sizes ("3KiB", "64KiB"); with no axis at all,
+    ///     the file's own `sweep` block gives them.
+    ///   - profiles: Network profiles by name.
+    ///   - parameters: Other values to vary, each a path in the scenario
+    ///     file (`network.wifiPeerToPeer.latency`) with its values.
+    ///   - options: Trials, seed, activity, device, shard and overlay.
+    /// - Returns: The prepared sweep: one scenario per combination of the
+    ///   axes' values.
+    /// - Throws: ``ScenarioError``: an invalid file
+    ///   (``ScenarioError/Category/invalidInput``, with its problems, the
+    ///   problems at each point of the file's own `sweep` block included),
+    ///   or a value given here that does not fit the file
+    ///   (``ScenarioError/Category/badValue``).
     public static func prepare(
         _ bytes: [UInt8], file: String, payloads: [String] = [], profiles: [String] = [],
         parameters: [(path: String, values: [String])] = [], options: Options
@@ -223,8 +239,13 @@ public struct SweepRunner: Sendable {
 
     /// Runs every point of `sweep`, reporting points done to `progress`.
     ///
-    /// - Returns: the result, or the first trial's error (a limit reached,
-    ///   a refused setup, a broken rule) after the point it happened at.
+    /// - Parameters:
+    ///   - sweep: The prepared points.
+    ///   - progress: Called with the points done and the points in all.
+    /// - Returns: The result: every point's aggregate, in the axes' order.
+    /// - Throws: ``ScenarioError``: the first trial's error (a limit
+    ///   reached, a refused setup, a broken rule) after the point it
+    ///   happened at.
     public func run(_ sweep: PreparedSweep, progress: (@Sendable (Int, Int) -> Void)? = nil) throws(ScenarioError) -> SweepResult {
         let trials = sweep.shard?.trials(of: sweep.trials) ?? 0..<sweep.trials
         let outcome = runPoints(
