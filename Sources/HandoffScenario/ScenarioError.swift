@@ -18,7 +18,7 @@
 ///     let prepared = try SweepRunner.prepare(bytes, file: "relay.json", payloads: ["3KiB"], options: .init())
 ///     print(prepared.axes.count)
 /// } catch where error.category == .invalidInput {
-///     print(error.problems ?? ScenarioProblems(problems: []))
+///     print(error.problems?.description ?? error.message)
 /// } catch {
 ///     print(error.message)
 /// }
