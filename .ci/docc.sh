@@ -1,26 +1,36 @@
 #!/usr/bin/env bash
-# Builds the DocC documentation of the app-facing library (Handoff) with the
-# toolchain's own docc, no package plugin: symbol graphs from the compiler,
-# then `docc convert` with every warning an error. Fails too when a public
-# symbol of Handoff has no doc comment (compiler-synthesized members, which
+# Builds the DocC documentation of the public libraries, Handoff (the
+# app-facing protocol and delegates) and HandoffScenario (scenario files,
+# runners, sweeps, advice, calibration, baselines), with the toolchain's own
+# docc, no package plugin: symbol graphs from the compiler, then
+# `docc convert` with every warning an error. Fails too when a public symbol
+# of either module has no doc comment (compiler-synthesized members, which
 # have no source location, aside).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=.build/docc
 rm -rf "$out"
-mkdir -p "$out/all-graphs" "$out/graphs"
-swift build --scratch-path .build/docc-build --target Handoff \
-  -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$PWD/$out/all-graphs" >/dev/null
-# Handoff's own graph and its extensions of other modules' types.
-cp "$out/all-graphs/Handoff.symbols.json" "$out/graphs/"
-for extension in "$out"/all-graphs/Handoff@*.symbols.json; do
-  [ -e "$extension" ] && cp "$extension" "$out/graphs/"
-done
-if command -v python3 >/dev/null 2>&1; then
-  python3 - "$out/graphs" <<'PY'
+# HandoffScenario depends on Handoff: one build emits both modules' graphs.
+# They are kept beside that build, so a build with nothing to recompile
+# still has the graphs of what it built.
+all_graphs=.build/docc-build/symbol-graphs
+mkdir -p "$all_graphs"
+swift build --scratch-path .build/docc-build --target HandoffScenario \
+  -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$PWD/$all_graphs" >/dev/null
+for module in Handoff HandoffScenario; do
+  graphs="$out/graphs/$module"
+  mkdir -p "$graphs"
+  # The module's own graph and its extensions of other modules' types.
+  cp "$all_graphs/$module.symbols.json" "$graphs/"
+  for extension in "$all_graphs/$module"@*.symbols.json; do
+    [ -e "$extension" ] && cp "$extension" "$graphs/"
+  done
+  if command -v python3 >/dev/null 2>&1; then
+    python3 - "$graphs" "$module" <<'PY'
 import glob, json, sys
+graphs, module = sys.argv[1], sys.argv[2]
 missing = []
-for path in sorted(glob.glob(sys.argv[1] + "/*.symbols.json")):
+for path in sorted(glob.glob(graphs + "/*.symbols.json")):
     for symbol in json.load(open(path))["symbols"]:
         if symbol.get("accessLevel") in ("public", "open") and not symbol.get("docComment") and symbol.get("location"):
             location = symbol["location"]["uri"].split("/Sources/")[-1]
@@ -28,13 +38,14 @@ for path in sorted(glob.glob(sys.argv[1] + "/*.symbols.json")):
 for line in sorted(missing):
     print("undocumented public symbol:", line)
 if missing:
-    sys.exit(f"{len(missing)} public symbols of Handoff have no doc comment")
-print("every public symbol of Handoff has a doc comment")
+    sys.exit(f"{len(missing)} public symbols of {module} have no doc comment")
+print(f"every public symbol of {module} has a doc comment")
 PY
-else
-  echo "python3 not available; the doc-comment check is skipped (docc still builds)"
-fi
-docc convert Sources/Handoff/Handoff.docc --additional-symbol-graph-dir "$out/graphs" \
-  --fallback-display-name Handoff --fallback-bundle-identifier org.handoffsim.Handoff \
-  --output-path "$out/Handoff.doccarchive" --warnings-as-errors
-echo "DocC archive: $out/Handoff.doccarchive"
+  else
+    echo "python3 not available; the doc-comment check is skipped (docc still builds)"
+  fi
+  docc convert "Sources/$module/$module.docc" --additional-symbol-graph-dir "$graphs" \
+    --fallback-display-name "$module" --fallback-bundle-identifier "org.handoffsim.$module" \
+    --output-path "$out/$module.doccarchive" --warnings-as-errors
+  echo "DocC archive: $out/$module.doccarchive"
+done

@@ -23,7 +23,7 @@ let package = Package(
         .package(name: "HandoffSim", path: ".."),
     ],
     targets: [
-        // ScenarioDecoder.decode, then SweepRunner.prepare for files that decode.
+        // ScenarioSuite.decode, then SweepRunner.prepare for files that decode.
         .executableTarget(
             name: "scenario-decoder",
             dependencies: [

@@ -46,16 +46,16 @@ enum SweepBench {
     static func run(trialsPerPoint: Int, jobs: Int, seed: UInt64 = 42) throws -> SweepBenchResult {
         let options = SweepRunner.Options(trials: trialsPerPoint, seed: seed)
         let prepared: PreparedSweep
-        switch SweepRunner.prepare(
-            Array(scenario.utf8), file: "sweep-bench.json", payloads: payloads, profiles: profiles, options: options)
-        {
-        case let .success(value): prepared = value
-        case let .failure(failure): throw UsageError(description: "the benchmark scenario is invalid: \(failure)")
+        do {
+            prepared = try SweepRunner.prepare(
+                Array(scenario.utf8), file: "sweep-bench.json", payloads: payloads, profiles: profiles, options: options)
+        } catch {
+            throw UsageError(description: "the benchmark scenario is invalid: \(error)")
         }
         let clock = ContinuousClock()
         let cpuStart = ProcessStatistics.cpuSeconds() ?? 0
         let start = clock.now
-        let outcome = SweepRunner(jobs: jobs).run(prepared)
+        let outcome = Result { () throws(ScenarioError) in try SweepRunner(jobs: jobs).run(prepared) }
         let elapsed = start.duration(to: clock.now).components
         let cpu = (ProcessStatistics.cpuSeconds() ?? 0) - cpuStart
         let seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) * 1e-18

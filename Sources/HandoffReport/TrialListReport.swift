@@ -17,13 +17,13 @@ import SimKernel
 ///
 /// Scenarios that did not run (invalid files, sweep files) are left out;
 /// one stopped by an error lists the trials before the error.
-public enum TrialListReport {
+package enum TrialListReport {
     /// The list for every scenario of `results` that ran with a filter.
     ///
     /// - Parameters:
     ///   - filter: the filter, for the heading.
     ///   - command: how to invoke the tool in replay commands.
-    public static func render(_ results: [FileResult], filter: TrialFilter, command: String = "handoff-sim") -> String {
+    package static func render(_ results: [FileResult], filter: TrialFilter, command: String = "handoff-sim") -> String {
         var lines = ["", heading(filter)]
         for result in results {
             guard case let .ran(run) = result.outcome, let matches = run.matchingTrials else { continue }

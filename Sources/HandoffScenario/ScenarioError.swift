@@ -4,19 +4,23 @@
 
 /// Why something in the scenario layer could not be done.
 ///
-/// The ``category`` says what kind of reason it is, so a caller can decide
-/// what to do without reading the message: a command-line tool maps it to
-/// an exit status, a test to an expectation. The ``message`` is a sentence
-/// for people; where it names a value the caller gave (``Argument``), the
-/// caller can name that value its own way with ``message(naming:)`` (a
-/// command-line tool by its option). A problem list from validating a file
-/// is kept whole in ``problems``.
+/// Every public call of HandoffScenario that can fail throws this one type
+/// (`throws(ScenarioError)`), so a `catch` needs no cast. The ``category``
+/// says what kind of reason it is, so a caller can decide what to do
+/// without reading the message: a command-line tool maps it to an exit
+/// status, a test to an expectation. The ``message`` is a sentence for
+/// people. A file that is invalid is one error in category
+/// ``Category/invalidInput`` with every problem found kept whole in
+/// ``problems``, each with its file, JSON path and line.
 ///
 /// ```swift
-/// switch SweepRunner.prepare(bytes, file: "relay.json", payloads: ["3KiB"], options: .init()) {
-/// case let .success(prepared): print(prepared.points.count)
-/// case let .failure(error) where error.category == .invalidInput: print(error.problems ?? error.message)
-/// case let .failure(error): print(error.message)
+/// do {
+///     let prepared = try SweepRunner.prepare(bytes, file: "relay.json", payloads: ["3KiB"], options: .init())
+///     print(prepared.axes.count)
+/// } catch where error.category == .invalidInput {
+///     print(error.problems?.description ?? error.message)
+/// } catch {
+///     print(error.message)
 /// }
 /// ```
 public struct ScenarioError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -30,7 +34,7 @@ public struct ScenarioError: Error, Hashable, Sendable, CustomStringConvertible 
         /// scenario files.
         case missingInput
         /// A value the caller gave is not valid, or one the caller must
-        /// give is missing (see ``ScenarioError/argument``).
+        /// give is missing (which one, the message says).
         case badValue
         /// A trial stopped at a limit (`limits.maxEvents`,
         /// `limits.maxSimulatedTime`) without settling.
@@ -45,7 +49,7 @@ public struct ScenarioError: Error, Hashable, Sendable, CustomStringConvertible 
     /// about. Its ``description`` names it as the Swift API does; a caller
     /// with other names (a command line's options) passes its own to
     /// ``ScenarioError/message(naming:)``.
-    public enum Argument: Hashable, Sendable, CustomStringConvertible {
+    package enum Argument: Hashable, Sendable, CustomStringConvertible {
         /// The payload sizes of a sweep (`payloads:`).
         case payloads
         /// The network profiles of a sweep (`profiles:`).
@@ -62,7 +66,7 @@ public struct ScenarioError: Error, Hashable, Sendable, CustomStringConvertible 
         case shard
 
         /// The value as the Swift API names it.
-        public var description: String {
+        package var description: String {
             switch self {
             case .payloads: return "payloads"
             case .profiles: return "profiles"
@@ -135,11 +139,11 @@ public struct ScenarioError: Error, Hashable, Sendable, CustomStringConvertible 
     /// The problems found in a file, for an invalid scenario file.
     public let problems: ScenarioProblems?
     /// The value the caller gave (or must give) that the error is about.
-    public let argument: Argument?
+    package let argument: Argument?
     /// The value given, when the error is about one value of ``argument``.
-    public let value: String?
+    package let value: String?
     /// What is wrong with ``value``, when the error is about one value.
-    public let detail: String?
+    package let detail: String?
     /// The message, in pieces.
     let text: Message
     /// For a quantity (a size, rate, percentage or duration): whether the
@@ -163,13 +167,13 @@ public struct ScenarioError: Error, Hashable, Sendable, CustomStringConvertible 
         self.detail = detail
     }
 
-    /// The message, naming the values the caller gave as the Swift API
-    /// does.
+    /// The message: what went wrong, naming the values the caller gave as
+    /// the Swift API names them.
     public var message: String { message(naming: \.description) }
 
     /// The message, naming each value the caller gave with `name`: a
     /// command-line tool names them by its options.
-    public func message(naming name: (Argument) -> String) -> String {
+    package func message(naming name: (Argument) -> String) -> String {
         text.text(naming: name)
     }
 

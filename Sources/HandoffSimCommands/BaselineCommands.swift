@@ -123,12 +123,12 @@ func measureBaseline(
     var scenarios: [Baseline.Scenario] = []
     var invalid = false
     for file in files {
-        switch recorder.measure(file: file) {
-        case let .success(scenario): scenarios.append(scenario)
-        case let .failure(error) where error.problems != nil:
+        do {
+            scenarios.append(try recorder.measure(file: file))
+        } catch where error.problems != nil {
             _ = reportError(error, context)
             invalid = true
-        case let .failure(error):
+        } catch {
             return .failure(ExitFailure(code: reportError(error, context)))
         }
     }

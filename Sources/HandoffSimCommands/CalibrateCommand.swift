@@ -98,7 +98,7 @@ func calibrateCommand(_ parsed: ParsedArguments, _ context: CommandContext) thro
     }
     let progress: (@Sendable (Int) -> Void)? = showsProgress ? report : nil
     let calibrator = Calibrator(jobs: jobs, bootstrap: bootstrap, maximumEvaluations: evaluations)
-    let outcome = calibrator.run(experiment, check: parsed[.check], progress: progress)
+    let outcome = Result { () throws(ScenarioError) in try calibrator.run(experiment, check: parsed[.check], progress: progress) }
     if showsProgress { io.writeError("\u{1B}[2K\r", newline: false) }
     switch outcome {
     case let .success(result):

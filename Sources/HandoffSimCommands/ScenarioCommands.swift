@@ -241,7 +241,7 @@ extension CommandSpec {
 /// its problems printed and the exit code to return (65).
 func loadOverlay(_ parsed: ParsedArguments, _ io: CommandIO) -> (overlay: Overlay?, failure: ExitCode?) {
     guard let file = parsed[.overlay] else { return (nil, nil) }
-    switch Overlay.load(file) {
+    switch Overlay.loadResult(file) {
     case let .success(overlay): return (overlay, nil)
     case let .failure(problems):
         io.writeError(problems.description)
@@ -350,7 +350,7 @@ func validateCommand(_ parsed: ParsedArguments, _ context: CommandContext) throw
     let files = try scenarioFiles(parsed.positional)
     var invalid = 0
     for file in files {
-        switch ScenarioSuite.load(file) {
+        switch ScenarioSuite.loadResult(file) {
         case let .success(scenario):
             let count = scenario.expectations.count
             io.writeOutput("ok       \(file) (\(scenario.name): \(scenario.trials) trials, \(count) expectation\(count == 1 ? "" : "s"))\n")
@@ -378,7 +378,7 @@ func replayCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(
     let (overlay, overlayFailure) = loadOverlay(parsed, context.io)
     if let overlayFailure { return overlayFailure }
     let scenario: Scenario
-    switch ScenarioSuite.load(files[0], overlay: overlay) {
+    switch ScenarioSuite.loadResult(files[0], overlay: overlay) {
     case let .success(loaded): scenario = loaded
     case let .failure(problems):
         io.writeError(problems.description)
@@ -412,7 +412,7 @@ func listCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(Us
     let files = try scenarioFiles(parsed.positional)
     var code = ExitCode.success
     for file in files {
-        switch ScenarioSuite.load(file) {
+        switch ScenarioSuite.loadResult(file) {
         case let .success(scenario):
             context.io.writeOutput(ListReport.render(scenario))
         case let .failure(problems):

@@ -381,12 +381,12 @@ func sweepCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(U
     let options = SweepRunner.Options(
         trials: trials, seed: seed, shard: shard, activity: parsed[.activity], device: parsed[.device], overlay: overlay)
     let prepared: PreparedSweep
-    switch SweepRunner.prepare(
-        Array(data), file: file, payloads: parsed[.payloads] ?? [], profiles: parsed[.profiles] ?? [],
-        parameters: parameters, options: options)
-    {
-    case let .success(value): prepared = value
-    case let .failure(error): return reportError(error, context)
+    do {
+        prepared = try SweepRunner.prepare(
+            Array(data), file: file, payloads: parsed[.payloads] ?? [], profiles: parsed[.profiles] ?? [],
+            parameters: parameters, options: options)
+    } catch {
+        return reportError(error, context)
     }
     if let warning = SweepRunner.profileWarning(
         for: prepared.base, profiles: prepared.axes.contains { $0.name == "profile" })
@@ -408,7 +408,8 @@ func sweepCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(U
     }
     let progress: (@Sendable (Int, Int) -> Void)? = showsProgress ? report : nil
     let samplesPath = parsed[.samples]
-    let outcome = SweepRunner(jobs: jobs, recordsSamples: samplesPath != nil).run(prepared, progress: progress)
+    let runner = SweepRunner(jobs: jobs, recordsSamples: samplesPath != nil)
+    let outcome = Result { () throws(ScenarioError) in try runner.run(prepared, progress: progress) }
     if showsProgress { io.writeError("\u{1B}[2K\r", newline: false) }
     switch outcome {
     case let .success(result):
@@ -487,7 +488,10 @@ func adviseCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(
     if let overlayFailure { return overlayFailure }
     let options = SweepRunner.Options(
         trials: trials, seed: seed, activity: parsed[.activity], device: parsed[.device], overlay: overlay)
-    switch Advisor(jobs: jobs, resolution: resolution).advise(Array(data), file: file, profiles: profiles, target: target, options: options) {
+    let advisor = Advisor(jobs: jobs, resolution: resolution)
+    switch Result(catching: { () throws(ScenarioError) in
+        try advisor.advise(Array(data), file: file, profiles: profiles, target: target, options: options)
+    }) {
     case let .success(advice):
         let text = parsed[.reportFormat] == .json
             ? AdviceReport.json(advice, target: target, file: file, toolVersion: toolVersion)

@@ -159,7 +159,7 @@ struct BrowserControllerTests {
 
     @Test("a shipped scenario file runs with the app's own scene delegate on the iPhone: the file's verdicts, the app's own code")
     func scenarioFileWithOwnDelegate() throws {
-        let scenario = try ScenarioSuite.load(Self.root + "/scenarios/payload-3kib.json").get()
+        let scenario = try ScenarioSuite.load(Self.root + "/scenarios/payload-3kib.json")
         let made = Made()
         let runner = ScenarioRunner(jobs: 2, appDelegates: { device, app in
             guard device == "iphone", app.bundleID == "com.example.notes" else { return nil }  // the Mac stays scripted
@@ -185,14 +185,14 @@ struct BrowserControllerTests {
     func sweepWithOwnDelegate() throws {
         let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: Self.root + "/scenarios/payload-3kib.json")))
         let prepared = try SweepRunner.prepare(
-            bytes, file: "payload-3kib.json", payloads: ["1KiB", "16KiB"], options: .init(trials: 40)).get()
+            bytes, file: "payload-3kib.json", payloads: ["1KiB", "16KiB"], options: .init(trials: 40))
         let made = Made()
         let result = try SweepRunner(jobs: 2, appDelegates: { device, _ in
             guard device == "iphone" else { return nil }
             let scene = BrowserTabController()
             made.add(scene)
             return .scene(scene)
-        }).run(prepared).get()
+        }).run(prepared)
         #expect(result.points.map(\.payloadBytes) == [1024, 16_384])
         #expect(result.points.allSatisfy { $0.aggregate.continued == 40 })
         #expect(made.all.count == 80)

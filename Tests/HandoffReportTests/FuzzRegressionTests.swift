@@ -74,15 +74,18 @@ struct FuzzRegressionTests {
     /// prepare its sweep.
     static func scenarioDecoder(_ bytes: [UInt8]) -> String {
         let file = "fuzz.json"
-        switch ScenarioDecoder.decode(bytes, file: file) {
-        case let .failure(problems):
+        do {
+            _ = try ScenarioSuite.decode(bytes, file: file)
+        } catch {
+            guard let problems = error.problems else { return error.description }
             _ = GitHubAnnotations.lines(for: problems)
             return problems.description
-        case .success:
-            switch SweepRunner.prepare(bytes, file: file, options: SweepRunner.Options()) {
-            case let .failure(failure): return "decoded; sweep: " + failure.description
-            case let .success(prepared): return "decoded; sweep of \(prepared.points.count) points"
-            }
+        }
+        do {
+            let prepared = try SweepRunner.prepare(bytes, file: file, options: SweepRunner.Options())
+            return "decoded; sweep of \(prepared.points.count) points"
+        } catch {
+            return "decoded; sweep: " + error.description
         }
     }
 

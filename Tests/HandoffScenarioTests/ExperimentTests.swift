@@ -118,8 +118,8 @@ struct ExperimentTests {
         let with = try Self.decode(Self.experiment(
             data: #"{"file": "data.csv", "column": "ms", "metric": "fetch", "outcome": {"column": "ok", "success": ["yes"]}}"#), csv: csv).get()
         let without = try Self.decode(Self.experiment(), csv: "ms\n100\n104\n106\n").get()
-        let checked = try Calibrator().run(with, check: true, read: Self.read).get()
-        let plain = try Calibrator().run(without, check: true, read: Self.read).get()
+        let checked = try Calibrator().run(with, check: true, read: Self.read)
+        let plain = try Calibrator().run(without, check: true, read: Self.read)
         let group = try #require(checked.groups.first)
         #expect(group.measuredSuccess == 0.75)
         #expect(group.simulatedSuccess == 1)
@@ -128,7 +128,7 @@ struct ExperimentTests {
         let allSucceeded = try Self.decode(Self.experiment(
             data: #"{"file": "data.csv", "column": "ms", "metric": "fetch", "outcome": {"column": "ok", "success": ["yes"]}}"#),
             csv: "ms,ok\n100,yes\n104,yes\n").get()
-        let checkedAll = try Calibrator().run(allSucceeded, check: true, read: Self.read).get()
+        let checkedAll = try Calibrator().run(allSucceeded, check: true, read: Self.read)
         #expect(checkedAll.groups.first?.measuredSuccess == 1)
         // The same latencies; the objective differs by the success gap.
         #expect(abs(checked.objective - plain.objective - 0.25) < 1e-9)
@@ -146,7 +146,7 @@ struct ExperimentTests {
         #expect(experiment.scenarioFiles == ["dir/cable.json", "dir/streams.json"])
         #expect(experiment.overriding(trials: 3).datasets.map(\.trials) == [3, 3])
         #expect(Calibrator.problems(in: experiment, read: Self.read) == nil)
-        let checked = try Calibrator().run(experiment, check: true, read: Self.read).get()
+        let checked = try Calibrator().run(experiment, check: true, read: Self.read)
         #expect(checked.groups.map(\.metric) == [.fetch, .streamRound])
         #expect(checked.groups.map(\.simulatedCount) == [50, 7])
         // Four 512 KiB rounds: the first takes tens of milliseconds.
@@ -176,18 +176,18 @@ struct ExperimentTests {
                 .write(toFile: directory + "/fit.json", atomically: true, encoding: .utf8)
         }
         try writeOverlay("3ms")
-        let plain = try ScenarioSuite.load(plainFile).get().digest
-        let given = try ScenarioSuite.load(plainFile, overlay: Overlay.load(directory + "/fit.json").get()).get().digest
-        let named = try ScenarioSuite.load(namingFile).get().digest
+        let plain = try ScenarioSuite.load(plainFile).digest
+        let given = try ScenarioSuite.load(plainFile, overlay: Overlay.load(directory + "/fit.json")).digest
+        let named = try ScenarioSuite.load(namingFile).digest
         try writeOverlay("4ms")
-        let renamed = try ScenarioSuite.load(namingFile).get().digest
+        let renamed = try ScenarioSuite.load(namingFile).digest
         #expect(plain == SHA256.hexDigest(of: Array(scenario.utf8)), "without an overlay: the file's own SHA-256")
         #expect(given != plain)
         #expect(named != renamed, "the named overlay's new value changes the digest")
         // The sweep runner records the same digest as a run.
         let prepared = try SweepRunner.prepare(
             Array(try String(contentsOfFile: namingFile, encoding: .utf8).utf8), file: namingFile, payloads: ["1KiB"],
-            options: .init()).get()
+            options: .init())
         #expect(prepared.base.digest == renamed)
     }
 
@@ -211,12 +211,12 @@ struct ExperimentTests {
         // be fitted only if the scenario spelled the distribution out).
         let text = Self.experiment(parameters: #"[{"path": "protocol.rapport.processing", "min": "8ms", "max": "20ms"}]"#)
         let experiment = try Self.decode(text, csv: csv).get()
-        let one = try Calibrator(jobs: 1, maximumEvaluations: 12).run(experiment, read: Self.read).get()
-        let two = try Calibrator(jobs: 2, maximumEvaluations: 12).run(experiment, read: Self.read).get()
+        let one = try Calibrator(jobs: 1, maximumEvaluations: 12).run(experiment, read: Self.read)
+        let two = try Calibrator(jobs: 2, maximumEvaluations: 12).run(experiment, read: Self.read)
         #expect(one == two)
         #expect(one.fitted)
         let start = try Calibrator(jobs: 2).run(
-            experiment, check: true, values: [experiment.parameters[0].value(at: 0.5)], read: Self.read).get()
+            experiment, check: true, values: [experiment.parameters[0].value(at: 0.5)], read: Self.read)
         #expect(one.objective <= start.objective)
         // The median near the data's (about 103 ms over 7.3 processing steps).
         let median = one.parameters[0].value / 1e6

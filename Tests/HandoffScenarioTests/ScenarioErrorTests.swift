@@ -14,7 +14,7 @@ struct ScenarioErrorTests {
         _ file: String, payloads: [String] = [], options: SweepRunner.Options = SweepRunner.Options()
     ) -> Result<PreparedSweep, ScenarioError> {
         let bytes = Array(FileManager.default.contents(atPath: file) ?? Data())
-        return SweepRunner.prepare(bytes, file: file, payloads: payloads, options: options)
+        return Result { () throws(ScenarioError) in try SweepRunner.prepare(bytes, file: file, payloads: payloads, options: options) }
     }
 
     static func failure<T>(_ result: Result<T, ScenarioError>) -> ScenarioError? {
@@ -58,10 +58,10 @@ struct ScenarioErrorTests {
     func stoppedAtLimit() throws {
         let file = Self.fixtures + "event-limit.json"
         let prepared = try Self.prepare(file, payloads: ["1KiB"]).get()
-        let error = try #require(Self.failure(SweepRunner().run(prepared)))
+        let error = try #require(Self.failure(Result { () throws(ScenarioError) in try SweepRunner().run(prepared) }))
         #expect(error.category == .stoppedAtLimit && error.trial == 0)
         #expect(error.message == "at the sweep point payload=1KiB: trial 0 handled 5 events (limits.maxEvents) without settling")
-        let recorded = try #require(Self.failure(BaselineRecorder().measure(file: file)))
+        let recorded = try #require(Self.failure(Result { () throws(ScenarioError) in try BaselineRecorder().measure(file: file) }))
         #expect(recorded.category == .stoppedAtLimit)
         #expect(recorded.message == "\(file): trial 0 handled 5 events (limits.maxEvents) without settling")
     }
@@ -87,7 +87,7 @@ struct ScenarioErrorTests {
             #expect(error.category == .invalidInput)
             #expect(error.message == "p.jsonl:1: not a readable sweep result: the file is empty")
         }
-        let missing = BaselineRecorder().measure(file: "/no/such/file.json")
+        let missing = Result { () throws(ScenarioError) in try BaselineRecorder().measure(file: "/no/such/file.json") }
         #expect(Self.failure(missing)?.category == .missingInput)
     }
 

@@ -30,12 +30,7 @@ struct ShippedScenarioTests {
 
     @Test("the shipped scenario is valid, runs cleanly and keeps its every-trial expectations on a few trials", arguments: files)
     func holds(file: String) throws {
-        let scenario = try { () throws -> Scenario in
-            switch ScenarioSuite.load(file) {
-            case let .success(scenario): return scenario
-            case let .failure(problems): throw problems
-            }
-        }()
+        let scenario = try ScenarioSuite.load(file)
         let result = ScenarioRunner(jobs: 2).run(scenario, trials: min(Self.trials, scenario.trials))
         #expect(result.failure == nil, "\(result.failure.map { "\($0)" } ?? "")")
         for expectation in result.expectations where Self.holdsInEveryTrial(expectation.expectation.kind) {

@@ -24,20 +24,13 @@ struct SweepTests {
         _ text: String, payloads: [String] = [], profiles: [String] = [], parameters: [(path: String, values: [String])] = [],
         options: SweepRunner.Options = SweepRunner.Options()
     ) throws -> PreparedSweep {
-        switch SweepRunner.prepare(
+        try SweepRunner.prepare(
             Array(text.utf8), file: "sweep.json", payloads: payloads, profiles: profiles, parameters: parameters,
             options: options)
-        {
-        case let .success(prepared): return prepared
-        case let .failure(failure): throw failure
-        }
     }
 
     static func run(_ prepared: PreparedSweep, jobs: Int = 1) throws -> SweepResult {
-        switch SweepRunner(jobs: jobs).run(prepared) {
-        case let .success(result): return result
-        case let .failure(failure): throw failure
-        }
+        try SweepRunner(jobs: jobs).run(prepared)
     }
 
     /// ⌈bytes · 8 · 10⁹ / rate⌉, written out independently of the model.
@@ -126,7 +119,9 @@ struct SweepTests {
         let result = try Self.run(prepared)
         // Over the 1 KiB limit the source refuses: 4611.
         #expect(result.points.map { $0.aggregate.failures[3] } == [0, 20, 0, 0])
-        switch SweepRunner.prepare(Array(text.utf8), file: "sweep.json", payloads: ["3 parsecs"], options: SweepRunner.Options()) {
+        switch Result(catching: { () throws(ScenarioError) in
+            try SweepRunner.prepare(Array(text.utf8), file: "sweep.json", payloads: ["3 parsecs"], options: SweepRunner.Options())
+        }) {
         case .success: Issue.record("an invalid payload was accepted")
         case let .failure(failure):
             // A value the caller gave is reported against the axis, not the file.
@@ -186,7 +181,7 @@ struct AdvisorTests {
         let target = Advisor.Target(latency: .nanoseconds(bound), success: 1)
         let advice = try Advisor(resolution: 1).advise(
             Array(text.utf8), file: "advise.json", profiles: [], target: target, options: SweepRunner.Options()
-        ).get()
+        )
         #expect(advice.count == 1)
         #expect(advice[0].largestPayload == 20_000)
         #expect(advice[0].limitBinds == false)
@@ -202,11 +197,11 @@ struct AdvisorTests {
         let text = SweepTests.lossFree().replacingOccurrences(of: #""trials": 20"#, with: #""trials": 3"#)
         let generous = try Advisor(resolution: 4096).advise(
             Array(text.utf8), file: "a.json", profiles: [], target: Advisor.Target(latency: .seconds(60), success: 1),
-            options: SweepRunner.Options()).get()
+            options: SweepRunner.Options())
         #expect(generous[0].largestPayload == 65_536 && generous[0].limitBinds)
         let impossible = try Advisor(resolution: 4096).advise(
             Array(text.utf8), file: "a.json", profiles: [], target: Advisor.Target(latency: .milliseconds(1), success: 1),
-            options: SweepRunner.Options()).get()
+            options: SweepRunner.Options())
         #expect(impossible[0].largestPayload == nil)
     }
 

@@ -64,10 +64,7 @@ struct TrialSampleTests {
             scenarioText(#""trials": 12, "network": { "wifiPeerToPeer": { "loss": 0.05 } }"#),
             payloads: ["1KiB", "8KiB"])
         func run(_ jobs: Int) throws -> SweepResult {
-            switch SweepRunner(jobs: jobs, recordsSamples: true).run(prepared) {
-            case let .success(result): return result
-            case let .failure(failure): throw failure
-            }
+            try SweepRunner(jobs: jobs, recordsSamples: true).run(prepared)
         }
         let one = try run(1)
         let two = try run(2)

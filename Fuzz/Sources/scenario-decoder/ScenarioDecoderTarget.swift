@@ -11,19 +11,22 @@ import HandoffScenario
 public func fuzzScenarioDecoder(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: data == nil ? 0 : size))
     let file = "fuzz.json"
-    switch ScenarioDecoder.decode(bytes, file: file) {
-    case let .failure(problems):
+    do {
+        _ = try ScenarioSuite.decode(bytes, file: file)
+    } catch {
         // What validate prints, plain and as GitHub annotations.
-        _ = problems.description
-        _ = GitHubAnnotations.lines(for: problems)
-    case .success:
-        // What sweep does next with a file that decodes: the file's own
-        // sweep block, every point decoded (a file without one is a usage
-        // error, which is fine).
-        switch SweepRunner.prepare(bytes, file: file, options: SweepRunner.Options()) {
-        case let .failure(failure): _ = failure.description
-        case let .success(prepared): _ = prepared.points.count
-        }
+        _ = error.description
+        if let problems = error.problems { _ = GitHubAnnotations.lines(for: problems) }
+        return 0
+    }
+    // What sweep does next with a file that decodes: the file's own sweep
+    // block, every point decoded (a file without one is a usage error,
+    // which is fine).
+    do {
+        let prepared = try SweepRunner.prepare(bytes, file: file, options: SweepRunner.Options())
+        _ = prepared.axes.count
+    } catch {
+        _ = error.description
     }
     return 0
 }

@@ -4,11 +4,11 @@ import SimKernel
 /// continuation attempt to another.
 ///
 /// This table is the one place a metric is defined. Its name in scenario
-/// files, JSON and command lines (``rawValue``), its label in reports
+/// files, JSON and command lines (`rawValue`), its label in reports
 /// (``label``), its short name in narrow tables (``shortName``) and its CSV
 /// column (``csvName``) are properties of the case; summaries, samples,
 /// observations, sweep aggregates, baselines, reports and the command line
-/// iterate ``allCases``. Adding a metric is adding a case here (and, for a
+/// iterate `allCases`. Adding a metric is adding a case here (and, for a
 /// milestone the engine does not mark yet, marking it there).
 ///
 /// A trial has a value for a metric when the attempt reached both of its

@@ -14,11 +14,11 @@ public struct Baseline: Sendable, Equatable {
         public let name: String
         /// The SHA-256 of the file then (and of its overlays' values, see
         /// ``Scenario/digest``).
-        public let digest: String
+        package let digest: String
         /// The seed and trials the figures come from.
-        public let seed: UInt64
+        package let seed: UInt64
         /// Trials per entry.
-        public let trials: Int
+        package let trials: Int
         /// The figures, one entry per pair or sweep point, in order.
         public let entries: [Entry]
     }
@@ -31,6 +31,8 @@ public struct Baseline: Sendable, Equatable {
         /// Metric name → value, in a fixed order.
         public let metrics: [(name: String, value: Double)]
 
+        /// Whether two entries have the same key and the same metrics,
+        /// with the same values, in the same order.
         public static func == (lhs: Entry, rhs: Entry) -> Bool {
             lhs.key == rhs.key && lhs.metrics.map(\.name) == rhs.metrics.map(\.name)
                 && lhs.metrics.map(\.value) == rhs.metrics.map(\.value)
@@ -53,7 +55,7 @@ public struct Baseline: Sendable, Equatable {
 }
 
 /// Which way a metric should go.
-public enum MetricDirection: Sendable {
+package enum MetricDirection: Sendable {
     /// Lower is better (latencies, failures).
     case lowerIsBetter
     /// Higher is better (success rate).
@@ -61,34 +63,34 @@ public enum MetricDirection: Sendable {
 }
 
 /// The metrics a baseline records and how they read.
-public enum BaselineMetrics {
+package enum BaselineMetrics {
     /// The latency percentiles recorded, with their names.
     static let percentiles: [(name: String, percentile: Double)] = [
         ("p50", 50), ("p90", 90), ("p95", 95), ("p99", 99), ("max", 100),
     ]
 
     /// Which way `metric` should go.
-    public static func direction(of metric: String) -> MetricDirection {
+    package static func direction(of metric: String) -> MetricDirection {
         metric == "successRate" ? .higherIsBetter : .lowerIsBetter
     }
 
     /// The values `metric` can take: whole trials up to the most a scenario
     /// may ask for, latencies up to the longest simulated time in
     /// nanoseconds, shares from 0 to 1.
-    public static func range(of metric: String) -> ClosedRange<Double> {
+    package static func range(of metric: String) -> ClosedRange<Double> {
         if metric == "trials" { return 0...Double(ScenarioDecoder.maximumTrials) }
         if isLatency(metric) { return 0...Double(InputBounds.maximumDuration.nanoseconds) }
         return 0...1
     }
 
     /// Whether `metric` is a latency (in nanoseconds).
-    public static func isLatency(_ metric: String) -> Bool {
+    package static func isLatency(_ metric: String) -> Bool {
         LatencyMetric.allCases.contains { metric.hasPrefix($0.rawValue + ".") }
     }
 
     /// The figures of an aggregate: trials, success rate, each outcome's
     /// share, and the latency percentiles in nanoseconds.
-    public static func metrics(of aggregate: PointAggregate) -> [(name: String, value: Double)] {
+    package static func metrics(of aggregate: PointAggregate) -> [(name: String, value: Double)] {
         let trials = Double(max(aggregate.trials, 1))
         var metrics: [(String, Double)] = [
             ("trials", Double(aggregate.trials)),

@@ -7,11 +7,11 @@ public struct Tolerance: Hashable, Sendable {
     /// The metrics it applies to: a metric's name
     /// (`acceptToContinue.p95`), a family (`acceptToContinue`, every
     /// percentile of it), or `*` for every metric.
-    public let pattern: String
+    package let pattern: String
     /// The allowed move, relative or absolute.
-    public let relative: Double?
+    package let relative: Double?
     /// The allowed move in the metric's unit, if absolute.
-    public let absolute: Double?
+    package let absolute: Double?
 
     /// A tolerance.
     public init(pattern: String, relative: Double? = nil, absolute: Double? = nil) {
@@ -21,13 +21,13 @@ public struct Tolerance: Hashable, Sendable {
     }
 
     /// Whether it applies to `metric`.
-    public func applies(to metric: String) -> Bool {
+    package func applies(to metric: String) -> Bool {
         pattern == "*" || pattern == metric || metric.hasPrefix(pattern + ".")
     }
 
     /// Reads `PATTERN=VALUE`: `5%` is relative, a duration (`2ms`) or a plain
     /// number (`0.01`) is absolute.
-    public static func parse(_ text: String) -> Tolerance? {
+    package static func parse(_ text: String) -> Tolerance? {
         guard let equals = text.firstIndex(of: "=") else { return nil }
         let pattern = String(text[..<equals])
         let value = String(text[text.index(after: equals)...])
@@ -53,11 +53,14 @@ public struct Tolerance: Hashable, Sendable {
 public struct BaselineComparison: Sendable {
     /// How a figure moved.
     public enum Change: String, Sendable {
+        /// Worse than the baseline by more than the tolerance.
         case regression
+        /// Better than the baseline by more than the tolerance.
         case improvement
         /// Recorded now but not in the baseline (a new scenario, pair or
-        /// point), or the other way round.
+        /// point).
         case added
+        /// In the baseline but not recorded now.
         case removed
     }
 

@@ -2,7 +2,7 @@
 /// give the same file (and a readable diff in review).
 public enum BaselineFile {
     /// The format version.
-    public static let formatVersion: Int64 = 1
+    package static let formatVersion: Int64 = 1
 
     /// The file's text.
     public static func render(_ baseline: Baseline) -> String {

@@ -4,9 +4,9 @@ import Handoff
 /// Measures scenario files for a baseline.
 public struct BaselineRecorder: Sendable {
     /// Threads per measurement.
-    public var jobs: Int
+    package var jobs: Int
     /// Values written over every scenario first (a fitted model).
-    public var overlay: Overlay?
+    package var overlay: Overlay?
 
     /// A recorder on `jobs` threads, with `overlay`'s values written over
     /// every scenario.
@@ -18,20 +18,28 @@ public struct BaselineRecorder: Sendable {
     /// The figures of one scenario file: every activity on every receiving
     /// device, then every point of its `sweep` block, if it has one.
     ///
-    /// - Returns: the figures, or why there are none: an invalid file
+    /// ```swift
+    /// let measured = try BaselineRecorder(jobs: 4).measure(file: "scenarios/payload-3kib.json")
+    /// let now = Baseline(toolVersion: "local", scenarios: [measured])
+    /// ```
+    ///
+    /// - Parameter file: The scenario file's path.
+    /// - Returns: The figures, one entry per activity and receiving device,
+    ///   then one per sweep point.
+    /// - Throws: ``ScenarioError`` saying why there are none: an invalid file
     ///   (``ScenarioError/Category/invalidInput``, with its problems, or a
     ///   `sweep` block that cannot run as written), a file that cannot be
     ///   read (``ScenarioError/Category/missingInput``), or a trial that
     ///   stopped, its message after the file's name.
-    public func measure(file: String) -> Result<Baseline.Scenario, ScenarioError> {
+    public func measure(file: String) throws(ScenarioError) -> Baseline.Scenario {
         guard let data = FileManager.default.contents(atPath: file) else {
-            return .failure(ScenarioError(.missingInput, "\(file): no such file or cannot be read", file: file))
+            throw ScenarioError(.missingInput, "\(file): no such file or cannot be read", file: file)
         }
         let bytes = Array(data)
         let scenario: Scenario
-        switch ScenarioSuite.load(file, overlay: overlay) {
+        switch ScenarioSuite.loadResult(file, overlay: overlay) {
         case let .success(value): scenario = value
-        case let .failure(problems): return .failure(.invalid(problems))
+        case let .failure(problems): throw .invalid(problems)
         }
         let runner = SweepRunner(jobs: jobs)
         var entries: [Baseline.Entry] = []
@@ -42,7 +50,7 @@ public struct BaselineRecorder: Sendable {
             Overlay.apply(to: $0, file: file, given: overlay)
         }) {
         case let .success((_, value)): edits = value
-        case let .failure(error): return .failure(error)
+        case let .failure(error): throw error
         }
         let point = SweepPointScenario(
             coordinates: [], scenario: scenario, bytes: bytes, edits: edits, digest: scenario.digest)
@@ -53,31 +61,35 @@ public struct BaselineRecorder: Sendable {
                     entries.append(Baseline.Entry(
                         key: "\(activity.name) on \(device.name)", metrics: BaselineMetrics.metrics(of: aggregate)))
                 case let .failure(failure):
-                    return .failure(failure.prefixed("\(file): "))
+                    throw failure.prefixed("\(file): ")
                 }
             }
         }
         if scenario.sweep != nil {
-            switch SweepRunner.prepare(bytes, file: file, options: SweepRunner.Options(overlay: overlay)) {
-            case let .failure(failure) where failure.problems != nil: return .failure(failure)
-            case let .failure(failure):
+            let prepared: PreparedSweep
+            do {
+                prepared = try SweepRunner.prepare(bytes, file: file, options: SweepRunner.Options(overlay: overlay))
+            } catch where error.problems != nil {
+                throw error
+            } catch {
                 // The file's own sweep block, not a value of the caller's:
                 // one that cannot run as written makes the file invalid.
-                let category = failure.category == .badValue ? .invalidInput : failure.category
-                return .failure(failure.prefixed("\(file): sweep: ").recategorized(category))
-            case let .success(prepared):
-                switch runner.run(prepared) {
-                case let .failure(failure): return .failure(failure.prefixed("\(file): sweep: "))
-                case let .success(result):
-                    for point in result.points {
-                        let key = "sweep: " + zip(result.axes, point.coordinates).map { "\($0.name)=\($1)" }.joined(separator: ", ")
-                        entries.append(Baseline.Entry(key: key, metrics: BaselineMetrics.metrics(of: point.aggregate)))
-                    }
-                }
+                let category = error.category == .badValue ? .invalidInput : error.category
+                throw error.prefixed("\(file): sweep: ").recategorized(category)
+            }
+            let result: SweepResult
+            do {
+                result = try runner.run(prepared)
+            } catch {
+                throw error.prefixed("\(file): sweep: ")
+            }
+            for point in result.points {
+                let key = "sweep: " + zip(result.axes, point.coordinates).map { "\($0.name)=\($1)" }.joined(separator: ", ")
+                entries.append(Baseline.Entry(key: key, metrics: BaselineMetrics.metrics(of: point.aggregate)))
             }
         }
-        return .success(Baseline.Scenario(
+        return Baseline.Scenario(
             file: file, name: scenario.name, digest: scenario.digest, seed: scenario.seed, trials: scenario.trials,
-            entries: entries))
+            entries: entries)
     }
 }

@@ -4,43 +4,46 @@ import HandoffWorld
 import SimKernel
 
 /// How well the model fits one measured group.
-public struct GroupFit: Sendable, Equatable {
+package struct GroupFit: Sendable, Equatable {
     /// One quantile of both distributions, in milliseconds.
-    public struct Quantile: Sendable, Equatable {
+    package struct Quantile: Sendable, Equatable {
         /// The level, e.g. 0.95.
-        public let level: Double
-        public let measured: Double
-        public let simulated: Double?
+        package let level: Double
+        package let measured: Double
+        package let simulated: Double?
     }
 
     /// The dataset's index in the experiment.
-    public let dataset: Int
+    package let dataset: Int
     /// The group's value ("" without grouping).
-    public let group: String
+    package let group: String
     /// The simulated metric.
-    public let metric: LatencyMetric
+    package let metric: LatencyMetric
     /// Measured latencies, and simulated trials that reached the metric.
-    public let measuredCount: Int
-    public let simulatedCount: Int
+    package let measuredCount: Int
+    package let simulatedCount: Int
     /// The two-sample Kolmogorov–Smirnov distance, and its 5% critical
     /// value for these sample sizes.
-    public let ks: Double
-    public let critical: Double
+    package let ks: Double
+    package let critical: Double
     /// Quantiles at 5, 25, 50, 75, 95 and 99%.
-    public let quantiles: [Quantile]
+    package let quantiles: [Quantile]
     /// The shares of attempts that succeeded, when the data has an outcome
     /// column.
-    public let measuredSuccess: Double?
-    public let simulatedSuccess: Double
+    package let measuredSuccess: Double?
+    package let simulatedSuccess: Double
     /// Both samples, sorted (milliseconds), for the ECDF chart.
-    public let measuredSorted: [Double]
-    public let simulatedSorted: [Double]
+    package let measuredSorted: [Double]
+    package let simulatedSorted: [Double]
 }
 
 /// A fitted parameter: its value and, with a bootstrap, an interval.
 public struct FittedParameter: Sendable, Equatable {
     /// The parameter.
-    public let parameter: FitParameter
+    package let parameter: FitParameter
+    /// The parameter's path in the scenario file, such as
+    /// `network.wifiPeerToPeer.latency`.
+    public var path: String { parameter.path }
     /// The value, in the kind's unit (ns, bytes, bit/s, or the number).
     public let value: Double
     /// The 95% bootstrap interval, when one was asked for.
@@ -51,23 +54,23 @@ public struct FittedParameter: Sendable, Equatable {
 public struct CalibrationResult: Sendable, Equatable {
     /// The experiment's name and file.
     public let name: String
-    public let file: String
-    public let seed: UInt64
+    package let file: String
+    package let seed: UInt64
     /// Simulated trials per group and evaluation.
-    public let trials: Int
+    package let trials: Int
     /// Whether parameters were fitted (false: the fit was only checked).
     public let fitted: Bool
     /// Simulations run, bootstrap included.
-    public let evaluations: Int
+    package let evaluations: Int
     /// Bootstrap replicates.
-    public let bootstrap: Int
+    package let bootstrap: Int
     /// The objective at the result (the sum over groups of the KS distance
     /// and the quantile loss).
     public let objective: Double
     /// Each parameter, fitted or as checked.
     public let parameters: [FittedParameter]
     /// Each group's fit, datasets in order, groups in file order.
-    public let groups: [GroupFit]
+    package let groups: [GroupFit]
 }
 
 /// Fits an ``Experiment``'s parameters to its measurements by simulation.
@@ -90,11 +93,11 @@ public struct CalibrationResult: Sendable, Equatable {
 /// trials.
 public struct Calibrator: Sendable {
     /// Threads for each simulation.
-    public var jobs: Int
+    package var jobs: Int
     /// Bootstrap replicates (0: no intervals).
-    public var bootstrap: Int
+    package var bootstrap: Int
     /// The most simulations of the main fit.
-    public var maximumEvaluations: Int?
+    package var maximumEvaluations: Int?
 
     /// A calibrator.
     public init(jobs: Int = 1, bootstrap: Int = 0, maximumEvaluations: Int? = nil) {
@@ -107,82 +110,93 @@ public struct Calibrator: Sendable {
     static let weights = [1.0, 1, 1, 1, 2, 2]
 
     /// Fits `experiment`'s parameters, or with `check` (or no parameters)
-    /// measures the fit at `values` (every parameter's value in its unit;
-    /// the scenario as it is when nil).
+    /// measures the fit at `values`.
+    ///
+    /// ```swift
+    /// let fit = try Calibrator(jobs: 2, bootstrap: 20).run(try Experiment.load("calibration/awdl.json"))
+    /// for parameter in fit.parameters { print(parameter.path, parameter.value, parameter.interval as Any) }
+    /// ```
     ///
     /// - Parameters:
-    ///   - read: the bytes of a scenario file the experiment names
-    ///     (``Experiment/scenarioFiles``), or nil if it cannot be read.
-    ///   - progress: called with simulations run so far.
+    ///   - experiment: The experiment: its scenarios, measurements and
+    ///     parameters.
+    ///   - check: Only measure the fit, without fitting.
+    ///   - values: With `check`, every parameter's value in the order the
+    ///     experiment lists them, each in its kind's unit (nanoseconds,
+    ///     bytes, bits per second, or the number); nil for the scenario as
+    ///     it is.
+    ///   - read: The bytes of a scenario file the experiment names, or nil
+    ///     if it cannot be read.
+    ///   - progress: Called with the number of simulations run so far.
+    /// - Returns: The fitted (or checked) parameters and the fit's
+    ///   objective.
+    /// - Throws: ``ScenarioError``: a scenario file that cannot be read
+    ///   (``ScenarioError/Category/missingInput``), or a trial's error.
     public func run(
         _ experiment: Experiment, check: Bool = false, values: [Double]? = nil,
         read: (String) -> [UInt8]? = { FileManager.default.contents(atPath: $0).map(Array.init) },
         progress: (@Sendable (Int) -> Void)? = nil
-    ) -> Result<CalibrationResult, ScenarioError> {
+    ) throws(ScenarioError) -> CalibrationResult {
         let parameters = experiment.parameters
-        do throws(ScenarioError) {
-            var evaluator = Evaluator(
-                experiment: experiment, scenarios: try Self.scenarios(of: experiment, read: read), jobs: jobs,
-                progress: progress)
-            if check || parameters.isEmpty {
-                let simulated = try evaluator.simulate(values: values)
-                let groups = evaluator.fits(simulated, measured: experiment.datasets.map { $0.groups.map(\.milliseconds) })
-                let checked = zip(parameters, values ?? []).map { FittedParameter(parameter: $0, value: $1, interval: nil) }
-                return .success(CalibrationResult(
-                    name: experiment.name, file: experiment.file, seed: experiment.seed, trials: experiment.trials,
-                    fitted: false, evaluations: evaluator.evaluations, bootstrap: 0,
-                    objective: Evaluator.objective(groups), parameters: checked, groups: groups))
-            }
-            let measured = experiment.datasets.map { $0.groups.map(\.milliseconds) }
-            let budget = maximumEvaluations ?? 60 * (parameters.count + 1)
-            let start = parameters.map { $0.unit(of: $0.start) }
-            let best = try Self.minimise(from: start, size: 0.25, budget: budget, restarts: 2) { unit throws(ScenarioError) in
-                try evaluator.objective(unit: unit, measured: measured)
-            }
-            var intervals: [ClosedRange<Double>?] = Array(repeating: nil, count: parameters.count)
-            if bootstrap > 0 {
-                var estimates: [[Double]] = Array(repeating: [], count: parameters.count)
-                for replicate in 0..<bootstrap {
-                    var generator = RandomStreamKey(seed: experiment.seed).child("bootstrap", replicate).generator()
-                    // A replicate resamples the measurements and simulates on
-                    // its own random numbers, so the interval covers the
-                    // simulation's noise as well as the measurements'.
-                    let simulationSeed = generator.next() & UInt64(Int64.max)
-                    let resampled = measured.map { groups in
-                        groups.map { values in
-                            values.isEmpty ? values : (0..<values.count).map { _ in
-                                values[Int(generator.uniform(below: UInt64(values.count)))]
-                            }
+        var evaluator = Evaluator(
+            experiment: experiment, scenarios: try Self.scenarios(of: experiment, read: read), jobs: jobs,
+            progress: progress)
+        if check || parameters.isEmpty {
+            let simulated = try evaluator.simulate(values: values)
+            let groups = evaluator.fits(simulated, measured: experiment.datasets.map { $0.groups.map(\.milliseconds) })
+            let checked = zip(parameters, values ?? []).map { FittedParameter(parameter: $0, value: $1, interval: nil) }
+            return CalibrationResult(
+                name: experiment.name, file: experiment.file, seed: experiment.seed, trials: experiment.trials,
+                fitted: false, evaluations: evaluator.evaluations, bootstrap: 0,
+                objective: Evaluator.objective(groups), parameters: checked, groups: groups)
+        }
+        let measured = experiment.datasets.map { $0.groups.map(\.milliseconds) }
+        let budget = maximumEvaluations ?? 60 * (parameters.count + 1)
+        let start = parameters.map { $0.unit(of: $0.start) }
+        let best = try Self.minimise(from: start, size: 0.25, budget: budget, restarts: 2) { unit throws(ScenarioError) in
+            try evaluator.objective(unit: unit, measured: measured)
+        }
+        var intervals: [ClosedRange<Double>?] = Array(repeating: nil, count: parameters.count)
+        if bootstrap > 0 {
+            var estimates: [[Double]] = Array(repeating: [], count: parameters.count)
+            for replicate in 0..<bootstrap {
+                var generator = RandomStreamKey(seed: experiment.seed).child("bootstrap", replicate).generator()
+                // A replicate resamples the measurements and simulates on
+                // its own random numbers, so the interval covers the
+                // simulation's noise as well as the measurements'.
+                let simulationSeed = generator.next() & UInt64(Int64.max)
+                let resampled = measured.map { groups in
+                    groups.map { values in
+                        values.isEmpty ? values : (0..<values.count).map { _ in
+                            values[Int(generator.uniform(below: UInt64(values.count)))]
                         }
                     }
-                    let refit = try Self.minimise(
-                        from: best.point, size: 0.1, budget: max(budget / 4, 10 * (parameters.count + 1)), restarts: 0
-                    ) { unit throws(ScenarioError) in
-                        try evaluator.objective(unit: unit, measured: resampled, seed: simulationSeed)
-                    }
-                    for index in parameters.indices {
-                        estimates[index].append(parameters[index].value(at: refit.point[index]))
-                    }
+                }
+                let refit = try Self.minimise(
+                    from: best.point, size: 0.1, budget: max(budget / 4, 10 * (parameters.count + 1)), restarts: 0
+                ) { unit throws(ScenarioError) in
+                    try evaluator.objective(unit: unit, measured: resampled, seed: simulationSeed)
                 }
                 for index in parameters.indices {
-                    let sorted = estimates[index].sorted()
-                    func rank(_ p: Double) -> Double { sorted[min(sorted.count - 1, max(0, Int((p * Double(sorted.count)).rounded(.up)) - 1))] }
-                    intervals[index] = rank(0.025)...rank(0.975)
+                    estimates[index].append(parameters[index].value(at: refit.point[index]))
                 }
             }
-            let values = zip(parameters, best.point).map { $0.value(at: $1) }
-            let simulated = try evaluator.simulate(values: values)
-            let groups = evaluator.fits(simulated, measured: measured)
-            let fitted = parameters.indices.map {
-                FittedParameter(parameter: parameters[$0], value: values[$0], interval: intervals[$0])
+            for index in parameters.indices {
+                let sorted = estimates[index].sorted()
+                func rank(_ p: Double) -> Double { sorted[min(sorted.count - 1, max(0, Int((p * Double(sorted.count)).rounded(.up)) - 1))] }
+                intervals[index] = rank(0.025)...rank(0.975)
             }
-            return .success(CalibrationResult(
-                name: experiment.name, file: experiment.file, seed: experiment.seed, trials: experiment.trials,
-                fitted: true, evaluations: evaluator.evaluations, bootstrap: bootstrap,
-                objective: Evaluator.objective(groups), parameters: fitted, groups: groups))
-        } catch {
-            return .failure(error)
         }
+        let values = zip(parameters, best.point).map { $0.value(at: $1) }
+        let simulated = try evaluator.simulate(values: values)
+        let groups = evaluator.fits(simulated, measured: measured)
+        let fitted = parameters.indices.map {
+            FittedParameter(parameter: parameters[$0], value: values[$0], interval: intervals[$0])
+        }
+        return CalibrationResult(
+            name: experiment.name, file: experiment.file, seed: experiment.seed, trials: experiment.trials,
+            fitted: true, evaluations: evaluator.evaluations, bootstrap: bootstrap,
+            objective: Evaluator.objective(groups), parameters: fitted, groups: groups)
     }
 
     /// The bytes of every scenario file of `experiment`, by path.
@@ -206,7 +220,7 @@ public struct Calibrator: Sendable {
     /// that make it invalid (each parameter is tried at both ends of its
     /// range, each group with its value), in every scenario the datasets
     /// are simulated with. Nil when there are none.
-    public static func problems(
+    package static func problems(
         in experiment: Experiment,
         read: (String) -> [UInt8]? = { FileManager.default.contents(atPath: $0).map(Array.init) }
     ) -> ScenarioProblems? {
@@ -226,8 +240,13 @@ public struct Calibrator: Sendable {
                 return
             }
             let axes = [(path: "trials", values: [String(experiment.trials)])] + parameters
-            guard case let .failure(error) = SweepRunner.prepare(scenario, file: file, parameters: axes, options: options)
-            else { return }
+            let error: ScenarioError
+            do {
+                _ = try SweepRunner.prepare(scenario, file: file, parameters: axes, options: options)
+                return
+            } catch let thrown {
+                error = thrown
+            }
             let detail = error.problems?.problems.first.map { "\($0.path): \($0.message)" } ?? error.message(naming: { _ in what })
             problems.append(ScenarioProblem(
                 file: experiment.file, path: source?.path ?? "$", position: source?.position,
@@ -380,19 +399,10 @@ struct Evaluator {
                 let options = SweepRunner.Options(
                     trials: dataset.trials, seed: seed ?? experiment.seed, activity: experiment.activity,
                     device: experiment.device)
-                let prepared: PreparedSweep
-                switch SweepRunner.prepare(
+                let prepared = try SweepRunner.prepare(
                     scenarios[dataset.scenarioFile] ?? [], file: dataset.scenarioFile, payloads: [], profiles: [],
                     parameters: parameters, options: options)
-                {
-                case let .success(value): prepared = value
-                case let .failure(error): throw error
-                }
-                let point: SweepPoint
-                switch SweepRunner(jobs: jobs, recordsSamples: true).run(prepared) {
-                case let .success(sweep): point = sweep.points[0]
-                case let .failure(error): throw error
-                }
+                let point = try SweepRunner(jobs: jobs, recordsSamples: true).run(prepared).points[0]
                 let latencies = point.samples.compactMap { sample in
                     sample.latency(dataset.metric).map { Double($0.nanoseconds) / 1e6 }
                 }

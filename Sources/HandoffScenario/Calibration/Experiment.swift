@@ -6,7 +6,7 @@ import SimKernel
 /// A calibration experiment: a scenario, the timings a team measured of
 /// what it describes, and the scenario's parameters to fit to them.
 ///
-/// Read from a JSON file by ``ExperimentDecoder``:
+/// Read from a JSON file by ``load(_:)``:
 ///
 /// ```json
 /// {
@@ -19,32 +19,56 @@ import SimKernel
 /// ```
 public struct Experiment: Sendable {
     /// The experiment file.
-    public let file: String
+    package let file: String
     /// Its name.
     public let name: String
     /// The base scenario file, as the experiment names it relative to
     /// itself, resolved.
-    public let scenarioFile: String
+    package let scenarioFile: String
     /// The seed of every simulation (common random numbers: every
     /// candidate is simulated on the same random numbers).
-    public let seed: UInt64
+    package let seed: UInt64
     /// Simulated trials per group and evaluation.
-    public let trials: Int
+    package let trials: Int
     /// The activity measured, when the scenario has several.
-    public let activity: String?
+    package let activity: String?
     /// The receiving device measured, when it is ambiguous.
-    public let device: String?
+    package let device: String?
     /// The measured datasets.
-    public let datasets: [MeasuredDataset]
+    package let datasets: [MeasuredDataset]
     /// The parameters to fit (empty: only check the fit).
-    public let parameters: [FitParameter]
+    package let parameters: [FitParameter]
 
     /// The scenario files the datasets are simulated with, each once, in
     /// the order datasets first name them.
-    public var scenarioFiles: [String] {
+    package var scenarioFiles: [String] {
         var files: [String] = []
         for dataset in datasets where !files.contains(dataset.scenarioFile) { files.append(dataset.scenarioFile) }
         return files
+    }
+
+    /// Reads the experiment file at `file` and checks it against the
+    /// scenarios it names.
+    ///
+    /// ```swift
+    /// let experiment = try Experiment.load("calibration/awdl-request-response.json")
+    /// let result = try Calibrator(jobs: 2).run(experiment.overriding(trials: 200))
+    /// ```
+    ///
+    /// - Throws: ``ScenarioError`` in category
+    ///   ``ScenarioError/Category/invalidInput``, with every problem found in
+    ///   ``ScenarioError/problems``: in the file itself (a file that cannot
+    ///   be read is one problem at `$`), or a parameter or group its scenario
+    ///   has no place for.
+    public static func load(_ file: String) throws(ScenarioError) -> Experiment {
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw .invalid(ScenarioProblems(problems: [
+                ScenarioProblem(file: file, path: "$", position: nil, message: "cannot read the file"),
+            ]))
+        }
+        let experiment = try ExperimentDecoder.decode(Array(data), file: file).mapError(ScenarioError.invalid).get()
+        if let problems = Calibrator.problems(in: experiment) { throw .invalid(problems) }
+        return experiment
     }
 
     /// The same experiment with another seed or trial count (nil keeps
@@ -62,48 +86,48 @@ public struct Experiment: Sendable {
 
 /// One measured dataset: a column of a CSV file, the simulated metric it
 /// corresponds to, and its groups.
-public struct MeasuredDataset: Sendable {
+package struct MeasuredDataset: Sendable {
     /// The CSV file, resolved.
-    public let file: String
+    package let file: String
     /// The column measured.
-    public let column: String
+    package let column: String
     /// The simulated latency it corresponds to.
-    public let metric: LatencyMetric
+    package let metric: LatencyMetric
     /// The scenario simulated for it, resolved: its own (`"scenario"`),
     /// or the experiment's.
-    public internal(set) var scenarioFile: String
+    package internal(set) var scenarioFile: String
     /// Simulated trials per group and evaluation: its own (`"trials"`), or
     /// the experiment's.
-    public internal(set) var trials: Int
+    package internal(set) var trials: Int
     /// The scenario path a group's value is written to (`nil`: one group).
-    public let groupPath: String?
+    package let groupPath: String?
     /// The groups, in the order they first appear in the file.
-    public let groups: [MeasuredGroup]
+    package let groups: [MeasuredGroup]
     /// Whether the file has an outcome column (so success shares are
     /// measured too).
-    public let hasOutcome: Bool
+    package let hasOutcome: Bool
     /// Where the group path is written in the experiment file (for errors).
     var groupSource: (path: String, position: SourcePosition?)? = nil
 }
 
 /// The measurements of one group: the rows sharing a value of the group
 /// column (or every row).
-public struct MeasuredGroup: Sendable {
+package struct MeasuredGroup: Sendable {
     /// The group column's value, as written ("" without grouping).
-    public let value: String
+    package let value: String
     /// The measured latencies, in milliseconds, in file order.
-    public let milliseconds: [Double]
+    package let milliseconds: [Double]
     /// Rows whose outcome column said the attempt failed (0 without one).
-    public let failures: Int
+    package let failures: Int
     /// Rows in the group, failures included.
-    public var rows: Int { milliseconds.count + failures }
+    package var rows: Int { milliseconds.count + failures }
 }
 
 /// A parameter to fit: a path into the scenario (as `sweep --vary` writes
 /// it) and its range.
-public struct FitParameter: Sendable, Equatable {
+package struct FitParameter: Sendable, Equatable {
     /// What the parameter's values are.
-    public enum Kind: String, Sendable {
+    package enum Kind: String, Sendable {
         /// A plain number (a probability, a count, a σ).
         case number
         /// A duration, written in nanoseconds (`"2500000ns"`).
@@ -115,7 +139,7 @@ public struct FitParameter: Sendable, Equatable {
     }
 
     /// How candidates are spread over the range.
-    public enum Scale: String, Sendable {
+    package enum Scale: String, Sendable {
         /// Evenly.
         case linear
         /// Evenly in the logarithm (the range must be positive).
@@ -123,29 +147,29 @@ public struct FitParameter: Sendable, Equatable {
     }
 
     /// The path, e.g. `network.wifiPeerToPeer.latency`.
-    public let path: String
+    package let path: String
     /// What its values are.
-    public let kind: Kind
+    package let kind: Kind
     /// The range, in the kind's unit (ns, bytes, bit/s, or the number).
-    public let minimum: Double
-    public let maximum: Double
+    package let minimum: Double
+    package let maximum: Double
     /// How candidates are spread.
-    public let scale: Scale
+    package let scale: Scale
     /// Where the search starts, in the kind's unit: the experiment's
     /// `start`, or the middle of the range (in the scale's sense).
-    public let start: Double
+    package let start: Double
     /// Where the parameter's path is written in the experiment file (for
     /// errors).
     var source: (path: String, position: SourcePosition?)? = nil
 
-    public static func == (lhs: FitParameter, rhs: FitParameter) -> Bool {
+    package static func == (lhs: FitParameter, rhs: FitParameter) -> Bool {
         lhs.path == rhs.path && lhs.kind == rhs.kind && lhs.minimum == rhs.minimum && lhs.maximum == rhs.maximum
             && lhs.scale == rhs.scale && lhs.start == rhs.start
     }
 
     /// A parameter (see the properties); `start` nil starts in the middle
     /// of the range.
-    public init(path: String, kind: Kind, minimum: Double, maximum: Double, scale: Scale, start: Double? = nil) {
+    package init(path: String, kind: Kind, minimum: Double, maximum: Double, scale: Scale, start: Double? = nil) {
         self.path = path
         self.kind = kind
         self.minimum = minimum
@@ -158,7 +182,7 @@ public struct FitParameter: Sendable, Equatable {
     }
 
     /// The value at `unit` ∈ [0, 1] of the range.
-    public func value(at unit: Double) -> Double {
+    package func value(at unit: Double) -> Double {
         let position = min(max(unit, 0), 1)
         switch scale {
         case .linear: return minimum + (maximum - minimum) * position
@@ -167,7 +191,7 @@ public struct FitParameter: Sendable, Equatable {
     }
 
     /// Where `value` lies in the range, in [0, 1].
-    public func unit(of value: Double) -> Double {
+    package func unit(of value: Double) -> Double {
         guard maximum > minimum else { return 0 }
         let position: Double
         switch scale {
@@ -179,7 +203,7 @@ public struct FitParameter: Sendable, Equatable {
 
     /// `value` as the scenario file takes it (whole units for durations,
     /// sizes and rates).
-    public func text(_ value: Double) -> String {
+    package func text(_ value: Double) -> String {
         switch kind {
         case .number: return Self.decimal(value)
         case .duration: return "\(Int64(value.rounded()))ns"
@@ -189,7 +213,7 @@ public struct FitParameter: Sendable, Equatable {
     }
 
     /// `value` for people: `2.5ms`, `3 KiB`, `0.12`.
-    public func display(_ value: Double) -> String {
+    package func display(_ value: Double) -> String {
         switch kind {
         case .number: return Self.decimal((value * 1e6).rounded() / 1e6)
         case .duration: return SimDuration(nanoseconds: Int64(value.rounded())).rounded(toSignificantDigits: 4).description

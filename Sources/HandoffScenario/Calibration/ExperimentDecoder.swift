@@ -7,18 +7,18 @@ import SimKernel
 /// at once, each with the file, JSON path, line and what was expected, as
 /// for scenario files; problems in a measured CSV file name the experiment's
 /// key and the CSV's line.
-public enum ExperimentDecoder {
+package enum ExperimentDecoder {
     /// The most trials per group and evaluation an experiment may ask for.
-    public static let maximumTrials = 1_000_000
+    package static let maximumTrials = 1_000_000
     /// The most rows a measured file may have.
-    public static let maximumRows = 10_000_000
+    package static let maximumRows = 10_000_000
     /// The most parameters an experiment may fit at once.
-    public static let maximumParameters = 12
+    package static let maximumParameters = 12
 
     /// Decodes the experiment in `bytes`, naming it `file` in problems;
     /// `read` returns the bytes of a file the experiment names (resolved
     /// against the experiment's folder), or nil if it cannot be read.
-    public static func decode(
+    package static func decode(
         _ bytes: [UInt8], file: String, read: @escaping (String) -> [UInt8]? = { FileManager.default.contents(atPath: $0).map(Array.init) }
     ) -> Result<Experiment, ScenarioProblems> {
         let root: JSONNode

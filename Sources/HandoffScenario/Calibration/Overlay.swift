@@ -20,27 +20,27 @@ import Foundation
 /// as usual, so a value that does not fit is reported against it.
 public struct Overlay: Sendable, Equatable {
     /// The overlay file.
-    public let file: String
+    package let file: String
     /// What it says it is.
     public let description: String
     /// The values, in order: a path and the value as text (a JSON number,
     /// or a string such as `"2ms"`).
-    public let settings: [Setting]
+    package let settings: [Setting]
 
     /// One value to write.
-    public struct Setting: Sendable, Equatable {
-        public let path: String
-        public let value: String
+    package struct Setting: Sendable, Equatable {
+        package let path: String
+        package let value: String
         let parsed: ParameterPath
 
-        public static func == (lhs: Setting, rhs: Setting) -> Bool { lhs.path == rhs.path && lhs.value == rhs.value }
+        package static func == (lhs: Setting, rhs: Setting) -> Bool { lhs.path == rhs.path && lhs.value == rhs.value }
     }
 
     static let keys = ["$schema", "overlay", "set"]
     static let settingKeys = ["path", "value"]
 
     /// Reads an overlay file, or every problem in it.
-    public static func decode(_ bytes: [UInt8], file: String) -> Result<Overlay, ScenarioProblems> {
+    package static func decode(_ bytes: [UInt8], file: String) -> Result<Overlay, ScenarioProblems> {
         let root: JSONNode
         switch ScenarioDecoder.parse(bytes, file: file) {
         case let .success(node): root = node
@@ -95,7 +95,7 @@ public struct Overlay: Sendable, Equatable {
                 file: file, path: "$.overlay", position: member.value.position,
                 message: "expected an overlay file that can be read, found \"\(name)\" (\(path))")]))
         }
-        return load(path).map { $0 }
+        return loadResult(path).map { $0 }
     }
 
     /// `root` with the overlay the scenario names and then `given` written
@@ -132,7 +132,22 @@ public struct Overlay: Sendable, Equatable {
     }
 
     /// Reads the overlay file at `file`.
-    public static func load(_ file: String) -> Result<Overlay, ScenarioProblems> {
+    ///
+    /// ```swift
+    /// let fitted = try Overlay.load("calibration/fitted.json")
+    /// let scenario = try ScenarioSuite.load("scenarios/payload-3kib.json", overlay: fitted)
+    /// ```
+    ///
+    /// - Throws: ``ScenarioError`` in category
+    ///   ``ScenarioError/Category/invalidInput``, with every problem found in
+    ///   ``ScenarioError/problems`` (a file that cannot be read is one
+    ///   problem at `$`).
+    public static func load(_ file: String) throws(ScenarioError) -> Overlay {
+        try loadResult(file).mapError(ScenarioError.invalid).get()
+    }
+
+    /// ``load(_:)``, its problems as a result.
+    package static func loadResult(_ file: String) -> Result<Overlay, ScenarioProblems> {
         guard let data = FileManager.default.contents(atPath: file) else {
             return .failure(ScenarioProblems(problems: [
                 ScenarioProblem(file: file, path: "$", position: nil, message: "cannot read the file"),

@@ -10,37 +10,37 @@ import SimKernel
 /// are far beyond any handoff a person waits for; together they keep every
 /// instant a run computes (the limit plus delays, queueing and
 /// serialisation times) well inside the 292 years of `Int64` nanoseconds.
-public enum InputBounds {
+package enum InputBounds {
     /// The longest duration anywhere in a file (delays, latencies, launch
     /// and save times, timeouts, timeline instants, the simulated-time
     /// limit): 7 days.
-    public static let maximumDuration: SimDuration = .seconds(7 * 24 * 3600)
+    package static let maximumDuration: SimDuration = .seconds(7 * 24 * 3600)
     /// The largest size anywhere in a file (payloads, message and envelope
     /// sizes, stream rounds): 1 GiB.
-    public static let maximumBytes = 1 << 30
+    package static let maximumBytes = 1 << 30
     /// The largest `{"$data": …}` value in a `userInfo`, which validation
     /// builds as bytes: 16 MiB. Larger payloads are given as `payloadSize`.
-    public static let maximumDataBytes = 16 << 20
+    package static let maximumDataBytes = 16 << 20
     /// The slowest link bandwidth: 10 kbit/s (a 1,500-byte packet takes
     /// 1.2 s to send).
-    public static let minimumBitsPerSecond: Int64 = 10_000
+    package static let minimumBitsPerSecond: Int64 = 10_000
     /// The furthest a position or move may be from the origin on either
     /// axis, in metres: 1,000 km.
-    public static let maximumCoordinate = 1e6
+    package static let maximumCoordinate = 1e6
     /// The most events one trial may be allowed (`limits.maxEvents`): 10⁸.
-    public static let maximumEventsPerTrial: Int64 = 100_000_000
+    package static let maximumEventsPerTrial: Int64 = 100_000_000
     /// The most devices in a file: 64 (the world keeps per-pair link state,
     /// which grows with the square of the device count).
-    public static let maximumDevices = 64
+    package static let maximumDevices = 64
     /// The most apps in a file: 256.
-    public static let maximumApps = 256
+    package static let maximumApps = 256
     /// The most activities in a file: 64.
-    public static let maximumActivities = 64
+    package static let maximumActivities = 64
     /// The most timeline entries in a file: 10,000.
-    public static let maximumTimelineEntries = 10_000
+    package static let maximumTimelineEntries = 10_000
     /// The most expectations in a file: 1,000.
-    public static let maximumExpectations = 1_000
+    package static let maximumExpectations = 1_000
     /// The most points a sweep may have (the product of its axes' value
     /// counts): 10,000.
-    public static let maximumSweepPoints = 10_000
+    package static let maximumSweepPoints = 10_000
 }

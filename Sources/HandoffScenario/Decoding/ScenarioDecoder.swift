@@ -16,18 +16,18 @@ import SimKernel
 /// case let .failure(problems): print(problems)   // FILE:LINE:COLUMN: error: $.path: message
 /// }
 /// ```
-public enum ScenarioDecoder {
+package enum ScenarioDecoder {
     /// The account devices are signed in to when the file does not say.
-    public static let defaultAccount = "user@icloud.com"
+    package static let defaultAccount = "user@icloud.com"
     /// The walking speed of a `move` that gives none, in metres per second.
-    public static let defaultWalkingSpeed = 1.4
+    package static let defaultWalkingSpeed = 1.4
     /// The trials of a scenario that does not say.
-    public static let defaultTrials = 100
+    package static let defaultTrials = 100
     /// The most trials a scenario may ask for.
-    public static let maximumTrials = 10_000_000
+    package static let maximumTrials = 10_000_000
 
     /// Decodes the scenario in `bytes`, naming it `file` in problems.
-    public static func decode(_ bytes: [UInt8], file: String) -> Result<Scenario, ScenarioProblems> {
+    package static func decode(_ bytes: [UInt8], file: String) -> Result<Scenario, ScenarioProblems> {
         switch parse(bytes, file: file) {
         case let .success(root): return decode(root: root, file: file, digest: SHA256.hexDigest(of: bytes))
         case let .failure(problems): return .failure(problems)
@@ -35,7 +35,7 @@ public enum ScenarioDecoder {
     }
 
     /// The JSON tree of a scenario file, or its syntax error as a problem.
-    public static func parse(_ bytes: [UInt8], file: String) -> Result<JSONNode, ScenarioProblems> {
+    package static func parse(_ bytes: [UInt8], file: String) -> Result<JSONNode, ScenarioProblems> {
         do {
             return .success(try JSONParser.parse(bytes))
         } catch {
@@ -47,7 +47,7 @@ public enum ScenarioDecoder {
 
     /// Decodes a scenario from its JSON tree (for sweep points, the file's
     /// tree with values replaced); `digest` is the file's.
-    public static func decode(root: JSONNode, file: String, digest: String) -> Result<Scenario, ScenarioProblems> {
+    package static func decode(root: JSONNode, file: String, digest: String) -> Result<Scenario, ScenarioProblems> {
         let context = DecodingContext(file: file)
         let decoded = ScenarioReader(context: context, digest: digest).read(root)
         if let decoded, context.problems.isEmpty { return .success(decoded) }
@@ -128,11 +128,11 @@ enum ScenarioKeys {
 
 /// The app-facing callbacks and calls a `callbacks` expectation may list,
 /// as the trace names them (``TraceEvent/Name/scenarioCallbacks``).
-public let scenarioCallbackNames = TraceEvent.Name.scenarioCallbacks.map(\.rawValue)
+package let scenarioCallbackNames = TraceEvent.Name.scenarioCallbacks.map(\.rawValue)
 
 /// The trace events an `events` expectation may list, as the trace names
 /// them (every ``TraceEvent/Name``).
-public let scenarioEventNames = TraceEvent.Name.allCases.map(\.rawValue)
+package let scenarioEventNames = TraceEvent.Name.allCases.map(\.rawValue)
 
 /// Reads one file's root object into a scenario.
 struct ScenarioReader {

@@ -12,20 +12,26 @@ public struct ScenarioProblem: Error, Hashable, Sendable, CustomStringConvertibl
     /// (`$` for the whole document).
     public let path: String
     /// Where the value starts in the file, when known.
-    public let position: SourcePosition?
+    package let position: SourcePosition?
+    /// The line (from 1) where the value starts, when known.
+    public var line: Int? { position?.line }
+    /// The column (from 1, in Unicode scalars) where the value starts, when known.
+    public var column: Int? { position?.column }
     /// What is wrong and what was expected.
     public let message: String
 
     /// A problem at `path` in `file`. Control characters in any of the
-    /// three texts are escaped (see ``Swift/String/escapingControlCharacters``),
+    /// three texts are escaped (see `String.escapingControlCharacters`),
     /// so a problem is always one line.
-    public init(file: String, path: String, position: SourcePosition?, message: String) {
+    package init(file: String, path: String, position: SourcePosition?, message: String) {
         self.file = file.escapingControlCharacters
         self.path = path.escapingControlCharacters
         self.position = position
         self.message = message.escapingControlCharacters
     }
 
+    /// The problem as compilers print one:
+    /// `FILE:LINE:COLUMN: error: PATH: MESSAGE`.
     public var description: String {
         let location = position.map { "\(file):\($0.line):\($0.column)" } ?? file
         return "\(location): error: \(path): \(message)"
@@ -51,7 +57,7 @@ public struct ScenarioProblems: Error, Hashable, Sendable, CustomStringConvertib
 /// first 1,000, and candidates whose length differs by more than the allowed
 /// distance are skipped, so a suggestion costs at most a few million steps
 /// whatever the input.
-public func suggestion(for word: String, among candidates: [String]) -> String? {
+package func suggestion(for word: String, among candidates: [String]) -> String? {
     let target = Array(word.lowercased().unicodeScalars)
     guard target.count <= 64 else { return nil }
     let allowed = max(1, target.count / 3)

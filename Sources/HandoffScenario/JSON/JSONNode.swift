@@ -10,9 +10,9 @@
 ///     print(text, name.keyPosition, name.value.position)  // Mac line 1, column 2 line 1, column 10
 /// }
 /// ```
-public struct JSONNode: Hashable, Sendable {
+package struct JSONNode: Hashable, Sendable {
     /// The kinds of JSON value.
-    public indirect enum Value: Hashable, Sendable {
+    package indirect enum Value: Hashable, Sendable {
         /// `null`.
         case null
         /// `true` or `false`.
@@ -28,14 +28,14 @@ public struct JSONNode: Hashable, Sendable {
     }
 
     /// The value.
-    public let value: Value
+    package let value: Value
 
     /// Where the value starts: its first character (the quote of a string,
     /// the bracket of an array).
-    public let position: SourcePosition
+    package let position: SourcePosition
 
     /// Creates a node from its parts, as given.
-    public init(value: Value, position: SourcePosition) {
+    package init(value: Value, position: SourcePosition) {
         self.value = value
         self.position = position
     }
@@ -43,7 +43,7 @@ public struct JSONNode: Hashable, Sendable {
     /// The kind of value with its article, for error messages such as
     /// "expected a string, found an array": "null", "a boolean", "a number",
     /// "a string", "an array" or "an object".
-    public var kindName: String {
+    package var kindName: String {
         switch value {
         case .null: return "null"
         case .bool: return "a boolean"
@@ -60,7 +60,7 @@ public struct JSONNode: Hashable, Sendable {
     /// Keys compare by Unicode scalars, as JSON does.
     ///
     /// - Complexity: O(*m*) in the number of members.
-    public func member(_ key: String) -> JSONMember? {
+    package func member(_ key: String) -> JSONMember? {
         guard case .object(let members) = value else { return nil }
         return members.first { $0.key.unicodeScalars.elementsEqual(key.unicodeScalars) }
     }
@@ -72,18 +72,18 @@ public struct JSONNode: Hashable, Sendable {
 /// let member = JSONMember(key: "x", keyPosition: SourcePosition(line: 1, column: 2, offset: 1),
 ///                         value: JSONNode(value: .null, position: SourcePosition(line: 1, column: 7, offset: 6)))
 /// ```
-public struct JSONMember: Hashable, Sendable {
+package struct JSONMember: Hashable, Sendable {
     /// The key, with its escapes decoded.
-    public let key: String
+    package let key: String
 
     /// Where the key starts (its opening quote).
-    public let keyPosition: SourcePosition
+    package let keyPosition: SourcePosition
 
     /// The value.
-    public let value: JSONNode
+    package let value: JSONNode
 
     /// Creates a member from its parts, as given.
-    public init(key: String, keyPosition: SourcePosition, value: JSONNode) {
+    package init(key: String, keyPosition: SourcePosition, value: JSONNode) {
         self.key = key
         self.keyPosition = keyPosition
         self.value = value

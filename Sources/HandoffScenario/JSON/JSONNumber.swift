@@ -10,19 +10,19 @@
 /// let large = JSONNumber("1e3")     // not an integer literal: int64Value nil
 /// let wrong = JSONNumber("01")      // nil: not a JSON number
 /// ```
-public struct JSONNumber: Hashable, Sendable, CustomStringConvertible {
+package struct JSONNumber: Hashable, Sendable, CustomStringConvertible {
     /// The literal exactly as written, for example "-12", "3.50" or "1e3".
     ///
     /// Two numbers are equal when their texts are equal, so "1.0" and "1"
     /// differ; compare `doubleValue` or `int64Value` to compare magnitudes.
-    public let text: String
+    package let text: String
 
     /// Creates a number from a literal, or returns `nil` when `text` is not a
     /// JSON number (RFC 8259 §6: an optional minus, no leading zeros, an
     /// optional fraction and an optional exponent).
     ///
     /// - Complexity: O(*n*) in the length of `text`.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         let bytes = Array(text.utf8)
         guard !bytes.isEmpty, JSONNumber.problem(in: bytes[...]) == nil else { return nil }
         self.text = text
@@ -35,13 +35,13 @@ public struct JSONNumber: Hashable, Sendable, CustomStringConvertible {
 
     /// Whether the literal has neither a fraction nor an exponent ("12", "-0",
     /// but not "12.0" or "1e3").
-    public var isInteger: Bool {
+    package var isInteger: Bool {
         !text.utf8.contains { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }
     }
 
     /// The exact value of an integer literal within `Int64` range; `nil` for
     /// any other literal ("1e3", "3.0", "9223372036854775808").
-    public var int64Value: Int64? {
+    package var int64Value: Int64? {
         isInteger ? Int64(text) : nil
     }
 
@@ -50,13 +50,13 @@ public struct JSONNumber: Hashable, Sendable, CustomStringConvertible {
     /// Finite for every literal whose magnitude fits in a `Double`; ±infinity
     /// beyond (for example "1e400"), and ±0 for magnitudes below the smallest
     /// subnormal.
-    public var doubleValue: Double {
+    package var doubleValue: Double {
         // Every validated literal is accepted by Double(_:); NaN is unreachable.
         Double(text) ?? .nan
     }
 
     /// The literal as written.
-    public var description: String { text }
+    package var description: String { text }
 
     /// What is wrong with `token` as a JSON number, or `nil` when it is one.
     ///

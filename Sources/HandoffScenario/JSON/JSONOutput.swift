@@ -14,7 +14,7 @@
 /// print(summary.render(pretty: false))
 /// // {"scenario":"walk-away","trials":200,"p95Seconds":0.84,"failures":[]}
 /// ```
-public enum JSONOutput: Equatable, Sendable {
+package enum JSONOutput: Equatable, Sendable {
     /// `null`.
     case null
     /// `true` or `false`.
@@ -34,7 +34,7 @@ public enum JSONOutput: Equatable, Sendable {
     /// Whether two trees are the same: same cases, same members in the same
     /// order, doubles compared with `==` (so `0.0 == -0.0` and NaN differs
     /// from itself), strings compared by Unicode scalars.
-    public static func == (lhs: JSONOutput, rhs: JSONOutput) -> Bool {
+    package static func == (lhs: JSONOutput, rhs: JSONOutput) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null):
             return true
@@ -63,7 +63,7 @@ public enum JSONOutput: Equatable, Sendable {
     /// - Parameter pretty: 2-space indentation and a final newline when true;
     ///   no whitespace at all when false.
     /// - Complexity: O(*n*) in the size of the output.
-    public func render(pretty: Bool = true) -> String {
+    package func render(pretty: Bool = true) -> String {
         JSONWriter(pretty: pretty).render(self)
     }
 }

@@ -16,10 +16,10 @@
 ///
 /// Not guaranteed: duplicate keys are not reported (objects keep them all, in
 /// order); numbers are not range-checked (see ``JSONNumber``).
-public enum JSONParser {
+package enum JSONParser {
     /// The deepest nesting of arrays and objects accepted; the top-level
     /// container is level 1.
-    public static let maximumDepth = 256
+    package static let maximumDepth = 256
 
     /// Reads one JSON document from UTF-8 bytes.
     ///
@@ -29,7 +29,7 @@ public enum JSONParser {
     /// - Throws: ``JSONSyntaxError`` at the first problem.
     /// - Complexity: O(*n*) time in the length of `bytes`; the nesting depth is
     ///   bounded, so hostile input cannot exhaust the stack.
-    public static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONNode {
+    package static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONNode {
         var reader = JSONReader(bytes: bytes)
         return try reader.readDocument()
     }
@@ -42,7 +42,7 @@ public enum JSONParser {
     /// - Returns: the top-level value, with positions.
     /// - Throws: ``JSONSyntaxError`` at the first problem.
     /// - Complexity: O(*n*) in the length of `text`.
-    public static func parse(_ text: String) throws(JSONSyntaxError) -> JSONNode {
+    package static func parse(_ text: String) throws(JSONSyntaxError) -> JSONNode {
         try parse(Array(text.utf8))
     }
 }

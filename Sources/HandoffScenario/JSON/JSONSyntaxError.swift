@@ -10,22 +10,22 @@
 ///     print(error)  // line 1, column 9: expected ',' or '}' after an object member
 /// }
 /// ```
-public struct JSONSyntaxError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct JSONSyntaxError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Where the problem is: the offending character, or the end of the input.
     ///
     /// For an unterminated string it is the opening quote; for a trailing
     /// comma it is the comma.
-    public let position: SourcePosition
+    package let position: SourcePosition
 
     /// What is wrong, for example "expected ',' or '}' after an object member".
-    public let message: String
+    package let message: String
 
     /// Creates an error from its parts, as given.
-    public init(position: SourcePosition, message: String) {
+    package init(position: SourcePosition, message: String) {
         self.position = position
         self.message = message
     }
 
     /// "line 3, column 7: expected ',' or '}' after an object member".
-    public var description: String { "\(position): \(message)" }
+    package var description: String { "\(position): \(message)" }
 }

@@ -27,23 +27,23 @@
 ///
 /// Not guaranteed: nesting is rendered recursively, so trees thousands of
 /// levels deep (which no report builds) could exhaust the stack.
-public struct JSONWriter: Sendable {
+package struct JSONWriter: Sendable {
     /// Whether to indent (2 spaces per level, a final newline) rather than
     /// write everything on one line without spaces.
-    public var pretty: Bool
+    package var pretty: Bool
 
     /// Creates a writer.
     ///
     /// - Parameter pretty: indented output with a final newline (the
     ///   default), or compact output.
-    public init(pretty: Bool = true) {
+    package init(pretty: Bool = true) {
         self.pretty = pretty
     }
 
     /// The JSON text of `value`.
     ///
     /// - Complexity: O(*n*) in the size of the output.
-    public func render(_ value: JSONOutput) -> String {
+    package func render(_ value: JSONOutput) -> String {
         var output: [UInt8] = []
         write(value, depth: 0, into: &output)
         if pretty { output.append(.lineFeed) }

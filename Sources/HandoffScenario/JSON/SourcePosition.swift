@@ -13,29 +13,29 @@
 /// let position = SourcePosition(line: 3, column: 7, offset: 40)
 /// print(position)  // line 3, column 7
 /// ```
-public struct SourcePosition: Hashable, Comparable, Sendable, CustomStringConvertible {
+package struct SourcePosition: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The 1-based line number.
-    public let line: Int
+    package let line: Int
 
     /// The 1-based column, in Unicode scalars from the start of the line.
-    public let column: Int
+    package let column: Int
 
     /// The 0-based offset in UTF-8 bytes from the start of the input
     /// (including any byte order mark).
-    public let offset: Int
+    package let offset: Int
 
     /// Creates a position from its parts, as given.
-    public init(line: Int, column: Int, offset: Int) {
+    package init(line: Int, column: Int, offset: Int) {
         self.line = line
         self.column = column
         self.offset = offset
     }
 
     /// "line 3, column 7".
-    public var description: String { "line \(line), column \(column)" }
+    package var description: String { "line \(line), column \(column)" }
 
     /// Whether `lhs` comes before `rhs`: by offset, then line, then column.
-    public static func < (lhs: SourcePosition, rhs: SourcePosition) -> Bool {
+    package static func < (lhs: SourcePosition, rhs: SourcePosition) -> Bool {
         (lhs.offset, lhs.line, lhs.column) < (rhs.offset, rhs.line, rhs.column)
     }
 }

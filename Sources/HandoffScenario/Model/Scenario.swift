@@ -4,7 +4,8 @@ import SimKernel
 
 /// A validated scenario file: the setup it describes, its activities and
 /// timeline, how many trials to run under which seed, its limits and its
-/// expectations. Made by ``ScenarioDecoder``; run by ``ScenarioRunner``.
+/// expectations. Made by ``ScenarioSuite/load(_:overlay:)``; run by
+/// ``ScenarioRunner``.
 public struct Scenario: Sendable {
     /// The file, as it was named on the command line.
     public let file: String
@@ -12,71 +13,71 @@ public struct Scenario: Sendable {
     /// gives none).
     public let name: String
     /// What the scenario checks, in words.
-    public let summary: String?
+    package let summary: String?
     /// The seed of trial 0's stream; trial k draws from stream (seed, k).
     public let seed: UInt64
     /// How many trials to run.
     public let trials: Int
     /// Per-trial limits.
-    public let limits: ScenarioLimits
+    package let limits: ScenarioLimits
     /// How long each trial is observed, if the scenario fixes it; without
     /// one, a trial runs until nothing is under way, and reaching
     /// ``ScenarioLimits/maxSimulatedTime`` first is an error.
-    public let duration: SimDuration?
+    package let duration: SimDuration?
     /// Devices, apps, site associations, world and protocol settings.
     public let setup: HandoffSetup
     /// How each scenario-described app behaves, by bundle ID, in the order
     /// of the file.
-    public let behaviours: [(bundleID: String, behaviour: AppBehaviour)]
+    package let behaviours: [(bundleID: String, behaviour: AppBehaviour)]
     /// The activities, in the order of the file.
     public let activities: [ScenarioActivity]
     /// What happens when, in time order (ties keep file order).
-    public let timeline: [TimelineEntry]
+    package let timeline: [TimelineEntry]
     /// What must hold, in the order of the file (empty for a file that only
     /// describes a sweep).
-    public let expectations: [Expectation]
+    package let expectations: [Expectation]
     /// The file's `sweep` block, if any.
-    public let sweep: ScenarioSweep?
+    package let sweep: ScenarioSweep?
     /// A digest of the file's bytes (SHA-256, hex), recorded in reports so
     /// results from different versions of a scenario are never mixed; run
     /// with an overlay (its own `"overlay"` or a command's), of the bytes
     /// and the overlay's values.
-    public let digest: String
+    package let digest: String
     /// The overlay file whose values were written over the file before it
     /// was decoded (`--overlay`), if any: replay commands name it.
-    public internal(set) var overlayFile: String?
+    package internal(set) var overlayFile: String?
 
     /// The behaviour of app `bundleID` (the default behaviour if the file
     /// gives none).
-    public func behaviour(of bundleID: String) -> AppBehaviour {
+    package func behaviour(of bundleID: String) -> AppBehaviour {
         behaviours.first { $0.bundleID == bundleID }?.behaviour ?? AppBehaviour()
     }
 }
 
 /// A scenario file's `sweep` block: what `handoff-sim sweep` varies when
 /// the command line does not say.
-public struct ScenarioSweep: Sendable {
+package struct ScenarioSweep: Sendable {
     /// Payload sizes, as written.
-    public let payloads: [String]
+    package let payloads: [String]
     /// Network profile names.
-    public let profiles: [String]
+    package let profiles: [String]
     /// Parameter paths with their values, as written.
-    public let parameters: [(path: String, values: [String])]
+    package let parameters: [(path: String, values: [String])]
 }
 
 /// Bounds on one trial: hitting one ends the scenario with an error (the
 /// suite goes on).
-public struct ScenarioLimits: Hashable, Sendable {
+package struct ScenarioLimits: Hashable, Sendable {
     /// The most events one trial may handle.
-    public var maxEvents: UInt64
+    package var maxEvents: UInt64
     /// The latest simulated time a trial may reach.
-    public var maxSimulatedTime: SimDuration
+    package var maxSimulatedTime: SimDuration
 
     /// The defaults: a million events, ten simulated minutes.
-    public static let defaults = ScenarioLimits(maxEvents: 1_000_000, maxSimulatedTime: .seconds(600))
+    package static let defaults = ScenarioLimits(maxEvents: 1_000_000, maxSimulatedTime: .seconds(600))
 
     /// Limits of the given size.
-    public init(maxEvents: UInt64, maxSimulatedTime: SimDuration) {
+    package init(maxEvents: UInt64, maxSimulatedTime: SimDuration) {
         self.maxEvents = maxEvents
         self.maxSimulatedTime = maxSimulatedTime
     }
@@ -96,19 +97,19 @@ public struct ScenarioActivity: Hashable, Sendable {
 }
 
 /// A timed action of the timeline.
-public struct TimelineEntry: Hashable, Sendable {
+package struct TimelineEntry: Hashable, Sendable {
     /// When it happens.
-    public let time: SimInstant
+    package let time: SimInstant
     /// What happens.
-    public let action: TimelineAction
+    package let action: TimelineAction
     /// Where the entry is in the file.
-    public let path: String
+    package let path: String
 }
 
 /// What a timeline entry does: a Handoff action whose activity is named by
 /// its index in ``Scenario/activities`` (``ScenarioRunner`` resolves it per
 /// trial). Moves are not actions: they become the device's mobility.
-public enum TimelineAction: Hashable, Sendable {
+package enum TimelineAction: Hashable, Sendable {
     /// The activity's app calls `becomeCurrent`.
     case becomeCurrent(activity: Int)
     /// The activity's app calls `resignCurrent`.
@@ -130,7 +131,7 @@ public enum TimelineAction: Hashable, Sendable {
 }
 
 /// An outcome an expectation asks for.
-public enum OutcomeKind: String, CaseIterable, Hashable, Sendable {
+package enum OutcomeKind: String, CaseIterable, Hashable, Sendable {
     case continued
     case continuedInBrowser
     case failed
@@ -140,7 +141,7 @@ public enum OutcomeKind: String, CaseIterable, Hashable, Sendable {
     case unfinished
 
     /// Whether `outcome` is of this kind.
-    public func matches(_ outcome: ContinuationOutcome) -> Bool {
+    package func matches(_ outcome: ContinuationOutcome) -> Bool {
         switch (self, outcome) {
         case (.continued, .continued), (.continuedInBrowser, .continuedInBrowser), (.failed, .failed),
             (.notOffered, .notOffered), (.withdrawn, .withdrawn), (.notAccepted, .notAccepted),
@@ -153,19 +154,19 @@ public enum OutcomeKind: String, CaseIterable, Hashable, Sendable {
 }
 
 /// A bound on a fraction of trials: at least, or at most.
-public enum RateBound: Hashable, Sendable, CustomStringConvertible {
+package enum RateBound: Hashable, Sendable, CustomStringConvertible {
     case atLeast(Double)
     case atMost(Double)
 
     /// Whether `rate` keeps the bound.
-    public func holds(for rate: Double) -> Bool {
+    package func holds(for rate: Double) -> Bool {
         switch self {
         case let .atLeast(bound): return rate >= bound
         case let .atMost(bound): return rate <= bound
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .atLeast(bound): return "≥ \(percentText(bound))"
         case let .atMost(bound): return "≤ \(percentText(bound))"
@@ -174,19 +175,19 @@ public enum RateBound: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// A bound on a duration: strictly below, or strictly above.
-public enum DurationBound: Hashable, Sendable, CustomStringConvertible {
+package enum DurationBound: Hashable, Sendable, CustomStringConvertible {
     case below(SimDuration)
     case above(SimDuration)
 
     /// Whether `duration` keeps the bound.
-    public func holds(for duration: SimDuration) -> Bool {
+    package func holds(for duration: SimDuration) -> Bool {
         switch self {
         case let .below(bound): return duration < bound
         case let .above(bound): return duration > bound
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .below(bound): return "< \(bound)"
         case let .above(bound): return "> \(bound)"
@@ -196,9 +197,9 @@ public enum DurationBound: Hashable, Sendable, CustomStringConvertible {
 
 /// One expectation of a scenario, about one activity on one receiving
 /// device.
-public struct Expectation: Hashable, Sendable {
+package struct Expectation: Hashable, Sendable {
     /// What must hold.
-    public enum Kind: Hashable, Sendable {
+    package enum Kind: Hashable, Sendable {
         /// The outcome is of this kind in every trial, or in a fraction of
         /// trials within the bound.
         case outcome(OutcomeKind, RateBound?)
@@ -223,15 +224,15 @@ public struct Expectation: Hashable, Sendable {
     }
 
     /// What must hold.
-    public let kind: Kind
+    package let kind: Kind
     /// The receiving device it is about.
-    public let device: String
+    package let device: String
     /// The activity it is about (index into ``Scenario/activities``).
-    public let activity: Int
+    package let activity: Int
     /// Where the expectation is in the file.
-    public let path: String
+    package let path: String
     /// The line of the expectation in the file, when known.
-    public let line: Int?
+    package let line: Int?
 }
 
 /// `0.995` as `"99.5%"`: up to three decimals, no trailing zeros.

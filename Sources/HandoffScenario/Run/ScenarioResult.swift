@@ -21,16 +21,16 @@ public struct ScenarioResult: Sendable {
     /// A digest of what every trial showed (outcomes, latencies, trace
     /// events), of fixed size: two runs that agree on it agree on every
     /// figure. Used by the determinism check.
-    public let fingerprints: TrialFingerprints
+    package let fingerprints: TrialFingerprints
     /// Every trial's samples, in trial order, when the runner recorded
     /// them (``ScenarioRunner/recordsSamples``); empty otherwise.
-    public let samples: [TrialSample]
+    package let samples: [TrialSample]
     /// The trials that matched the runner's ``TrialFilter``
     /// (``ScenarioRunner/trialFilter``), in trial order; nil without one.
-    public var matchingTrials: TrialMatches? = nil
+    package var matchingTrials: TrialMatches? = nil
     /// Wall-clock time the run took, in seconds: the only figure that
     /// differs between runs, and never part of a digest.
-    public let wallClockSeconds: Double
+    package let wallClockSeconds: Double
 
     /// Whether every expectation held.
     public var passed: Bool { failure == nil && expectations.allSatisfy(\.passed) }
@@ -58,7 +58,7 @@ public struct OutcomeCount: Hashable, Sendable {
 }
 
 /// Percentiles (nearest rank) of one latency, to three significant digits
-/// (``LatencyHistogram/value(atPercentile:)``, as a sweep reports them);
+/// (`LatencyHistogram.value(atPercentile:)`, as a sweep reports them);
 /// the maximum is exact.
 public struct LatencySummary: Hashable, Sendable {
     /// Which latency.
@@ -72,7 +72,7 @@ public struct LatencySummary: Hashable, Sendable {
 /// One expectation checked.
 public struct ExpectationResult: Hashable, Sendable {
     /// The expectation.
-    public let expectation: Expectation
+    package let expectation: Expectation
     /// Whether it held.
     public let passed: Bool
     /// What it asks, in words: "outcome on ipad is continued in every trial".
@@ -238,7 +238,7 @@ extension Expectation {
     /// What the expectation asks, in words, as reports and `list` show it:
     /// "outcome on ipad is continued in every trial", "acceptToContinue p95
     /// on ipad < 1.5s".
-    public func question(in scenario: Scenario) -> String {
+    package func question(in scenario: Scenario) -> String {
         let subject = scenario.activities.count > 1
             ? "\(scenario.activities[activity].name) on \(device)" : "on \(device)"
         func share(_ rate: RateBound?) -> String { rate.map { "in \($0) of trials" } ?? "in every trial" }

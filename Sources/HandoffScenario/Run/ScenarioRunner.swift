@@ -3,6 +3,11 @@ import Handoff
 import HandoffWorld
 import SimKernel
 
+/// Your own delegates for a scenario's apps (the `appDelegates` of a
+/// ``ScenarioRunner`` or a ``SweepRunner``): the delegate of `app` on
+/// `device`, or nil to keep the app the scenario file scripts.
+public typealias ScenarioAppDelegates = @Sendable (_ device: String, _ app: AppDescription) -> HandoffDelegate?
+
 /// Runs a scenario's trials and checks its expectations.
 ///
 /// Trial k of seed s draws from its own stream, so it gives the same result
@@ -15,30 +20,37 @@ import SimKernel
 ///     print(expectation.asked, expectation.measured, expectation.failingTrial ?? -1)
 /// }
 /// ```
-/// Your own delegates for a scenario's apps (``ScenarioRunner/appDelegates``,
-/// ``SweepRunner/appDelegates``): the delegate of `app` on `device`, or nil
-/// to keep the app the scenario file scripts.
-public typealias ScenarioAppDelegates = @Sendable (_ device: String, _ app: AppDescription) -> HandoffDelegate?
-
 public struct ScenarioRunner: Sendable {
     /// Threads to spread trials over (at least 1).
-    public var jobs: Int
+    package var jobs: Int
     /// Your own delegates for some or all of the scenario's apps: called
     /// for every app on every device, in every trial (each trial gets new
     /// delegates, so one may keep state); `nil` keeps the app the scenario
     /// file scripts. Called on the runner's threads: with `jobs` > 1, make
     /// a new delegate on each call.
-    public var appDelegates: ScenarioAppDelegates?
+    package var appDelegates: ScenarioAppDelegates?
     /// Whether results keep every trial's ``TrialSample``s
     /// (``ScenarioResult/samples``): memory then grows with the trials.
-    public var recordsSamples: Bool
+    package var recordsSamples: Bool
     /// Which trials to list in ``ScenarioResult/matchingTrials``, if any.
-    public var trialFilter: TrialFilter?
+    package var trialFilter: TrialFilter?
+
+    /// A runner on `jobs` threads, with your own `appDelegates` where given.
+    ///
+    /// - Parameters:
+    ///   - jobs: Threads to spread trials over (at least 1). The result
+    ///     does not depend on it.
+    ///   - appDelegates: Your own delegates for some or all of the
+    ///     scenario's apps, called for every app on every device in every
+    ///     trial, on the runner's threads (see ``ScenarioAppDelegates``).
+    public init(jobs: Int = 1, appDelegates: ScenarioAppDelegates? = nil) {
+        self.init(jobs: jobs, recordsSamples: false, trialFilter: nil, appDelegates: appDelegates)
+    }
 
     /// A runner on `jobs` threads, keeping per-trial samples if
     /// `recordsSamples`, and listing the trials `trialFilter` matches.
-    public init(
-        jobs: Int = 1, recordsSamples: Bool = false, trialFilter: TrialFilter? = nil,
+    package init(
+        jobs: Int = 1, recordsSamples: Bool, trialFilter: TrialFilter? = nil,
         appDelegates: ScenarioAppDelegates? = nil
     ) {
         self.jobs = max(1, jobs)
@@ -81,7 +93,15 @@ public struct ScenarioRunner: Sendable {
 
     /// Runs one trial with its full trace, for `handoff-sim replay`; with
     /// `packets`, every packet put on a link too.
-    /// `appDelegates` as in ``appDelegates``.
+    ///
+    /// - Parameters:
+    ///   - scenario: The scenario.
+    ///   - seed: The seed (a result's ``ScenarioResult/seed``).
+    ///   - trial: The trial, from 0.
+    ///   - packets: Whether to record every packet put on a link.
+    ///   - appDelegates: Your own delegates, as a runner takes them.
+    /// - Returns: The trial's trace, summaries and violations.
+    /// - Throws: ``ScenarioError`` when the scenario's setup is refused.
     public static func replay(
         _ scenario: Scenario, seed: UInt64, trial: Int, packets: Bool = false,
         appDelegates: ScenarioAppDelegates? = nil
@@ -415,9 +435,9 @@ extension ScenarioError {
 /// One trial re-run with its full trace.
 public struct TrialReplay: Sendable {
     /// The trial's index.
-    public let trial: Int
+    package let trial: Int
     /// The seed.
-    public let seed: UInt64
+    package let seed: UInt64
     /// Every step and callback, in time order.
     public let trace: [TraceRecord]
     /// What happened to each activity on each other device.
@@ -428,18 +448,18 @@ public struct TrialReplay: Sendable {
     public let failure: ScenarioError?
     /// Every packet put on a link, in the order sent, when the replay was
     /// asked for them; empty otherwise.
-    public let packets: [PacketRecord]
+    package let packets: [PacketRecord]
     /// The name of each packet's link (`wifi mac → iphone`), one per packet.
-    public let packetLinks: [String]
+    package let packetLinks: [String]
     /// The devices each packet's link runs between, one per packet, in the
     /// direction the packet travels (`"cloud"` for the relay's end).
-    public let packetEnds: [LinkEnds]
+    package let packetEnds: [LinkEnds]
 
     /// The two ends of a link, by device name.
-    public struct LinkEnds: Hashable, Sendable {
+    package struct LinkEnds: Hashable, Sendable {
         /// The end that sends.
-        public let from: String
+        package let from: String
         /// The end that receives.
-        public let to: String
+        package let to: String
     }
 }

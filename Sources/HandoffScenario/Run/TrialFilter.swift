@@ -17,20 +17,20 @@ import SimKernel
 /// let result = ScenarioRunner(jobs: 4, trialFilter: filter).run(scenario)
 /// for match in result.matchingTrials?.trials ?? [] { print(match.trial) }
 /// ```
-public struct TrialFilter: Hashable, Sendable {
+package struct TrialFilter: Hashable, Sendable {
     /// The outcome a matching trial shows, if any is asked for.
-    public var outcome: OutcomeKind?
+    package var outcome: OutcomeKind?
     /// The latency a matching trial exceeds, if any is asked for.
-    public var latencyMetric: LatencyMetric?
+    package var latencyMetric: LatencyMetric?
     /// The bound ``latencyMetric`` must exceed (strictly).
-    public var latencyOver: SimDuration
+    package var latencyOver: SimDuration
     /// How many matching trials to keep (at least 1).
-    public var limit: Int
+    package var limit: Int
 
     /// A filter on `outcome` and on `latencyMetric` over `latencyOver` (at
     /// least one should be given; with neither, every trial whose activity
     /// reached some device matches), keeping the first `limit` matches.
-    public init(
+    package init(
         outcome: OutcomeKind? = nil, latencyMetric: LatencyMetric? = nil, over latencyOver: SimDuration = .zero,
         limit: Int = 20
     ) {
@@ -69,34 +69,34 @@ public struct TrialFilter: Hashable, Sendable {
 }
 
 /// One trial that matched a ``TrialFilter``, and what matched in it.
-public struct TrialMatch: Hashable, Sendable {
+package struct TrialMatch: Hashable, Sendable {
     /// One activity on one receiving device that met the filter.
-    public struct Pair: Hashable, Sendable {
+    package struct Pair: Hashable, Sendable {
         /// The activity's index in ``Scenario/activities``.
-        public let activity: Int
+        package let activity: Int
         /// The receiving device.
-        public let device: String
+        package let device: String
         /// How the continuation ended there.
-        public let outcome: ContinuationOutcome
+        package let outcome: ContinuationOutcome
         /// The filter's latency as measured, when the filter has one.
-        public let latency: SimDuration?
+        package let latency: SimDuration?
     }
 
     /// The trial's index, from 0.
-    public let trial: Int
+    package let trial: Int
     /// Every pair that met the filter, in activity and device order.
-    public let pairs: [Pair]
+    package let pairs: [Pair]
 }
 
 /// The trials of one scenario that matched a ``TrialFilter``: the first
 /// ``TrialFilter/limit`` of them, and how many matched in all.
-public struct TrialMatches: Hashable, Sendable {
+package struct TrialMatches: Hashable, Sendable {
     /// The filter.
-    public let filter: TrialFilter
+    package let filter: TrialFilter
     /// The first matching trials, in trial order.
-    public private(set) var trials: [TrialMatch]
+    package private(set) var trials: [TrialMatch]
     /// How many trials matched, listed or not.
-    public private(set) var total: Int
+    package private(set) var total: Int
 
     /// None yet.
     init(filter: TrialFilter) {

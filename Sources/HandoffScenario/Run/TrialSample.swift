@@ -7,21 +7,21 @@ import SimKernel
 /// Recorded only when the runner is asked to
 /// (``ScenarioRunner/recordsSamples``, ``SweepRunner/recordsSamples``), in
 /// trial order, the same for any number of threads.
-public struct TrialSample: Hashable, Sendable {
+package struct TrialSample: Hashable, Sendable {
     /// The trial's index, from 0.
-    public let trial: Int
+    package let trial: Int
     /// The activity's index in the scenario's activities.
-    public let activity: Int
+    package let activity: Int
     /// The receiving device's index in the scenario's devices.
-    public let device: Int
+    package let device: Int
     /// How the continuation ended on the device (nil: the device never
     /// heard of the activity).
-    public let outcome: ContinuationOutcome?
+    package let outcome: ContinuationOutcome?
     /// When the attempt reached each milestone.
-    public let milestones: MilestoneTimes
+    package let milestones: MilestoneTimes
 
     /// A sample.
-    public init(trial: Int, activity: Int, device: Int, outcome: ContinuationOutcome?, milestones: MilestoneTimes) {
+    package init(trial: Int, activity: Int, device: Int, outcome: ContinuationOutcome?, milestones: MilestoneTimes) {
         self.trial = trial
         self.activity = activity
         self.device = device
@@ -30,10 +30,10 @@ public struct TrialSample: Hashable, Sendable {
     }
 
     /// The value of `metric` (nil where the trial did not reach it).
-    public subscript(metric: LatencyMetric) -> SimDuration? { milestones.latency(metric) }
+    package subscript(metric: LatencyMetric) -> SimDuration? { milestones.latency(metric) }
 
     /// The value of `metric` (nil where the trial did not reach it).
-    public func latency(_ metric: LatencyMetric) -> SimDuration? { milestones.latency(metric) }
+    package func latency(_ metric: LatencyMetric) -> SimDuration? { milestones.latency(metric) }
 
     /// The sample of `summary`, if the device heard of the activity.
     init?(trial: Int, activity: Int, device: Int, summary: ContinuationSummary?) {

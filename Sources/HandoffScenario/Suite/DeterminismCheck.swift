@@ -1,8 +1,8 @@
 /// Compares two runs of the same suite, for `--check-determinism`.
-public enum DeterminismCheck {
+package enum DeterminismCheck {
     /// The first scenario and trial where `first` and `second` differ, in
     /// words, or nil if they agree on every trial of every scenario.
-    public static func firstDifference(_ first: [FileResult], _ second: [FileResult]) -> String? {
+    package static func firstDifference(_ first: [FileResult], _ second: [FileResult]) -> String? {
         guard first.count == second.count else {
             return "the runs have \(first.count) and \(second.count) files"
         }

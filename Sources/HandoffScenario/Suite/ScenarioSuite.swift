@@ -1,6 +1,16 @@
 import Foundation
 
-/// Finding, loading and running the scenario files a command names.
+/// Finding, loading and running scenario files.
+///
+/// The entry point from Swift: ``load(_:overlay:)`` reads one file into a
+/// ``Scenario`` for a ``ScenarioRunner``; ``files(in:)`` and
+/// ``run(files:runner:trials:seed:overlay:progress:)`` do what
+/// `handoff-sim run` does with a folder.
+///
+/// ```swift
+/// let files = try ScenarioSuite.files(in: ["scenarios"])
+/// let results = ScenarioSuite.run(files: files, runner: ScenarioRunner(jobs: 4))
+/// ```
 public enum ScenarioSuite {
     /// The scenario files under `paths`: each file as given, and every
     /// `.json` file under each directory (recursively), in byte order of
@@ -39,7 +49,39 @@ public enum ScenarioSuite {
 
     /// Reads and decodes one scenario file, with `overlay`'s values written
     /// over it first.
-    public static func load(_ file: String, overlay: Overlay? = nil) -> Result<Scenario, ScenarioProblems> {
+    ///
+    /// ```swift
+    /// let scenario = try ScenarioSuite.load("scenarios/payload-3kib.json")
+    /// print(scenario.name, scenario.trials)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - file: The scenario file's path, as problems name it.
+    ///   - overlay: Values written over the file's before it is decoded
+    ///     (after the overlay the file names itself, if any).
+    /// - Returns: The validated scenario.
+    /// - Throws: ``ScenarioError`` in category
+    ///   ``ScenarioError/Category/invalidInput``, with every problem found in
+    ///   ``ScenarioError/problems`` (a file that cannot be read is one
+    ///   problem at `$`).
+    public static func load(_ file: String, overlay: Overlay? = nil) throws(ScenarioError) -> Scenario {
+        try loadResult(file, overlay: overlay).mapError(ScenarioError.invalid).get()
+    }
+
+    /// Decodes a scenario from the bytes of a file, naming it `file` in
+    /// problems.
+    ///
+    /// - Throws: ``ScenarioError`` in category
+    ///   ``ScenarioError/Category/invalidInput``, with every problem found in
+    ///   ``ScenarioError/problems``.
+    public static func decode(_ bytes: [UInt8], file: String) throws(ScenarioError) -> Scenario {
+        try ScenarioDecoder.decode(bytes, file: file).mapError(ScenarioError.invalid).get()
+    }
+
+    /// ``load(_:overlay:)``, its problems as a result: for the command line
+    /// and ``run(files:runner:trials:seed:overlay:progress:)``, which report
+    /// an invalid file and go on.
+    package static func loadResult(_ file: String, overlay: Overlay? = nil) -> Result<Scenario, ScenarioProblems> {
         guard let data = FileManager.default.contents(atPath: file) else {
             return .failure(ScenarioProblems(problems: [
                 ScenarioProblem(file: file, path: "$", position: nil, message: "cannot read the file"),
@@ -67,6 +109,18 @@ public enum ScenarioSuite {
 
     /// Loads every file, then runs the valid ones; an invalid file runs
     /// nothing and is reported with its problems.
+    ///
+    /// Nothing here throws: each file's fate, run, invalid or skipped, is in
+    /// its ``FileResult``.
+    ///
+    /// - Parameters:
+    ///   - files: The scenario files, as ``files(in:)`` lists them.
+    ///   - runner: The runner each valid file runs on.
+    ///   - trials: Trials replacing each file's own, when given.
+    ///   - seed: A seed replacing each file's own, when given.
+    ///   - overlay: Values written over every file's.
+    ///   - progress: Called before each file with its index, the number of
+    ///     files and the file.
     public static func run(
         files: [String], runner: ScenarioRunner, trials: Int? = nil, seed: UInt64? = nil, overlay: Overlay? = nil,
         progress: ((Int, Int, String) -> Void)? = nil
@@ -74,7 +128,7 @@ public enum ScenarioSuite {
         var results: [FileResult] = []
         for (index, file) in files.enumerated() {
             progress?(index, files.count, file)
-            switch load(file, overlay: overlay) {
+            switch loadResult(file, overlay: overlay) {
             case let .success(scenario) where scenario.expectations.isEmpty:
                 results.append(FileResult(file: file, outcome: .skipped(scenario)))
             case let .success(scenario):
@@ -105,7 +159,7 @@ public struct FileResult: Sendable {
     public let outcome: Outcome
 
     /// A file result.
-    public init(file: String, outcome: Outcome) {
+    package init(file: String, outcome: Outcome) {
         self.file = file
         self.outcome = outcome
     }

@@ -13,7 +13,7 @@ import SimKernel
 /// ```swift
 /// let target = Advisor.Target(latency: .seconds(1), success: 0.99)
 /// let advice = try Advisor(jobs: 2).advise(
-///     bytes, file: "relay.json", profiles: ["WiFi", "3G"], target: target, options: SweepRunner.Options()).get()
+///     bytes, file: "relay.json", profiles: ["WiFi", "3G"], target: target, options: SweepRunner.Options())
 /// advice[0].largestPayload   // e.g. 49_152
 /// ```
 public struct Advisor: Sendable {
@@ -57,15 +57,15 @@ public struct Advisor: Sendable {
         /// up to the limit.
         public let streamsSoonerFrom: Int?
         /// How many sizes were tried.
-        public let probes: Int
+        package let probes: Int
     }
 
     /// Threads per probe.
-    public var jobs: Int
+    package var jobs: Int
     /// Sizes are found to within this many bytes.
-    public var resolution: Int
+    package var resolution: Int
     /// The smallest size tried.
-    public var minimum: Int
+    package var minimum: Int
 
     /// An advisor.
     public init(jobs: Int = 1, resolution: Int = 64, minimum: Int = 64) {
@@ -77,23 +77,27 @@ public struct Advisor: Sendable {
     /// Advice for each of `profiles` (or the file's own profile when
     /// empty), for the scenario file `bytes`.
     ///
-    /// - Returns: the advice, or a ``ScenarioError`` as
+    /// - Parameters:
+    ///   - bytes: The scenario file's bytes.
+    ///   - file: The file's name, as errors name it.
+    ///   - profiles: Network profiles to advise for, or none for the file's
+    ///     own.
+    ///   - target: The latency and success the advice must keep.
+    ///   - options: Trials, seed, activity and device, as for a sweep.
+    /// - Returns: One piece of advice per profile, in the order given.
+    /// - Throws: ``ScenarioError`` as
     ///   ``SweepRunner/prepare(_:file:payloads:profiles:parameters:options:)``
-    ///   and ``SweepRunner/run(_:progress:)`` give them (a trial's error
+    ///   and ``SweepRunner/run(_:progress:)`` throw it (a trial's error
     ///   after the size it happened at).
     public func advise(
         _ bytes: [UInt8], file: String, profiles: [String], target: Target, options: SweepRunner.Options
-    ) -> Result<[Advice], ScenarioError> {
+    ) throws(ScenarioError) -> [Advice] {
         // Prepare once to validate the file and resolve the activity and device.
-        let probe: PreparedSweep
-        switch SweepRunner.prepare(bytes, file: file, payloads: [String(minimum)], options: options) {
-        case let .success(prepared): probe = prepared
-        case let .failure(failure): return .failure(failure)
-        }
+        let probe = try SweepRunner.prepare(bytes, file: file, payloads: [String(minimum)], options: options)
         let limit = probe.base.setup.configuration.userInfoLimit
         guard minimum <= limit else {
-            return .failure(ScenarioError(
-                .badValue, "the smallest size (\(minimum) bytes) is over the userInfo limit (\(limit) bytes)"))
+            throw ScenarioError(
+                .badValue, "the smallest size (\(minimum) bytes) is over the userInfo limit (\(limit) bytes)")
         }
         let runner = SweepRunner(jobs: jobs)
         let trials = options.shard?.trials(of: probe.trials) ?? 0..<probe.trials
@@ -101,7 +105,7 @@ public struct Advisor: Sendable {
         for profile in profiles.isEmpty ? [nil] : profiles.map(Optional.some) {
             var probes = 0
             /// The aggregate at `size`, sent as userInfo or over streams.
-            func measure(_ size: Int, streams: Bool) -> Result<PointAggregate, ScenarioError> {
+            func measure(_ size: Int, streams: Bool) throws(ScenarioError) -> PointAggregate {
                 probes += 1
                 var parameters: [(path: String, values: [String])] = []
                 if streams {
@@ -113,20 +117,15 @@ public struct Advisor: Sendable {
                     }
                 }
                 let payload = streams ? 0 : size
-                let prepared: PreparedSweep
-                switch SweepRunner.prepare(
+                let prepared = try SweepRunner.prepare(
                     bytes, file: file, payloads: [String(payload)], profiles: profile.map { [$0] } ?? [],
                     parameters: parameters, options: options)
-                {
-                case let .success(value): prepared = value
-                case let .failure(failure): return .failure(failure)
-                }
                 switch runner.runPoint(
                     prepared.points[0], activity: prepared.activity, device: prepared.device, trials: trials,
                     seed: prepared.seed)
                 {
-                case let .success(aggregate): return .success(aggregate)
-                case let .failure(failure): return .failure(failure.prefixed("at \(size) bytes: "))
+                case let .success(aggregate): return aggregate
+                case let .failure(failure): throw failure.prefixed("at \(size) bytes: ")
                 }
             }
             func meets(_ aggregate: PointAggregate) -> Bool {
@@ -139,69 +138,44 @@ public struct Advisor: Sendable {
             // meets it and one that does not.
             var largest: (size: Int, aggregate: PointAggregate)?
             var limitBinds = false
-            switch measure(limit, streams: false) {
-            case let .failure(failure): return .failure(failure)
-            case let .success(atLimit):
-                if meets(atLimit) {
-                    largest = (limit, atLimit)
-                    limitBinds = true
-                } else {
-                    switch measure(minimum, streams: false) {
-                    case let .failure(failure): return .failure(failure)
-                    case let .success(atMinimum):
-                        if meets(atMinimum) {
-                            var low = (size: minimum, aggregate: atMinimum)
-                            var high = limit
-                            while high - low.size > resolution {
-                                let middle = low.size + (high - low.size) / 2
-                                switch measure(middle, streams: false) {
-                                case let .failure(failure): return .failure(failure)
-                                case let .success(aggregate):
-                                    if meets(aggregate) { low = (middle, aggregate) } else { high = middle }
-                                }
-                            }
-                            largest = low
-                        }
+            let atLimit = try measure(limit, streams: false)
+            if meets(atLimit) {
+                largest = (limit, atLimit)
+                limitBinds = true
+            } else {
+                let atMinimum = try measure(minimum, streams: false)
+                if meets(atMinimum) {
+                    var low = (size: minimum, aggregate: atMinimum)
+                    var high = limit
+                    while high - low.size > resolution {
+                        let middle = low.size + (high - low.size) / 2
+                        let aggregate = try measure(middle, streams: false)
+                        if meets(aggregate) { low = (middle, aggregate) } else { high = middle }
                     }
+                    largest = low
                 }
             }
             // Where streams overtake userInfo (p50 accept → restored).
-            func streamsSooner(_ size: Int) -> Result<Bool, ScenarioError> {
-                let direct: PointAggregate
-                let streamed: PointAggregate
-                switch measure(size, streams: false) {
-                case let .success(value): direct = value
-                case let .failure(failure): return .failure(failure)
-                }
-                switch measure(size, streams: true) {
-                case let .success(value): streamed = value
-                case let .failure(failure): return .failure(failure)
-                }
-                guard let viaStreams = streamed[.acceptToRestored].value(atPercentile: 50) else { return .success(false) }
-                guard let viaUserInfo = direct[.acceptToRestored].value(atPercentile: 50) else { return .success(true) }
-                return .success(viaStreams < viaUserInfo)
+            func streamsSooner(_ size: Int) throws(ScenarioError) -> Bool {
+                let direct = try measure(size, streams: false)
+                let streamed = try measure(size, streams: true)
+                guard let viaStreams = streamed[.acceptToRestored].value(atPercentile: 50) else { return false }
+                guard let viaUserInfo = direct[.acceptToRestored].value(atPercentile: 50) else { return true }
+                return viaStreams < viaUserInfo
             }
             var crossover: Int?
-            switch streamsSooner(limit) {
-            case let .failure(failure): return .failure(failure)
-            case .success(false): crossover = nil
-            case .success(true):
-                switch streamsSooner(minimum) {
-                case let .failure(failure): return .failure(failure)
-                case .success(true): crossover = minimum
-                case .success(false):
-                    var low = minimum
-                    var high = limit
-                    while high - low > resolution {
-                        let middle = low + (high - low) / 2
-                        switch streamsSooner(middle) {
-                        case let .failure(failure): return .failure(failure)
-                        case .success(true): high = middle
-                        case .success(false): low = middle
-                        }
-                    }
-                    crossover = high
+            if try !streamsSooner(limit) {
+                crossover = nil
+            } else if try streamsSooner(minimum) {
+                crossover = minimum
+            } else {
+                var low = minimum
+                var high = limit
+                while high - low > resolution {
+                    let middle = low + (high - low) / 2
+                    if try streamsSooner(middle) { high = middle } else { low = middle }
                 }
+                crossover = high
             }
             let profileName = profile ?? probe.points[0].scenario.setup.devices.first { $0.name == probe.device }?.internet.name ?? ""
             results.append(Advice(
@@ -210,6 +184,6 @@ public struct Advisor: Sendable {
                     .map(SimDuration.nanoseconds),
                 successAtLargest: largest?.aggregate.successRate, streamsSoonerFrom: crossover, probes: probes))
         }
-        return .success(results)
+        return results
     }
 }

@@ -10,7 +10,7 @@ public struct SweepAxis: Hashable, Sendable {
     public let values: [String]
 
     /// An axis.
-    public init(name: String, values: [String]) {
+    package init(name: String, values: [String]) {
         self.name = name
         self.values = values
     }
@@ -23,7 +23,7 @@ public struct PointAggregate: Sendable, Equatable {
     /// Trials run.
     public var trials: UInt64 = 0
     /// Simulation events those trials handled (a measure of the work done).
-    public var events: UInt64 = 0
+    package var events: UInt64 = 0
     /// Continued in the app.
     public var continued: UInt64 = 0
     /// Continued in the browser.
@@ -34,7 +34,7 @@ public struct PointAggregate: Sendable, Equatable {
     public var notOffered: UInt64 = 0
     /// Offered, then withdrawn, never accepted or still under way when the
     /// trial ended.
-    public var otherOutcomes: UInt64 = 0
+    package var otherOutcomes: UInt64 = 0
     /// A histogram per latency metric, in ``LatencyMetric/allCases``
     /// order (read and written through the subscript).
     private var latencies = [LatencyHistogram](repeating: LatencyHistogram(), count: LatencyMetric.allCases.count)
@@ -43,7 +43,7 @@ public struct PointAggregate: Sendable, Equatable {
     public static let failureCodes = [4608, 4609, 4610, 4611]
 
     /// An empty aggregate.
-    public init() {}
+    package init() {}
 
     /// Continued trials (app or browser) over all trials; 0 when none ran.
     public var successRate: Double {
@@ -51,7 +51,7 @@ public struct PointAggregate: Sendable, Equatable {
     }
 
     /// The histogram of `metric`.
-    public func histogram(_ metric: LatencyMetric) -> LatencyHistogram { self[metric] }
+    package func histogram(_ metric: LatencyMetric) -> LatencyHistogram { self[metric] }
 
     /// The histogram of `metric`.
     public subscript(metric: LatencyMetric) -> LatencyHistogram {
@@ -66,7 +66,7 @@ public struct PointAggregate: Sendable, Equatable {
     }
 
     /// Adds one trial's summary.
-    public mutating func record(_ summary: ContinuationSummary?) {
+    package mutating func record(_ summary: ContinuationSummary?) {
         trials += 1
         switch summary?.outcome {
         case .continued?: continued += 1
@@ -87,7 +87,7 @@ public struct PointAggregate: Sendable, Equatable {
     }
 
     /// Adds every trial of `other`.
-    public mutating func merge(_ other: PointAggregate) {
+    package mutating func merge(_ other: PointAggregate) {
         trials += other.trials
         events += other.events
         continued += other.continued
@@ -112,10 +112,10 @@ public struct SweepPoint: Sendable, Equatable {
     public var aggregate: PointAggregate
     /// Every trial's sample, in trial order, when the runner recorded them
     /// (``SweepRunner/recordsSamples``); empty otherwise.
-    public var samples: [TrialSample] = []
+    package var samples: [TrialSample] = []
 
     /// A point.
-    public init(coordinates: [String], payloadBytes: Int, profile: String, aggregate: PointAggregate) {
+    package init(coordinates: [String], payloadBytes: Int, profile: String, aggregate: PointAggregate) {
         self.coordinates = coordinates
         self.payloadBytes = payloadBytes
         self.profile = profile
@@ -132,10 +132,10 @@ public struct Shard: Hashable, Sendable, CustomStringConvertible {
     public let count: Int
 
     /// The most slices a sweep may be cut into: 1,000,000.
-    public static let maximumCount = 1_000_000
+    package static let maximumCount = 1_000_000
 
     /// The `index`-th of `count` slices, or nil unless
-    /// 1 ≤ `count` ≤ ``maximumCount`` and 0 ≤ `index` < `count`.
+    /// 1 ≤ `count` ≤ 1,000,000 and 0 ≤ `index` < `count`.
     public init?(index: Int, count: Int) {
         guard (1...Self.maximumCount).contains(count), index >= 0, index < count else { return nil }
         self.index = index
@@ -145,7 +145,7 @@ public struct Shard: Hashable, Sendable, CustomStringConvertible {
     /// The trials of this slice among `trials` (≥ 0): a contiguous range,
     /// the slices together covering every trial once. Computed in 128 bits,
     /// so it never overflows.
-    public func trials(of trials: Int) -> Range<Int> {
+    package func trials(of trials: Int) -> Range<Int> {
         let trials = max(0, trials)
         func boundary(_ slice: Int) -> Int {
             count.dividingFullWidth(trials.multipliedFullWidth(by: slice)).quotient
@@ -165,7 +165,7 @@ public struct SweepResult: Sendable, Equatable {
     public let name: String
     /// The SHA-256 of the scenario file (and of its overlays' values,
     /// see ``Scenario/digest``).
-    public let digest: String
+    package let digest: String
     /// The seed: trial k of every point draws from stream (seed, k).
     public let seed: UInt64
     /// Trials per point (all shards together).
@@ -179,10 +179,10 @@ public struct SweepResult: Sendable, Equatable {
     /// Every point, in axis order.
     public var points: [SweepPoint]
     /// The slice of trials this result holds; nil for all of them.
-    public let shard: Shard?
+    package let shard: Shard?
 
     /// A sweep result.
-    public init(
+    package init(
         file: String, name: String, digest: String, seed: UInt64, trials: Int, activity: String, device: String,
         axes: [SweepAxis], points: [SweepPoint], shard: Shard?
     ) {

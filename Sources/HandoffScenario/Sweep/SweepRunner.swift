@@ -16,23 +16,35 @@ import SimKernel
 /// ```swift
 /// let prepared = try SweepRunner.prepare(
 ///     bytes, file: "relay.json", payloads: ["256B", "3KiB", "64KiB"], profiles: ["WiFi", "LTE"],
-///     options: SweepRunner.Options(trials: 1000)).get()
-/// let result = try SweepRunner(jobs: 2).run(prepared).get()
+///     options: SweepRunner.Options(trials: 1000))
+/// let result = try SweepRunner(jobs: 2).run(prepared)
 /// print(SweepJSONLines.render(result, toolVersion: "0.1.0"))
 /// ```
 public struct SweepRunner: Sendable {
     /// Threads per point (at least 1).
-    public var jobs: Int
+    package var jobs: Int
     /// Whether every point keeps its trials' ``TrialSample``s
     /// (``SweepPoint/samples``): memory then grows with the trials.
-    public var recordsSamples: Bool
+    package var recordsSamples: Bool
     /// Your own delegates for some or all of the scenario's apps, as in
     /// ``ScenarioRunner/appDelegates``.
-    public var appDelegates: ScenarioAppDelegates?
+    package var appDelegates: ScenarioAppDelegates?
+
+    /// A runner on `jobs` threads, with your own `appDelegates` where given.
+    ///
+    /// - Parameters:
+    ///   - jobs: Threads per point (at least 1). The result does not depend
+    ///     on it.
+    ///   - appDelegates: Your own delegates for some or all of the
+    ///     scenario's apps, as a ``ScenarioRunner`` takes them (see
+    ///     ``ScenarioAppDelegates``).
+    public init(jobs: Int = 1, appDelegates: ScenarioAppDelegates? = nil) {
+        self.init(jobs: jobs, recordsSamples: false, appDelegates: appDelegates)
+    }
 
     /// A runner on `jobs` threads, keeping per-trial samples if
     /// `recordsSamples`, with your own `appDelegates` where given.
-    public init(jobs: Int = 1, recordsSamples: Bool = false, appDelegates: ScenarioAppDelegates? = nil) {
+    package init(jobs: Int = 1, recordsSamples: Bool, appDelegates: ScenarioAppDelegates? = nil) {
         self.jobs = max(1, jobs)
         self.recordsSamples = recordsSamples
         self.appDelegates = appDelegates
@@ -70,22 +82,37 @@ public struct SweepRunner: Sendable {
     }
 
     /// The points of a sweep over the scenario file `bytes`, decoded and
-    /// ready to run, or the problems that stop it.
+    /// ready to run.
     ///
-    /// - Returns: the prepared sweep, or a ``ScenarioError``: an invalid
-    ///   file (``ScenarioError/Category/invalidInput``, with its problems,
-    ///   the problems at each point of the file's own `sweep` block
-    ///   included), or a value given here that does not fit the file
-    ///   (``ScenarioError/Category/badValue``, with the ``ScenarioError/argument``
-    ///   it is about).
+    /// ```swift
+    /// let prepared = try SweepRunner.prepare(bytes, file: "payload-3kib.json", payloads: ["1KiB", "64KiB"],
+    ///                                        options: SweepRunner.Options(trials: 200))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - bytes: The scenario file's bytes.
+    ///   - file: The file's name, as errors name it.
+    ///   - payloads: Payload sizes ("3KiB", "64KiB"); with no axis at all,
+    ///     the file's own `sweep` block gives them.
+    ///   - profiles: Network profiles by name.
+    ///   - parameters: Other values to vary, each a path in the scenario
+    ///     file (`network.wifiPeerToPeer.latency`) with its values.
+    ///   - options: Trials, seed, activity, device, shard and overlay.
+    /// - Returns: The prepared sweep: one scenario per combination of the
+    ///   axes' values.
+    /// - Throws: ``ScenarioError``: an invalid file
+    ///   (``ScenarioError/Category/invalidInput``, with its problems, the
+    ///   problems at each point of the file's own `sweep` block included),
+    ///   or a value given here that does not fit the file
+    ///   (``ScenarioError/Category/badValue``).
     public static func prepare(
         _ bytes: [UInt8], file: String, payloads: [String] = [], profiles: [String] = [],
         parameters: [(path: String, values: [String])] = [], options: Options
-    ) -> Result<PreparedSweep, ScenarioError> {
+    ) throws(ScenarioError) -> PreparedSweep {
         var root: JSONNode
         switch ScenarioDecoder.parse(bytes, file: file) {
         case let .success(node): root = node
-        case let .failure(problems): return .failure(.invalid(problems))
+        case let .failure(problems): throw .invalid(problems)
         }
         // The overlay the file names, then the one given.
         let overlayEdits: [(path: ParameterPath, value: String)]
@@ -93,13 +120,13 @@ public struct SweepRunner: Sendable {
         case let .success((tree, edits)):
             root = tree
             overlayEdits = edits
-        case let .failure(error): return .failure(error)
+        case let .failure(error): throw error
         }
         let digest = Overlay.digest(of: bytes, edits: overlayEdits)
         let base: Scenario
         switch ScenarioDecoder.decode(root: root, file: file, digest: digest) {
         case let .success(scenario): base = scenario
-        case let .failure(problems): return .failure(.invalid(problems))
+        case let .failure(problems): throw .invalid(problems)
         }
         // The caller's axes, or the file's sweep block.
         var payloads = payloads
@@ -115,41 +142,41 @@ public struct SweepRunner: Sendable {
         let activityIndex: Int
         if let name = options.activity {
             guard let index = base.activities.firstIndex(where: { $0.name == name }) else {
-                return .failure(ScenarioError(
+                throw ScenarioError(
                     .badValue, "no activity \"\(name)\" in \(file); activities are \(base.activities.map(\.name).joined(separator: ", "))",
-                    file: file, argument: .activity))
+                    file: file, argument: .activity)
             }
             activityIndex = index
         } else if base.activities.count == 1 {
             activityIndex = 0
         } else {
-            return .failure(ScenarioError(
+            throw ScenarioError(
                 .badValue,
                 "\(file) has several activities; say which with \(argument: .activity) (\(base.activities.map(\.name).joined(separator: ", ")))",
-                file: file, argument: .activity))
+                file: file, argument: .activity)
         }
         let device: String
         let deviceNames = base.setup.devices.map(\.name)
         if let name = options.device {
             guard deviceNames.contains(name) else {
-                return .failure(ScenarioError(
+                throw ScenarioError(
                     .badValue, "no device \"\(name)\" in \(file); devices are \(deviceNames.joined(separator: ", "))",
-                    file: file, argument: .device))
+                    file: file, argument: .device)
             }
             guard name != base.activities[activityIndex].device else {
-                return .failure(ScenarioError(
+                throw ScenarioError(
                     .badValue, "\"\(name)\" is the source of the activity; measure on a receiving device", file: file,
-                    argument: .device))
+                    argument: .device)
             }
             device = name
         } else {
             let sources = Set(base.activities.map(\.device))
             let receivers = deviceNames.filter { !sources.contains($0) }
             guard receivers.count == 1 else {
-                return .failure(ScenarioError(
+                throw ScenarioError(
                     .badValue,
                     "\(file): say which device to measure on with \(argument: .device) (\(receivers.joined(separator: ", ")))",
-                    file: file, argument: .device))
+                    file: file, argument: .device)
             }
             device = receivers[0]
         }
@@ -160,9 +187,9 @@ public struct SweepRunner: Sendable {
             specification = try SweepSpecification(
                 payloads: payloads, profiles: profiles, parameters: parameters, payloadPath: payloadPath)
         } catch {
-            return .failure(error)
+            throw error
         }
-        guard !specification.axes.isEmpty else { return .failure(.noAxes) }
+        guard !specification.axes.isEmpty else { throw .noAxes }
         // Every point, decoded.
         var points: [SweepPointScenario] = []
         var problems: [ScenarioProblem] = []
@@ -172,7 +199,7 @@ public struct SweepRunner: Sendable {
             for (axis, index) in zip(specification.axes, indices) {
                 coordinates.append(axis.values[index].text)
                 guard let edited = tree.setting(axis.path.components[...], to: axis.values[index].json) else {
-                    return .failure(.cannotSet(axis.path.description))
+                    throw .cannotSet(axis.path.description)
                 }
                 tree = edited
             }
@@ -187,7 +214,7 @@ public struct SweepRunner: Sendable {
                 // bad value of the caller's, named by its axis.
                 for problem in found.problems where axesFromCaller {
                     for (axis, index) in zip(specification.axes, indices) where problem.path == "$." + axis.path.description {
-                        return .failure(.badAxisValue(axis: axis.name, value: axis.values[index].text, problem: problem.message))
+                        throw .badAxisValue(axis: axis.name, value: axis.values[index].text, problem: problem.message)
                     }
                 }
                 for problem in found.problems {
@@ -202,19 +229,24 @@ public struct SweepRunner: Sendable {
         }
         if !problems.isEmpty {
             // The same problem at many points is listed once per point; keep the first few.
-            return .failure(.invalid(ScenarioProblems(problems: Array(problems.prefix(20)))))
+            throw .invalid(ScenarioProblems(problems: Array(problems.prefix(20))))
         }
-        return .success(PreparedSweep(
+        return PreparedSweep(
             base: base, axes: specification.axes.map { SweepAxis(name: $0.name, values: $0.values.map(\.text)) },
             points: points, activity: activityIndex, activityPath: activityPath, device: device,
-            trials: options.trials ?? base.trials, seed: options.seed ?? base.seed, shard: options.shard))
+            trials: options.trials ?? base.trials, seed: options.seed ?? base.seed, shard: options.shard)
     }
 
     /// Runs every point of `sweep`, reporting points done to `progress`.
     ///
-    /// - Returns: the result, or the first trial's error (a limit reached,
-    ///   a refused setup, a broken rule) after the point it happened at.
-    public func run(_ sweep: PreparedSweep, progress: (@Sendable (Int, Int) -> Void)? = nil) -> Result<SweepResult, ScenarioError> {
+    /// - Parameters:
+    ///   - sweep: The prepared points.
+    ///   - progress: Called with the points done and the points in all.
+    /// - Returns: The result: every point's aggregate, in the axes' order.
+    /// - Throws: ``ScenarioError``: the first trial's error (a limit
+    ///   reached, a refused setup, a broken rule) after the point it
+    ///   happened at.
+    public func run(_ sweep: PreparedSweep, progress: (@Sendable (Int, Int) -> Void)? = nil) throws(ScenarioError) -> SweepResult {
         let trials = sweep.shard?.trials(of: sweep.trials) ?? 0..<sweep.trials
         let outcome = runPoints(
             sweep.points, activity: sweep.activity, device: sweep.device, trials: trials, seed: sweep.seed,
@@ -222,7 +254,7 @@ public struct SweepRunner: Sendable {
         switch outcome {
         case let .failure(index, failure):
             let label = zip(sweep.axes, sweep.points[index].coordinates).map { "\($0.name)=\($1)" }.joined(separator: ", ")
-            return .failure(failure.prefixed("at the sweep point \(label): "))
+            throw failure.prefixed("at the sweep point \(label): ")
         case let .success(aggregates):
             let results = zip(sweep.points, aggregates).map { point, aggregate in
                 let activity = point.scenario.activities[sweep.activity]
@@ -233,15 +265,15 @@ public struct SweepRunner: Sendable {
                 result.samples = aggregate.samples
                 return result
             }
-            return .success(SweepResult(
+            return SweepResult(
                 file: sweep.base.file, name: sweep.base.name, digest: sweep.base.digest, seed: sweep.seed,
                 trials: sweep.trials, activity: sweep.base.activities[sweep.activity].name, device: sweep.device,
-                axes: sweep.axes, points: results, shard: sweep.shard))
+                axes: sweep.axes, points: results, shard: sweep.shard)
         }
     }
 
     /// The aggregate of `trials` of one point's scenario.
-    public func runPoint(
+    package func runPoint(
         _ point: SweepPointScenario, activity: Int, device: String, trials: Range<Int>, seed: UInt64
     ) -> Result<PointAggregate, ScenarioError> {
         switch runPoints([point], activity: activity, device: device, trials: trials, seed: seed, progress: nil) {
@@ -355,20 +387,20 @@ public struct PreparedSweep: Sendable {
     /// The axes.
     public let axes: [SweepAxis]
     /// Every point: its coordinates and its scenario.
-    public let points: [SweepPointScenario]
+    package let points: [SweepPointScenario]
     /// The activity measured (index) and the device it is measured on.
-    public let activity: Int
+    package let activity: Int
     /// The measured activity's place in the file: `activity` or
     /// `activities[i]`.
-    public let activityPath: String
+    package let activityPath: String
     /// The receiving device measured.
-    public let device: String
+    package let device: String
     /// Trials per point and the seed.
-    public let trials: Int
+    package let trials: Int
     /// The seed.
-    public let seed: UInt64
+    package let seed: UInt64
     /// The slice of trials to run, if sharded.
-    public let shard: Shard?
+    package let shard: Shard?
 }
 
 extension ScenarioError {
@@ -385,11 +417,11 @@ extension ScenarioError {
 
 /// One point of a prepared sweep: its coordinates, its scenario, and how
 /// to make it again from the file (so each thread can make its own copy).
-public struct SweepPointScenario: Sendable {
+package struct SweepPointScenario: Sendable {
     /// The value of each axis.
-    public let coordinates: [String]
+    package let coordinates: [String]
     /// The scenario at this point.
-    public let scenario: Scenario
+    package let scenario: Scenario
     /// The file's bytes and the values written into it at this point.
     let bytes: [UInt8]
     let edits: [(path: ParameterPath, value: String)]
@@ -417,7 +449,7 @@ extension SweepRunner {
     /// fetch over the internet: the profiles shape each device's internet
     /// link, which only the cloud relay path uses, so every point would
     /// measure the same fetch.
-    public static func profileWarning(for scenario: Scenario, profiles: Bool) -> String? {
+    package static func profileWarning(for scenario: Scenario, profiles: Bool) -> String? {
         guard profiles, scenario.setup.configuration.fetchPath != .cloudRelay else { return nil }
         return "the network profiles shape each device's internet link, but \(scenario.file) fetches over \(scenario.setup.configuration.fetchPath.rawValue), which does not use it; the profiles change nothing here (set network.fetchPath to cloudRelay to measure them)"
     }

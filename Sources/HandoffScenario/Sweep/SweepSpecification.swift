@@ -1,21 +1,21 @@
 /// What a sweep varies: axes of values, each written into the scenario
 /// file at a JSON path before the point is decoded (so every point is
 /// validated like any scenario).
-public struct SweepSpecification: Hashable, Sendable {
+package struct SweepSpecification: Hashable, Sendable {
     /// One axis: where its values go and what they are.
-    public struct Axis: Hashable, Sendable {
+    package struct Axis: Hashable, Sendable {
         /// `payload`, `profile`, or the parameter's path.
-        public let name: String
+        package let name: String
         /// Where the values are written.
-        public let path: ParameterPath
+        package let path: ParameterPath
         /// The values, as written, and as JSON.
-        public let values: [(text: String, json: JSONNode)]
+        package let values: [(text: String, json: JSONNode)]
 
-        public static func == (lhs: Axis, rhs: Axis) -> Bool {
+        package static func == (lhs: Axis, rhs: Axis) -> Bool {
             lhs.name == rhs.name && lhs.path == rhs.path && lhs.values.map(\.text) == rhs.values.map(\.text)
         }
 
-        public func hash(into hasher: inout Hasher) {
+        package func hash(into hasher: inout Hasher) {
             hasher.combine(name)
             hasher.combine(path)
             hasher.combine(values.map(\.text))
@@ -24,10 +24,10 @@ public struct SweepSpecification: Hashable, Sendable {
 
     /// The axes, outermost first: parameters in the order given, then
     /// profile, then payload (which varies fastest).
-    public let axes: [Axis]
+    package let axes: [Axis]
 
     /// A specification from its parts, ordered as documented.
-    public init(payloads: [String], profiles: [String], parameters: [(path: String, values: [String])],
+    package init(payloads: [String], profiles: [String], parameters: [(path: String, values: [String])],
                 payloadPath: ParameterPath) throws(ScenarioError) {
         var axes: [Axis] = []
         for parameter in parameters {
@@ -60,7 +60,7 @@ public struct SweepSpecification: Hashable, Sendable {
 
     /// Every point's coordinates (one value index per axis), the last axis
     /// fastest.
-    public var points: [[Int]] {
+    package var points: [[Int]] {
         var result: [[Int]] = [[]]
         for axis in axes {
             result = result.flatMap { prefix in axis.values.indices.map { prefix + [$0] } }
@@ -71,18 +71,18 @@ public struct SweepSpecification: Hashable, Sendable {
 
 /// A path to a value in a scenario file: `network.wifiPeerToPeer.loss`,
 /// `activities[0].payloadSize`.
-public struct ParameterPath: Hashable, Sendable, CustomStringConvertible {
+package struct ParameterPath: Hashable, Sendable, CustomStringConvertible {
     /// One step of the path.
-    public enum Component: Hashable, Sendable {
+    package enum Component: Hashable, Sendable {
         case key(String)
         case index(Int)
     }
 
     /// The steps.
-    public let components: [Component]
+    package let components: [Component]
 
     /// Reads `text`: keys separated by `.`, array indices in brackets.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         var components: [Component] = []
         var key = ""
         var scalars = Array(text.unicodeScalars)[...]
@@ -120,7 +120,7 @@ public struct ParameterPath: Hashable, Sendable, CustomStringConvertible {
         self.components = components
     }
 
-    public var description: String {
+    package var description: String {
         var text = ""
         for component in components {
             switch component {

@@ -11,7 +11,7 @@ import SimKernel
 /// adds the file, the JSON path and the position.
 /// schema/scenario.schema.json gives the same forms as patterns, and
 /// SchemaAgreementTests checks that the two agree.
-public enum Quantities {
+package enum Quantities {
     /// Byte units: decimal (1 kB = 1 000 B) and binary (1 KiB = 1 024 B).
     static let byteUnits: [(symbol: String, bytes: Int64)] = [
         ("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10),
@@ -27,7 +27,7 @@ public enum Quantities {
     ///
     /// The number may have a fraction if the result is a whole number of
     /// bytes (`"1.5KiB"` is 1 536; `"1.3KiB"` is an error).
-    public static func bytes(_ text: String) -> Result<Int, ScenarioError> {
+    package static func bytes(_ text: String) -> Result<Int, ScenarioError> {
         let expected = "a size such as \"3KiB\", \"64 KiB\" or \"256B\" (units B, kB, MB, GB, KiB, MiB, GiB)"
         guard let (number, unit) = splitNumber(text) else { return .failure(.quantity(text, expected: expected)) }
         guard let multiplier = byteUnits.first(where: { $0.symbol == unit })?.bytes else {
@@ -41,7 +41,7 @@ public enum Quantities {
     }
 
     /// Reads a link rate: `"54Mbit/s"`, `"256 kbit/s"`, `"1Gbit/s"`.
-    public static func bandwidth(_ text: String) -> Result<Bandwidth, ScenarioError> {
+    package static func bandwidth(_ text: String) -> Result<Bandwidth, ScenarioError> {
         let expected = "a rate such as \"54Mbit/s\" or \"256kbit/s\" (units bit/s, kbit/s, Mbit/s, Gbit/s)"
         guard let (number, unit) = splitNumber(text),
             let multiplier = rateUnits.first(where: { $0.symbol == unit })?.bitsPerSecond
@@ -57,7 +57,7 @@ public enum Quantities {
     ///
     /// The bound is checked on the number as written, so `"100.0000000000000000001%"`
     /// is over 100 % even though it rounds to 1.
-    public static func percentage(_ text: String) -> Result<Double, ScenarioError> {
+    package static func percentage(_ text: String) -> Result<Double, ScenarioError> {
         let expected = "a percentage from \"0%\" to \"100%\", such as \"99.5%\""
         guard text.hasSuffix("%"), let (number, unit) = splitNumber(String(text.dropLast())), unit.isEmpty else {
             return .failure(.quantity(text, expected: expected))
@@ -74,7 +74,7 @@ public enum Quantities {
     /// `SimDuration.init(parsing:)`), allowing one space between the number
     /// and the unit of a duration of one component (`"250 ms"`, not
     /// `"1m 30s"` or `"1m30 s"`).
-    public static func duration(_ text: String) -> Result<SimDuration, ScenarioError> {
+    package static func duration(_ text: String) -> Result<SimDuration, ScenarioError> {
         let expected = "a duration such as \"250ms\", \"1.5s\" or \"2min\" (units ns, us, ms, s, min, h)"
         var compact = text
         if let space = text.firstIndex(of: " ") {

@@ -7,7 +7,7 @@ extension String {
     /// pair (one `Character` in Swift) becomes `\r\n`.
     ///
     /// - Complexity: O(n).
-    public var escapingControlCharacters: String {
+    package var escapingControlCharacters: String {
         guard unicodeScalars.contains(where: \.needsEscaping) else { return self }
         var result = ""
         result.reserveCapacity(utf8.count)

@@ -103,7 +103,7 @@ struct NotesHandoffTests {
     func scenarioFile() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
-        let scenario = try ScenarioSuite.load(root + "/scenarios/payload-3kib.json").get()
+        let scenario = try ScenarioSuite.load(root + "/scenarios/payload-3kib.json")
         let runner = ScenarioRunner(jobs: 2, appDelegates: { device, _ in
             device == "iphone" ? .scene(NotesScene(store: Self.store)) : nil  // nil: the file's scripted app
         })
