@@ -238,7 +238,7 @@ extension HandoffEngine {
     /// The payload arrived: the app continues now if it is ready, else
     /// when it is.
     mutating func fetchArrived(_ attempt: Int, now: SimInstant, scheduler: inout Scheduler<HandoffEvent>) {
-        guard attempts[attempt].isFetching, attempts[attempt].delivered != nil else { return }
+        guard attempts[attempt].isFetching, case .some = attempts[attempt].delivered else { return }
         attempts[attempt].fetchStage = .arrived
         attempts[attempt].milestones[.payloadArrived] = now
         record(now, device: attempts[attempt].receiver, app: .system, activity: attempts[attempt].activity,

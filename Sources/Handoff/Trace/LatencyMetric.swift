@@ -49,6 +49,7 @@ public enum LatencyMetric: String, CaseIterable, Hashable, Sendable, CustomStrin
     case transfer
 
     /// The milestone the latency starts at.
+    @inlinable
     public var start: Milestone {
         switch self {
         case .advertToOffered: return .advertised
@@ -62,6 +63,7 @@ public enum LatencyMetric: String, CaseIterable, Hashable, Sendable, CustomStrin
     }
 
     /// The milestone the latency ends at.
+    @inlinable
     public var end: Milestone {
         switch self {
         case .advertToOffered: return .offered
@@ -145,11 +147,11 @@ public enum LatencyMetric: String, CaseIterable, Hashable, Sendable, CustomStrin
 public struct MilestoneTimes: Hashable, Sendable {
     /// Nanoseconds since the start per milestone, by raw value; `unset`
     /// where not reached.
-    private var storage: (Int64, Int64, Int64, Int64, Int64, Int64, Int64, Int64,
+    @usableFromInline var storage: (Int64, Int64, Int64, Int64, Int64, Int64, Int64, Int64,
                           Int64, Int64, Int64, Int64, Int64, Int64, Int64, Int64)
     /// The room in ``storage``: at least as many milestones as there are.
     static let capacity = 16
-    private static let unset = Int64.min
+    @inlinable static var unset: Int64 { .min }
 
     /// No milestone reached.
     public init() {
@@ -160,7 +162,7 @@ public struct MilestoneTimes: Hashable, Sendable {
 
     /// When `milestone` was reached, or nil.
     public subscript(milestone: Milestone) -> SimInstant? {
-        get {
+        @inlinable get {
             let value = withUnsafeBytes(of: storage) { $0.load(fromByteOffset: milestone.rawValue * 8, as: Int64.self) }
             return value == Self.unset ? nil : SimInstant(nanosecondsSinceStart: value)
         }
@@ -177,6 +179,7 @@ public struct MilestoneTimes: Hashable, Sendable {
 
     /// The value of `metric`: from its start to its end, when both were
     /// reached and the end is no earlier than the start.
+    @inlinable
     public func latency(_ metric: LatencyMetric) -> SimDuration? {
         guard let start = self[metric.start], let end = self[metric.end], end >= start else { return nil }
         return end - start

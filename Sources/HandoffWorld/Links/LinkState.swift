@@ -45,24 +45,47 @@ public struct LinkStatistics: Hashable, Sendable {
 /// long it queues. The queue length at any instant is the number of
 /// admitted fragments that have not yet started, kept in a ring of start
 /// times.
+///
+/// What a trial changes lives in ``trial`` (a ``Trial``), which a rebuild
+/// replaces; the parameters (usually the run's defaults) and the reception
+/// probability remembered for them sit beside it, so a rebuild does not
+/// move them.
 struct LinkState: Sendable {
     var parameters: LinkParameters
-    /// The instant the wire is free again, in nanoseconds.
-    var busyUntil: Int64 = 0
-    /// Start times of fragments that were waiting when last checked.
-    var waitingStarts: RingBuffer<Int64>
-    var lossGenerator: Xoshiro256StarStar
-    var jitterGenerator: Xoshiro256StarStar
-    var inBadState = false
-    var statistics = LinkStatistics()
-    /// Serialisation times at the bandwidth, if the link has one.
-    var serialisation: SerialisationTimes?
     /// The last distance of the distance loss model and its reception
-    /// probability (−1 before the first).
+    /// probability (−1 before the first). It depends on the distance and
+    /// the loss model only, so it is kept while the loss model stays the
+    /// same.
     var lastLossDistance: Double = -1
     var lastLossReceptionProbability: Double = 0
-    /// The pair's schedule in this trial (with ``LinkParameters/schedule``).
-    var clock = ScheduleClock()
+    /// What changes during a trial.
+    var trial: Trial
+
+    /// Everything about a link that changes during a trial: the queue, the
+    /// generators, the loss model's state, the counters, the rate drawn
+    /// and the pair's schedule clock.
+    struct Trial: Sendable {
+        /// The instant the wire is free again, in nanoseconds.
+        var busyUntil: Int64 = 0
+        /// Start times of fragments that were waiting when last checked.
+        var waitingStarts: RingBuffer<Int64>
+        var lossGenerator: Xoshiro256StarStar
+        var jitterGenerator: Xoshiro256StarStar
+        var inBadState = false
+        var statistics = LinkStatistics()
+        /// Serialisation times at the bandwidth, if the link has one.
+        var serialisation: SerialisationTimes?
+        /// The pair's schedule in this trial (with ``LinkParameters/schedule``).
+        var clock = ScheduleClock()
+
+        /// A trial's state before the link is started, queueing in
+        /// `waitingStarts` (empty).
+        init(waitingStarts: RingBuffer<Int64>, lossGenerator: Xoshiro256StarStar, jitterGenerator: Xoshiro256StarStar) {
+            self.waitingStarts = waitingStarts
+            self.lossGenerator = lossGenerator
+            self.jitterGenerator = jitterGenerator
+        }
+    }
 
     /// A placeholder for a link not used yet (it allocates nothing).
     static let unused = LinkState(
@@ -71,54 +94,34 @@ struct LinkState: Sendable {
 
     /// A link in use with the given loss and jitter generators.
     init(parameters: LinkParameters, lossGenerator: Xoshiro256StarStar, jitterGenerator: Xoshiro256StarStar) {
-        self.init(
-            parameters: parameters, waitingStarts: RingBuffer(filler: 0), lossGenerator: lossGenerator,
-            jitterGenerator: jitterGenerator)
+        self.parameters = parameters
+        trial = Trial(waitingStarts: RingBuffer(filler: 0), lossGenerator: lossGenerator, jitterGenerator: jitterGenerator)
+        start()
     }
 
     /// Becomes a link in use, exactly as
-    /// ``init(parameters:lossGenerator:jitterGenerator:)`` makes it, in the
-    /// storage of this one's queue; with `nil` parameters, the ones it
-    /// has. It remembers its reception probability by distance when the
-    /// loss model stays the same (it depends on nothing else).
+    /// ``init(parameters:lossGenerator:jitterGenerator:)`` makes it with
+    /// the parameters it has, in the storage of this one's queue.
     ///
-    /// The state is replaced by a new one; only the queue's storage, the
-    /// parameters when kept, and that probability carry over.
-    mutating func rebuild(
-        parameters: LinkParameters?, lossGenerator: Xoshiro256StarStar, jitterGenerator: Xoshiro256StarStar
-    ) {
-        var new = LinkState(
-            parameters: LinkParameters(latency: .zero), waitingStarts: RingBuffer(filler: 0),
-            lossGenerator: lossGenerator, jitterGenerator: jitterGenerator, starting: false)
-        var sameLoss = true
-        if let parameters {
-            sameLoss = parameters.loss == self.parameters.loss
-            new.parameters = parameters
-        } else {
-            swap(&new.parameters, &self.parameters)
-        }
-        swap(&new.waitingStarts, &waitingStarts)
-        new.waitingStarts.removeAll()
-        if sameLoss {
-            new.lastLossDistance = lastLossDistance
-            new.lastLossReceptionProbability = lastLossReceptionProbability
-        }
-        new.start()
-        self = new
+    /// The trial's state is replaced by a new one; only the queue's
+    /// storage carries over (and the parameters, with the reception
+    /// probability remembered for them, which sit outside it).
+    mutating func rebuild(lossGenerator: Xoshiro256StarStar, jitterGenerator: Xoshiro256StarStar) {
+        trial = Trial(
+            waitingStarts: .reusing(&trial.waitingStarts), lossGenerator: lossGenerator,
+            jitterGenerator: jitterGenerator)
+        start()
     }
 
-    /// A link with these parameters and generators, started (its rate
-    /// drawn, its schedule's phase worked out, its loss model in its
-    /// starting state) if `starting`.
-    private init(
-        parameters: LinkParameters, waitingStarts: RingBuffer<Int64>, lossGenerator: Xoshiro256StarStar,
-        jitterGenerator: Xoshiro256StarStar, starting: Bool = true
+    /// ``rebuild(lossGenerator:jitterGenerator:)`` with `parameters` from
+    /// now on. The reception probability remembered by distance is kept
+    /// when the loss model stays the same (it depends on nothing else).
+    mutating func rebuild(
+        parameters: LinkParameters, lossGenerator: Xoshiro256StarStar, jitterGenerator: Xoshiro256StarStar
     ) {
+        if parameters.loss != self.parameters.loss { lastLossDistance = -1 }
         self.parameters = parameters
-        self.waitingStarts = waitingStarts
-        self.lossGenerator = lossGenerator
-        self.jitterGenerator = jitterGenerator
-        if starting { start() }
+        rebuild(lossGenerator: lossGenerator, jitterGenerator: jitterGenerator)
     }
 
     /// Draws the rate, works the schedule's phase out, and puts the loss
@@ -266,5 +269,46 @@ struct LinkState: Sendable {
             }
             return !radio.isReceived(withProbability: lastLossReceptionProbability, using: &lossGenerator)
         }
+    }
+}
+
+// The trial's fields under their own names, so the packet path reads
+// `busyUntil` rather than `trial.busyUntil`.
+extension LinkState {
+    /// The instant the wire is free again, in nanoseconds.
+    var busyUntil: Int64 {
+        @inline(__always) get { trial.busyUntil }
+        @inline(__always) set { trial.busyUntil = newValue }
+    }
+    /// Start times of fragments that were waiting when last checked.
+    var waitingStarts: RingBuffer<Int64> {
+        @inline(__always) _read { yield trial.waitingStarts }
+        @inline(__always) _modify { yield &trial.waitingStarts }
+    }
+    var lossGenerator: Xoshiro256StarStar {
+        @inline(__always) _read { yield trial.lossGenerator }
+        @inline(__always) _modify { yield &trial.lossGenerator }
+    }
+    var jitterGenerator: Xoshiro256StarStar {
+        @inline(__always) _read { yield trial.jitterGenerator }
+        @inline(__always) _modify { yield &trial.jitterGenerator }
+    }
+    var inBadState: Bool {
+        @inline(__always) get { trial.inBadState }
+        @inline(__always) set { trial.inBadState = newValue }
+    }
+    var statistics: LinkStatistics {
+        @inline(__always) _read { yield trial.statistics }
+        @inline(__always) _modify { yield &trial.statistics }
+    }
+    /// Serialisation times at the bandwidth, if the link has one.
+    var serialisation: SerialisationTimes? {
+        @inline(__always) get { trial.serialisation }
+        @inline(__always) set { trial.serialisation = newValue }
+    }
+    /// The pair's schedule in this trial (with ``LinkParameters/schedule``).
+    var clock: ScheduleClock {
+        @inline(__always) _read { yield trial.clock }
+        @inline(__always) _modify { yield &trial.clock }
     }
 }

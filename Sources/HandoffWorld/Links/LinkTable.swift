@@ -113,15 +113,23 @@ struct LinkTable: Sendable {
 }
 
 extension LinkTable.Row {
-    /// Makes the link's state for a trial with the given generators:
-    /// `defaults` when given, otherwise the parameters the state already
-    /// holds (which are the defaults).
+    /// Makes the link's state for a trial with the given generators and
+    /// the parameters the state already holds (the defaults).
+    ///
+    /// - Precondition: ``LinkFlags/stateHoldsDefaults``.
+    mutating func start(lossGenerator: Xoshiro256StarStar, jitterGenerator: Xoshiro256StarStar) {
+        inUse = true
+        state.rebuild(lossGenerator: lossGenerator, jitterGenerator: jitterGenerator)
+    }
+
+    /// Makes the link's state for a trial with the given generators and
+    /// `defaults`, which its state holds from now on.
     mutating func start(
-        defaults: LinkParameters?, lossGenerator: Xoshiro256StarStar, jitterGenerator: Xoshiro256StarStar
+        defaults: LinkParameters, lossGenerator: Xoshiro256StarStar, jitterGenerator: Xoshiro256StarStar
     ) {
         inUse = true
         state.rebuild(parameters: defaults, lossGenerator: lossGenerator, jitterGenerator: jitterGenerator)
-        if defaults != nil { flags.stateHoldsDefaults = true }
+        flags.stateHoldsDefaults = true
     }
 
     /// The link runs with `parameters` from now on.
@@ -131,14 +139,18 @@ extension LinkTable.Row {
         outages = parameters.outages
     }
 
-    /// The link is no longer in use (a new trial begins); `defaults`, when
-    /// the state holds other parameters, are what it will run with next.
-    mutating func stopUsing(defaults: LinkParameters?) {
+    /// The link is no longer in use (a new trial begins); its state holds
+    /// the parameters it will run with next.
+    mutating func stopUsing() {
         inUse = false
-        if let defaults {
-            flags = LinkFlags(defaults, radiosUp: flags.radiosUp)
-            outages = defaults.outages
-        }
+    }
+
+    /// The link is no longer in use (a new trial begins); `defaults`, which
+    /// its state does not hold, are what it will run with next.
+    mutating func stopUsing(defaults: LinkParameters) {
+        inUse = false
+        flags = LinkFlags(defaults, radiosUp: flags.radiosUp)
+        outages = defaults.outages
     }
 }
 

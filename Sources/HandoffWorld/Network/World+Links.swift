@@ -155,8 +155,11 @@ extension World {
         }
         let loss = linkStream.generator(StreamNames.loss)
         let jitter = linkStream.generator(StreamNames.jitter)
-        let defaults = links[index].flags.stateHoldsDefaults ? nil : defaultParameters(of: kind)
-        links[index].start(defaults: defaults, lossGenerator: loss, jitterGenerator: jitter)
+        if links[index].flags.stateHoldsDefaults {
+            links[index].start(lossGenerator: loss, jitterGenerator: jitter)
+        } else {
+            links[index].start(defaults: defaultParameters(of: kind), lossGenerator: loss, jitterGenerator: jitter)
+        }
         if case let .wifiPeerToPeer(from, to) = kind {
             // Both directions share the pair's schedule: link/wifi/<a>/<b>/schedule
             // with the devices in index order.

@@ -80,27 +80,30 @@ extension World {
         /// The state is replaced by a new one; only buffers carry over
         /// (and the reception probabilities remembered by distance).
         mutating func rebuild(stream: RandomStreamKey.Hashed, deviceCount: Int) {
-            var new = TrialState(stream: stream)
-            new.trust = PairTrust(deviceCount: deviceCount, reusing: &trust)
+            // This state becomes a new one and the old one's buffers move
+            // into it (swapped, not assigned: assigning a new value over
+            // this one copies it whole).
+            var old = TrialState(stream: stream)
+            swap(&self, &old)
+            trust = PairTrust(deviceCount: deviceCount, reusing: &old.trust)
             // Each device's advertiser is made when its stream is seeded.
-            new.advertisers.takeStorage(of: &advertisers)
-            new.scanPhases.takeStorage(of: &scanPhases, repeating: .zero, count: deviceCount)
+            advertisers.takeStorage(of: &old.advertisers)
+            scanPhases.takeStorage(of: &old.scanPhases, repeating: .zero, count: deviceCount)
             // Each pair starts over, remembering only its reception
             // probability by distance (it depends on the distance and the
             // radio, which no trial changes).
-            swap(&new.receptions, &receptions)
-            new.receptions.withUnsafeMutableBufferPointer { pairs in
+            swap(&receptions, &old.receptions)
+            receptions.withUnsafeMutableBufferPointer { pairs in
                 for index in pairs.indices { pairs[index] = PairReception(remembering: pairs[index]) }
             }
             // States and routes past the count are storage to reuse.
-            swap(&new.connections, &connections)
-            swap(&new.routes, &routes)
-            new.partitions.takeStorage(of: &partitions)
-            new.packetLog.takeStorage(of: &packetLog)
-            new.actions = .reusing(&actions)
-            new.pendingEvents = .reusing(&pendingEvents)
-            new.notificationBuffer = .reusing(&notificationBuffer)
-            self = new
+            swap(&connections, &old.connections)
+            swap(&routes, &old.routes)
+            partitions.takeStorage(of: &old.partitions)
+            packetLog.takeStorage(of: &old.packetLog)
+            actions = .reusing(&old.actions)
+            pendingEvents = .reusing(&old.pendingEvents)
+            notificationBuffer = .reusing(&old.notificationBuffer)
         }
     }
 }

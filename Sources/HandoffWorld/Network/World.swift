@@ -150,8 +150,11 @@ public struct World: ~Copyable, Sendable {
         for index in links.indices where links[index].inUse {
             // Parameters set during the trial: back to the defaults (the
             // state is rebuilt with them when the link is next used).
-            let defaults = links[index].flags.stateHoldsDefaults ? nil : defaultParameters(of: links.kind(of: index))
-            links[index].stopUsing(defaults: defaults)
+            if links[index].flags.stateHoldsDefaults {
+                links[index].stopUsing()
+            } else {
+                links[index].stopUsing(defaults: defaultParameters(of: links.kind(of: index)))
+            }
         }
         checkLinkInvariants()
         // Radio flags follow the settings; they only need working out again
