@@ -37,8 +37,8 @@ struct TraceActors {
     }
 
     let lanes: [Lane]
-    /// Which device is the source of each activity label.
-    let sourceOfLabel: [(label: String, device: String)]
+    /// The source device of each activity, by its index in the scenario.
+    let sourceOfActivity: [String]
     let sourceDevices: [String]
 
     init(_ replay: TrialReplay, scenario: Scenario) {
@@ -46,7 +46,7 @@ struct TraceActors {
         var sources: [String] = []
         for activity in scenario.activities where !sources.contains(activity.device) { sources.append(activity.device) }
         sourceDevices = sources
-        sourceOfLabel = scenario.activities.map { ($0.content.label, $0.device) }
+        sourceOfActivity = scenario.activities.map(\.device)
         var appsOfDevice: [(device: String, apps: [String])] = devices.map { ($0, []) }
         var seen: [String] = []
         func see(_ device: String) { if !seen.contains(device) { seen.append(device) } }
@@ -113,9 +113,10 @@ struct TraceActors {
         lanes.firstIndex { ($0.kind == .link && $0.name == name) } ?? lanes.firstIndex { $0.kind == .air }
     }
 
-    /// The source device of an activity label.
-    func source(ofLabel label: String) -> String? {
-        sourceOfLabel.first { $0.label == label }?.device
+    /// The source device of the activity a record is about.
+    func source(of activity: TraceActivity?) -> String? {
+        guard let index = activity?.id.index, sourceOfActivity.indices.contains(index) else { return nil }
+        return sourceOfActivity[index]
     }
 }
 

@@ -215,16 +215,15 @@ public enum TraceDiagram {
         _ record: TraceRecord, actors: TraceActors, y: Double, x: (Int) -> Double, trace: [TraceRecord], index: Int
     ) -> [String] {
         guard let lane = actors.lane(device: record.device.name, app: TraceText.app(record.app)) else { return [] }
-        let activity = TraceText.activity(record.activity)
         var from: Int?
         var to: Int?
         var style = "arrow"
         switch TraceRecordRole(event: record.event, app: record.app) {
         case let .message(toSource):
-            let peer = toSource ? actors.source(ofLabel: activity) : receiver(of: record, trace: trace, before: index, actors: actors)
+            let peer = toSource ? actors.source(of: record.activity) : receiver(of: record, trace: trace, before: index, actors: actors)
             if let peer, let peerLane = actors.systemLane(peer), peerLane != lane { (from, to) = (lane, peerLane) }
         case .advertisement:
-            if let source = actors.source(ofLabel: activity), let sourceLane = actors.systemLane(source) {
+            if let source = actors.source(of: record.activity), let sourceLane = actors.systemLane(source) {
                 (from, to) = (sourceLane, lane)
             }
         case .callback:
