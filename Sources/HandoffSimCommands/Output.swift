@@ -138,6 +138,41 @@ private func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
     return nil
 }
 
+/// Text passed on in chunks of about 64 KiB, each made of whole writes (so
+/// a chunk never splits a character), to a function that writes it.
+///
+/// After the first failure nothing more is passed on; ``failure`` says why.
+struct BufferedTextWriter: TextOutputStream {
+    /// The chunk size passed on: 64 KiB.
+    static let capacity = 1 << 16
+
+    private var buffer = ""
+    private let sink: (String) -> Int32?
+    /// The `errno` of the first failed write, or nil.
+    private(set) var failure: Int32?
+
+    /// A writer passing its chunks to `sink`, which returns the `errno` of
+    /// a failure or nil.
+    init(_ sink: @escaping (String) -> Int32?) {
+        self.sink = sink
+        buffer.reserveCapacity(Self.capacity)
+    }
+
+    /// Appends `string`, passing the buffer on once it holds 64 KiB.
+    mutating func write(_ string: String) {
+        guard failure == nil else { return }
+        buffer += string
+        if buffer.utf8.count >= Self.capacity { flush() }
+    }
+
+    /// Passes on whatever is buffered.
+    mutating func flush() {
+        guard failure == nil, !buffer.isEmpty else { return }
+        failure = sink(buffer)
+        buffer.removeAll(keepingCapacity: true)
+    }
+}
+
 /// An output file could not be written.
 struct OutputError: Error {
     let message: String
@@ -257,6 +292,53 @@ struct OutputTarget {
                 let error = failure ?? errno
                 unlink(temporary)
                 throw OutputError(message: "cannot write \(shown): \(String(cString: strerror(error)))")
+            }
+        }
+    }
+
+    /// Writes what `body` writes, as it writes it, through a buffer of
+    /// about 64 KiB: to standard output or error in order, straight to a
+    /// device, or to a temporary file beside the target renamed over it
+    /// once `body` returns (so the file is replaced whole or not at all,
+    /// and the text is never held whole in memory).
+    func stream(io: CommandIO, _ body: (inout BufferedTextWriter) -> Void) throws(OutputError) {
+        let shown = path.escapingControlCharacters
+        func failed(_ error: Int32) -> OutputError {
+            OutputError(message: "cannot write \(shown): \(String(cString: strerror(error)))")
+        }
+        switch kind {
+        case .standardOutput:
+            var writer = BufferedTextWriter { io.writeOutput($0); return nil }
+            body(&writer)
+            writer.flush()
+        case .standardError:
+            var writer = BufferedTextWriter { io.writeError($0, newline: false); return nil }
+            body(&writer)
+            writer.flush()
+        case let .device(target):
+            let descriptor = open(target, O_WRONLY | O_APPEND)
+            guard descriptor >= 0 else { throw failed(errno) }
+            defer { close(descriptor) }
+            var writer = BufferedTextWriter { writeAll(Array($0.utf8), to: descriptor) }
+            body(&writer)
+            writer.flush()
+            if let error = writer.failure { throw failed(error) }
+        case let .file(target):
+            let folder = (target as NSString).deletingLastPathComponent
+            let name = (target as NSString).lastPathComponent
+            let directory = folder.isEmpty ? "." : folder
+            Self.removeStaleTemporaries(of: name, in: directory)
+            let temporary = directory + "/." + name + ".handoff-sim-\(getpid()).tmp"
+            let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_EXCL, 0o644)
+            guard descriptor >= 0 else { throw failed(errno) }
+            var writer = BufferedTextWriter { writeAll(Array($0.utf8), to: descriptor) }
+            body(&writer)
+            writer.flush()
+            let closed = close(descriptor)
+            if writer.failure != nil || closed != 0 || rename(temporary, target) != 0 {
+                let error = writer.failure ?? errno
+                unlink(temporary)
+                throw failed(error)
             }
         }
     }

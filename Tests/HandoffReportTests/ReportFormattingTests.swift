@@ -29,9 +29,10 @@ struct ReportFormattingTests {
             == "::error file=a%2Cb%3Ac.json,line=3,title=t::50%25 done%0Anext")
     }
 
-    @Test("Markdown table cells escape pipes and line breaks")
+    @Test("Markdown table cells escape pipes, line breaks and other control characters")
     func markdown() {
-        #expect(MarkdownReport.cell("a|b\nc") == "a\\|b c")
+        #expect(MarkdownReport.cell("a|b\nc") == "a\\|b\\nc")
+        #expect(MarkdownReport.cell("a\r\nb\u{1B}[1m") == "a\\r\\nb\\u{1B}[1m")
     }
 
     @Test("text summary seconds have two decimals")
