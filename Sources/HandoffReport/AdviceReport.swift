@@ -31,7 +31,7 @@ public enum AdviceReport {
             }
             lines.append(line)
         }
-        return lines.joined(separator: "\n") + "\n"
+        return lines.escapedLines
     }
 
     /// The advice as JSON.

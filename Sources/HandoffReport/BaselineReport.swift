@@ -25,7 +25,7 @@ public enum BaselineReport {
         }
         if !lines.isEmpty { lines.append("") }
         lines.append(verdict(comparison))
-        return lines.joined(separator: "\n") + "\n"
+        return lines.escapedLines
     }
 
     /// The comparison as Markdown.
@@ -42,7 +42,7 @@ public enum BaselineReport {
             lines.append("")
         }
         lines.append("**\(verdict(comparison))**")
-        return lines.joined(separator: "\n") + "\n"
+        return lines.escapedLines
     }
 
     static func verdict(_ comparison: BaselineComparison) -> String {

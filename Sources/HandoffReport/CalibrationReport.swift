@@ -43,7 +43,7 @@ public enum CalibrationReport {
         }
         lines.append("")
         lines.append("objective \(fixed(result.objective, 4)) (the sum over groups of the KS distance and the quantile loss)")
-        return lines.joined(separator: "\n") + "\n"
+        return lines.escapedLines
     }
 
     /// The result as JSON.

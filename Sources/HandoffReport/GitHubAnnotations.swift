@@ -13,13 +13,13 @@ public enum GitHubAnnotations {
                 for problem in problems.problems {
                     lines.append(annotation(
                         file: problem.file, line: problem.position?.line, column: problem.position?.column,
-                        title: "invalid scenario", message: "\(problem.path): \(problem.message)"))
+                        title: "invalid scenario", message: "\(problem.path): \(problem.message)".escapingControlCharacters))
                 }
             case .skipped:
                 continue
             case let .ran(run):
                 if let failure = run.failure {
-                    var message = "\(failure)"
+                    var message = "\(failure)".escapingControlCharacters
                     if let trial = failure.trial {
                         message += "\nreplay: " + ReplayCommand.text(command: command, scenario: run.scenario, seed: run.seed, trial: trial)
                     }
@@ -28,7 +28,7 @@ public enum GitHubAnnotations {
                         message: message))
                 }
                 for expectation in run.expectations where !expectation.passed {
-                    var message = "expected \(expectation.asked); measured \(expectation.measured)"
+                    var message = "expected \(expectation.asked); measured \(expectation.measured)".escapingControlCharacters
                     if let trial = expectation.failingTrial {
                         message += "\nreplay: " + ReplayCommand.text(command: command, scenario: run.scenario, seed: run.seed, trial: trial)
                     }
@@ -46,7 +46,7 @@ public enum GitHubAnnotations {
         problems.problems.map { problem in
             annotation(
                 file: problem.file, line: problem.position?.line, column: problem.position?.column,
-                title: "invalid scenario", message: "\(problem.path): \(problem.message)")
+                title: "invalid scenario", message: "\(problem.path): \(problem.message)".escapingControlCharacters)
         }
     }
 
@@ -60,7 +60,7 @@ public enum GitHubAnnotations {
                 let values = "baseline \(row.baseline.map { "\($0)" } ?? "none"), now \(row.now.map { "\($0)" } ?? "none")"
                 return annotation(
                     file: row.file, line: nil, column: nil, title: "baseline changed",
-                    message: "\(what) \(row.change == .removed ? "is gone" : "got worse") (\(values))")
+                    message: "\(what) \(row.change == .removed ? "is gone" : "got worse") (\(values))".escapingControlCharacters)
             case .improvement, .added:
                 return nil
             }
@@ -68,11 +68,16 @@ public enum GitHubAnnotations {
     }
 
     /// One workflow command, with its properties and message escaped.
+    ///
+    /// The file and title have their control characters written as
+    /// escapes (``Swift/String/escapingControlCharacters``); the message's line
+    /// breaks are its own (callers escape the values in it) and are encoded
+    /// as `%0A`, as the runner expects.
     static func annotation(file: String, line: Int?, column: Int?, title: String, message: String) -> String {
-        var properties = ["file=\(escapeProperty(file))"]
+        var properties = ["file=\(escapeProperty(file.escapingControlCharacters))"]
         if let line { properties.append("line=\(line)") }
         if let column { properties.append("col=\(column)") }
-        properties.append("title=\(escapeProperty(title))")
+        properties.append("title=\(escapeProperty(title.escapingControlCharacters))")
         return "::error \(properties.joined(separator: ","))::\(escapeMessage(message))"
     }
 

@@ -113,7 +113,9 @@ public enum JUnitReport {
     }
 
     /// Text escaped for XML attributes and content; characters XML 1.0
-    /// cannot carry become U+FFFD.
+    /// cannot carry become U+FFFD, and the control characters it can
+    /// (tab, CR, LF, DEL, C1, the line and paragraph separators) are
+    /// written as character references, so none reaches the file raw.
     static func escape(_ text: String) -> String {
         var result = ""
         for scalar in text.unicodeScalars {
@@ -124,10 +126,13 @@ public enum JUnitReport {
             case "\"": result += "&quot;"
             case "'": result += "&apos;"
             case "\n": result += "&#10;"
-            case "\t", "\r": result.unicodeScalars.append(scalar)
+            case "\t": result += "&#9;"
+            case "\r": result += "&#13;"
             default:
                 if scalar.value < 0x20 || (0xFFFE...0xFFFF).contains(scalar.value) {
                     result += "\u{FFFD}"
+                } else if (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029 {
+                    result += "&#x" + String(scalar.value, radix: 16, uppercase: true) + ";"
                 } else {
                     result.unicodeScalars.append(scalar)
                 }

@@ -61,17 +61,18 @@ public enum MarkdownReport {
         lines.append("")
         lines.append(contentsOf: details)
         while lines.last == "" { lines.removeLast() }
-        return lines.joined(separator: "\n") + "\n"
+        return lines.escapedLines
     }
 
-    /// Text safe inside a table cell.
+    /// Text safe inside a table cell: pipes escaped, other control
+    /// characters written as escapes (``Swift/String/escapingControlCharacters``).
     static func cell(_ text: String) -> String {
         var result = ""
-        for character in text {
-            switch character {
+        // By Unicode scalar: Swift reads "\r\n" as one Character.
+        for scalar in text.escapingControlCharacters.unicodeScalars {
+            switch scalar {
             case "|": result += "\\|"
-            case "\n": result += " "
-            default: result.append(character)
+            default: result.unicodeScalars.append(scalar)
             }
         }
         return result

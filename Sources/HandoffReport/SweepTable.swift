@@ -71,14 +71,16 @@ public enum SweepTable {
         }
         var lines = [line(header), widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ")]
         lines.append(contentsOf: rows.map(line))
-        return lines.joined(separator: "\n") + "\n"
+        return lines.escapedLines
     }
 
     /// CSV (RFC 4180 with LF line ends), a header row then one row per point.
     ///
     /// Fields are separated by commas. Lines end in LF (`\n`), not
-    /// RFC 4180's CRLF; the last row ends in one too. A field containing a comma, a double quote, a CR or an LF is
-    /// enclosed in double quotes, with each inner double quote doubled.
+    /// RFC 4180's CRLF; the last row ends in one too. Control characters in a
+    /// field are written as escapes (`\n`, `\u{1B}`), so every row is one
+    /// line; a field containing a comma or a double quote is enclosed in
+    /// double quotes, with each inner double quote doubled.
     ///
     /// The header names the axes by ``SweepAxis/name``, then `payload_bytes`,
     /// `trials`, `success_rate`, `failed_4608` … `failed_4611`,
@@ -106,7 +108,7 @@ public enum SweepTable {
     /// `, shard i/n` for a partial result), a line naming the file, activity
     /// and device, the table (columns as in ``text(_:)``, numbers
     /// right-aligned), and a line explaining the abbreviations. Pipes in
-    /// values are escaped and line breaks become spaces.
+    /// values are escaped and other control characters written as escapes (`\\n`).
     ///
     /// - Returns: the Markdown, each line ending in `\n`.
     /// - Complexity: O(points × columns).
@@ -133,7 +135,7 @@ public enum SweepTable {
         lines.append(
             "a→c: accept → continue; a→r: accept → restored; ad→o: advert → offered; fetch: the fetch's start → the payload. "
                 + "Latencies are nearest-rank percentiles to three significant digits; — where no trial reached them.")
-        return lines.joined(separator: "\n") + "\n"
+        return lines.escapedLines
     }
 
     // MARK: Columns
@@ -294,10 +296,12 @@ public enum SweepTable {
         return SimDuration(nanoseconds: nanoseconds).rounded(toSignificantDigits: 3).description
     }
 
-    /// One CSV field, quoted when it holds a comma, a double quote, a CR or
-    /// an LF.
-    static func csvField(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else {
+    /// One CSV field: control characters written as escapes
+    /// (``Swift/String/escapingControlCharacters``: a line feed as `\n`), then
+    /// quoted when it holds a comma or a double quote.
+    static func csvField(_ value: String) -> String {
+        let text = value.escapingControlCharacters
+        guard text.unicodeScalars.contains(where: { $0 == "," || $0 == "\"" }) else {
             return text
         }
         var quoted = "\""

@@ -65,7 +65,7 @@ public enum TextReport {
         total += " in \(secondsText(seconds)) of wall time"
         if !lines.isEmpty { lines.append("") }
         lines.append(total)
-        return lines.joined(separator: "\n") + "\n"
+        return lines.escapedLines
     }
 
     static func name(of result: FileResult) -> String {
@@ -101,8 +101,33 @@ public enum ReplayCommand {
             + (scenario.overlayFile.map { " --overlay \(shellQuoted($0))" } ?? "")
     }
 
-    /// `text` as one shell word.
+    /// `text` as one shell word: as it is when it needs no quoting, in
+    /// single quotes, or, when it holds a control character, in ANSI-C
+    /// quotes (`$'a\nb'`, which bash, zsh, ksh and POSIX.1-2024 `sh` read)
+    /// so that the command stays on one line.
     public static func shellQuoted(_ text: String) -> String {
+        if text.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || $0.value == 0x2028 || $0.value == 0x2029 }) {
+            var quoted = "$'"
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "\\": quoted += "\\\\"
+                case "'": quoted += "\\'"
+                case "\n": quoted += "\\n"
+                case "\t": quoted += "\\t"
+                case "\r": quoted += "\\r"
+                default:
+                    if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029 {
+                        // Each UTF-8 byte as \xHH.
+                        for byte in String(scalar).utf8 {
+                            quoted += (byte < 0x10 ? "\\x0" : "\\x") + String(byte, radix: 16, uppercase: true)
+                        }
+                    } else {
+                        quoted.unicodeScalars.append(scalar)
+                    }
+                }
+            }
+            return quoted + "'"
+        }
         let plain = !text.isEmpty && text.unicodeScalars.allSatisfy {
             ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
                 || "-_./+=:,@%".unicodeScalars.contains($0)

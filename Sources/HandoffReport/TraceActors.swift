@@ -187,24 +187,22 @@ enum TracePackets {
         }
     }
 
-    /// The order records and packets are shown in: each packet before the
-    /// first record later than it (after the records of its own instant).
-    /// Each entry is a record index or a packet index.
-    static func merged(_ replay: TrialReplay) -> [Either] {
-        var entries: [Either] = []
+    /// Calls `body` with each record and packet in the order they are
+    /// shown in: each packet before the first record later than it (after
+    /// the records of its own instant); nothing is held.
+    static func forEachMerged(_ replay: TrialReplay, _ body: (Either) -> Void) {
         var packet = 0
         for (index, record) in replay.trace.enumerated() {
             while packet < replay.packets.count, replay.packets[packet].time < record.time {
-                entries.append(.packet(packet))
+                body(.packet(packet))
                 packet += 1
             }
-            entries.append(.record(index))
+            body(.record(index))
         }
         while packet < replay.packets.count {
-            entries.append(.packet(packet))
+            body(.packet(packet))
             packet += 1
         }
-        return entries
     }
 
     /// A record or a packet, by index.

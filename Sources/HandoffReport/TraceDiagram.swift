@@ -46,45 +46,64 @@ public enum TraceDiagram {
 
     /// The diagram as a complete SVG document, ending in `\n`.
     public static func svg(_ replay: TrialReplay, scenario: Scenario) -> String {
+        var text = ""
+        write(replay, scenario: scenario, to: &text)
+        return text
+    }
+
+    /// Writes the diagram to `output`, row by row (the same bytes as
+    /// ``svg(_:scenario:)``). The rows are walked twice, once to count
+    /// them for the document's height and once to draw them, and never
+    /// held.
+    ///
+    /// - Complexity: O(*n*) time in the records and packets; beyond the
+    ///   replay, memory is one byte per packet (whether it is a retransmission)
+    ///   and one row's elements at a time.
+    public static func write<Output: TextOutputStream>(_ replay: TrialReplay, scenario: Scenario, to output: inout Output) {
         let actors = TraceActors(replay, scenario: scenario)
-        let rows = self.rows(replay)
+        let retransmissions = TracePackets.retransmissions(replay.packets)
+        var rowCount = 0
+        forEachRow(replay, retransmissions: retransmissions) { _ in rowCount += 1 }
         let laneWidth = (Double(width) - lanesLeft - 10) / Double(max(1, actors.lanes.count))
         func x(_ lane: Int) -> Double { lanesLeft + (Double(lane) + 0.5) * laneWidth }
         let outcomes = replay.summaries.map { TraceReport.outcomeLines($0, scenario: scenario, width: outcomeWidth) }
         let footerLines = outcomes.map(\.count).reduce(0, +) + replay.violations.count + (replay.failure == nil ? 0 : 1) + 2
-        let height = Int(top + Double(rows.count) * rowHeight + 24 + Double(footerLines) * 16)
-        let bottom = top + Double(rows.count) * rowHeight
+        let height = Int(top + Double(rowCount) * rowHeight + 24 + Double(footerLines) * 16)
+        let bottom = top + Double(rowCount) * rowHeight
 
-        var lines: [String] = []
+        func line(_ text: String) {
+            output.write(text)
+            output.write("\n")
+        }
         let title = "\(scenario.name): seed \(replay.seed), trial \(replay.trial)"
-        lines.append(
+        line(
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(width)\" height=\"\(height)\" viewBox=\"0 0 \(width) \(height)\" "
                 + "font-family=\"Helvetica, Arial, sans-serif\" font-size=\"11\">")
-        lines.append("  <title>\(escape(title))</title>")
-        lines.append("  <desc>\(escape("Sequence diagram of trial \(replay.trial) of \(scenario.file) (seed \(replay.seed)): one lane per actor, one row per trace record or packet band, time in ms on the left (rows are evenly spaced; long pauses are marked)."))</desc>")
-        lines.append("  <defs>")
+        line("  <title>\(escape(title))</title>")
+        line("  <desc>\(escape("Sequence diagram of trial \(replay.trial) of \(scenario.file) (seed \(replay.seed)): one lane per actor, one row per trace record or packet band, time in ms on the left (rows are evenly spaced; long pauses are marked)."))</desc>")
+        line("  <defs>")
         for (id, colour) in [("arrow", "#333333"), ("arrow-callback", "#0072B2"), ("arrow-packet", "#888888"), ("arrow-retransmission", "#D55E00")] {
-            lines.append(
+            line(
                 "    <marker id=\"\(id)\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerUnits=\"userSpaceOnUse\" markerWidth=\"9\" markerHeight=\"9\" orient=\"auto-start-reverse\">"
                     + "<path d=\"M 0 0 L 10 5 L 0 10 z\" fill=\"\(colour)\"/></marker>")
         }
-        lines.append("  </defs>")
-        lines.append("  <rect class=\"background\" x=\"0\" y=\"0\" width=\"\(width)\" height=\"\(height)\" fill=\"#ffffff\"/>")
-        lines.append("  <text class=\"title\" x=\"10\" y=\"22\" font-size=\"15\" font-weight=\"bold\">\(escape(title))</text>")
+        line("  </defs>")
+        line("  <rect class=\"background\" x=\"0\" y=\"0\" width=\"\(width)\" height=\"\(height)\" fill=\"#ffffff\"/>")
+        line("  <text class=\"title\" x=\"10\" y=\"22\" font-size=\"15\" font-weight=\"bold\">\(escape(title))</text>")
         var subtitle = scenario.file
         if let overlay = scenario.overlayFile { subtitle += ", overlay \(overlay)" }
         subtitle += replay.packets.isEmpty ? "" : "; \(replay.packets.count) packets"
-        lines.append("  <text class=\"subtitle\" x=\"10\" y=\"40\" fill=\"#444444\">\(escape(subtitle))</text>")
+        line("  <text class=\"subtitle\" x=\"10\" y=\"40\" fill=\"#444444\">\(escape(subtitle))</text>")
         // The time axis.
-        lines.append("  <text class=\"axis-title\" x=\"10\" y=\"\(number(top - 14))\" font-weight=\"bold\">time (ms)</text>")
-        lines.append(
+        line("  <text class=\"axis-title\" x=\"10\" y=\"\(number(top - 14))\" font-weight=\"bold\">time (ms)</text>")
+        line(
             "  <line class=\"axis\" x1=\"\(number(lanesLeft - 6))\" y1=\"\(number(top - 8))\" x2=\"\(number(lanesLeft - 6))\" y2=\"\(number(bottom))\" stroke=\"#999999\"/>")
         // Lanes.
         for (index, lane) in actors.lanes.enumerated() {
             let centre = number(x(index))
             let fill = lane.kind == .link || lane.kind == .cloud || lane.kind == .air ? "#f3f3f3" : "#ffffff"
-            lines.append("  <g class=\"lane\" id=\"lane-\(index)\" data-lane=\"\(escape(lane.label))\" data-kind=\"\(lane.kind.rawValue)\">")
-            lines.append(
+            line("  <g class=\"lane\" id=\"lane-\(index)\" data-lane=\"\(escape(lane.label))\" data-kind=\"\(lane.kind.rawValue)\">")
+            line(
                 "    <rect x=\"\(number(x(index) - laneWidth / 2 + 2))\" y=\"\(number(top - 40))\" width=\"\(number(laneWidth - 4))\" height=\"\(number(bottom - top + 40))\" fill=\"\(fill)\"/>")
             let (first, second): (String, String)
             switch lane.kind {
@@ -93,56 +112,60 @@ public enum TraceDiagram {
             case .cloud: (first, second) = ("relay", "cloud (IDS)")
             case .air: (first, second) = ("air", "BLE / Wi-Fi")
             }
-            lines.append("    <text x=\"\(centre)\" y=\"\(number(top - 26))\" text-anchor=\"middle\" font-weight=\"bold\">\(escape(shortened(first, to: laneWidth)))</text>")
-            lines.append("    <text x=\"\(centre)\" y=\"\(number(top - 12))\" text-anchor=\"middle\" fill=\"#444444\">\(escape(shortened(second, to: laneWidth)))</text>")
-            lines.append("    <line x1=\"\(centre)\" y1=\"\(number(top - 6))\" x2=\"\(centre)\" y2=\"\(number(bottom))\" stroke=\"#bbbbbb\" stroke-dasharray=\"3 3\"/>")
-            lines.append("  </g>")
+            line("    <text x=\"\(centre)\" y=\"\(number(top - 26))\" text-anchor=\"middle\" font-weight=\"bold\">\(escape(shortened(first, to: laneWidth)))</text>")
+            line("    <text x=\"\(centre)\" y=\"\(number(top - 12))\" text-anchor=\"middle\" fill=\"#444444\">\(escape(shortened(second, to: laneWidth)))</text>")
+            line("    <line x1=\"\(centre)\" y1=\"\(number(top - 6))\" x2=\"\(centre)\" y2=\"\(number(bottom))\" stroke=\"#bbbbbb\" stroke-dasharray=\"3 3\"/>")
+            line("  </g>")
         }
         // Rows.
         var lastTime: Int64?
-        let retransmissions = TracePackets.retransmissions(replay.packets)
-        for (index, row) in rows.enumerated() {
+        var index = 0
+        forEachRow(replay, retransmissions: retransmissions) { row in
+            defer { index += 1 }
             let y = top + (Double(index) + 0.5) * rowHeight
             let time = row.time(replay)
             if case .gap = row {} else if time != lastTime {
-                lines.append(
+                line(
                     "  <text class=\"time\" x=\"\(number(lanesLeft - 10))\" y=\"\(number(y + 4))\" text-anchor=\"end\" fill=\"#444444\">\(TraceTime.milliseconds(time))</text>")
                 lastTime = time
             }
             switch row {
             case let .gap(nanoseconds):
-                lines.append(
+                line(
                     "  <text class=\"gap\" x=\"\(number(lanesLeft + 8))\" y=\"\(number(y + 4))\" fill=\"#777777\" font-style=\"italic\">⋮ \(TraceTime.milliseconds(nanoseconds)) ms later</text>")
             case let .record(recordIndex):
-                lines += recordElements(replay.trace[recordIndex], actors: actors, y: y, x: x, trace: replay.trace, index: recordIndex)
+                for element in recordElements(replay.trace[recordIndex], actors: actors, y: y, x: x, trace: replay.trace, index: recordIndex) {
+                    line(element)
+                }
             case let .packets(range):
-                lines += packetElements(replay, range: range, retransmission: retransmissions[range.lowerBound], actors: actors, y: y, x: x)
+                for element in packetElements(replay, range: range, retransmission: retransmissions[range.lowerBound], actors: actors, y: y, x: x) {
+                    line(element)
+                }
             }
         }
         // Outcomes and legend.
         var y = bottom + 24
         for outcome in outcomes {
-            for (index, line) in outcome.enumerated() {
+            for (index, text) in outcome.enumerated() {
                 // The first line bold; the latencies after it indented.
                 let x = index == 0 ? 10 : 24
-                lines.append("  <text class=\"outcome\" x=\"\(x)\" y=\"\(number(y))\" font-weight=\"bold\">\(escape(line))</text>")
+                line("  <text class=\"outcome\" x=\"\(x)\" y=\"\(number(y))\" font-weight=\"bold\">\(escape(text))</text>")
                 y += 16
             }
         }
         for violation in replay.violations {
-            lines.append("  <text class=\"violation\" x=\"10\" y=\"\(number(y))\" fill=\"#cc0000\">\(escape("violation: \(violation)"))</text>")
+            line("  <text class=\"violation\" x=\"10\" y=\"\(number(y))\" fill=\"#cc0000\">\(escape("violation: \(violation)"))</text>")
             y += 16
         }
         if let failure = replay.failure {
-            lines.append("  <text class=\"failure\" x=\"10\" y=\"\(number(y))\" fill=\"#cc0000\">\(escape("stopped: \(failure)"))</text>")
+            line("  <text class=\"failure\" x=\"10\" y=\"\(number(y))\" fill=\"#cc0000\">\(escape("stopped: \(failure)"))</text>")
             y += 16
         }
-        lines.append(
+        line(
             "  <text class=\"legend\" x=\"10\" y=\"\(number(y))\" fill=\"#444444\">"
                 + escape("● step   → message or advertisement   blue → callback   grey → packet (band: ×count)   orange dashed → retransmission   red ✕ lost")
                 + "</text>")
-        lines.append("</svg>")
-        return lines.joined(separator: "\n") + "\n"
+        line("</svg>")
     }
 
     // MARK: Layout
@@ -171,10 +194,13 @@ public enum TraceDiagram {
         }
     }
 
-    /// The rows: records and packets merged by time, packets banded,
-    /// pauses marked.
-    static func rows(_ replay: TrialReplay) -> [Row] {
-        let retransmissions = TracePackets.retransmissions(replay.packets)
+    /// Calls `body` with each row in order: records and packets merged by
+    /// time, packets banded, pauses marked; one row is held back to band
+    /// the packets after it, nothing more.
+    ///
+    /// - Parameter retransmissions: ``TracePackets/retransmissions(_:)`` of
+    ///   the replay's packets.
+    static func forEachRow(_ replay: TrialReplay, retransmissions: [Bool], _ body: (Row) -> Void) {
         func bandable(_ index: Int) -> Bool {
             let packet = replay.packets[index]
             guard case .arrives = packet.fate, !retransmissions[index] else { return false }
@@ -185,28 +211,29 @@ public enum TraceDiagram {
             let second = replay.packets[b]
             return bandable(a) && bandable(b) && first.connection != nil && first.connection == second.connection
         }
-        var rows: [Row] = []
-        for entry in TracePackets.merged(replay) {
+        var previous: Int64?
+        func spaced(_ row: Row) {
+            let time = row.time(replay)
+            if let previous, time - previous > gapNanoseconds { body(.gap(time - previous)) }
+            previous = time
+            body(row)
+        }
+        var pending: Row?
+        TracePackets.forEachMerged(replay) { entry in
             switch entry {
             case let .record(index):
-                rows.append(.record(index))
+                if let row = pending { spaced(row) }
+                pending = .record(index)
             case let .packet(index):
-                if case let .packets(range) = rows.last, range.upperBound == index, sameBand(range.lowerBound, index) {
-                    rows[rows.count - 1] = .packets(range.lowerBound..<(index + 1))
+                if case let .packets(range) = pending, range.upperBound == index, sameBand(range.lowerBound, index) {
+                    pending = .packets(range.lowerBound..<(index + 1))
                 } else {
-                    rows.append(.packets(index..<(index + 1)))
+                    if let row = pending { spaced(row) }
+                    pending = .packets(index..<(index + 1))
                 }
             }
         }
-        var spaced: [Row] = []
-        var previous: Int64?
-        for row in rows {
-            let time = row.time(replay)
-            if let previous, time - previous > gapNanoseconds { spaced.append(.gap(time - previous)) }
-            previous = time
-            spaced.append(row)
-        }
-        return spaced
+        if let row = pending { spaced(row) }
     }
 
     // MARK: Elements

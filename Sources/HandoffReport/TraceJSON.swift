@@ -26,24 +26,48 @@ public enum TraceJSON {
     ///   - packets: whether the replay recorded packets (`"packets"` is
     ///     `null` when it did not).
     public static func render(_ replay: TrialReplay, scenario: Scenario, packets: Bool) -> String {
-        let retransmissions = TracePackets.retransmissions(replay.packets)
-        let document: JSONOutput = .object([
-            ("format", .int(formatVersion)),
-            ("scenario", .string(scenario.name)),
-            ("file", .string(scenario.file)),
-            ("seed", .int(Int64(replay.seed))),
-            ("trial", .int(Int64(replay.trial))),
-            ("overlay", scenario.overlayFile.map(JSONOutput.string) ?? .null),
-            ("records", .array(replay.trace.map(record))),
-            ("packets", packets ? .array(replay.packets.indices.map { index in
-                packet(replay.packets[index], link: replay.packetLinks[index], ends: replay.packetEnds[index],
-                       retransmission: retransmissions[index])
-            }) : .null),
-            ("outcomes", .array(replay.summaries.map { outcome($0, scenario: scenario) })),
-            ("violations", .array(replay.violations.map { .string("\($0)") })),
-            ("failure", replay.failure.map { .string("\($0)") } ?? .null),
-        ])
-        return document.render(pretty: true)
+        var text = ""
+        write(replay, scenario: scenario, packets: packets, to: &text)
+        return text
+    }
+
+    /// Writes the replay as pretty-printed JSON to `output`, record by
+    /// record and packet by packet (the same bytes as
+    /// ``render(_:scenario:packets:)``).
+    ///
+    /// - Complexity: O(*n*) time in the records and packets; beyond the
+    ///   replay, memory is one byte per packet (whether it is a retransmission)
+    ///   and one record's text at a time.
+    public static func write<Output: TextOutputStream>(
+        _ replay: TrialReplay, scenario: Scenario, packets: Bool, to output: inout Output
+    ) {
+        var document = JSONObjectStream()
+        document.member("format", .int(formatVersion), to: &output)
+        document.member("scenario", .string(scenario.name), to: &output)
+        document.member("file", .string(scenario.file), to: &output)
+        document.member("seed", .int(Int64(replay.seed)), to: &output)
+        document.member("trial", .int(Int64(replay.trial)), to: &output)
+        document.member("overlay", scenario.overlayFile.map(JSONOutput.string) ?? .null, to: &output)
+        document.beginArray("records", to: &output)
+        for record in replay.trace { document.element(self.record(record), to: &output) }
+        document.endArray(to: &output)
+        if packets {
+            let retransmissions = TracePackets.retransmissions(replay.packets)
+            document.beginArray("packets", to: &output)
+            for index in replay.packets.indices {
+                document.element(
+                    packet(replay.packets[index], link: replay.packetLinks[index], ends: replay.packetEnds[index],
+                           retransmission: retransmissions[index]),
+                    to: &output)
+            }
+            document.endArray(to: &output)
+        } else {
+            document.member("packets", .null, to: &output)
+        }
+        document.member("outcomes", .array(replay.summaries.map { outcome($0, scenario: scenario) }), to: &output)
+        document.member("violations", .array(replay.violations.map { .string("\($0)") }), to: &output)
+        document.member("failure", replay.failure.map { .string("\($0)") } ?? .null, to: &output)
+        document.end(to: &output)
     }
 
     static func record(_ record: TraceRecord) -> JSONOutput {

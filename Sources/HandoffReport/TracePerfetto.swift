@@ -27,13 +27,27 @@ import SimKernel
 public enum TracePerfetto {
     /// The replay as trace-event JSON.
     public static func render(_ replay: TrialReplay, scenario: Scenario) -> String {
+        var text = ""
+        write(replay, scenario: scenario, to: &text)
+        return text
+    }
+
+    /// Writes the replay as trace-event JSON to `output`, event by event
+    /// (the same bytes as ``render(_:scenario:)``).
+    ///
+    /// - Complexity: beyond the replay, memory is the metadata and slices
+    ///   (a few per record pair), one byte per packet (whether it is a
+    ///   retransmission) and one event's text at a time.
+    public static func write<Output: TextOutputStream>(_ replay: TrialReplay, scenario: Scenario, to output: inout Output) {
+        var document = JSONObjectStream()
+        document.beginArray("traceEvents", to: &output)
+        func emit(_ event: JSONOutput) { document.element(event, to: &output) }
         let actors = TraceActors(replay, scenario: scenario)
         let devices = scenario.setup.devices.map(\.name)
         let linksProcess = devices.count + 1
         func process(of lane: TraceActors.Lane) -> Int {
             (devices.firstIndex(of: lane.device)).map { $0 + 1 } ?? linksProcess
         }
-        var events: [JSONOutput] = []
         // Metadata: process and thread names, and their order.
         var named: [Int] = []
         for lane in actors.lanes {
@@ -41,14 +55,14 @@ public enum TracePerfetto {
             if !named.contains(pid) {
                 named.append(pid)
                 let name = pid == linksProcess ? "links" : lane.device
-                events.append(metadata("process_name", pid: pid, tid: 0, name: name))
-                events.append(metadata("process_sort_index", pid: pid, tid: 0, index: pid))
+                emit(metadata("process_name", pid: pid, tid: 0, name: name))
+                emit(metadata("process_sort_index", pid: pid, tid: 0, index: pid))
             }
         }
         for (index, lane) in actors.lanes.enumerated() {
             let pid = process(of: lane)
-            events.append(metadata("thread_name", pid: pid, tid: index + 1, name: lane.label))
-            events.append(metadata("thread_sort_index", pid: pid, tid: index + 1, index: index + 1))
+            emit(metadata("thread_name", pid: pid, tid: index + 1, name: lane.label))
+            emit(metadata("thread_sort_index", pid: pid, tid: index + 1, index: index + 1))
         }
         func track(_ lane: Int?) -> (pid: Int, tid: Int)? {
             guard let lane else { return nil }
@@ -62,7 +76,7 @@ public enum TracePerfetto {
             guard let (pid, tid) = track(lane) else { continue }
             let start = record.time.sinceStart.nanoseconds
             let end = replay.trace[slice.end].time.sinceStart.nanoseconds
-            events.append(.object([
+            emit(.object([
                 ("name", .string(slice.name)),
                 ("cat", .string("handoff")),
                 ("ph", .string("X")),
@@ -82,7 +96,7 @@ public enum TracePerfetto {
                 continue
             }
             let columns = TraceText.columns(record.event)
-            events.append(instant(columns.step, category: "trace", time: record.time, pid: pid, tid: tid, args: [
+            emit(instant(columns.step, category: "trace", time: record.time, pid: pid, tid: tid, args: [
                 ("activity", .string(TraceText.activity(record.activity))),
                 ("event", .string(columns.event)),
                 ("from", .string(columns.from)),
@@ -108,19 +122,17 @@ public enum TracePerfetto {
                 name = "LOST " + name
                 args.append(("loss", .string(reason.rawValue)))
             }
-            events.append(instant(name, category: "packet", time: packet.time, pid: pid, tid: tid, args: args))
+            emit(instant(name, category: "packet", time: packet.time, pid: pid, tid: tid, args: args))
         }
-        let document: JSONOutput = .object([
-            ("traceEvents", .array(events)),
-            ("displayTimeUnit", .string("ms")),
-            ("otherData", .object([
-                ("scenario", .string(scenario.name)),
-                ("file", .string(scenario.file)),
-                ("seed", .string("\(replay.seed)")),
-                ("trial", .string("\(replay.trial)")),
-            ])),
-        ])
-        return document.render(pretty: true)
+        document.endArray(to: &output)
+        document.member("displayTimeUnit", .string("ms"), to: &output)
+        document.member("otherData", .object([
+            ("scenario", .string(scenario.name)),
+            ("file", .string(scenario.file)),
+            ("seed", .string("\(replay.seed)")),
+            ("trial", .string("\(replay.trial)")),
+        ]), to: &output)
+        document.end(to: &output)
     }
 
     /// A slice: the indices of its first and last records, its name, and

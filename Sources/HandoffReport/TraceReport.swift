@@ -10,29 +10,42 @@ import SimKernel
 public enum TraceReport {
     /// The replay as text.
     public static func render(_ replay: TrialReplay, scenario: Scenario) -> String {
-        var lines = [
-            "scenario \(scenario.name) (\(scenario.file)), seed \(replay.seed), trial \(replay.trial)",
-            "",
-        ]
+        var text = ""
+        write(replay, scenario: scenario, to: &text)
+        return text
+    }
+
+    /// Writes the replay as text to `output`, line by line (the same bytes
+    /// as ``render(_:scenario:)``).
+    ///
+    /// - Complexity: O(*n*) time in the records and packets; beyond the
+    ///   replay, memory is the set of data segments sent (to mark
+    ///   retransmissions) and one line at a time.
+    public static func write<Output: TextOutputStream>(_ replay: TrialReplay, scenario: Scenario, to output: inout Output) {
+        func line(_ text: String) {
+            output.write(text.escapingControlCharacters)
+            output.write("\n")
+        }
+        line("scenario \(scenario.name) (\(scenario.file)), seed \(replay.seed), trial \(replay.trial)")
+        line("")
         var packet = 0
-        var sentData = Set<DataSegment>()
-        func appendPackets(through time: SimInstant?) {
+        var sentData = Set<DataSegment>()  // membership only; never iterated
+        func writePackets(through time: SimInstant?) {
             while packet < replay.packets.count, time.map({ replay.packets[packet].time < $0 }) ?? true {
-                lines.append(packetLine(replay.packets[packet], link: replay.packetLinks[packet], sentData: &sentData))
+                line(packetLine(replay.packets[packet], link: replay.packetLinks[packet], sentData: &sentData))
                 packet += 1
             }
         }
         for record in replay.trace {
-            appendPackets(through: record.time)
-            lines.append(TraceText.line(record))
+            writePackets(through: record.time)
+            line(TraceText.line(record))
         }
-        appendPackets(through: nil)
-        if !replay.summaries.isEmpty { lines.append("") }
+        writePackets(through: nil)
+        if !replay.summaries.isEmpty { line("") }
         for summary in replay.summaries {
-            lines.append(outcomeLine(summary, scenario: scenario))
+            line(outcomeLine(summary, scenario: scenario))
         }
-        for violation in replay.violations { lines.append("violation: \(violation)") }
-        return lines.joined(separator: "\n") + "\n"
+        for violation in replay.violations { line("violation: \(violation)") }
     }
 
     /// A data segment's identity on one link, to tell a retransmission
@@ -119,6 +132,6 @@ public enum ListReport {
         for expectation in scenario.expectations {
             lines.append("  expect \(expectation.question(in: scenario))")
         }
-        return lines.joined(separator: "\n") + "\n\n"
+        return lines.escapedLines + "\n"
     }
 }

@@ -47,7 +47,7 @@ package enum TrialListReport {
             let more = matches.total - matches.trials.count
             if more > 0 { lines.append("  … and \(more) more (raise --limit to list them)") }
         }
-        return lines.joined(separator: "\n") + "\n"
+        return lines.escapedLines
     }
 
     /// `trials with failed, over acceptToContinue=1.5s (at most 20 per scenario)`.

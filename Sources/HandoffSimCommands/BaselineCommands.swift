@@ -160,7 +160,7 @@ func baselineUpdateCommand(_ parsed: ParsedArguments, _ context: CommandContext)
             return .software
         }
         let entries = scenarios.reduce(0) { $0 + $1.entries.count }
-        io.writeOutput("wrote \(output): \(scenarios.count) scenario\(scenarios.count == 1 ? "" : "s"), \(entries) entries\n")
+        io.writeOutput("wrote \(output.escapingControlCharacters): \(scenarios.count) scenario\(scenarios.count == 1 ? "" : "s"), \(entries) entries\n")
         return .success
     }
 }

@@ -87,6 +87,9 @@ func calibrateCommand(_ parsed: ParsedArguments, _ context: CommandContext) thro
         io.writeError(problems.description)
         return .dataError
     }
+    // The scenarios and measured files the experiment names are inputs too.
+    let named = experiment.scenarioFiles + experiment.datasets.map(\.file)
+    if let failure = refuseOverlappingOutputs(parsed, context, inputs: named) { return failure }
     experiment = experiment.overriding(seed: seed, trials: trials)
     if let problems = Calibrator.problems(in: experiment) {
         io.writeError(problems.description)

@@ -353,7 +353,7 @@ func validateCommand(_ parsed: ParsedArguments, _ context: CommandContext) throw
         switch ScenarioSuite.loadResult(file) {
         case let .success(scenario):
             let count = scenario.expectations.count
-            io.writeOutput("ok       \(file) (\(scenario.name): \(scenario.trials) trials, \(count) expectation\(count == 1 ? "" : "s"))\n")
+            io.writeOutput("ok       \(file.escapingControlCharacters) (\(scenario.name.escapingControlCharacters): \(scenario.trials) trials, \(count) expectation\(count == 1 ? "" : "s"))\n")
         case let .failure(problems):
             invalid += 1
             io.writeError(problems.description)
@@ -390,15 +390,18 @@ func replayCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(
     } catch {
         return reportError(error, context)
     }
-    let text: String
-    switch parsed[.traceFormat] {
-    case .text: text = TraceReport.render(replay, scenario: scenario)
-    case .json: text = TraceJSON.render(replay, scenario: scenario, packets: packets)
-    case .svg: text = TraceDiagram.svg(replay, scenario: scenario)
-    case .perfetto: text = TracePerfetto.render(replay, scenario: scenario)
-    }
+    let format = parsed[.traceFormat]
     do {
-        try writeAtomically(text, to: parsed[.output] ?? "-", io: io)
+        // Written as it is rendered: a trace of millions of packets is never
+        // held as one string.
+        try OutputTarget(parsed[.output] ?? "-").stream(io: io) { output in
+            switch format {
+            case .text: TraceReport.write(replay, scenario: scenario, to: &output)
+            case .json: TraceJSON.write(replay, scenario: scenario, packets: packets, to: &output)
+            case .svg: TraceDiagram.write(replay, scenario: scenario, to: &output)
+            case .perfetto: TracePerfetto.write(replay, scenario: scenario, to: &output)
+            }
+        }
     } catch {
         io.writeError("error: \(error.message)")
         return .software

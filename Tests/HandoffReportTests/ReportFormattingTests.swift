@@ -11,6 +11,33 @@ struct ReportFormattingTests {
             == "handoff-sim replay scenarios/a-b.json --seed 7 --trial 3")
         #expect(ReplayCommand.shellQuoted("my scenarios/it's.json") == #"'my scenarios/it'\''s.json'"#)
         #expect(ReplayCommand.shellQuoted("") == "''")
+        // A control character: ANSI-C quoting keeps the command on one line.
+        #expect(ReplayCommand.shellQuoted("a\nb's\\\u{1}c\u{85}") == #"$'a\nb\'s\\\x01c\xC2\x85'"#)
+    }
+
+    @Test("a JSON object streamed member by member is byte for byte the tree JSONWriter renders")
+    func jsonObjectStream() {
+        let record: JSONOutput = .object([("a", .int(1)), ("b", .array([.string("x\n"), .null])), ("c", .object([]))])
+        for count in [0, 1, 3] {
+            let tree: JSONOutput = .object([
+                ("format", .int(1)), ("records", .array(Array(repeating: record, count: count))), ("empty", .array([])),
+                ("tail", .object([("k", .double(0.5))])),
+            ])
+            var streamed = ""
+            var document = JSONObjectStream()
+            document.member("format", .int(1), to: &streamed)
+            document.beginArray("records", to: &streamed)
+            for _ in 0..<count { document.element(record, to: &streamed) }
+            document.endArray(to: &streamed)
+            document.beginArray("empty", to: &streamed)
+            document.endArray(to: &streamed)
+            document.member("tail", .object([("k", .double(0.5))]), to: &streamed)
+            document.end(to: &streamed)
+            #expect(streamed == tree.render(pretty: true))
+        }
+        var empty = ""
+        JSONObjectStream().end(to: &empty)
+        #expect(empty == JSONOutput.object([]).render(pretty: true))
     }
 
     @Test("JUnit: dotted class names, seconds with a '.', XML escaping")
@@ -29,9 +56,10 @@ struct ReportFormattingTests {
             == "::error file=a%2Cb%3Ac.json,line=3,title=t::50%25 done%0Anext")
     }
 
-    @Test("Markdown table cells escape pipes and line breaks")
+    @Test("Markdown table cells escape pipes, line breaks and other control characters")
     func markdown() {
-        #expect(MarkdownReport.cell("a|b\nc") == "a\\|b c")
+        #expect(MarkdownReport.cell("a|b\nc") == "a\\|b\\nc")
+        #expect(MarkdownReport.cell("a\r\nb\u{1B}[1m") == "a\\r\\nb\\u{1B}[1m")
     }
 
     @Test("text summary seconds have two decimals")

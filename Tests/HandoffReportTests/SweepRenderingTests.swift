@@ -51,12 +51,13 @@ struct SweepRenderingTests {
         #expect(SweepTable.csv(result) == expected)
     }
 
-    @Test("CSV: fields with a comma, quote or line break are quoted with inner quotes doubled")
+    @Test("CSV: fields with a comma or quote are quoted with inner quotes doubled; control characters are escaped, so a row is one line")
     func csvQuoting() {
         #expect(SweepTable.csvField("plain value") == "plain value")
         #expect(SweepTable.csvField("a,b") == "\"a,b\"")
         #expect(SweepTable.csvField("say \"hi\"") == "\"say \"\"hi\"\"\"")
-        #expect(SweepTable.csvField("two\nlines") == "\"two\nlines\"")
+        #expect(SweepTable.csvField("two\nlines") == "two\\nlines")
+        #expect(SweepTable.csvField("a,\r\u{1B}") == "\"a,\\r\\u{1B}\"")
         let result = sweep(
             axes: [SweepAxis(name: "odd,\"axis\"", values: ["x, y"]), SweepAxis(name: "payload", values: ["1KiB"])],
             points: [SweepPoint(coordinates: ["x, y", "1KiB"], payloadBytes: 1024, profile: "WiFi", aggregate: PointAggregate())])

@@ -1,3 +1,4 @@
+import Foundation
 import HandoffScenario
 import Testing
 
@@ -199,10 +200,14 @@ struct JSONWriterTests {
         #expect(JSONOutput.double(value).render(pretty: false) == text)
     }
 
-    @Test("strings escape quotes, backslashes and control characters only")
-    func stringEscapes() {
-        let text = "\"\\/é😀\u{7F}\u{2028}\u{0}\u{1}\u{8}\t\n\u{B}\u{C}\r\u{1B}\u{1F} "
-        let expected = #""\"\\/é😀"# + "\u{7F}\u{2028}" + #"\u0000\u0001\b\t\n\u000b\f\r\u001b\u001f ""#
+    @Test("strings escape quotes, backslashes and control characters (C0, DEL, C1, U+2028, U+2029) only")
+    func stringEscapes() throws {
+        let text = "\"\\/é😀\u{7F}\u{2028}\u{0}\u{1}\u{8}\t\n\u{B}\u{C}\r\u{1B}\u{1F} \u{80}\u{85}\u{9F}\u{A0}\u{2029}\u{2027}"
+        let expected = #""\"\\/é😀\u007f\u2028\u0000\u0001\b\t\n\u000b\f\r\u001b\u001f \u0080\u0085\u009f"# + "\u{A0}"
+            + #"\u2029"# + "\u{2027}\""
+        #expect(JSONOutput.string(text).render(pretty: false) == expected)
+        let decoded = try JSONSerialization.jsonObject(with: Data(("[" + expected + "]").utf8)) as? [String]
+        #expect(decoded == [text])
         #expect(JSONOutput.string(text).render(pretty: false) == expected)
         let keyed = JSONOutput.object([(key: "a\"\n", value: .null)])
         #expect(keyed.render(pretty: false) == #"{"a\"\n":null}"#)

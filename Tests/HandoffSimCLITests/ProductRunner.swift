@@ -40,12 +40,14 @@ enum ProductRunner {
     }
 
     /// Runs `product`; `standardOutput`, when given, receives its standard
-    /// output instead of a pipe (``ProductRun/standardOutput`` is then empty).
+    /// output instead of a pipe (``ProductRun/standardOutput`` is then empty);
+    /// `directory`, when given, is its working directory.
     static func run(
         _ product: String, _ arguments: [String], environment: [String: String] = [:],
-        standardOutput: FileHandle? = nil
+        standardOutput: FileHandle? = nil, directory: String? = nil
     ) throws -> ProductRun {
         let process = Process()
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         process.executableURL = try productsDirectory().appendingPathComponent(product)
         process.arguments = arguments
         var inherited = ProcessInfo.processInfo.environment

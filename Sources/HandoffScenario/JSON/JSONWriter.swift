@@ -5,8 +5,10 @@
 /// The same ``JSONOutput`` gives byte-identical text on every run and every
 /// platform:
 /// - strings are escaped per RFC 8259: `"` and `\` with a backslash, U+0000–
-///   U+001F as `\b \f \n \r \t` or `\u00XX` (lower-case hex); `/` and
-///   non-ASCII characters are written as they are;
+///   U+001F as `\b \f \n \r \t` or `\u00XX` (lower-case hex); DEL, the C1
+///   controls and U+2028/U+2029 as `\u007f`, `\u0085`, `\u2028` (so no
+///   control character is written raw); `/` and other non-ASCII characters
+///   are written as they are;
 /// - integers in decimal; doubles with Swift's shortest round-trip
 ///   `description` (`2.0`, `0.1`, `1e-05`, `-0.0`), which the standard
 ///   library computes itself rather than through the C library;
@@ -47,6 +49,18 @@ package struct JSONWriter: Sendable {
         var output: [UInt8] = []
         write(value, depth: 0, into: &output)
         if pretty { output.append(.lineFeed) }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// The JSON text of `value` as it appears nested `depth` levels deep in
+    /// a larger document (indented for that depth, no final newline): what
+    /// a report streaming a document member by member writes for one
+    /// member's value or one array element.
+    ///
+    /// - Complexity: O(*n*) in the size of the output.
+    package func render(_ value: JSONOutput, depth: Int) -> String {
+        var output: [UInt8] = []
+        write(value, depth: depth, into: &output)
         return String(decoding: output, as: UTF8.self)
     }
 
@@ -101,7 +115,7 @@ package struct JSONWriter: Sendable {
     }
 
     /// `text` as a JSON string literal, quotes included.
-    static func quoted(_ text: String) -> String {
+    package static func quoted(_ text: String) -> String {
         var output: [UInt8] = []
         appendQuoted(text, to: &output)
         return String(decoding: output, as: UTF8.self)
@@ -109,18 +123,38 @@ package struct JSONWriter: Sendable {
 
     private static func appendQuoted(_ text: String, to output: inout [UInt8]) {
         output.append(.quote)
-        for byte in text.utf8 {
+        let bytes = Array(text.utf8)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            index += 1
             switch byte {
             case .quote, .backslash:
                 output.append(.backslash)
                 output.append(byte)
             case 0x00 ..< 0x20:
                 output.append(contentsOf: escape(forControl: byte).utf8)
+            case 0x7F:
+                output.append(contentsOf: "\\u007f".utf8)
+            case 0xC2 where index < bytes.count && (0x80...0x9F).contains(bytes[index]):
+                // A C1 control, U+0080–U+009F.
+                output.append(contentsOf: ("\\u00" + hex(bytes[index])).utf8)
+                index += 1
+            case 0xE2 where index + 1 < bytes.count && bytes[index] == 0x80 && (bytes[index + 1] == 0xA8 || bytes[index + 1] == 0xA9):
+                // U+2028 LINE SEPARATOR, U+2029 PARAGRAPH SEPARATOR.
+                output.append(contentsOf: (bytes[index + 1] == 0xA8 ? "\\u2028" : "\\u2029").utf8)
+                index += 2
             default:
                 output.append(byte)
             }
         }
         output.append(.quote)
+    }
+
+    /// Two lower-case hex digits.
+    private static func hex(_ byte: UInt8) -> String {
+        let digits: [Character] = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "a", "b", "c", "d", "e", "f"]
+        return String(digits[Int(byte >> 4)]) + String(digits[Int(byte & 0x0F)])
     }
 
     /// The escape for a control character U+0000–U+001F: `\n`, `\t`, `\r`,
