@@ -71,6 +71,28 @@ public struct Experiment: Sendable {
         return experiment
     }
 
+    /// Reads an experiment from the bytes of a file, naming it `file` in
+    /// problems, and checks it against the scenarios it names; `read`
+    /// gives the bytes of each file the experiment names (its scenarios
+    /// and measured CSV files, resolved against `file`'s folder), or nil
+    /// for one that cannot be read. For experiments a test or a tool makes
+    /// in memory.
+    ///
+    /// ```swift
+    /// let files = ["dir/cable.json": cableScenario, "dir/data.csv": Array("ms\n100\n104\n".utf8)]
+    /// let experiment = try Experiment.decode(experimentBytes, file: "dir/experiment.json") { files[$0] }
+    /// ```
+    ///
+    /// - Throws: ``ScenarioError`` in category
+    ///   ``ScenarioError/Category/invalidInput``, as ``load(_:)``.
+    public static func decode(
+        _ bytes: [UInt8], file: String, read: @escaping (String) -> [UInt8]?
+    ) throws(ScenarioError) -> Experiment {
+        let experiment = try ExperimentDecoder.decode(bytes, file: file, read: read).mapError(ScenarioError.invalid).get()
+        if let problems = Calibrator.problems(in: experiment, read: read) { throw .invalid(problems) }
+        return experiment
+    }
+
     /// The same experiment with another seed or trial count (nil keeps
     /// the experiment's); a trial count replaces every dataset's too.
     public func overriding(seed: UInt64? = nil, trials: Int? = nil) -> Experiment {

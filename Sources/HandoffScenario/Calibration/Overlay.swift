@@ -183,6 +183,21 @@ public struct Overlay: Sendable, Equatable {
         try loadResult(file).mapError(ScenarioError.invalid).get()
     }
 
+    /// Reads an overlay from the bytes of a file, naming it `file` in
+    /// problems: an overlay a test or a tool makes in memory.
+    ///
+    /// ```swift
+    /// let overlay = try Overlay(bytes: Array(#"{"set": [{"path": "network.wifiPeerToPeer.loss", "value": 0.1}]}"#.utf8),
+    ///                           file: "loss.json")
+    /// ```
+    ///
+    /// - Throws: ``ScenarioError`` in category
+    ///   ``ScenarioError/Category/invalidInput``, with every problem found in
+    ///   ``ScenarioError/problems``.
+    public init(bytes: [UInt8], file: String) throws(ScenarioError) {
+        self = try Self.decode(bytes, file: file).mapError(ScenarioError.invalid).get()
+    }
+
     /// ``load(_:)``, its problems as a result.
     package static func loadResult(_ file: String) -> Result<Overlay, ScenarioProblems> {
         guard let data = FileManager.default.contents(atPath: file) else {
