@@ -76,7 +76,14 @@ public struct Overlay: Sendable, Equatable {
                 }
                 let value = setting.required("value", what: "the value (a number or a string)") { node, valuePath -> String? in
                     switch node.value {
-                    case let .number(number): return number.text
+                    case let .number(number):
+                        // A number past a double's range has no value to write.
+                        guard number.doubleValue.isFinite else {
+                            context.report(valuePath, at: node.position,
+                                           "expected a number a double can hold (at most about 1.8e308), found \(number.text)")
+                            return nil
+                        }
+                        return number.text
                     case let .string(string): return string
                     default:
                         context.mismatch(node, valuePath, expected: "a number or a string such as \"2ms\"")
@@ -247,7 +254,7 @@ public struct Overlay: Sendable, Equatable {
             ("overlay", .string(description)),
             ("set", .array(settings.map { setting in
                 let value: JSONOutput
-                if let number = JSONNumber(setting.value) {
+                if let number = JSONNumber(setting.value), number.int64Value != nil || number.doubleValue.isFinite {
                     value = number.int64Value.map(JSONOutput.int) ?? .double(number.doubleValue)
                 } else {
                     value = .string(setting.value)
