@@ -237,7 +237,9 @@ struct ExperimentReader {
         var values: [String: [Double]] = [:]
         var failures: [String: Int] = [:]
         var bad = 0
-        var refused = false
+        // Past a bound already: nothing more is read.
+        var refused = measured.rows > ExperimentDecoder.maximumRows || measured.groups > ExperimentDecoder.maximumGroups
+        if refused { return nil }
         func index(of name: String, in header: [String], key: JSONPath, member: String) -> Int? {
             if let index = header.firstIndex(of: name) { return index }
             context.report(key, at: object.position(of: member),
@@ -262,8 +264,11 @@ struct ExperimentReader {
             if row.count == 1 && row[0].isEmpty { return true }
             measured.rows += 1
             if measured.rows > ExperimentDecoder.maximumRows {
-                context.report(path.key("file"), at: object.position(of: "file"),
-                               "expected at most \(ExperimentDecoder.maximumRows) measured rows in all datasets, found more at \(file):\(line)")
+                // Said once: the datasets after this one are not read.
+                if measured.rows == ExperimentDecoder.maximumRows + 1 {
+                    context.report(path.key("file"), at: object.position(of: "file"),
+                                   "expected at most \(ExperimentDecoder.maximumRows) measured rows in all datasets, found more at \(file):\(line)")
+                }
                 refused = true
                 return false
             }
@@ -271,8 +276,10 @@ struct ExperimentReader {
             if values[group] == nil {
                 measured.groups += 1
                 if measured.groups > ExperimentDecoder.maximumGroups {
-                    context.report(path.key("groupBy"), at: object.position(of: "groupBy"),
-                                   "expected at most \(ExperimentDecoder.maximumGroups) measured groups in all datasets, found more at \(file):\(line)")
+                    if measured.groups == ExperimentDecoder.maximumGroups + 1 {
+                        context.report(path.key("groupBy"), at: object.position(of: "groupBy"),
+                                       "expected at most \(ExperimentDecoder.maximumGroups) measured groups in all datasets, found more at \(file):\(line)")
+                    }
                     refused = true
                     return false
                 }
@@ -336,7 +343,7 @@ struct ExperimentReader {
     /// an optional fraction and exponent; no sign, no hexadecimal, no
     /// `inf` or `nan`) in `unit`, or a duration.
     func milliseconds(_ text: String, unit: String) -> Double? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = Self.trimmingSpaces(text)
         if unit == "duration" {
             guard case let .success(duration) = Quantities.duration(trimmed) else { return nil }
             return Double(duration.nanoseconds) / 1e6
@@ -348,6 +355,18 @@ struct ExperimentReader {
         case "s": return number * 1e3
         default: return number
         }
+    }
+
+    /// `text` without the spaces and tabs around it (by bytes: a cell is
+    /// trimmed for every row of a file that may have millions).
+    static func trimmingSpaces(_ text: String) -> String {
+        let utf8 = text.utf8
+        func isSpace(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        guard let first = utf8.first, let last = utf8.last, isSpace(first) || isSpace(last) else { return text }
+        var bytes = utf8[...]
+        while let byte = bytes.first, isSpace(byte) { bytes = bytes.dropFirst() }
+        while let byte = bytes.last, isSpace(byte) { bytes = bytes.dropLast() }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Whether `text` is digits with an optional fraction and exponent
