@@ -47,6 +47,32 @@ let package = Package(
                 .product(name: "HandoffReport", package: "HandoffSim"),
             ]
         ),
+        // Experiment.decode: an experiment file, checked against a fixed
+        // scenario and CSV.
+        .executableTarget(
+            name: "experiment-decoder",
+            dependencies: [
+                .product(name: "HandoffScenario", package: "HandoffSim"),
+                .product(name: "HandoffReport", package: "HandoffSim"),
+            ]
+        ),
+        // Experiment.decode of a fixed experiment: the measured CSV file.
+        .executableTarget(
+            name: "measured-csv",
+            dependencies: [
+                .product(name: "HandoffScenario", package: "HandoffSim"),
+                .product(name: "HandoffReport", package: "HandoffSim"),
+            ]
+        ),
+        // Overlay(bytes:file:), its text read back, then written over a
+        // scenario by SweepRunner.prepare.
+        .executableTarget(
+            name: "overlay-apply",
+            dependencies: [
+                .product(name: "HandoffScenario", package: "HandoffSim"),
+                .product(name: "HandoffReport", package: "HandoffSim"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -3,7 +3,8 @@
 #
 #   Fuzz/run.sh [SECONDS] [TARGET...]      (default 60 s; every target)
 #
-# Targets: scenario-decoder, sweep-jsonlines, baseline-file. Each starts from
+# Targets: scenario-decoder, sweep-jsonlines, baseline-file, experiment-decoder,
+# measured-csv, overlay-apply. Each starts from
 # its committed seeds (Fuzz/Corpus/TARGET and the crash inputs kept in
 # Tests/Fixtures/fuzz-regressions/TARGET), copied into a scratch folder so
 # nothing committed is modified, with the dictionary Fuzz/TARGET.dict.
@@ -35,7 +36,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-60}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(scenario-decoder sweep-jsonlines baseline-file)
+[ ${#targets[@]} -gt 0 ] || targets=(scenario-decoder sweep-jsonlines baseline-file experiment-decoder measured-csv overlay-apply)
 case "$seconds" in
   '' | *[!0-9]*) echo "usage: Fuzz/run.sh [SECONDS] [TARGET...]" >&2; exit 64 ;;
 esac
@@ -73,7 +74,7 @@ found=0
 for target in "${targets[@]}"; do
   executable="$bin/$target"
   if [ ! -x "$executable" ]; then
-    echo "error: no fuzz target '$target' (targets: scenario-decoder, sweep-jsonlines, baseline-file)" >&2
+    echo "error: no fuzz target '$target' (targets: scenario-decoder, sweep-jsonlines, baseline-file, experiment-decoder, measured-csv, overlay-apply)" >&2
     exit 64
   fi
   corpus="$scratch/corpus/$target"

@@ -87,11 +87,15 @@ public enum CalibrationChart {
         return path
     }
 
+    /// The label of the decade 10^`decade` ms: `1us` … `100ms`, `1s`,
+    /// `10s` … up to 10¹⁵ s, then `1e18s` and on.
     static func decadeLabel(_ decade: Double) -> String {
         let milliseconds = pow(10, decade)
-        if milliseconds >= 1000 { return "\(Int64((milliseconds / 1000).rounded()))s" }
-        if milliseconds >= 1 { return "\(Int64(milliseconds.rounded()))ms" }
-        return "\(Int64((milliseconds * 1000).rounded()))us"
+        if milliseconds >= 1e18 { return "1e\(Int(decade.rounded()) - 3)s" }
+        if milliseconds >= 1000 { return "\(Int64(roundingClamped: milliseconds / 1000))s" }
+        if milliseconds >= 1 { return "\(Int64(roundingClamped: milliseconds))ms" }
+        if milliseconds >= 1e-3 { return "\(Int64(roundingClamped: milliseconds * 1000))us" }
+        return "1e\(Int(max(decade, -400).rounded()) + 3)us"
     }
 
     /// A coordinate with at most two decimals (as the sweep chart's).

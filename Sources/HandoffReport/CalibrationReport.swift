@@ -97,7 +97,7 @@ public enum CalibrationReport {
 
     static func percent(_ level: Double) -> String {
         let value = level * 100
-        return value == value.rounded() ? String(Int(value)) : String(value)
+        return value == value.rounded() && abs(value) < 0x1p53 ? String(Int64(value)) : String(value)
     }
 
     static func milliseconds(_ value: Double) -> String { fixed(value, value < 10 ? 2 : (value < 1000 ? 1 : 0)) + "ms" }
@@ -112,6 +112,9 @@ public enum CalibrationReport {
         var scale = 1.0
         for _ in 0..<digits { scale *= 10 }
         let scaled = (abs(value) * scale).rounded()
+        // Past 2⁵³ a double has no fraction to show, and past 2⁶³ no Int64
+        // holds it: the shortest text that reads back as the value.
+        guard scaled < 0x1p53 else { return String(value) }
         let whole = Int64(scaled / scale)
         var text = (value < 0 && scaled > 0 ? "-" : "") + String(whole)
         if digits > 0 {

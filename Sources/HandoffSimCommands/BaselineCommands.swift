@@ -147,7 +147,7 @@ func baselineUpdateCommand(_ parsed: ParsedArguments, _ context: CommandContext)
     if let failure = preflightOutputs(parsed, context) { return failure }
     let (jobs, output) = (parsed[.baselineJobs], parsed[.baselineOutput])
     let files = try scenarioFiles(parsed.positional)
-    let (overlay, overlayFailure) = loadOverlay(parsed, context.io)
+    let (overlay, overlayFailure) = try loadOverlay(parsed, context.io)
     if let overlayFailure { return overlayFailure }
     switch measureBaseline(files, jobs: jobs, overlay: overlay, context) {
     case let .failure(failure): return failure.code
@@ -187,7 +187,7 @@ func baselineCheckCommand(_ parsed: ParsedArguments, _ context: CommandContext) 
         return .baselineUnusable
     }
     let scenarios: [Baseline.Scenario]
-    let (overlay, overlayFailure) = loadOverlay(parsed, context.io)
+    let (overlay, overlayFailure) = try loadOverlay(parsed, context.io)
     if let overlayFailure { return overlayFailure }
     switch measureBaseline(files, jobs: jobs, overlay: overlay, context) {
     case let .failure(failure): return failure.code

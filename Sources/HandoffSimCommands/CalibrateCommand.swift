@@ -27,6 +27,16 @@ extension CommandOption where Self == Option<Int?> {
     }
 }
 
+extension CommandOption where Self == Option<Int?> {
+    /// `calibrate --trials N`: at most what an experiment file's `trials`
+    /// may say.
+    static var calibrationTrials: Option<Int?> {
+        .option(
+            name: "--trials", .integer("N", in: 1...ExperimentDecoder.maximumTrials),
+            help: "Trials per group and simulation instead of the experiment's \"trials\", for every dataset.")
+    }
+}
+
 extension CommandOption where Self == Option<String?> {
     /// `calibrate --chart PATH`.
     static var chart: Option<String?> {
@@ -53,7 +63,7 @@ extension CommandSpec {
         arguments: [ArgumentSpec("experiment", help: "The experiment file (JSON).")],
         options: [
             .check, .bootstrap, .evaluations,
-            .trials.helping("Trials per group and simulation instead of the experiment's \"trials\", for every dataset."),
+            .calibrationTrials,
             .seed.helping("The seed of every simulation instead of the experiment's."),
             .jobs.helping("Spread the simulations over N threads. The result never depends on N."),
             .reportFormat, .chart,
@@ -76,7 +86,11 @@ func calibrateCommand(_ parsed: ParsedArguments, _ context: CommandContext) thro
     if let failure = preflightOutputs(parsed, context) { return failure }
     let file = parsed.positional[0]
     let (bootstrap, evaluations) = (parsed[.bootstrap], parsed[.evaluations])
-    let (trials, seed, jobs) = (parsed[.trials], parsed[.seed], parsed[.jobs])
+    let (trials, seed, jobs) = (parsed[.calibrationTrials], parsed[.seed], parsed[.jobs])
+    // A check fits nothing, so it has nothing to bootstrap.
+    if parsed[.check] && bootstrap > 0 {
+        throw UsageError(message: "--check fits nothing, so --bootstrap has nothing to resample; give one or the other")
+    }
     guard let data = FileManager.default.contents(atPath: file) else {
         throw UsageError(message: "\(file): no such file or cannot be read")
     }

@@ -239,8 +239,14 @@ extension CommandSpec {
 
 /// The overlay `--overlay` names, if any; or, when its file is invalid,
 /// its problems printed and the exit code to return (65).
-func loadOverlay(_ parsed: ParsedArguments, _ io: CommandIO) -> (overlay: Overlay?, failure: ExitCode?) {
+///
+/// - Throws: ``UsageError`` (exit 64) when the file does not exist or
+///   cannot be read, as for every input named on the command line.
+func loadOverlay(_ parsed: ParsedArguments, _ io: CommandIO) throws(UsageError) -> (overlay: Overlay?, failure: ExitCode?) {
     guard let file = parsed[.overlay] else { return (nil, nil) }
+    guard FileManager.default.isReadableFile(atPath: file) else {
+        throw UsageError(message: "\(file.escapingControlCharacters): no such file or cannot be read")
+    }
     switch Overlay.loadResult(file) {
     case let .success(overlay): return (overlay, nil)
     case let .failure(problems):
@@ -268,7 +274,7 @@ func runCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(Usa
     let showsProgress = io.standardErrorIsTerminal && !parsed[.noProgress]
     let filter = try trialFilter(parsed)
     let runner = ScenarioRunner(jobs: jobs, recordsSamples: parsed[.samples] != nil, trialFilter: filter)
-    let (overlay, overlayFailure) = loadOverlay(parsed, context.io)
+    let (overlay, overlayFailure) = try loadOverlay(parsed, context.io)
     if let overlayFailure { return overlayFailure }
     let progress: ((Int, Int, String) -> Void)? = showsProgress ? { index, count, file in
         io.writeError("\u{1B}[2K\r[\(index + 1)/\(count)] \(file)", newline: false)
@@ -375,7 +381,7 @@ func replayCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(
     let (seed, trial, packets) = (parsed[.replaySeed], parsed[.trial], parsed[.packets])
     let files = try scenarioFiles(parsed.positional)
     if let failure = preflightOutputs(parsed, context) { return failure }
-    let (overlay, overlayFailure) = loadOverlay(parsed, context.io)
+    let (overlay, overlayFailure) = try loadOverlay(parsed, context.io)
     if let overlayFailure { return overlayFailure }
     let scenario: Scenario
     switch ScenarioSuite.loadResult(files[0], overlay: overlay) {

@@ -376,7 +376,7 @@ func sweepCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(U
     guard let data = FileManager.default.contents(atPath: file) else {
         throw UsageError(message: "\(file): no such file or cannot be read")
     }
-    let (overlay, overlayFailure) = loadOverlay(parsed, context.io)
+    let (overlay, overlayFailure) = try loadOverlay(parsed, context.io)
     if let overlayFailure { return overlayFailure }
     let options = SweepRunner.Options(
         trials: trials, seed: seed, shard: shard, activity: parsed[.activity], device: parsed[.device], overlay: overlay)
@@ -484,7 +484,7 @@ func adviseCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(
         }
     }
     let target = Advisor.Target(metric: metric, percentile: percentile, latency: bound, success: success)
-    let (overlay, overlayFailure) = loadOverlay(parsed, context.io)
+    let (overlay, overlayFailure) = try loadOverlay(parsed, context.io)
     if let overlayFailure { return overlayFailure }
     let options = SweepRunner.Options(
         trials: trials, seed: seed, activity: parsed[.activity], device: parsed[.device], overlay: overlay)

@@ -20,7 +20,7 @@ struct FuzzRegressionTests {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/fuzz-regressions").path
 
-    static let targets = ["scenario-decoder", "sweep-jsonlines", "baseline-file"]
+    static let targets = ["scenario-decoder", "sweep-jsonlines", "baseline-file", "overlay-apply"]
 
     /// For each target, each kept input and what replaying it must give.
     /// The first inputs kept are the shapes of the crashes fixed before the
@@ -55,6 +55,12 @@ struct FuzzRegressionTests {
             // A success rate of 1e-300 is a valid figure (within 0...1): it
             // reads, and comparing and printing it must not trap.
             "success-rate-1e-300.json": "read 1 scenarios",
+        ],
+        "overlay-apply": [
+            // Found by the overlay-apply target: 1e+380 read as a number,
+            // then written back as one a double cannot hold.
+            "value-1e380.json":
+                "fuzz-overlay.json:9:13: error: $.set[1].value: expected a number a double can hold (at most about 1.8e308), found 1e+380",
         ],
     ]
 
@@ -145,6 +151,21 @@ struct FuzzRegressionTests {
         return "read \(baseline.scenarios.count) scenarios"
     }
 
+    /// Fuzz/Sources/overlay-apply: read; for an overlay that reads, write
+    /// it back and read it again, then write it over a scenario.
+    static func overlayApply(_ bytes: [UInt8]) -> String {
+        let overlay: Overlay
+        do {
+            overlay = try Overlay(bytes: bytes, file: "fuzz-overlay.json")
+        } catch {
+            return error.description
+        }
+        guard (try? Overlay(bytes: Array(overlay.json.utf8), file: "rewritten.json")) != nil else {
+            return "its text does not read back"
+        }
+        return "read \(overlay.description)"
+    }
+
     // MARK: Tests
 
     @Test("every kept input has its expected outcome listed, and every listed one is kept", arguments: targets)
@@ -169,5 +190,11 @@ struct FuzzRegressionTests {
     func baselineFile(name: String) throws {
         let outcome = Self.baselineFile(try Self.bytes("baseline-file", name))
         #expect(outcome == Self.expected["baseline-file"]?[name], "\(name)")
+    }
+
+    @Test("overlay reader: each kept input is a clear error", arguments: inputs("overlay-apply"))
+    func overlayApply(name: String) throws {
+        let outcome = Self.overlayApply(try Self.bytes("overlay-apply", name))
+        #expect(outcome == Self.expected["overlay-apply"]?[name], "\(name)")
     }
 }

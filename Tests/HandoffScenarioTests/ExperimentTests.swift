@@ -223,3 +223,27 @@ struct ExperimentTests {
         #expect(median > 12 && median < 16, "median \(median) ms")
     }
 }
+
+extension ExperimentTests {
+    @Test("a CSV named by many datasets is read once, and their rows count together against the bound")
+    func measuredFileReadOnce() {
+        final class Reads: @unchecked Sendable { var csv = 0 }
+        let reads = Reads()
+        let datasets = Array(repeating: #"{"file": "data.csv", "column": "ms", "metric": "fetch"}"#, count: 50).joined(separator: ", ")
+        let text = #"{"name": "test", "scenario": "cable.json", "trials": 50, "data": [\#(datasets)]}"#
+        let result = ExperimentDecoder.decode(Array(text.utf8), file: "dir/experiment.json") { path in
+            if path == "dir/data.csv" {
+                reads.csv += 1
+                return Array("ms\n100\n104\n".utf8)
+            }
+            return Self.read(path)
+        }
+        #expect(reads.csv == 1)
+        guard case let .success(experiment) = result else {
+            Issue.record("\(result)")
+            return
+        }
+        #expect(experiment.datasets.count == 50)
+        #expect(experiment.datasets.allSatisfy { $0.groups[0].milliseconds == [100, 104] })
+    }
+}

@@ -49,7 +49,7 @@ public struct BaselineRecorder: Sendable {
         switch ScenarioDecoder.parse(bytes, file: file).mapError(ScenarioError.invalid).flatMap({
             Overlay.apply(to: $0, file: file, given: overlay)
         }) {
-        case let .success((_, value)): edits = value
+        case let .success((_, value, _)): edits = value
         case let .failure(error): throw error
         }
         let point = SweepPointScenario(

@@ -247,18 +247,36 @@ public struct Calibrator: Sendable {
             } catch let thrown {
                 error = thrown
             }
-            let detail = error.problems?.problems.first.map { "\($0.path): \($0.message)" } ?? error.message(naming: { _ in what })
+            let detail = error.problems?.problems.first.map { "\($0.path): \($0.message)" } ?? error.message(naming: { argument in
+                switch argument {
+                case .activity: return "the experiment's \"activity\" key"
+                case .device: return "the experiment's \"on\" key"
+                default: return what
+                }
+            })
             problems.append(ScenarioProblem(
                 file: experiment.file, path: source?.path ?? "$", position: source?.position,
                 message: "\(what) does not fit the scenario \(file): \(detail)"))
         }
         for file in experiment.scenarioFiles {
             for parameter in experiment.parameters {
+                let before = problems.count
                 for bound in [parameter.minimum, parameter.maximum] {
-                    let before = problems.count
                     check([(parameter.path, [parameter.text(bound)])], in: file, at: parameter.source,
                           what: "\(parameter.path) = \(parameter.display(bound))")
                     if problems.count > before { break }
+                }
+                // A number is fitted over the reals: a path that takes only
+                // whole numbers is refused now, not in the middle of the fit.
+                guard problems.count == before, parameter.kind == .number, let fraction = parameter.fractionalProbe
+                else { continue }
+                check([(parameter.path, [parameter.text(fraction)])], in: file, at: parameter.source,
+                      what: "\(parameter.path) = \(parameter.text(fraction))")
+                if problems.count > before {
+                    problems[before] = ScenarioProblem(
+                        file: experiment.file, path: parameter.source?.path ?? "$", position: parameter.source?.position,
+                        message: "\(parameter.path) takes only whole numbers in the scenario \(file), and calibrate fits a number over its whole range (\(parameter.text(fraction)) does not fit); fit a parameter that takes fractions")
+                    problems.removeSubrange((before + 1)...)
                 }
             }
         }
@@ -465,7 +483,9 @@ struct Evaluator {
                     loss += weight * 10
                     continue
                 }
-                loss += weight * abs(log(simulated / quantile.measured))
+                // Compared at the simulation's resolution, 1 ns: a subnormal
+                // measurement cannot make the ratio infinite.
+                loss += weight * abs(log(max(simulated, 1e-6) / max(quantile.measured, 1e-6)))
             }
             total += 0.5 * loss / Calibrator.weights.reduce(0, +)
             if let measured = fit.measuredSuccess { total += abs(fit.simulatedSuccess - measured) }

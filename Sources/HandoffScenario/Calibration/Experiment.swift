@@ -71,6 +71,28 @@ public struct Experiment: Sendable {
         return experiment
     }
 
+    /// Reads an experiment from the bytes of a file, naming it `file` in
+    /// problems, and checks it against the scenarios it names; `read`
+    /// gives the bytes of each file the experiment names (its scenarios
+    /// and measured CSV files, resolved against `file`'s folder), or nil
+    /// for one that cannot be read. For experiments a test or a tool makes
+    /// in memory.
+    ///
+    /// ```swift
+    /// let files = ["dir/cable.json": cableScenario, "dir/data.csv": Array("ms\n100\n104\n".utf8)]
+    /// let experiment = try Experiment.decode(experimentBytes, file: "dir/experiment.json") { files[$0] }
+    /// ```
+    ///
+    /// - Throws: ``ScenarioError`` in category
+    ///   ``ScenarioError/Category/invalidInput``, as ``load(_:)``.
+    public static func decode(
+        _ bytes: [UInt8], file: String, read: @escaping (String) -> [UInt8]?
+    ) throws(ScenarioError) -> Experiment {
+        let experiment = try ExperimentDecoder.decode(bytes, file: file, read: read).mapError(ScenarioError.invalid).get()
+        if let problems = Calibrator.problems(in: experiment, read: read) { throw .invalid(problems) }
+        return experiment
+    }
+
     /// The same experiment with another seed or trial count (nil keeps
     /// the experiment's); a trial count replaces every dataset's too.
     public func overriding(seed: UInt64? = nil, trials: Int? = nil) -> Experiment {
@@ -146,6 +168,10 @@ package struct FitParameter: Sendable, Equatable {
         case log
     }
 
+    /// The largest magnitude of a number's or a rate's range: 10¹⁵ (exact
+    /// in a `Double`, and written without an exponent).
+    package static let maximumMagnitude = 1e15
+
     /// The path, e.g. `network.wifiPeerToPeer.latency`.
     package let path: String
     /// What its values are.
@@ -201,14 +227,23 @@ package struct FitParameter: Sendable, Equatable {
         return min(max(position, 0), 1)
     }
 
+    /// A value inside the range that is not a whole number (what a fit may
+    /// try), or nil when the range has none that is written as one.
+    var fractionalProbe: Double? {
+        var probe = value(at: 0.5)
+        if probe == probe.rounded() { probe += 0.5 }
+        guard probe > minimum, probe < maximum, probe != probe.rounded(), abs(probe) < 1e9 else { return nil }
+        return probe
+    }
+
     /// `value` as the scenario file takes it (whole units for durations,
     /// sizes and rates).
     package func text(_ value: Double) -> String {
         switch kind {
         case .number: return Self.decimal(value)
-        case .duration: return "\(Int64(value.rounded()))ns"
-        case .size: return "\(Int64(value.rounded()))B"
-        case .rate: return "\(max(Int64(value.rounded()), 1))bit/s"
+        case .duration: return "\(Int64(roundingClamped: value))ns"
+        case .size: return "\(Int64(roundingClamped: value))B"
+        case .rate: return "\(max(Int64(roundingClamped: value), 1))bit/s"
         }
     }
 
@@ -216,8 +251,8 @@ package struct FitParameter: Sendable, Equatable {
     package func display(_ value: Double) -> String {
         switch kind {
         case .number: return Self.decimal((value * 1e6).rounded() / 1e6)
-        case .duration: return SimDuration(nanoseconds: Int64(value.rounded())).rounded(toSignificantDigits: 4).description
-        case .size: return "\(Int64(value.rounded())) B"
+        case .duration: return SimDuration(nanoseconds: Int64(roundingClamped: value)).rounded(toSignificantDigits: 4).description
+        case .size: return "\(Int64(roundingClamped: value)) B"
         case .rate:
             return value >= 1e6 ? Self.decimal((value / 1e4).rounded() / 100) + " Mbit/s"
                 : Self.decimal((value / 10).rounded() / 100) + " kbit/s"
@@ -225,8 +260,14 @@ package struct FitParameter: Sendable, Equatable {
     }
 
     /// A number in plain decimal notation (JSON accepts it): no exponent.
+    ///
+    /// Nine decimals at most, except that a value closer to 0 than 5e-10
+    /// is written exactly (the shortest text that reads back as it, with
+    /// an exponent, which JSON accepts), so that none is written as 0.
     static func decimal(_ value: Double) -> String {
+        guard value.isFinite else { return value.isNaN ? "0" : (value < 0 ? "-1e308" : "1e308") }
         if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        if value != 0, abs(value) < 5e-10 { return String(value) }
         var text = String(format: "%.9f", value)
         while text.hasSuffix("0") { text.removeLast() }
         if text.hasSuffix(".") { text.removeLast() }

@@ -10,8 +10,18 @@ import SimKernel
 package enum ExperimentDecoder {
     /// The most trials per group and evaluation an experiment may ask for.
     package static let maximumTrials = 1_000_000
-    /// The most rows a measured file may have.
+    /// The most measured rows an experiment may read, over all its
+    /// datasets (a file named by several datasets counts once for each).
     package static let maximumRows = 10_000_000
+    /// The most bytes of measured files an experiment may read, each file
+    /// counted once however many datasets name it: 256 MiB.
+    package static let maximumMeasuredBytes = 256 << 20
+    /// The most measured groups an experiment may have, over all its
+    /// datasets (each is simulated at every evaluation).
+    package static let maximumGroups = 1_000
+    /// The longest measured latency: 7 days (``InputBounds/maximumDuration``),
+    /// in milliseconds.
+    package static let maximumMilliseconds = Double(InputBounds.maximumDuration.nanoseconds) / 1e6
     /// The most parameters an experiment may fit at once.
     package static let maximumParameters = 12
 
@@ -19,7 +29,7 @@ package enum ExperimentDecoder {
     /// `read` returns the bytes of a file the experiment names (resolved
     /// against the experiment's folder), or nil if it cannot be read.
     package static func decode(
-        _ bytes: [UInt8], file: String, read: @escaping (String) -> [UInt8]? = { FileManager.default.contents(atPath: $0).map(Array.init) }
+        _ bytes: [UInt8], file: String, read: @escaping (String) -> [UInt8]? = ExperimentDecoder.readFile
     ) -> Result<Experiment, ScenarioProblems> {
         let root: JSONNode
         switch ScenarioDecoder.parse(bytes, file: file) {
@@ -30,6 +40,21 @@ package enum ExperimentDecoder {
         let experiment = ExperimentReader(context: context, folder: Self.folder(of: file), read: read).read(root)
         if let experiment, context.problems.isEmpty { return .success(experiment) }
         return .failure(ScenarioProblems(problems: context.sortedProblems))
+    }
+
+    /// The bytes of the file at `path`, but at most one more than
+    /// ``maximumMeasuredBytes`` (so a larger file is found too large
+    /// without being read whole); nil if it cannot be read.
+    package static func readFile(_ path: String) -> [UInt8]? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        do {
+            // Nil at the end of the file: an empty file.
+            guard let data = try handle.read(upToCount: maximumMeasuredBytes + 1) else { return [] }
+            return [UInt8](data)
+        } catch {
+            return nil
+        }
     }
 
     /// The folder `file` is in ("" for the current one).
@@ -53,6 +78,18 @@ struct ExperimentReader {
     let context: DecodingContext
     let folder: String
     let read: (String) -> [UInt8]?
+    /// The measured files read so far, and what the experiment has used
+    /// of its bounds.
+    let measured = MeasuredFiles()
+
+    /// The measured files of one experiment, each read once.
+    final class MeasuredFiles {
+        /// Each file's bytes, by resolved path (nil: it cannot be read).
+        var bytes: [String: [UInt8]?] = [:]
+        var totalBytes = 0
+        var rows = 0
+        var groups = 0
+    }
 
     func resolve(_ path: String) -> String { path.hasPrefix("/") ? path : folder + path }
 
@@ -141,9 +178,9 @@ struct ExperimentReader {
                       context.nonEmptyString($0, $1)
                   })
             else { return nil }
-            if ParameterPath(scenarioPath) == nil {
-                context.report(groupPath.key("path"), at: group.position(of: "path"),
-                               "expected a scenario path such as \"activity.payloadSize\", found \"\(scenarioPath)\"")
+            if let problem = ParameterPath.expected(scenarioPath, example: "activity.payloadSize") {
+                context.report(groupPath.key("path"), at: group.position(of: "path"), problem)
+                return nil
             }
             return (column, scenarioPath)
         }
@@ -159,9 +196,24 @@ struct ExperimentReader {
             return (column, success)
         }
         guard let file, let column, let metric else { return nil }
-        guard let bytes = read(resolve(file)) else {
+        let resolved = resolve(file)
+        let cached: [UInt8]?
+        if let known = measured.bytes[resolved] {
+            cached = known
+        } else {
+            cached = read(resolved)
+            measured.bytes[resolved] = .some(cached)
+            measured.totalBytes += cached?.count ?? 0
+            if let cached, measured.totalBytes > ExperimentDecoder.maximumMeasuredBytes {
+                context.report(path.key("file"), at: object.position(of: "file"),
+                               "expected measured files of at most 256 MiB in all, found \(cached.count > ExperimentDecoder.maximumMeasuredBytes ? "\"\(file)\" larger than that" : "more with \"\(file)\"")")
+                measured.bytes[resolved] = .some(nil)
+                return nil
+            }
+        }
+        guard let bytes = cached else {
             context.report(path.key("file"), at: object.position(of: "file"),
-                           "expected a CSV file that can be read, found \"\(file)\" (\(resolve(file)))")
+                           "expected a CSV file that can be read, found \"\(file)\" (\(resolved))")
             return nil
         }
         var dataset = readRows(
@@ -172,41 +224,65 @@ struct ExperimentReader {
         return dataset
     }
 
-    /// The groups of a CSV file's rows.
+    /// The groups of a CSV file's rows, read one row at a time and no
+    /// further than the experiment's bounds on rows and groups.
     func readRows(
         _ bytes: [UInt8], file: String, column: String, unit: String, metric: LatencyMetric,
         groupBy: (column: String, path: String)?, outcome: (column: String, success: [String])?,
         path: JSONPath, object: ObjectReader
     ) -> MeasuredDataset? {
-        let table = CSVTable(bytes)
-        guard let header = table.rows.first else {
-            context.report(path.key("file"), at: object.position(of: "file"), "expected a CSV file with a header row, found \"\(file)\" empty")
-            return nil
-        }
-        func index(of name: String, key: JSONPath, member: String) -> Int? {
+        var header: [String]?
+        var valueIndex = 0, groupIndex: Int?, outcomeIndex: Int?
+        var order: [String] = []
+        var values: [String: [Double]] = [:]
+        var failures: [String: Int] = [:]
+        var bad = 0
+        // Past a bound already: nothing more is read.
+        var refused = measured.rows > ExperimentDecoder.maximumRows || measured.groups > ExperimentDecoder.maximumGroups
+        if refused { return nil }
+        func index(of name: String, in header: [String], key: JSONPath, member: String) -> Int? {
             if let index = header.firstIndex(of: name) { return index }
             context.report(key, at: object.position(of: member),
                            "expected a column of \(file), found \"\(name)\"; its columns are \(header.joined(separator: ", "))"
                                + context.didYouMean(name, among: header))
             return nil
         }
-        let valueIndex = index(of: column, key: path.key("column"), member: "column")
-        let groupIndex = groupBy.flatMap { index(of: $0.column, key: path.key("groupBy").key("column"), member: "groupBy") }
-        let outcomeIndex = outcome.flatMap { index(of: $0.column, key: path.key("outcome").key("column"), member: "outcome") }
-        guard let valueIndex, groupBy == nil || groupIndex != nil, outcome == nil || outcomeIndex != nil else { return nil }
-        if table.rows.count - 1 > ExperimentDecoder.maximumRows {
-            context.report(path.key("file"), at: object.position(of: "file"),
-                           "expected at most \(ExperimentDecoder.maximumRows) rows in \(file), found \(table.rows.count - 1)")
-            return nil
-        }
-        var order: [String] = []
-        var values: [String: [Double]] = [:]
-        var failures: [String: Int] = [:]
-        var bad = 0
-        for (offset, row) in table.rows.enumerated().dropFirst() where !(row.count == 1 && row[0].isEmpty) {
-            let line = table.lines[offset]
+        CSVRows.forEach(bytes) { row, line in
+            guard let columns = header else {
+                header = row
+                let value = index(of: column, in: row, key: path.key("column"), member: "column")
+                groupIndex = groupBy.flatMap { index(of: $0.column, in: row, key: path.key("groupBy").key("column"), member: "groupBy") }
+                outcomeIndex = outcome.flatMap { index(of: $0.column, in: row, key: path.key("outcome").key("column"), member: "outcome") }
+                guard let value, groupBy == nil || groupIndex != nil, outcome == nil || outcomeIndex != nil else {
+                    refused = true
+                    return false
+                }
+                valueIndex = value
+                return true
+            }
+            _ = columns
+            if row.count == 1 && row[0].isEmpty { return true }
+            measured.rows += 1
+            if measured.rows > ExperimentDecoder.maximumRows {
+                // Said once: the datasets after this one are not read.
+                if measured.rows == ExperimentDecoder.maximumRows + 1 {
+                    context.report(path.key("file"), at: object.position(of: "file"),
+                                   "expected at most \(ExperimentDecoder.maximumRows) measured rows in all datasets, found more at \(file):\(line)")
+                }
+                refused = true
+                return false
+            }
             let group = groupIndex.map { $0 < row.count ? row[$0] : "" } ?? ""
             if values[group] == nil {
+                measured.groups += 1
+                if measured.groups > ExperimentDecoder.maximumGroups {
+                    if measured.groups == ExperimentDecoder.maximumGroups + 1 {
+                        context.report(path.key("groupBy"), at: object.position(of: "groupBy"),
+                                       "expected at most \(ExperimentDecoder.maximumGroups) measured groups in all datasets, found more at \(file):\(line)")
+                    }
+                    refused = true
+                    return false
+                }
                 order.append(group)
                 values[group] = []
                 failures[group] = 0
@@ -215,20 +291,29 @@ struct ExperimentReader {
                 let text = outcomeIndex < row.count ? row[outcomeIndex] : ""
                 if !outcome.success.contains(text) {
                     failures[group, default: 0] += 1
-                    continue
+                    return true
                 }
             }
             let text = valueIndex < row.count ? row[valueIndex] : ""
-            guard let value = milliseconds(text, unit: unit), value.isFinite, value >= 0 else {
+            guard let value = milliseconds(text, unit: unit), value.isFinite, value >= 0,
+                  value <= ExperimentDecoder.maximumMilliseconds
+            else {
                 bad += 1
                 if bad <= 3 {
+                    let what = unit == "duration" ? "a duration such as \"316ms\"" : unit
                     context.report(path.key("column"), at: object.position(of: "column"),
-                                   "\(file):\(line): expected a latency in \(unit == "duration" ? "a duration such as \"316ms\"" : unit) in column \"\(column)\", found \"\(text)\"")
+                                   "\(file):\(line): expected a latency in \(what) from 0 to 168h (604800000 ms) in column \"\(column)\", found \(Self.quoted(text))")
                 }
-                continue
+                return true
             }
             values[group, default: []].append(value)
+            return true
         }
+        guard header != nil else {
+            context.report(path.key("file"), at: object.position(of: "file"), "expected a CSV file with a header row, found \"\(file)\" empty")
+            return nil
+        }
+        guard !refused else { return nil }
         if bad > 3 {
             context.report(path.key("column"), at: object.position(of: "column"), "\(file): \(bad - 3) more rows with no latency")
         }
@@ -248,20 +333,66 @@ struct ExperimentReader {
         return dataset
     }
 
-    /// A cell's latency in milliseconds.
+    /// A cell as a message quotes it: at most 40 characters, control
+    /// characters escaped by the message's own rendering.
+    static func quoted(_ text: String) -> String {
+        text.count <= 40 ? "\"\(text)\"" : "\"\(text.prefix(40))…\""
+    }
+
+    /// A cell's latency in milliseconds: a plain decimal number (digits,
+    /// an optional fraction and exponent; no sign, no hexadecimal, no
+    /// `inf` or `nan`) in `unit`, or a duration.
     func milliseconds(_ text: String, unit: String) -> Double? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = Self.trimmingSpaces(text)
         if unit == "duration" {
             guard case let .success(duration) = Quantities.duration(trimmed) else { return nil }
             return Double(duration.nanoseconds) / 1e6
         }
-        guard !trimmed.isEmpty, let number = Double(trimmed) else { return nil }
+        guard Self.isDecimal(trimmed), let number = Double(trimmed) else { return nil }
         switch unit {
         case "ns": return number / 1e6
         case "us": return number / 1e3
         case "s": return number * 1e3
         default: return number
         }
+    }
+
+    /// `text` without the spaces and tabs around it (by bytes: a cell is
+    /// trimmed for every row of a file that may have millions).
+    static func trimmingSpaces(_ text: String) -> String {
+        let utf8 = text.utf8
+        func isSpace(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        guard let first = utf8.first, let last = utf8.last, isSpace(first) || isSpace(last) else { return text }
+        var bytes = utf8[...]
+        while let byte = bytes.first, isSpace(byte) { bytes = bytes.dropFirst() }
+        while let byte = bytes.last, isSpace(byte) { bytes = bytes.dropLast() }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Whether `text` is digits with an optional fraction and exponent
+    /// (`12`, `0.5`, `.5`, `1e3`, `2.5E-2`) and nothing else.
+    static func isDecimal(_ text: String) -> Bool {
+        var bytes = text.utf8[...]
+        func digits() -> Int {
+            var count = 0
+            while let byte = bytes.first, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) {
+                bytes = bytes.dropFirst()
+                count += 1
+            }
+            return count
+        }
+        var mantissa = digits()
+        if bytes.first == UInt8(ascii: ".") {
+            bytes = bytes.dropFirst()
+            mantissa += digits()
+        }
+        guard mantissa > 0 else { return false }
+        if let byte = bytes.first, byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") {
+            bytes = bytes.dropFirst()
+            if let sign = bytes.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+            guard digits() > 0 else { return false }
+        }
+        return bytes.isEmpty
     }
 
     // MARK: Parameters
@@ -273,9 +404,9 @@ struct ExperimentReader {
         let scenarioPath = object.required("path", what: "where the value goes, as sweep --vary writes it") {
             context.nonEmptyString($0, $1)
         }
-        if let scenarioPath, ParameterPath(scenarioPath) == nil {
-            context.report(path.key("path"), at: object.position(of: "path"),
-                           "expected a scenario path such as \"network.wifiPeerToPeer.latency\", found \"\(scenarioPath)\"")
+        if let scenarioPath, let problem = ParameterPath.expected(scenarioPath, example: "network.wifiPeerToPeer.latency") {
+            context.report(path.key("path"), at: object.position(of: "path"), problem)
+            return nil
         }
         let minimum = object.required("min", what: "the smallest value") { readBound($0, $1) }
         let maximum = object.required("max", what: "the largest value") { readBound($0, $1) }
@@ -309,9 +440,16 @@ struct ExperimentReader {
         return parameter
     }
 
-    /// A range bound: a number, a duration, a size or a rate.
+    /// A range bound: a number, a duration, a size or a rate, within
+    /// ``FitParameter/maximumMagnitude``, ``InputBounds/maximumDuration`` or
+    /// ``InputBounds/maximumBytes``.
     func readBound(_ node: JSONNode, _ path: JSONPath) -> (kind: FitParameter.Kind, value: Double, text: String)? {
         let expected = "a number, a duration (\"2ms\"), a size (\"3KiB\") or a rate (\"54Mbit/s\")"
+        let bound = FitParameter.maximumMagnitude
+        func past(_ what: String) -> (kind: FitParameter.Kind, value: Double, text: String)? {
+            context.report(path, at: node.position, "expected \(what), found \(context.found(node))")
+            return nil
+        }
         switch node.value {
         case let .number(number):
             let value = number.doubleValue
@@ -319,11 +457,23 @@ struct ExperimentReader {
                 context.mismatch(node, path, expected: expected)
                 return nil
             }
+            guard abs(value) <= bound else { return past("a number from -1e15 to 1e15") }
             return (.number, value, number.text)
         case let .string(text):
-            if case let .success(duration) = Quantities.duration(text) { return (.duration, Double(duration.nanoseconds), text) }
-            if case let .success(bytes) = Quantities.bytes(text) { return (.size, Double(bytes), text) }
-            if case let .success(rate) = Quantities.bandwidth(text) { return (.rate, Double(rate.bitsPerSecond), text) }
+            if case let .success(duration) = Quantities.duration(text) {
+                guard duration <= InputBounds.maximumDuration else {
+                    return past("a duration of at most \(InputBounds.maximumDuration)")
+                }
+                return (.duration, Double(duration.nanoseconds), text)
+            }
+            if case let .success(bytes) = Quantities.bytes(text) {
+                guard bytes <= InputBounds.maximumBytes else { return past("a size of at most 1GiB") }
+                return (.size, Double(bytes), text)
+            }
+            if case let .success(rate) = Quantities.bandwidth(text) {
+                guard Double(rate.bitsPerSecond) <= bound else { return past("a rate of at most 1e15bit/s") }
+                return (.rate, Double(rate.bitsPerSecond), text)
+            }
             context.mismatch(node, path, expected: expected)
             return nil
         default:
@@ -333,33 +483,38 @@ struct ExperimentReader {
     }
 }
 
-/// The rows of a CSV file (RFC 4180: fields separated by commas, quoted
-/// with double quotes, doubled inside; lines ending in LF or CRLF), with
-/// each row's line number.
-struct CSVTable {
-    private(set) var rows: [[String]] = []
-    /// The line each row starts on, from 1.
-    private(set) var lines: [Int] = []
-
-    init(_ bytes: [UInt8]) {
+/// The rows of a CSV file, one at a time (RFC 4180: fields separated by
+/// commas, quoted with double quotes, doubled inside), with each row's
+/// line number: lines end in LF, CRLF or a lone CR, and a UTF-8
+/// byte-order mark at the start is skipped.
+enum CSVRows {
+    /// Calls `body` with each row's fields and the line it starts on (from
+    /// 1), in order, until `body` returns false or the bytes end.
+    ///
+    /// - Complexity: O(*n*) in the bytes read; memory for one row.
+    static func forEach(_ bytes: [UInt8], _ body: (_ fields: [String], _ line: Int) -> Bool) {
         var field: [UInt8] = []
         var row: [String] = []
         var quoted = false
         var line = 1
         var rowLine = 1
         var index = 0
+        let newline = UInt8(ascii: "\n"), carriageReturn = UInt8(ascii: "\r")
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
         func endField() {
             row.append(String(decoding: field, as: UTF8.self))
             field.removeAll(keepingCapacity: true)
         }
-        func endRow() {
+        func endRow() -> Bool {
             endField()
-            rows.append(row)
-            lines.append(rowLine)
-            row = []
+            defer { row = [] }
+            return body(row, rowLine)
         }
         while index < bytes.count {
             let byte = bytes[index]
+            // A line ends at LF, at CRLF (one end), or at a lone CR.
+            let endsLine = byte == newline
+                || (byte == carriageReturn && !(index + 1 < bytes.count && bytes[index + 1] == newline))
             if quoted {
                 if byte == UInt8(ascii: "\"") {
                     if index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "\"") {
@@ -369,22 +524,22 @@ struct CSVTable {
                         quoted = false
                     }
                 } else {
-                    if byte == UInt8(ascii: "\n") { line += 1 }
+                    if endsLine { line += 1 }
                     field.append(byte)
                 }
             } else if byte == UInt8(ascii: "\"") && field.isEmpty {
                 quoted = true
             } else if byte == UInt8(ascii: ",") {
                 endField()
-            } else if byte == UInt8(ascii: "\n") {
-                endRow()
+            } else if endsLine {
+                guard endRow() else { return }
                 line += 1
                 rowLine = line
-            } else if byte != UInt8(ascii: "\r") {
+            } else if byte != carriageReturn {
                 field.append(byte)
             }
             index += 1
         }
-        if !field.isEmpty || !row.isEmpty { endRow() }
+        if !field.isEmpty || !row.isEmpty { _ = endRow() }
     }
 }

@@ -32,6 +32,8 @@ public struct Overlay: Sendable, Equatable {
         package let path: String
         package let value: String
         let parsed: ParameterPath
+        /// Where the value is in the overlay file (nil for a fit's).
+        var position: SourcePosition? = nil
 
         package static func == (lhs: Setting, rhs: Setting) -> Bool { lhs.path == rhs.path && lhs.value == rhs.value }
     }
@@ -62,19 +64,35 @@ public struct Overlay: Sendable, Equatable {
                 else { continue }
                 guard let parsed = ParameterPath(text) else {
                     context.report(elementPath.key("path"), at: setting.position(of: "path"),
-                                   "expected a scenario path such as \"network.wifiPeerToPeer.latency\", found \"\(text)\"")
+                                   ParameterPath.expected(text, example: "network.wifiPeerToPeer.latency") ?? "")
+                    continue
+                }
+                // The scenario's overlay is read before any overlay is
+                // written over it: setting it would do nothing.
+                if parsed.components.first == .key("overlay") {
+                    context.report(elementPath.key("path"), at: setting.position(of: "path"),
+                                   "expected a scenario value to write, found \"\(text)\": an overlay cannot name another overlay (put its values in this one)")
                     continue
                 }
                 let value = setting.required("value", what: "the value (a number or a string)") { node, valuePath -> String? in
                     switch node.value {
-                    case let .number(number): return number.text
+                    case let .number(number):
+                        // A number past a double's range has no value to write.
+                        guard number.doubleValue.isFinite else {
+                            context.report(valuePath, at: node.position,
+                                           "expected a number a double can hold (at most about 1.8e308), found \(number.text)")
+                            return nil
+                        }
+                        return number.text
                     case let .string(string): return string
                     default:
                         context.mismatch(node, valuePath, expected: "a number or a string such as \"2ms\"")
                         return nil
                     }
                 }
-                if let value { settings.append(Setting(path: text, value: value, parsed: parsed)) }
+                if let value {
+                    settings.append(Setting(path: text, value: value, parsed: parsed, position: setting.position(of: "value")))
+                }
             }
         }
         guard context.problems.isEmpty else { return .failure(ScenarioProblems(problems: context.sortedProblems)) }
@@ -102,7 +120,7 @@ public struct Overlay: Sendable, Equatable {
     /// over it, and the edits that make the same tree again from the file.
     static func apply(
         to root: JSONNode, file: String, given: Overlay?
-    ) -> Result<(tree: JSONNode, edits: [(path: ParameterPath, value: String)]), ScenarioError> {
+    ) -> Result<(tree: JSONNode, edits: [(path: ParameterPath, value: String)], overlays: [Overlay]), ScenarioError> {
         var tree = root
         var edits: [(path: ParameterPath, value: String)] = []
         let named: Overlay?
@@ -110,14 +128,40 @@ public struct Overlay: Sendable, Equatable {
         case let .success(value): named = value
         case let .failure(problems): return .failure(.invalid(problems))
         }
-        for overlay in [named, given].compactMap({ $0 }) {
+        let overlays = [named, given].compactMap { $0 }
+        for overlay in overlays {
             switch overlay.applied(to: tree) {
             case let .success(next): tree = next
             case let .failure(error): return .failure(error)
             }
             edits += overlay.edits
         }
-        return .success((tree, edits))
+        return .success((tree, edits, overlays))
+    }
+
+    /// `problems` of a scenario decoded with `overlays` written over it,
+    /// each problem with a value an overlay wrote reported against the
+    /// overlay file: its `$.set[i].value`, line and column, naming the
+    /// scenario and the path (a value from an overlay has no line in the
+    /// scenario file).
+    static func attributing(_ problems: ScenarioProblems, to overlays: [Overlay]) -> ScenarioProblems {
+        guard !overlays.isEmpty else { return problems }
+        return ScenarioProblems(problems: problems.problems.map { problem in
+            guard problem.position.map({ $0.line == 0 }) ?? true else { return problem }
+            // The last value written at the problem's path (or above it) wins.
+            for overlay in overlays.reversed() {
+                for (index, setting) in overlay.settings.enumerated().reversed() {
+                    let path = "$." + setting.parsed.description
+                    guard problem.path == path || problem.path.hasPrefix(path + ".") || problem.path.hasPrefix(path + "[")
+                    else { continue }
+                    return ScenarioProblem(
+                        file: overlay.file.isEmpty ? problem.file : overlay.file,
+                        path: "$.set[\(index)].value", position: setting.position,
+                        message: "the value of \(setting.path) does not fit \(problem.file) (\(problem.path)): \(problem.message)")
+                }
+            }
+            return problem
+        })
     }
 
     /// The digest reports record of a scenario file's `bytes` run with
@@ -144,6 +188,21 @@ public struct Overlay: Sendable, Equatable {
     ///   problem at `$`).
     public static func load(_ file: String) throws(ScenarioError) -> Overlay {
         try loadResult(file).mapError(ScenarioError.invalid).get()
+    }
+
+    /// Reads an overlay from the bytes of a file, naming it `file` in
+    /// problems: an overlay a test or a tool makes in memory.
+    ///
+    /// ```swift
+    /// let overlay = try Overlay(bytes: Array(#"{"set": [{"path": "network.wifiPeerToPeer.loss", "value": 0.1}]}"#.utf8),
+    ///                           file: "loss.json")
+    /// ```
+    ///
+    /// - Throws: ``ScenarioError`` in category
+    ///   ``ScenarioError/Category/invalidInput``, with every problem found in
+    ///   ``ScenarioError/problems``.
+    public init(bytes: [UInt8], file: String) throws(ScenarioError) {
+        self = try Self.decode(bytes, file: file).mapError(ScenarioError.invalid).get()
     }
 
     /// ``load(_:)``, its problems as a result.
@@ -195,7 +254,7 @@ public struct Overlay: Sendable, Equatable {
             ("overlay", .string(description)),
             ("set", .array(settings.map { setting in
                 let value: JSONOutput
-                if let number = JSONNumber(setting.value) {
+                if let number = JSONNumber(setting.value), number.int64Value != nil || number.doubleValue.isFinite {
                     value = number.int64Value.map(JSONOutput.int) ?? .double(number.doubleValue)
                 } else {
                     value = .string(setting.value)

@@ -43,4 +43,11 @@ package enum InputBounds {
     /// The most points a sweep may have (the product of its axes' value
     /// counts): 10,000.
     package static let maximumSweepPoints = 10_000
+    /// The longest scenario path (an overlay's, `--vary`'s, a sweep's
+    /// `vary` key, a calibrated parameter's or a `groupBy` path), in bytes
+    /// of UTF-8: 1,024.
+    package static let maximumPathBytes = 1_024
+    /// The most keys and indices in a scenario path: 32 (a model setting is at
+    /// most 5 steps down; the rest is room for `userInfo` values).
+    package static let maximumPathSteps = 32
 }

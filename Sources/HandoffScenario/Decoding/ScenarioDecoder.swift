@@ -320,9 +320,10 @@ struct ScenarioReader {
             if case let .object(members) = member.value.value {
                 for parameter in members {
                     let parameterPath = varyPath.key(parameter.key)
-                    guard ParameterPath(parameter.key) != nil else {
-                        context.report(parameterPath, at: parameter.keyPosition,
-                                       "\"\(parameter.key)\" is not a parameter path (keys separated by '.', indices in brackets)")
+                    if let problem = ParameterPath.expected(parameter.key, example: "network.wifiPeerToPeer.loss") {
+                        // A key past the bound is not repeated in the JSON path.
+                        let shown = parameter.key.utf8.count <= InputBounds.maximumPathBytes ? parameterPath : varyPath
+                        context.report(shown, at: parameter.keyPosition, problem)
                         continue
                     }
                     if let list = values(parameter.value, parameterPath) { parameters.append((parameter.key, list)) }

@@ -97,12 +97,12 @@ public enum ScenarioSuite {
                 return .failure(error.problems ?? ScenarioProblems(problems: [
                     ScenarioProblem(file: file, path: "$", position: nil, message: error.message),
                 ]))
-            case let .success((tree, edits)):
+            case let .success((tree, edits, overlays)):
                 return ScenarioDecoder.decode(root: tree, file: file, digest: Overlay.digest(of: bytes, edits: edits)).map { decoded in
                     var scenario = decoded
                     scenario.overlayFile = overlay?.file
                     return scenario
-                }
+                }.mapError { Overlay.attributing($0, to: overlays) }
             }
         }
     }

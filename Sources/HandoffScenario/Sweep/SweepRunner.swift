@@ -116,17 +116,19 @@ public struct SweepRunner: Sendable {
         }
         // The overlay the file names, then the one given.
         let overlayEdits: [(path: ParameterPath, value: String)]
+        let overlays: [Overlay]
         switch Overlay.apply(to: root, file: file, given: options.overlay) {
-        case let .success((tree, edits)):
+        case let .success((tree, edits, applied)):
             root = tree
             overlayEdits = edits
+            overlays = applied
         case let .failure(error): throw error
         }
         let digest = Overlay.digest(of: bytes, edits: overlayEdits)
         let base: Scenario
         switch ScenarioDecoder.decode(root: root, file: file, digest: digest) {
         case let .success(scenario): base = scenario
-        case let .failure(problems): throw .invalid(problems)
+        case let .failure(problems): throw .invalid(Overlay.attributing(problems, to: overlays))
         }
         // The caller's axes, or the file's sweep block.
         var payloads = payloads

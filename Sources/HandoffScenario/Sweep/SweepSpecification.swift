@@ -71,6 +71,11 @@ package struct SweepSpecification: Hashable, Sendable {
 
 /// A path to a value in a scenario file: `network.wifiPeerToPeer.loss`,
 /// `activities[0].payloadSize`.
+///
+/// A path is at most ``InputBounds/maximumPathBytes`` bytes of UTF-8 and
+/// ``InputBounds/maximumPathSteps`` steps (keys and indices): far deeper
+/// than any value a scenario file has, and short enough that nothing that
+/// walks a path, or the tree it builds, can exhaust the stack.
 package struct ParameterPath: Hashable, Sendable, CustomStringConvertible {
     /// One step of the path.
     package enum Component: Hashable, Sendable {
@@ -78,35 +83,59 @@ package struct ParameterPath: Hashable, Sendable, CustomStringConvertible {
         case index(Int)
     }
 
+    /// Why a text is not a path.
+    package enum Problem: Error, Hashable, Sendable {
+        /// Not keys separated by `.` with indices in brackets.
+        case malformed
+        /// More bytes than ``InputBounds/maximumPathBytes`` (the count).
+        case tooLong(Int)
+        /// More steps than ``InputBounds/maximumPathSteps`` (the count).
+        case tooDeep(Int)
+    }
+
     /// The steps.
     package let components: [Component]
 
-    /// Reads `text`: keys separated by `.`, array indices in brackets.
+    /// Reads `text`: keys separated by `.`, array indices in brackets; nil
+    /// when it is not a path or is past a bound (``read(_:)`` says which).
     package init?(_ text: String) {
+        guard case let .success(path) = Self.read(text) else { return nil }
+        self = path
+    }
+
+    private init(components: [Component]) {
+        self.components = components
+    }
+
+    /// Reads `text`, or says why it is not a path.
+    ///
+    /// - Complexity: O(*n*) in the length of `text`, which is checked
+    ///   against its bound before anything else.
+    package static func read(_ text: String) -> Result<ParameterPath, Problem> {
+        let bytes = text.utf8.count
+        guard bytes <= InputBounds.maximumPathBytes else { return .failure(.tooLong(bytes)) }
         var components: [Component] = []
         var key = ""
         var scalars = Array(text.unicodeScalars)[...]
-        func flushKey() -> Bool {
-            guard !key.isEmpty else { return false }
+        func flushKey() {
             components.append(.key(key))
             key = ""
-            return true
         }
         var expectKey = true
         while let scalar = scalars.first {
             scalars = scalars.dropFirst()
             switch scalar {
             case ".":
-                if !key.isEmpty { _ = flushKey() } else if expectKey { return nil }
+                if !key.isEmpty { flushKey() } else if expectKey { return .failure(.malformed) }
                 expectKey = true
             case "[":
-                if !key.isEmpty { _ = flushKey() } else if components.isEmpty { return nil }
+                if !key.isEmpty { flushKey() } else if components.isEmpty { return .failure(.malformed) }
                 var digits = ""
                 while let next = scalars.first, next != "]" {
                     digits.unicodeScalars.append(next)
                     scalars = scalars.dropFirst()
                 }
-                guard scalars.first == "]", let index = Int(digits), index >= 0 else { return nil }
+                guard scalars.first == "]", let index = Int(digits), index >= 0 else { return .failure(.malformed) }
                 scalars = scalars.dropFirst()
                 components.append(.index(index))
                 expectKey = false
@@ -115,9 +144,25 @@ package struct ParameterPath: Hashable, Sendable, CustomStringConvertible {
                 expectKey = false
             }
         }
-        if !key.isEmpty { _ = flushKey() } else if expectKey { return nil }
-        guard !components.isEmpty, case .key = components[0] else { return nil }
-        self.components = components
+        if !key.isEmpty { flushKey() } else if expectKey { return .failure(.malformed) }
+        guard components.count <= InputBounds.maximumPathSteps else { return .failure(.tooDeep(components.count)) }
+        guard !components.isEmpty, case .key = components[0] else { return .failure(.malformed) }
+        return .success(ParameterPath(components: components))
+    }
+
+    /// What a problem with `text` as a path is, for messages: "expected
+    /// a scenario path such as EXAMPLE, found TEXT", or the bound it is past
+    /// (without quoting a text too long to read).
+    package static func expected(_ text: String, example: String) -> String? {
+        switch read(text) {
+        case .success: return nil
+        case .failure(.malformed):
+            return "expected a scenario path such as \"\(example)\" (keys separated by '.', indices in brackets), found \"\(text)\""
+        case let .failure(.tooLong(bytes)):
+            return "expected a scenario path of at most \(InputBounds.maximumPathBytes) bytes, found one of \(bytes) bytes"
+        case let .failure(.tooDeep(steps)):
+            return "expected a scenario path of at most \(InputBounds.maximumPathSteps) keys and indices, found one of \(steps)"
+        }
     }
 
     package var description: String {
@@ -135,10 +180,17 @@ package struct ParameterPath: Hashable, Sendable, CustomStringConvertible {
 extension ScenarioError {
     /// A parameter path that does not parse.
     static func badParameterPath(_ path: String) -> ScenarioError {
-        ScenarioError(
-            .badValue,
-            "'\(path)' is not a parameter path; write keys separated by '.', with array indices in brackets, such as network.wifiPeerToPeer.loss or activities[0].payloadSize",
-            argument: .parameter(path))
+        let text: String
+        switch ParameterPath.read(path) {
+        case let .failure(.tooLong(bytes)):
+            text = "a parameter path may be at most \(InputBounds.maximumPathBytes) bytes long; this one is \(bytes) bytes"
+        case let .failure(.tooDeep(steps)):
+            text = "a parameter path may have at most \(InputBounds.maximumPathSteps) keys and indices; this one has \(steps)"
+        default:
+            text = "'\(path)' is not a parameter path; write keys separated by '.', with array indices in brackets, such as network.wifiPeerToPeer.loss or activities[0].payloadSize"
+        }
+        let shown = path.utf8.count <= InputBounds.maximumPathBytes ? path : String(path.prefix(60)) + "…"
+        return ScenarioError(.badValue, "\(text)", argument: .parameter(shown))
     }
 
     /// A parameter with no values.
@@ -191,29 +243,51 @@ extension JSONNode {
     /// This tree with the value at `path` replaced by (or set to) `value`;
     /// missing object members on the way are created. Nil when a step
     /// meets a value of the wrong kind or an index out of range.
+    ///
+    /// Walks the path without recursion, so its length is bounded by
+    /// memory alone (``ParameterPath`` bounds it far lower).
+    ///
+    /// - Complexity: O(*d* · *m*): each of the *d* steps copies the members
+    ///   or elements of the container it passes through.
     func setting(_ path: ArraySlice<ParameterPath.Component>, to value: JSONNode) -> JSONNode? {
-        guard let step = path.first else { return value }
-        switch (step, self.value) {
-        case let (.key(key), .object(members)):
-            var members = members
-            if let index = members.firstIndex(where: { $0.key == key }) {
-                guard let replaced = members[index].value.setting(path.dropFirst(), to: value) else { return nil }
-                members[index] = JSONMember(key: key, keyPosition: members[index].keyPosition, value: replaced)
-            } else {
-                let empty = JSONNode(value: .object([]), position: position)
-                guard let created = empty.setting(path.dropFirst(), to: value) else { return nil }
-                members.append(JSONMember(key: key, keyPosition: position, value: created))
-            }
-            return JSONNode(value: .object(members), position: position)
-        case let (.index(index), .array(elements)):
-            guard index < elements.count, let replaced = elements[index].setting(path.dropFirst(), to: value) else {
+        // Down: the container each step goes through (an empty object,
+        // placed where its parent is, for a member that is not there yet).
+        var containers: [JSONNode] = []
+        containers.reserveCapacity(path.count)
+        var current = self
+        for step in path {
+            containers.append(current)
+            switch (step, current.value) {
+            case let (.key(key), .object(members)):
+                current = members.first(where: { $0.key == key })?.value
+                    ?? JSONNode(value: .object([]), position: current.position)
+            case let (.index(index), .array(elements)):
+                guard index < elements.count else { return nil }
+                current = elements[index]
+            default:
                 return nil
             }
-            var elements = elements
-            elements[index] = replaced
-            return JSONNode(value: .array(elements), position: position)
-        default:
-            return nil
         }
+        // Up: each container with its step's value replaced.
+        var result = value
+        for (step, container) in zip(path, containers).reversed() {
+            switch (step, container.value) {
+            case let (.key(key), .object(members)):
+                var members = members
+                if let index = members.firstIndex(where: { $0.key == key }) {
+                    members[index] = JSONMember(key: key, keyPosition: members[index].keyPosition, value: result)
+                } else {
+                    members.append(JSONMember(key: key, keyPosition: container.position, value: result))
+                }
+                result = JSONNode(value: .object(members), position: container.position)
+            case let (.index(index), .array(elements)):
+                var elements = elements
+                elements[index] = result
+                result = JSONNode(value: .array(elements), position: container.position)
+            default:
+                return nil
+            }
+        }
+        return result
     }
 }
