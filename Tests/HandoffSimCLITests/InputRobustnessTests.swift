@@ -205,11 +205,16 @@ struct InputRobustnessTests {
     @Test("a number parameter whose path takes only whole numbers is refused up front, exit 65, with its line")
     func wholeNumberParameter() throws {
         let file = try Self.experiment(try Self.directory(), parameters: #"[{"path": "limits.maxEvents", "min": 1000, "max": 100000}]"#)
+        // The column of the path's value: the file names the scenario by its
+        // absolute path, so the column depends on where the package is.
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        let value = try #require(text.range(of: #""limits.maxEvents""#))
+        let column = text.utf8.distance(from: text.startIndex, to: value.lowerBound) + 1
         for options in [["--check"], ["--evaluations", "3"]] {
             let run = try Self.calibrate(file, options)
             #expect(run.status == 65)
             #expect(run.standardError.contains(
-                "\(file):1:207: error: $.parameters[0].path: limits.maxEvents takes only whole numbers in the scenario \(cable), and calibrate fits a number over its whole range (50500.5 does not fit); fit a parameter that takes fractions"),
+                "\(file):1:\(column): error: $.parameters[0].path: limits.maxEvents takes only whole numbers in the scenario \(cable), and calibrate fits a number over its whole range (50500.5 does not fit); fit a parameter that takes fractions"),
                 "\(run.standardError)")
         }
     }
