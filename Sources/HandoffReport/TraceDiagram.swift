@@ -67,7 +67,9 @@ public enum TraceDiagram {
         let laneWidth = (Double(width) - lanesLeft - 10) / Double(max(1, actors.lanes.count))
         func x(_ lane: Int) -> Double { lanesLeft + (Double(lane) + 0.5) * laneWidth }
         let outcomes = replay.summaries.map { TraceReport.outcomeLines($0, scenario: scenario, width: outcomeWidth) }
-        let footerLines = outcomes.map(\.count).reduce(0, +) + replay.violations.count + (replay.failure == nil ? 0 : 1) + 2
+        let leftOut = TraceReport.packetsLeftOutNote(replay)
+        let footerLines = outcomes.map(\.count).reduce(0, +) + replay.violations.count + (replay.failure == nil ? 0 : 1)
+            + (leftOut == nil ? 0 : 1) + 2
         let height = Int(top + Double(rowCount) * rowHeight + 24 + Double(footerLines) * 16)
         let bottom = top + Double(rowCount) * rowHeight
 
@@ -152,6 +154,10 @@ public enum TraceDiagram {
                 line("  <text class=\"outcome\" x=\"\(x)\" y=\"\(number(y))\" font-weight=\"bold\">\(escape(text))</text>")
                 y += 16
             }
+        }
+        if let leftOut {
+            line("  <text class=\"packets-left-out\" x=\"10\" y=\"\(number(y))\" fill=\"#444444\">\(escape(leftOut))</text>")
+            y += 16
         }
         for violation in replay.violations {
             line("  <text class=\"violation\" x=\"10\" y=\"\(number(y))\" fill=\"#cc0000\">\(escape("violation: \(violation)"))</text>")

@@ -65,6 +65,9 @@ public enum TraceJSON {
             document.member("packets", .null, to: &output)
         }
         document.member("outcomes", .array(replay.summaries.map { outcome($0, scenario: scenario) }), to: &output)
+        if replay.packetsLeftOut > 0 {
+            document.member("packetsLeftOut", .int(Int64(replay.packetsLeftOut)), to: &output)
+        }
         document.member("violations", .array(replay.violations.map { .string("\($0)") }), to: &output)
         document.member("failure", replay.failure.map { .string("\($0)") } ?? .null, to: &output)
         document.end(to: &output)

@@ -41,6 +41,7 @@ public enum TraceReport {
             line(TraceText.line(record))
         }
         writePackets(through: nil)
+        if let note = packetsLeftOutNote(replay) { line(note) }
         if !replay.summaries.isEmpty { line("") }
         for summary in replay.summaries {
             line(outcomeLine(summary, scenario: scenario))
@@ -92,6 +93,12 @@ public enum TraceReport {
         case .linkDown: return "link down (outage, partition or radio off)"
         case .waking: return "woke an idle AWDL pair, not heard"
         }
+    }
+
+    /// What a replay says when it kept only the first packets, or nil.
+    static func packetsLeftOutNote(_ replay: TrialReplay) -> String? {
+        guard replay.packetsLeftOut > 0 else { return nil }
+        return "… and \(replay.packetsLeftOut) more packets, not shown: a replay keeps the first \(TrialReplay.packetLimit)"
     }
 
     /// `activity on device: outcome (latencies)`, as the trace ends.

@@ -131,7 +131,7 @@ struct TraceRenderingTests {
             activity: TraceActivity(id: ActivityID(0), label: scenario.activities[0].content.label), event: event)
         let replay = TrialReplay(
             trial: base.trial, seed: base.seed, trace: base.trace + [record], summaries: base.summaries,
-            violations: base.violations, failure: base.failure, packets: [], packetLinks: [], packetEnds: [])
+            violations: base.violations, failure: base.failure, packets: [], linkNames: [], linkEnds: [], packetsLeftOut: 0)
         return (replay, scenario, record)
     }
 

@@ -13,6 +13,33 @@ struct ReplayPacketsTests {
         return try validScenario(try String(contentsOfFile: file, encoding: .utf8), file: file)
     }
 
+    @Test("a replay keeps at most its packet limit, counts the rest, and every format says so; the trial is the same")
+    func packetLimit() throws {
+        let scenario = try Self.burstLoss()
+        let whole = try ScenarioRunner.replay(scenario, seed: 1, trial: 3, packets: true)
+        #expect(whole.packetsLeftOut == 0)
+        #expect(whole.packets.count > 12)
+        let capped = try ScenarioRunner.replay(
+            scenario, seed: 1, trial: 3, packets: true, appDelegates: nil, packetLimit: 12)
+        #expect(capped.packets == Array(whole.packets.prefix(12)), "the first packets, as sent")
+        #expect(capped.packetsLeftOut == whole.packets.count - 12)
+        #expect(capped.trace == whole.trace && capped.summaries == whole.summaries, "the trial itself does not change")
+        #expect(Array(capped.packetLinks) == Array(whole.packetLinks.prefix(12)))
+        let note = "… and \(whole.packets.count - 12) more packets, not shown: a replay keeps the first \(TrialReplay.packetLimit)"
+        var text = ""
+        TraceReport.write(capped, scenario: scenario, to: &text)
+        #expect(text.contains(note))
+        var json = ""
+        json = TraceJSON.render(capped, scenario: scenario, packets: true)
+        #expect(json.contains("\"packetsLeftOut\": \(whole.packets.count - 12)") || json.contains("\"packetsLeftOut\":\(whole.packets.count - 12)"))
+        var svg = ""
+        TraceDiagram.write(capped, scenario: scenario, to: &svg)
+        #expect(svg.contains("class=\"packets-left-out\""))
+        var uncapped = ""
+        TraceReport.write(whole, scenario: scenario, to: &uncapped)
+        #expect(!uncapped.contains("more packets, not shown"))
+    }
+
     @Test("every packet of the trial, lost ones with their reason, and every lost data segment sent again")
     func packets() throws {
         let scenario = try Self.burstLoss()

@@ -217,6 +217,16 @@ extension HandoffRun {
     /// of it (its arrival, or why it was lost).
     public var packetLog: [PacketRecord] { simulation.model.world.packetLog }
 
+    /// The most packets ``packetLog`` keeps in a trial (later ones are only
+    /// counted in ``packetsLeftOut``).
+    package var packetLogLimit: Int {
+        get { simulation.model.world.packetLogLimit }
+        set { simulation.model.world.packetLogLimit = newValue }
+    }
+
+    /// Packets sent in this trial after ``packetLog`` reached its limit.
+    package var packetsLeftOut: Int { simulation.model.world.packetsLeftOut }
+
     /// A link by the names of its devices: `wifi mac → iphone`,
     /// `bluetooth …`, `uplink mac` (to the cloud), `downlink iphone`.
     public func linkName(_ id: LinkID) -> String {

@@ -106,8 +106,18 @@ public struct ScenarioRunner: Sendable {
         _ scenario: Scenario, seed: UInt64, trial: Int, packets: Bool = false,
         appDelegates: ScenarioAppDelegates? = nil
     ) throws(ScenarioError) -> TrialReplay {
+        try replay(scenario, seed: seed, trial: trial, packets: packets, appDelegates: appDelegates, packetLimit: TrialReplay.packetLimit)
+    }
+
+    /// ``replay(_:seed:trial:packets:appDelegates:)`` keeping at most
+    /// `packetLimit` packets.
+    package static func replay(
+        _ scenario: Scenario, seed: UInt64, trial: Int, packets: Bool, appDelegates: ScenarioAppDelegates?,
+        packetLimit: Int
+    ) throws(ScenarioError) -> TrialReplay {
         let trials = try makeRun(scenario, seed: seed, appDelegates: appDelegates)
         trials.run.recordsPackets = packets
+        trials.run.packetLogLimit = packetLimit
         let outcome = try runTrial(scenario, run: trials, seed: seed, trial: trial, keepsTrace: true)
         let run = trials.run
         var summaries: [ContinuationSummary] = []
@@ -117,13 +127,27 @@ public struct ScenarioRunner: Sendable {
             }
         }
         let log = run.packetLog
+        // Names once per link, not per packet.
+        var linkNames: [String] = []
+        var linkEnds: [TrialReplay.LinkEnds] = []
+        var named: [Bool] = []
+        for record in log {
+            let index = record.link.index
+            while named.count <= index {
+                named.append(false)
+                linkNames.append("")
+                linkEnds.append(TrialReplay.LinkEnds(from: "", to: ""))
+            }
+            guard !named[index] else { continue }
+            named[index] = true
+            linkNames[index] = run.linkName(record.link)
+            let ends = run.linkEnds(record.link)
+            linkEnds[index] = TrialReplay.LinkEnds(from: ends.from, to: ends.to)
+        }
         return TrialReplay(
             trial: trial, seed: seed, trace: run.trace, summaries: summaries, violations: run.violations,
-            failure: outcome, packets: log, packetLinks: log.map { run.linkName($0.link) },
-            packetEnds: log.map { record in
-                let ends = run.linkEnds(record.link)
-                return TrialReplay.LinkEnds(from: ends.from, to: ends.to)
-            })
+            failure: outcome, packets: log, linkNames: linkNames, linkEnds: linkEnds,
+            packetsLeftOut: run.packetsLeftOut)
     }
 
     // MARK: Running trials
@@ -449,11 +473,31 @@ public struct TrialReplay: Sendable {
     /// Every packet put on a link, in the order sent, when the replay was
     /// asked for them; empty otherwise.
     package let packets: [PacketRecord]
-    /// The name of each packet's link (`wifi mac → iphone`), one per packet.
-    package let packetLinks: [String]
-    /// The devices each packet's link runs between, one per packet, in the
-    /// direction the packet travels (`"cloud"` for the relay's end).
-    package let packetEnds: [LinkEnds]
+    /// Each link's name (`wifi mac → iphone`), by link index.
+    package let linkNames: [String]
+    /// The devices each link runs between, by link index, in the direction
+    /// its packets travel (`"cloud"` for the relay's end).
+    package let linkEnds: [LinkEnds]
+    /// Packets sent after ``packets`` reached ``packetLimit`` (counted, not
+    /// kept, so a replay's memory does not grow with its events).
+    package let packetsLeftOut: Int
+
+    /// The most packets a replay keeps: about 100 MB of records.
+    package static let packetLimit = 1_000_000
+
+    /// The name of each packet's link, one per packet.
+    package var packetLinks: PerPacket<String> { PerPacket(packets: packets, table: linkNames) }
+    /// The ends of each packet's link, one per packet.
+    package var packetEnds: PerPacket<LinkEnds> { PerPacket(packets: packets, table: linkEnds) }
+
+    /// A per-link value read per packet.
+    package struct PerPacket<Value>: RandomAccessCollection {
+        let packets: [PacketRecord]
+        let table: [Value]
+        package var startIndex: Int { 0 }
+        package var endIndex: Int { packets.count }
+        package subscript(position: Int) -> Value { table[packets[position].link.index] }
+    }
 
     /// The two ends of a link, by device name.
     package struct LinkEnds: Hashable, Sendable {

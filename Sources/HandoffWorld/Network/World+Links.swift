@@ -345,6 +345,10 @@ extension World {
 
     /// Appends `packet` to ``packetLog``.
     mutating func recordPacket(_ packet: Packet, payloadBytes: Int, link: Int, at time: Int64, fate: PacketRecord.Fate) {
+        guard trial.packetLog.count < packetLogLimit else {
+            trial.packetsLeftOut += 1
+            return
+        }
         let isDatagram = packet.kind == .datagram
         let sequence: UInt32
         switch packet.kind {

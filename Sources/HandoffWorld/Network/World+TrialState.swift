@@ -43,6 +43,8 @@ extension World {
         /// Every packet put on a link in this trial, while the world
         /// records packets.
         var packetLog: [PacketRecord] = []
+        /// Packets not recorded because ``World/packetLogLimit`` was reached.
+        var packetsLeftOut = 0
         /// Actions produced by the connection being handled; reused.
         var actions = ReusableBuffer<ConnectionAction>()
         /// Events waiting to be moved into the owner's scheduler.

@@ -51,6 +51,13 @@ public struct World: ~Copyable, Sendable {
     /// costs memory per packet (for `handoff-sim replay --packets`). It
     /// stays as set across resets.
     public var recordsPackets = false
+    /// The most packets ``packetLog`` keeps in a trial; later ones are only
+    /// counted (``packetsLeftOut``), so memory stays bounded however many
+    /// events a trial handles. It stays as set across resets.
+    package var packetLogLimit = Int.max
+    /// Packets sent in this trial after ``packetLog`` reached
+    /// ``packetLogLimit``.
+    package var packetsLeftOut: Int { trial.packetsLeftOut }
     /// The state of the current trial.
     @usableFromInline var trial: TrialState
 
