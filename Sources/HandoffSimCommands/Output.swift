@@ -261,39 +261,10 @@ struct OutputTarget {
     }
 
     /// Writes `text` whole: to standard output, straight to a device, or to
-    /// a temporary file beside the target renamed over it.
+    /// a temporary file beside the target renamed over it (see
+    /// ``stream(io:_:)``).
     func write(_ text: String, io: CommandIO) throws(OutputError) {
-        let shown = path.escapingControlCharacters
-        switch kind {
-        case .standardOutput:
-            io.writeOutput(text)
-        case .standardError:
-            io.writeError(text, newline: false)
-        case let .device(target):
-            let descriptor = open(target, O_WRONLY | O_APPEND)
-            guard descriptor >= 0 else { throw OutputError(message: "cannot write \(shown): \(String(cString: strerror(errno)))") }
-            defer { close(descriptor) }
-            if let error = writeAll(Array(text.utf8), to: descriptor) {
-                throw OutputError(message: "cannot write \(shown): \(String(cString: strerror(error)))")
-            }
-        case let .file(target):
-            let folder = (target as NSString).deletingLastPathComponent
-            let name = (target as NSString).lastPathComponent
-            let directory = folder.isEmpty ? "." : folder
-            Self.removeStaleTemporaries(of: name, in: directory)
-            let temporary = directory + "/." + name + ".handoff-sim-\(getpid()).tmp"
-            let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_EXCL, 0o644)
-            guard descriptor >= 0 else {
-                throw OutputError(message: "cannot write \(shown): \(String(cString: strerror(errno)))")
-            }
-            let failure = writeAll(Array(text.utf8), to: descriptor)
-            let closed = close(descriptor)
-            if failure != nil || closed != 0 || rename(temporary, target) != 0 {
-                let error = failure ?? errno
-                unlink(temporary)
-                throw OutputError(message: "cannot write \(shown): \(String(cString: strerror(error)))")
-            }
-        }
+        try stream(io: io) { $0.write(text) }
     }
 
     /// Writes what `body` writes, as it writes it, through a buffer of
