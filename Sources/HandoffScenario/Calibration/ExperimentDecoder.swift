@@ -248,7 +248,7 @@ struct ExperimentReader {
             return nil
         }
         CSVRows.forEach(bytes) { row, line in
-            guard let columns = header else {
+            guard header != nil else {
                 header = row
                 let value = index(of: column, in: row, key: path.key("column"), member: "column")
                 groupIndex = groupBy.flatMap { index(of: $0.column, in: row, key: path.key("groupBy").key("column"), member: "groupBy") }
@@ -260,7 +260,6 @@ struct ExperimentReader {
                 valueIndex = value
                 return true
             }
-            _ = columns
             if row.count == 1 && row[0].isEmpty { return true }
             measured.rows += 1
             if measured.rows > ExperimentDecoder.maximumRows {
