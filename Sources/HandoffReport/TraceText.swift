@@ -169,6 +169,8 @@ public enum TraceText {
         case .advertisingAgain: return "the device is in use"
         case let .rapportTimedOut(after), let .payloadTimerFired(after): return "no payload after \(after)"
         case .fetchOverCloud: return "IDS"
+        case let .relayDelivers(bytes): return "\(bytes) bytes from Apple's servers"
+        case let .relayStored(bytes): return "\(bytes) bytes, over the push limit: stored for download"
         case let .connectionFailed(failure): return failure.description
         case let .fetchFailed(error): return error.description
         case let .keysExchanged(source): return "with \(source.name)"

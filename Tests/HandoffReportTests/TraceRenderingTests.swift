@@ -93,7 +93,7 @@ struct TraceRenderingTests {
         .system(.advertisementRemoved(.dimmed)),
         .system(.advertisingAgain),
         .system(.rapportTimedOut(after: .seconds(5))),
-        .system(.fetchOverCloud),
+        .system(.fetchOverCloud), .system(.relayDelivers(bytes: 607)), .system(.relayStored(bytes: 70_000)),
         .system(.connectionFailed(.setupTimedOut)),
         .system(.fetchFailed(.remoteApplicationTimedOut)),
         .system(.keysExchanged(with: mac)),

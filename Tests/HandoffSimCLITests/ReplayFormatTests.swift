@@ -9,6 +9,7 @@ private let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().d
     .deletingLastPathComponent().path
 private let payload = root + "/scenarios/payload-3kib.json"
 private let relay = root + "/scenarios/relay-very-bad-network.json"
+private let signOut = root + "/scenarios/sign-out-during-fetch.json"
 
 /// The lanes of a trace diagram (`<g class="lane" data-lane=…>`), and
 /// every element's name, read with XMLParser.
@@ -182,14 +183,14 @@ struct ReplayFormatTests {
 
     @Test("--trials-with lists the matching trials with replay commands that show that outcome, the same for any --jobs")
     func trialsWith() throws {
-        let arguments = ["run", relay, "--trials", "30", "--no-progress", "--trials-with", "failed", "--limit", "2"]
+        let arguments = ["run", signOut, "--trials", "30", "--no-progress", "--trials-with", "failed", "--limit", "2"]
         let one = try ProductRunner.run("handoff-sim", arguments + ["--jobs", "1"])
         let two = try ProductRunner.run("handoff-sim", arguments + ["--jobs", "2"])
         func listing(_ text: String) -> String { String(text[text.range(of: "\ntrials with")!.lowerBound...]) }
         #expect(one.standardOutput.contains("\ntrials with failed (at most 2 per scenario)\n"))
         #expect(listing(one.standardOutput) == listing(two.standardOutput))
         let lines = listing(one.standardOutput).split(separator: "\n").map(String.init)
-        let header = try #require(lines.first { $0.hasPrefix("The cloud relay over Very Bad Network: ") })
+        let header = try #require(lines.first { $0.hasPrefix("The Mac signs out of iCloud while the iPhone fetches: ") })
         let total = try #require(Int(header.split(separator: " ").reversed()[3]))
         let trialLines = lines.filter { $0.hasPrefix("  trial ") }
         #expect(trialLines.count == min(2, total))
@@ -200,7 +201,7 @@ struct ReplayFormatTests {
         let seed = try #require(words.firstIndex(of: "--seed").map { words[$0 + 1] })
         let trial = try #require(words.firstIndex(of: "--trial").map { words[$0 + 1] })
         #expect(trialLines.first?.hasPrefix("  trial \(trial): ") == true)
-        let replayed = try ProductRunner.run("handoff-sim", ["replay", relay, "--seed", seed, "--trial", trial, "--format", "json"])
+        let replayed = try ProductRunner.run("handoff-sim", ["replay", signOut, "--seed", seed, "--trial", trial, "--format", "json"])
         let document = try #require(try JSONSerialization.jsonObject(with: Data(replayed.standardOutput.utf8)) as? [String: Any])
         let outcomes = try #require(document["outcomes"] as? [[String: Any]])
         #expect(outcomes.contains { $0["outcome"] as? String == "failed" })

@@ -8,7 +8,7 @@ import Testing
 @Suite("Protocol invariants")
 struct ProtocolInvariantTests {
     /// One randomised trial: distance, accept time, payload size, save time,
-    /// and an invalidate, resign or Wi-Fi switch at a random moment, all
+    /// and an invalidate, resign or either device's Wi-Fi switch at a random moment, all
     /// drawn from the seed.
     func randomTrial(seed: UInt64) throws -> (HandoffRun, ActivityID) {
         var generator = RandomStreamKey(seed: seed).generator("invariants")
@@ -28,6 +28,7 @@ struct ProtocolInvariantTests {
         case 0: try run.schedule(.invalidate(activity), at: disruption)
         case 1: try run.schedule(.resignCurrent(activity), at: disruption)
         case 2: try run.schedule(.setSettings(device: "iphone", DeviceSettings(wifiEnabled: false)), at: disruption)
+        case 3: try run.schedule(.setSettings(device: "ipad", DeviceSettings(wifiEnabled: false)), at: disruption)
         default: break
         }
         run.run(until: at(120))

@@ -86,6 +86,9 @@ struct RapportFetchTests {
         var setup = try monkeySetup()
         setup.configuration.fetchTimeout = .seconds(timeout)
         setup.world.wifiPeerToPeer.loss = .bernoulli(1)
+        // The relay's own delay fixed, so the fallback fits in the 1 s the
+        // payload timer leaves after Rapport gives up at t = 3 s.
+        setup.configuration.relay.delay = .fixed(.milliseconds(100))
         let (run, activity) = try runTab(setup: setup)
         #expect(run.summary(of: activity, on: "ipad")?.outcome == .continued)
         let fetch = try first(.fetch, on: "ipad", in: run)

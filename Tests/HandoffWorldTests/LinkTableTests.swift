@@ -13,12 +13,13 @@ struct LinkTableTests {
     @Test("every link number names its kind and back, for 1 to 4 devices", arguments: 1...4)
     func numberingRoundTrips(devices: Int) {
         let table = Self.table(devices: devices)
-        #expect(table.count == 2 * devices + 2 * devices * devices)
+        #expect(table.count == 2 * devices + 3 * devices * devices)
         for index in table.indices {
             #expect(table.index(of: table.kind(of: index)) == index)
         }
         #expect(table.index(of: .uplink(DeviceID(devices - 1))) == 2 * devices - 2)
-        #expect(table.index(of: .bluetooth(from: DeviceID(devices - 1), to: DeviceID(devices - 1))) == table.count - 1)
+        #expect(table.index(of: .localNetwork(from: DeviceID(devices - 1), to: DeviceID(devices - 1))) == table.count - 1)
+        #expect(table.index(of: .bluetooth(from: DeviceID(devices - 1), to: DeviceID(devices - 1))) == table.count - 2)
     }
 
     @Test("a link of a device the table does not have stops the process")

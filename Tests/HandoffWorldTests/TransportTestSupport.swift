@@ -27,7 +27,10 @@ struct TransportFixture {
                 name: "iphone", kind: .iPhone, osVersion: OSVersion(17, 4), account: "alice",
                 mobility: .stationary(Position(x: 2, y: 0)), internet: phoneInternet),
         ]
-        let configuration = WorldConfiguration(wifiPeerToPeer: forward, transport: transport)
+        // An ideal path to the servers, so each device's profile is its
+        // whole internet link and the closed forms stay exact.
+        let ideal = NetworkProfile(name: "ideal", downlink: LinkParameters(latency: .zero), uplink: LinkParameters(latency: .zero))
+        let configuration = WorldConfiguration(wifiPeerToPeer: forward, internetPath: ideal, transport: transport)
         var world = try World(devices: devices, configuration: configuration, stream: RandomStreamKey(seed: seed))
         if let backward {
             try world.setParameters(backward, of: world.link(.wifiPeerToPeer(from: phone, to: mac)))

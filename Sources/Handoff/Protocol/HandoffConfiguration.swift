@@ -20,9 +20,11 @@ public enum AcceptancePolicy: Hashable, Sendable {
 /// labelled assumption; the defaults table (docs/defaults.md) lists every one
 /// with its source or reasoning, and every one can be overridden.
 public struct HandoffConfiguration: Hashable, Sendable {
-    /// The path the payload and streams take first: Rapport over Wi-Fi
-    /// peer-to-peer (the default) or Bluetooth, or the cloud relay (IDS)
-    /// straight away.
+    /// The path the payload and streams take first: Rapport browsed over
+    /// Wi-Fi peer-to-peer and, when both devices are on the same Wi-Fi
+    /// network, over that network too (the default, `wifiPeerToPeer`);
+    /// Rapport over the local network only or over Bluetooth; or the cloud
+    /// relay (IDS) straight away.
     public var fetchPath: PathKind
     /// The receiver's request timeout t: Rapport gives up after min(t,
     /// ``RapportParameters/requestTimeoutCap``) and the whole fetch fails
@@ -45,6 +47,9 @@ public struct HandoffConfiguration: Hashable, Sendable {
     /// The Rapport fetch: resolve, connection, Pair-Verify, `_systemInfo`,
     /// framing, per-step processing, and the cloud fallback.
     public var rapport: RapportParameters
+    /// The cloud relay (IDS) the fetch falls back to: the servers' delay
+    /// and what they do with a large payload.
+    public var relay: RelayParameters
     /// The first-contact advertisement-key exchange over Bluetooth LE.
     public var keyExchange: KeyExchangeParameters
     /// When the source takes its advertisement away, and how long an offer
@@ -76,7 +81,8 @@ public struct HandoffConfiguration: Hashable, Sendable {
         payloadTimerExtra: SimDuration = .seconds(1), userInfoLimit: Int = 64 * 1024,
         userInfoRecommendedLimit: Int = 3 * 1024, saveWait: SimDuration = .seconds(1),
         sourceSaveTime: DurationDistribution = HandoffConfiguration.defaultSourceSaveTime,
-        rapport: RapportParameters = RapportParameters(), keyExchange: KeyExchangeParameters = KeyExchangeParameters(),
+        rapport: RapportParameters = RapportParameters(), relay: RelayParameters = RelayParameters(),
+        keyExchange: KeyExchangeParameters = KeyExchangeParameters(),
         advertising: AdvertisingPolicy = AdvertisingPolicy(),
         fetchTransport: TransportParameters = HandoffConfiguration.defaultFetchTransport,
         streamTransport: TransportParameters = TransportParameters(), requestBytes: Int = 256, envelopeBytes: Int = 512,
@@ -91,6 +97,7 @@ public struct HandoffConfiguration: Hashable, Sendable {
         self.saveWait = saveWait
         self.sourceSaveTime = sourceSaveTime
         self.rapport = rapport
+        self.relay = relay
         self.keyExchange = keyExchange
         self.advertising = advertising
         self.fetchTransport = fetchTransport
@@ -144,6 +151,7 @@ public struct HandoffConfiguration: Hashable, Sendable {
         try browserLaunch.check(named: "browserLaunch")
         try sourceSaveTime.check(named: "sourceSaveTime")
         try rapport.validate()
+        try relay.validate()
         try keyExchange.validate()
         try advertising.validate()
         for policy in [defaultAcceptance] + acceptance.keys.sorted().compactMap({ acceptance[$0] }) {

@@ -54,6 +54,29 @@ public enum HandoffDefaults {
                     + "distance 0.080–0.112 over 30 seeds, mean 0.092 (calibration/scenarios/cable-request-response.json)",
                 isAssumption: true),
             CalibratedDefault(
+                setting: "the browse's interfaces",
+                value: "peer-to-peer, and the Wi-Fi network when both devices are on the same one; the first answer "
+                    + "decides the path",
+                source: "Bonjour browses every interface and a peer-to-peer browse adds AWDL to them (Apple's "
+                    + "includePeerToPeer documentation; pyatv reaches the Companion service on a LAN address); "
+                    + "assumption: that Rapport takes the first answer (which path it prefers is not public)",
+                isAssumption: true),
+            CalibratedDefault(
+                setting: "cloud relay (IDS): delay per message", value: "\(configuration.relay.delay)",
+                source: "assumption informed by public reports of push delivery (Apple Developer Forums thread 825224, "
+                    + "VoIP pushes: mean about 800 ms, p95 about 2 s; LoginTC 2013: iOS mean 1.07 s); plausible median "
+                    + "0.1–1.5 s. Each relayed message (the request, the payload) waits one draw, on top of both "
+                    + "devices' links to the servers, which each device keeps open (the push connection)",
+                isAssumption: true),
+            CalibratedDefault(
+                setting: "cloud relay (IDS): largest payload in the push",
+                value: "\(configuration.relay.inlineLimit) B; above it a \(configuration.relay.noticeBytes) B notice and a "
+                    + "download (one more round trip to the servers)",
+                source: "4 KB: the push service's documented payload limit (Apple, \"Generating a remote notification\"); "
+                    + "assumption: that IDS stores a larger payload and the receiver downloads it, as Messages does "
+                    + "with attachments",
+                isAssumption: true),
+            CalibratedDefault(
                 setting: "Rapport request timeout, then the cloud", value: "min(t, \(rapport.requestTimeoutCap)); "
                     + (rapport.cloudFallback ? "then the request over the cloud relay (IDS)" : "no cloud fallback"),
                 source: "sharingd (SDActivityPayloadManager): Rapport's timeout is min(timeout, 5 s) and the request can "

@@ -28,10 +28,11 @@ extension HandoffEngine {
             fetchFailed(attempt, with: .handoffFailed, now: now, scheduler: &scheduler)
             return
         }
+        attempts[attempt].rapportPath = configuration.fetchPath
         switch configuration.fetchPath {
         case .cloudRelay:
-            fetchOverCloud(attempt, now: now)
-        case .wifiPeerToPeer:
+            fetchOverCloud(attempt, now: now, scheduler: &scheduler)
+        case .wifiPeerToPeer, .localNetwork:
             later(.rapportDeadline, of: attempt, after: configuration.rapportDeadline, now: now, scheduler: &scheduler)
             attempts[attempt].fetchStage = .resolving
             sendResolveQuery(attempt, now: now, scheduler: &scheduler)
@@ -44,8 +45,16 @@ extension HandoffEngine {
     // MARK: Resolving
 
     /// Sends a Bonjour query for the source's `_companion-link._tcp`
-    /// service over the peer-to-peer link, and arms its repeat (1 s, then
-    /// twice as long each time, as mDNS does).
+    /// service on every interface the browse covers, and arms its repeat
+    /// (1 s, then twice as long each time, as mDNS does).
+    ///
+    /// Bonjour browses every interface, and a peer-to-peer browse adds
+    /// AWDL to them rather than replacing them (Apple's `includePeerToPeer`
+    /// documentation; pyatv reaches the Companion service on a LAN
+    /// address): with the default fetch path, a query goes over
+    /// peer-to-peer and, when both devices are on the same Wi-Fi network,
+    /// over that network too. The first answer decides the path (an
+    /// assumption: which one Rapport prefers is not public).
     mutating func sendResolveQuery(_ attempt: Int, now: SimInstant, scheduler: inout Scheduler<HandoffEvent>) {
         let id = attempts[attempt].activity
         let receiver = attempts[attempt].receiver
@@ -53,9 +62,17 @@ extension HandoffEngine {
         let query = attempts[attempt].resolveQueries
         attempts[attempt].resolveQueries += 1
         let rapport = setup.configuration.rapport
-        world.sendDatagram(
-            on: world.link(.wifiPeerToPeer(from: receiver, to: source)), bytes: rapport.resolveQueryBytes,
-            tag: ResolveDatagram.query.tag(attempt), at: now)
+        let path = setup.configuration.fetchPath
+        if path == .wifiPeerToPeer {
+            world.sendDatagram(
+                on: world.link(.wifiPeerToPeer(from: receiver, to: source)), bytes: rapport.resolveQueryBytes,
+                tag: ResolveDatagram.query.tag(attempt), at: now)
+        }
+        if path == .localNetwork || world.shareWiFiNetwork(receiver, source) {
+            world.sendDatagram(
+                on: world.link(.localNetwork(from: receiver, to: source)), bytes: rapport.resolveQueryBytes,
+                tag: ResolveDatagram.query.tag(attempt), at: now)
+        }
         record(now, device: receiver, app: .system, activity: id, .message(.resolveQuery(number: query + 1)))
         let wait = rapport.resolveRetryInterval * (Int64(1) << Int64(min(query, 16)))
         later(.resolveRetry(Int32(query)), of: attempt, after: wait, now: now, scheduler: &scheduler)
@@ -79,13 +96,21 @@ extension HandoffEngine {
         let source = activities[id.index].device
         switch kind {
         case .query:
-            // The source's mDNS responder answers every query it hears.
+            // The source's mDNS responder answers every query it hears, on
+            // the interface it heard it on.
+            let back: LinkKind
+            if case .localNetwork = world.kind(of: link) {
+                back = .localNetwork(from: source, to: receiver)
+            } else {
+                back = .wifiPeerToPeer(from: source, to: receiver)
+            }
             world.sendDatagram(
-                on: world.link(.wifiPeerToPeer(from: source, to: receiver)),
-                bytes: setup.configuration.rapport.resolveAnswerBytes, tag: ResolveDatagram.answer.tag(attempt), at: now)
+                on: world.link(back), bytes: setup.configuration.rapport.resolveAnswerBytes,
+                tag: ResolveDatagram.answer.tag(attempt), at: now)
             return false
         case .answer:
             guard attempts[attempt].fetchStage == .resolving else { return false }
+            if case .localNetwork = world.kind(of: link) { attempts[attempt].rapportPath = .localNetwork }
             attempts[attempt].milestones.reach(.resolved, at: now)
             record(now, device: receiver, app: .system, activity: id,
                    .milestone(.resolved, .afterQueries(attempts[attempt].resolveQueries)))
@@ -101,7 +126,7 @@ extension HandoffEngine {
         let id = attempts[attempt].activity
         attempts[attempt].fetchStage = .rapport
         let connection = world.openConnection(
-            from: attempts[attempt].receiver, to: activities[id.index].device, over: setup.configuration.fetchPath,
+            from: attempts[attempt].receiver, to: activities[id.index].device, over: attempts[attempt].rapportPath,
             parameters: setup.configuration.fetchTransport, at: now)
         own(connection, by: .fetch(attempt))
         attempts[attempt].connection = connection
@@ -125,7 +150,7 @@ extension HandoffEngine {
             return
         }
         record(now, device: attempts[attempt].receiver, app: .system, activity: attempts[attempt].activity,
-               .milestone(.connected, .over(setup.configuration.fetchPath)))
+               .milestone(.connected, .over(attempts[attempt].rapportPath)))
         handle(.pairVerify1, of: attempt, now: now, scheduler: &scheduler)
     }
 
@@ -201,21 +226,7 @@ extension HandoffEngine {
             return
         }
         if let connection = attempts[attempt].connection { world.close(connection) }
-        fetchOverCloud(attempt, now: now)
-    }
-
-    /// Sends the request over the cloud relay (IDS): a connection to the
-    /// source through both devices' internet links.
-    mutating func fetchOverCloud(_ attempt: Int, now: SimInstant) {
-        let id = attempts[attempt].activity
-        attempts[attempt].fetchStage = .cloud
-        record(now, device: attempts[attempt].receiver, app: .system, activity: id, .system(.fetchOverCloud))
-        let connection = world.openConnection(
-            from: attempts[attempt].receiver, to: activities[id.index].device, over: .cloudRelay,
-            parameters: setup.configuration.fetchTransport, at: now)
-        own(connection, by: .fetch(attempt))
-        attempts[attempt].connection = connection
-        attempts[attempt].milestones.reach(.connecting, at: now)
+        fetchOverCloud(attempt, now: now, scheduler: &scheduler)
     }
 
     /// The fetch's connection failed: Rapport's falls back to the cloud;

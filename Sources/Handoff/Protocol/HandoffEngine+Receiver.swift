@@ -91,7 +91,7 @@ extension HandoffEngine {
         if !receiverSettings.handoffEnabled { return .blocked(.handoffDisabledOnReceiver) }
         if !sourceSettings.bluetoothEnabled { return .blocked(.bluetoothOffOnSource) }
         if !receiverSettings.bluetoothEnabled { return .blocked(.bluetoothOffOnReceiver) }
-        if setup.configuration.fetchPath == .wifiPeerToPeer {
+        if setup.configuration.fetchPath == .wifiPeerToPeer || setup.configuration.fetchPath == .localNetwork {
             if !sourceSettings.wifiEnabled { return .blocked(.wifiOffOnSource) }
             if !receiverSettings.wifiEnabled { return .blocked(.wifiOffOnReceiver) }
         }
@@ -198,6 +198,8 @@ extension HandoffEngine {
             appReady(attempt, now: now, scheduler: &scheduler)
         case let .resolveRetry(query):
             resolveRetry(attempt, after: Int(query), now: now, scheduler: &scheduler)
+        case let .relayForward(leg, tag, bytes):
+            relayForward(attempt, to: leg, tag: tag, bytes: Int(bytes), now: now)
         case let .fetchSend(message):
             sendFetchMessage(message, of: attempt, now: now)
         case .rapportDeadline:
@@ -308,8 +310,10 @@ extension HandoffEngine {
         switch connectionOwners[connection.index] {
         case .none:
             return
-        case let .fetch(attempt):
+        case let .fetch(attempt), let .relay(attempt, .receiver):
             fetchConnectionEstablished(attempt, connection: connection, now: now, scheduler: &scheduler)
+        case .relay(_, .source):
+            return
         case let .streams(attempt):
             streamsOpened(attempt, now: now, scheduler: &scheduler)
         case let .keyExchange(pair):
@@ -324,9 +328,13 @@ extension HandoffEngine {
         switch connectionOwners[connection.index] {
         case .none:
             return
-        case let .fetch(attempt):
+        case let .fetch(attempt), let .relay(attempt, .receiver):
             attempts[attempt].noticeInFlight = false
             fetchConnectionFailed(attempt, connection: connection, failure: failure, now: now, scheduler: &scheduler)
+        case let .relay(attempt, .source):
+            // Whatever the servers still had for the source is lost with
+            // its connection; the receiver's payload timer decides the fetch.
+            attempts[attempt].noticeInFlight = false
         case let .streams(attempt):
             streamsFailed(attempt, error: .connectionUnavailable, now: now, scheduler: &scheduler)
         case let .keyExchange(pair):
@@ -347,6 +355,11 @@ extension HandoffEngine {
         let attempt: Int
         switch owner {
         case let .fetch(number), let .streams(number): attempt = number
+        case let .relay(number, leg):
+            relayMessageDelivered(
+                kind, argument: argument, tag: tag, bytes: bytes, attempt: number, leg: leg, on: connection, to: side,
+                now: now, scheduler: &scheduler)
+            return
         case .none, .keyExchange: return
         }
         switch kind {
@@ -367,7 +380,7 @@ extension HandoffEngine {
             streamRequestArrived(for: attempt, round: argument, bytes: bytes, now: now, scheduler: &scheduler)
         case .streamResponse:
             streamResponseArrived(attempt, round: argument, bytes: bytes, now: now, scheduler: &scheduler)
-        case .keyRequest, .keyAnswer:
+        case .keyRequest, .keyAnswer, .relayStored, .relayDownload:
             return
         }
     }
@@ -419,7 +432,8 @@ extension HandoffEngine {
             return
         }
         let stream = world.openConnection(
-            from: attempts[attempt].receiver, to: activities[id.index].device, over: setup.configuration.fetchPath,
+            from: attempts[attempt].receiver, to: activities[id.index].device,
+            over: attempts[attempt].rapportPath,
             parameters: setup.configuration.streamTransport, at: now)
         own(stream, by: .streams(attempt))
         attempts[attempt].streamConnection = stream

@@ -23,6 +23,11 @@ enum MessageKind: UInt64 {
     case keyRequest = 8
     /// Source → receiver: the keys.
     case keyAnswer = 9
+    /// Cloud relay → receiver: a payload too large for a push is stored;
+    /// the argument is its size.
+    case relayStored = 10
+    /// Receiver → cloud relay: send the stored payload (answered with it).
+    case relayDownload = 11
 
     func tag(_ argument: Int = 0) -> UInt64 { rawValue | UInt64(argument) << 8 }
 
@@ -274,12 +279,14 @@ extension HandoffEngine {
     /// save time. A request that arrives again (over the cloud, after
     /// Rapport gave up) gets the answer already decided.
     mutating func serveFetch(
-        for attempt: Int, on connection: ConnectionID, now: SimInstant, scheduler: inout Scheduler<HandoffEvent>
+        for attempt: Int, on connection: ConnectionID, replyingFrom side: ConnectionSide = .responder, now: SimInstant,
+        scheduler: inout Scheduler<HandoffEvent>
     ) {
         let id = attempts[attempt].activity
         let source = activities[id.index].device
         let receiver = attempts[attempt].receiver
         attempts[attempt].replyConnection = connection
+        attempts[attempt].replySide = side
         var generator = stream.child(HandoffStreamNames.save, attempt).generator()
         let saveTime = setup.configuration.sourceSaveTime.sample(using: &generator)
         if attempts[attempt].pendingReply != nil {
@@ -387,13 +394,14 @@ extension HandoffEngine {
         switch reply {
         case let .success(size):
             let bytes = rapport.framed(size + setup.configuration.envelopeBytes)
-            world.send(bytes: bytes, tag: MessageKind.payload.tag(), on: connection, from: .responder, at: now)
+            world.send(
+                bytes: bytes, tag: MessageKind.payload.tag(), on: connection, from: attempts[attempt].replySide, at: now)
             record(now, device: activities[id.index].device, app: .source(id), activity: id,
                    .message(.payload(userInfoBytes: size, totalBytes: bytes)))
         case let .failure(error):
             world.send(
                 bytes: rapport.framed(setup.configuration.noticeBytes), tag: MessageKind.error.tag(error.code),
-                on: connection, from: .responder, at: now)
+                on: connection, from: attempts[attempt].replySide, at: now)
         }
     }
 

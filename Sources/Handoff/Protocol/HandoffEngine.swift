@@ -363,4 +363,6 @@ enum HandoffStreamNames {
     static let processing: RandomStreamKey.Name = "processing"
     /// The source system's save time, per attempt.
     static let save: RandomStreamKey.Name = "save"
+    /// The cloud relay's delay, per attempt and relayed message.
+    static let relay: RandomStreamKey.Name = "relay"
 }

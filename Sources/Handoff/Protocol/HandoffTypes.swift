@@ -74,6 +74,9 @@ package enum ProtocolStep: Hashable, Sendable {
     case streamSend
     /// The source finished answering stream request `round`.
     case streamRespond(Int32)
+    /// The cloud relay hands a message it received on one leg to the other
+    /// device's leg, after its delay.
+    case relayForward(to: RelayLeg, tag: UInt64, bytes: Int32)
 
     /// Whether a scheduled step of this kind is work under way. Timers are
     /// not: they matter only while the fetch runs, which keeps the run
@@ -138,6 +141,18 @@ enum ConnectionOwner: Hashable, Sendable {
     case streams(Int)
     /// The advertisement-key exchange of this device-pair slot.
     case keyExchange(Int)
+    /// One leg of this attempt's fetch through the cloud relay: the
+    /// receiver's or the source's connection to Apple's servers.
+    case relay(Int, RelayLeg)
+}
+
+/// A device's leg of a relayed fetch: its persistent connection to Apple's
+/// servers (the device initiates; the server is the responder).
+package enum RelayLeg: UInt8, Hashable, Sendable {
+    /// The receiver's connection to the servers.
+    case receiver
+    /// The source's connection to the servers.
+    case source
 }
 
 /// The advertisement-key exchange of one receiver–source pair.
@@ -189,6 +204,14 @@ struct Attempt {
     var appReady = false
     /// Bonjour queries sent.
     var resolveQueries = 0
+    /// The path the fetch (and then the streams) runs over: the configured
+    /// path, the local network when the source resolved there first, or the
+    /// cloud relay after a fallback.
+    var rapportPath: PathKind = .wifiPeerToPeer
+    /// The source's leg of a relayed fetch, once the relay has reached it.
+    var sourceLeg: ConnectionID?
+    /// The side of ``replyConnection`` the source sends from.
+    var replySide: ConnectionSide = .responder
     /// The connection the payload comes over (Rapport's, then the cloud's).
     var connection: ConnectionID?
     /// The connection the source answers on: the one its request came over.

@@ -228,7 +228,7 @@ extension HandoffRun {
     package var packetsLeftOut: Int { simulation.model.world.packetsLeftOut }
 
     /// A link by the names of its devices: `wifi mac → iphone`,
-    /// `bluetooth …`, `uplink mac` (to the cloud), `downlink iphone`.
+    /// `bluetooth …`, `lan …` (the local network), `uplink mac` (to the cloud), `downlink iphone`.
     public func linkName(_ id: LinkID) -> String {
         let devices = simulation.model.setup.devices
         func name(_ device: DeviceID) -> String {
@@ -239,6 +239,7 @@ extension HandoffRun {
         case let .downlink(device): return "downlink \(name(device))"
         case let .wifiPeerToPeer(from, to): return "wifi \(name(from)) → \(name(to))"
         case let .bluetooth(from, to): return "bluetooth \(name(from)) → \(name(to))"
+        case let .localNetwork(from, to): return "lan \(name(from)) → \(name(to))"
         }
     }
 
@@ -253,7 +254,8 @@ extension HandoffRun {
         switch simulation.model.world.kind(of: id) {
         case let .uplink(device): return (name(device), "cloud")
         case let .downlink(device): return ("cloud", name(device))
-        case let .wifiPeerToPeer(from, to), let .bluetooth(from, to): return (name(from), name(to))
+        case let .wifiPeerToPeer(from, to), let .bluetooth(from, to), let .localNetwork(from, to):
+            return (name(from), name(to))
         }
     }
 }

@@ -155,6 +155,10 @@ extension TraceEvent {
         case rapportTimedOut = "Rapport timed out"
         /// ``SystemEvent/fetchOverCloud``.
         case fetchOverCloud = "fetch over the cloud"
+        /// ``SystemEvent/relayDelivers(bytes:)``.
+        case relayDelivers = "relay delivers"
+        /// ``SystemEvent/relayStored(bytes:)``.
+        case relayStored = "relay stored"
         /// ``SystemEvent/connectionFailed(_:)``.
         case connectionFailed = "connection failed"
         /// ``SystemEvent/fetchFailed(_:)``.
@@ -357,6 +361,8 @@ extension SystemEvent {
         case .advertisingAgain: return .advertisingAgain
         case .rapportTimedOut: return .rapportTimedOut
         case .fetchOverCloud: return .fetchOverCloud
+        case .relayDelivers: return .relayDelivers
+        case .relayStored: return .relayStored
         case .connectionFailed: return .connectionFailed
         case .fetchFailed: return .fetchFailed
         case .keysExchanged: return .keysExchanged

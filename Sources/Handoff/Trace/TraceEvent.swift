@@ -237,6 +237,12 @@ public enum SystemEvent: Hashable, Sendable {
     case rapportTimedOut(after: SimDuration)
     /// The fetch falls back to the cloud relay (IDS).
     case fetchOverCloud
+    /// After its delay, the cloud relay delivers a message of `bytes`
+    /// bytes down this device's connection to Apple's servers.
+    case relayDelivers(bytes: Int)
+    /// The payload of `bytes` bytes is over the relay's inline limit: the
+    /// relay stores it and tells this device, which downloads it.
+    case relayStored(bytes: Int)
     /// The fetch's connection failed.
     case connectionFailed(ConnectionFailure)
     /// The fetch failed with this error.

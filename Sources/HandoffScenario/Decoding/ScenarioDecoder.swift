@@ -63,7 +63,9 @@ enum ScenarioKeys {
     ]
     static let sweep = ["payload", "profile", "vary"]
     static let limits = ["maxEvents", "maxSimulatedTime"]
-    static let network = ["profile", "fetchPath", "wifiPeerToPeer", "bluetooth", "transport"]
+    static let network = ["profile", "fetchPath", "wifiPeerToPeer", "bluetooth", "localNetwork", "internetPath", "transport"]
+    static let internetPath = ["uplink", "downlink"]
+    static let relay = ["delay", "inlineLimit", "noticeBytes"]
     static let transport = [
         "congestionControl", "lossDetection", "delayedAcknowledgement", "initialWindow", "window",
         "initialRetransmissionTimeout", "minimumRetransmissionTimeout",
@@ -80,7 +82,7 @@ enum ScenarioKeys {
     static let outage = ["from", "until"]
     static let protocolKeys = [
         "fetchTimeout", "payloadTimerExtra", "userInfoLimit", "userInfoRecommendedLimit", "saveWait", "sourceSaveTime",
-        "requestBytes", "envelopeBytes", "noticeBytes", "browserLaunch", "acceptance", "rapport", "keyExchange",
+        "requestBytes", "envelopeBytes", "noticeBytes", "browserLaunch", "acceptance", "rapport", "relay", "keyExchange",
         "advertising",
     ]
     static let advertising = [
@@ -105,7 +107,7 @@ enum ScenarioKeys {
     static let streamRound = ["request", "response"]
     static let device = [
         "name", "kind", "os", "account", "apps", "position", "handoff", "bluetooth", "wifi", "screen", "lowPowerMode",
-        "idle", "internet", "internetAccess", "acceptance",
+        "idle", "internet", "internetAccess", "wifiNetwork", "acceptance",
     ]
     static let thinkTime = ["mean", "standardDeviation"]
     static let activity = [

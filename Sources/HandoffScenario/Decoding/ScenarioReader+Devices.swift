@@ -67,12 +67,21 @@ extension ScenarioReader {
             context.choice(node, accessPath, what: "internet access", among: InternetAccess.allCases.map(\.rawValue))
                 .flatMap(InternetAccess.init(rawValue:))
         } ?? .wifi
+        let wifiNetwork = object.optional("wifiNetwork") { node, networkPath -> String? in
+            guard let network = context.string(node, networkPath) else { return nil }
+            guard !network.isEmpty, network.utf8.count <= 256 else {
+                context.mismatch(node, networkPath, expected: "a Wi-Fi network name of 1 to 256 bytes")
+                return nil
+            }
+            return network
+        }
         let acceptance = object.optional("acceptance") { readAcceptance($0, $1) }
         guard let name, let kind else { return nil }
         if let acceptance { configuration.acceptance[name] = acceptance }
         return DeviceDescription(
             name: name, kind: kind, osVersion: os ?? Self.defaultOS(kind), account: account, settings: settings,
-            installedApps: installed, mobility: .stationary(position), internet: profile, internetAccess: access)
+            installedApps: installed, mobility: .stationary(position), internet: profile, internetAccess: access,
+            wifiNetwork: wifiNetwork)
     }
 
     /// A recent OS for each kind of device.

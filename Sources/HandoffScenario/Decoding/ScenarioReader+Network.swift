@@ -39,6 +39,24 @@ extension ScenarioReader {
         if let member = object.member("bluetooth") {
             world.bluetooth = readLink(member.value, path.key("bluetooth"), base: world.bluetooth) ?? world.bluetooth
         }
+        if let member = object.member("localNetwork") {
+            world.localNetwork = readLink(member.value, path.key("localNetwork"), base: world.localNetwork)
+                ?? world.localNetwork
+        }
+        if let internetPath = object.optional("internetPath", {
+            context.object($0, $1, what: "the internetPath object", allowed: ScenarioKeys.internetPath)
+        }) {
+            if let member = internetPath.member("uplink") {
+                world.internetPath.uplink = readLink(
+                    member.value, path.key("internetPath").key("uplink"), base: world.internetPath.uplink
+                ) ?? world.internetPath.uplink
+            }
+            if let member = internetPath.member("downlink") {
+                world.internetPath.downlink = readLink(
+                    member.value, path.key("internetPath").key("downlink"), base: world.internetPath.downlink
+                ) ?? world.internetPath.downlink
+            }
+        }
         if let member = object.member("transport"),
            let overrides = readTransport(member.value, path.key("transport"))
         {
@@ -290,6 +308,19 @@ extension ScenarioReader {
         }
         if let rapport = object.optional("rapport", { context.object($0, $1, what: "the rapport object", allowed: ScenarioKeys.rapport) }) {
             readRapport(rapport, into: &configuration.rapport)
+        }
+        if let relay = object.optional("relay", {
+            context.object($0, $1, what: "the relay object", allowed: ScenarioKeys.relay)
+        }) {
+            if let value = relay.optional("delay", { context.durationDistribution($0, $1) }) {
+                configuration.relay.delay = value
+            }
+            if let value = relay.optional("inlineLimit", { context.bytes($0, $1, maximum: 16 << 20, maximumText: "16 MiB") }) {
+                configuration.relay.inlineLimit = value
+            }
+            if let value = relay.optional("noticeBytes", { context.bytes($0, $1, maximum: 1 << 20, maximumText: "1 MiB") }) {
+                configuration.relay.noticeBytes = value
+            }
         }
         if let policy = object.optional("advertising", {
             context.object($0, $1, what: "the advertising object", allowed: ScenarioKeys.advertising)

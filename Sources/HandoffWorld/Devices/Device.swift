@@ -164,13 +164,17 @@ public struct DeviceDescription: Sendable {
     public var internet: NetworkProfile
     /// How it reaches the internet.
     public var internetAccess: InternetAccess
+    /// The infrastructure Wi-Fi network it is joined to, by name (`nil`:
+    /// none). Two devices on the same network reach each other through it
+    /// (``PathKind/localNetwork``) while both have Wi-Fi on.
+    public var wifiNetwork: String?
 
     /// Creates a device description.
     public init(
         name: String, kind: DeviceKind, osVersion: OSVersion, account: AccountID?,
         settings: DeviceSettings = DeviceSettings(), installedApps: [String] = [],
         mobility: Mobility = .stationary(.origin), internet: NetworkProfile = .wifi,
-        internetAccess: InternetAccess = .wifi
+        internetAccess: InternetAccess = .wifi, wifiNetwork: String? = nil
     ) {
         self.name = name
         self.kind = kind
@@ -181,6 +185,7 @@ public struct DeviceDescription: Sendable {
         self.mobility = mobility
         self.internet = internet
         self.internetAccess = internetAccess
+        self.wifiNetwork = wifiNetwork
     }
 }
 

@@ -146,6 +146,12 @@ package struct DeviceTable: Sendable {
     /// The device's internet access.
     func internetAccess(of device: Int) -> InternetAccess { rows[device].description.internetAccess }
 
+    /// Whether `a` and `b` are on the same infrastructure Wi-Fi network.
+    func shareWiFiNetwork(_ a: DeviceID, _ b: DeviceID) -> Bool {
+        guard let network = rows[a.index].description.wifiNetwork else { return false }
+        return rows[b.index].description.wifiNetwork == network
+    }
+
     /// How the device moves.
     func mobility(of device: Int) -> Mobility { rows[device].description.mobility }
 

@@ -25,7 +25,7 @@ extension LinkTable {
     func checkInvariants() {
         #if HANDOFFWORLD_INVARIANTS
         precondition(
-            rows.count == 2 * deviceCount + 2 * deviceCount * deviceCount,
+            rows.count == 2 * deviceCount + Self.linksPerPair * deviceCount * deviceCount,
             "\(rows.count) links for \(deviceCount) devices")
         for index in rows.indices { checkInvariants(ofRow: index) }
         #endif

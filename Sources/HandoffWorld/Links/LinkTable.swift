@@ -4,8 +4,8 @@ import SimKernel
 /// checks before sending (flags and outage windows), and its state.
 ///
 /// Links are numbered densely: the uplink and downlink of each device,
-/// then, for each ordered pair of devices, its Wi-Fi peer-to-peer link and
-/// its Bluetooth link. ``index(of:)`` and ``kind(of:)`` convert between a
+/// then, for each ordered pair of devices, its Wi-Fi peer-to-peer link, its
+/// Bluetooth link and its local-network link. ``index(of:)`` and ``kind(of:)`` convert between a
 /// link's kind and its number; nothing else does arithmetic on numbers.
 ///
 /// A link's state is made on first use in a trial (``Row/inUse``); its
@@ -31,6 +31,10 @@ struct LinkTable: Sendable {
         var state = LinkState.unused
     }
 
+    /// Links per ordered pair of devices: Wi-Fi peer-to-peer, Bluetooth and
+    /// the local network.
+    static let linksPerPair = 3
+
     /// The number of devices the table is for.
     let deviceCount: Int
     /// The rows by link number; changed only through the subscript.
@@ -40,7 +44,7 @@ struct LinkTable: Sendable {
     /// of `parameters(kind)`, not in use.
     init(deviceCount: Int, parameters: (LinkKind) -> LinkParameters) {
         self.deviceCount = deviceCount
-        let count = 2 * deviceCount + 2 * deviceCount * deviceCount
+        let count = 2 * deviceCount + Self.linksPerPair * deviceCount * deviceCount
         rows = []
         rows.reserveCapacity(count)
         for index in 0..<count {
@@ -85,13 +89,16 @@ struct LinkTable: Sendable {
         case let .downlink(device):
             precondition(device.index >= 0 && device.index < count, "no \(device) among \(count) devices")
             return 2 * device.index + 1
-        case let .wifiPeerToPeer(from, to), let .bluetooth(from, to):
+        case let .wifiPeerToPeer(from, to), let .bluetooth(from, to), let .localNetwork(from, to):
             precondition(
                 from.index >= 0 && from.index < count && to.index >= 0 && to.index < count,
                 "no link from \(from) to \(to) among \(count) devices")
-            let wifi = 2 * count + 2 * (from.index * count + to.index)
-            if case .wifiPeerToPeer = kind { return wifi }
-            return wifi + 1
+            let wifi = 2 * count + Self.linksPerPair * (from.index * count + to.index)
+            switch kind {
+            case .wifiPeerToPeer: return wifi
+            case .bluetooth: return wifi + 1
+            default: return wifi + 2
+            }
         }
     }
 
@@ -105,10 +112,14 @@ struct LinkTable: Sendable {
             let device = DeviceID(index / 2)
             return index % 2 == 0 ? .uplink(device) : .downlink(device)
         }
-        let pair = (index - 2 * count) / 2
+        let pair = (index - 2 * count) / linksPerPair
         let from = DeviceID(pair / count)
         let to = DeviceID(pair % count)
-        return (index - 2 * count) % 2 == 0 ? .wifiPeerToPeer(from: from, to: to) : .bluetooth(from: from, to: to)
+        switch (index - 2 * count) % linksPerPair {
+        case 0: return .wifiPeerToPeer(from: from, to: to)
+        case 1: return .bluetooth(from: from, to: to)
+        default: return .localNetwork(from: from, to: to)
+        }
     }
 }
 
@@ -167,6 +178,8 @@ extension LinkEnds {
             self.init(from: Int32(from.index), to: Int32(to.index), device: -1, medium: .wifi)
         case let .bluetooth(from, to):
             self.init(from: Int32(from.index), to: Int32(to.index), device: -1, medium: .bluetooth)
+        case let .localNetwork(from, to):
+            self.init(from: Int32(from.index), to: Int32(to.index), device: -1, medium: .localNetwork)
         }
     }
 }

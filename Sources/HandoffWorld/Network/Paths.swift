@@ -3,6 +3,9 @@ public enum PathKind: String, CaseIterable, Hashable, Sendable, CustomStringConv
     /// Directly between the devices over Wi-Fi peer-to-peer (AWDL); both
     /// need Wi-Fi on.
     case wifiPeerToPeer
+    /// Through the Wi-Fi network (access point) both devices are on; both
+    /// need Wi-Fi on and the same ``DeviceDescription/wifiNetwork``.
+    case localNetwork
     /// Directly between the devices over a Bluetooth LE connection; both
     /// need Bluetooth on.
     case bluetooth
@@ -36,13 +39,16 @@ public enum LinkKind: Hashable, Sendable, CustomStringConvertible {
     case wifiPeerToPeer(from: DeviceID, to: DeviceID)
     /// Bluetooth LE from one device to another.
     case bluetooth(from: DeviceID, to: DeviceID)
+    /// Through the infrastructure Wi-Fi network (via its access point) from
+    /// one device to another; up only while both are on the same network.
+    case localNetwork(from: DeviceID, to: DeviceID)
 
     /// Where packets on the link come from.
     public var source: NetworkNode {
         switch self {
         case let .uplink(device): return .device(device)
         case .downlink: return .cloud
-        case let .wifiPeerToPeer(from, _), let .bluetooth(from, _): return .device(from)
+        case let .wifiPeerToPeer(from, _), let .bluetooth(from, _), let .localNetwork(from, _): return .device(from)
         }
     }
 
@@ -51,7 +57,7 @@ public enum LinkKind: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .uplink: return .cloud
         case let .downlink(device): return .device(device)
-        case let .wifiPeerToPeer(_, to), let .bluetooth(_, to): return .device(to)
+        case let .wifiPeerToPeer(_, to), let .bluetooth(_, to), let .localNetwork(_, to): return .device(to)
         }
     }
 
@@ -61,6 +67,7 @@ public enum LinkKind: Hashable, Sendable, CustomStringConvertible {
         case let .downlink(device): return "downlink of \(device)"
         case let .wifiPeerToPeer(from, to): return "Wi-Fi peer-to-peer \(from) → \(to)"
         case let .bluetooth(from, to): return "Bluetooth \(from) → \(to)"
+        case let .localNetwork(from, to): return "local network \(from) → \(to)"
         }
     }
 }

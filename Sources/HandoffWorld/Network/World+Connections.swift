@@ -77,6 +77,60 @@ extension World {
         return id
     }
 
+    /// Opens a connection from `device` to Apple's servers (the cloud
+    /// node) over the device's internet link: its packets go up the
+    /// device's uplink, the server's come down its downlink. The device is
+    /// the initiator, the server the responder.
+    ///
+    /// With `persistent`, the connection is already up (as the connection
+    /// every Apple device keeps to the push service): no handshake, and
+    /// ``WorldNotification/connectionEstablished(_:)`` comes at once; its
+    /// congestion window and RTT estimate start fresh, as after an idle
+    /// period.
+    public mutating func openServerConnection(
+        from device: DeviceID, parameters: TransportParameters? = nil, persistent: Bool, at now: SimInstant
+    ) -> ConnectionID {
+        let transport = parameters ?? configuration.transport
+        let up = 2 * device.index
+        let down = 2 * device.index + 1
+        var segmentSize = min(payloadPerPacket(ofLink: up), payloadPerPacket(ofLink: down))
+        if let chosen = transport.segmentSize { segmentSize = chosen }
+        let id = ConnectionID(trial.connectionCount)
+        if trial.connectionCount < trial.connections.count {
+            trial.connections[trial.connectionCount].rebuild(
+                id: id, initiator: device, responder: device, path: .cloudRelay, parameters: transport,
+                segmentSize: segmentSize)
+        } else {
+            trial.connections.append(ConnectionState(
+                id: id, initiator: device, responder: device, path: .cloudRelay, parameters: transport,
+                segmentSize: segmentSize))
+        }
+        trial.connectionCount += 1
+        let route = Route(
+            initiator: device, responder: device, path: .cloudRelay, hops: 1,
+            initiatorLinks: (Int32(up), -1), responderLinks: (Int32(down), -1))
+        if id.index < trial.routes.count { trial.routes[id.index] = route } else { trial.routes.append(route) }
+        if persistent {
+            trial.connections[id.index].startEstablished(into: &trial.actions)
+        } else {
+            trial.connections[id.index].start(now: now.nanosecondsSinceStart, into: &trial.actions)
+        }
+        performActions(of: id.index, now: now.nanosecondsSinceStart)
+        return id
+    }
+
+    /// Whether `a` and `b` are joined to the same infrastructure Wi-Fi
+    /// network (the local-network path exists between them; it carries
+    /// packets while both have Wi-Fi on).
+    public func shareWiFiNetwork(_ a: DeviceID, _ b: DeviceID) -> Bool { deviceTable.shareWiFiNetwork(a, b) }
+
+    /// Whether `device`'s path to Apple's servers is up at `instant`, both
+    /// ways.
+    public func isServerReachable(from device: DeviceID, at instant: SimInstant) -> Bool {
+        let time = instant.nanosecondsSinceStart
+        return isUp(linkIndex: 2 * device.index, at: time) && isUp(linkIndex: 2 * device.index + 1, at: time)
+    }
+
     /// Sends a message of `bytes` from `side` of `connection`.
     ///
     /// Messages are delivered whole and in order; before the connection is

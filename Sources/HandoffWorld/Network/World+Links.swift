@@ -30,7 +30,7 @@ extension [TimeWindow] {
 /// A link's two ends as node indices (devices, then the cloud), its medium,
 /// and for an internet link its device: plain values for the packet path.
 struct LinkEnds: Hashable, Sendable {
-    enum Medium: UInt8, Sendable { case internet, wifi, bluetooth }
+    enum Medium: UInt8, Sendable { case internet, wifi, bluetooth, localNetwork }
     let from: Int32
     let to: Int32
     let device: Int32
@@ -106,12 +106,7 @@ extension World {
     /// The payload one packet of link `index` carries.
     func payloadPerPacket(ofLink index: Int) -> Int {
         if links[index].inUse { return links[index].state.parameters.payloadPerPacket }
-        switch kind(of: LinkID(index)) {
-        case let .uplink(device): return deviceTable.description(of: device).internet.uplink.payloadPerPacket
-        case let .downlink(device): return deviceTable.description(of: device).internet.downlink.payloadPerPacket
-        case .wifiPeerToPeer: return configuration.wifiPeerToPeer.payloadPerPacket
-        case .bluetooth: return configuration.bluetooth.payloadPerPacket
-        }
+        return defaultParameters(of: kind(of: LinkID(index))).payloadPerPacket
     }
 
     /// The parameters the link of `kind` runs with unless set otherwise.
@@ -125,10 +120,11 @@ extension World {
         of kind: LinkKind, configuration: WorldConfiguration, device: (DeviceID) -> DeviceDescription
     ) -> LinkParameters {
         switch kind {
-        case let .uplink(id): return device(id).internet.uplink
-        case let .downlink(id): return device(id).internet.downlink
+        case let .uplink(id): return configuration.internetPath.uplink.impaired(by: device(id).internet.uplink)
+        case let .downlink(id): return configuration.internetPath.downlink.impaired(by: device(id).internet.downlink)
         case .wifiPeerToPeer: return configuration.wifiPeerToPeer
         case .bluetooth: return configuration.bluetooth
+        case .localNetwork: return configuration.localNetwork
         }
     }
 
@@ -152,6 +148,9 @@ extension World {
         case let .bluetooth(from, to):
             linkStream = trial.stream.hashed(
                 StreamNames.link, StreamNames.bluetooth, deviceStreamNames[from.index], deviceStreamNames[to.index])
+        case let .localNetwork(from, to):
+            linkStream = trial.stream.hashed(
+                StreamNames.link, StreamNames.localNetwork, deviceStreamNames[from.index], deviceStreamNames[to.index])
         }
         let loss = linkStream.generator(StreamNames.loss)
         let jitter = linkStream.generator(StreamNames.jitter)
@@ -234,6 +233,9 @@ extension World {
         case .bluetooth:
             return deviceTable.settings(of: DeviceID(from)).bluetoothEnabled
                 && deviceTable.settings(of: DeviceID(to)).bluetoothEnabled
+        case .localNetwork:
+            return deviceTable.settings(of: DeviceID(from)).wifiEnabled && deviceTable.settings(of: DeviceID(to)).wifiEnabled
+                && deviceTable.shareWiFiNetwork(DeviceID(from), DeviceID(to))
         }
     }
 
@@ -269,6 +271,7 @@ extension World {
         switch kind {
         case .wifiPeerToPeer: return link(.wifiPeerToPeer(from: from, to: to)).index
         case .bluetooth: return link(.bluetooth(from: from, to: to)).index
+        case .localNetwork: return link(.localNetwork(from: from, to: to)).index
         case .cloudRelay: return hop == 0 ? 2 * from.index : 2 * to.index + 1
         }
     }
@@ -278,7 +281,7 @@ extension World {
     @inline(__always)
     func linkDistance(_ index: Int, at time: Int64) -> Double {
         let ends = links[index].ends
-        guard ends.medium != .internet else { return 0 }
+        guard ends.medium != .internet, ends.medium != .localNetwork else { return 0 }
         return distance(between: Int(ends.from), and: Int(ends.to), at: time)
     }
 

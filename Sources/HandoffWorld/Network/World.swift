@@ -318,6 +318,7 @@ enum StreamNames {
     static let downlink: RandomStreamKey.Name = "downlink"
     static let wifi: RandomStreamKey.Name = "wifi"
     static let bluetooth: RandomStreamKey.Name = "bluetooth"
+    static let localNetwork: RandomStreamKey.Name = "lan"
     static let loss: RandomStreamKey.Name = "loss"
     static let jitter: RandomStreamKey.Name = "jitter"
     static let schedule: RandomStreamKey.Name = "schedule"

@@ -10,6 +10,14 @@ public struct WorldConfiguration: Hashable, Sendable {
     public var wifiPeerToPeer: LinkParameters
     /// Each direction of a Bluetooth LE link.
     public var bluetooth: LinkParameters
+    /// Each direction of the path between two devices on the same
+    /// infrastructure Wi-Fi network (through its access point).
+    public var localNetwork: LinkParameters
+    /// Each device's path to Apple's servers before its own internet
+    /// profile is applied: a device's profile (Network Link Conditioner's
+    /// presets) impairs this path as the tool impairs a real one
+    /// (``LinkParameters/impaired(by:)``).
+    public var internetPath: NetworkProfile
     /// The radio model advertisements are received through.
     public var bluetoothRadio: RadioPropagation
     /// How devices advertise.
@@ -22,6 +30,7 @@ public struct WorldConfiguration: Hashable, Sendable {
     /// Creates a configuration; omitted parts take their defaults.
     public init(
         wifiPeerToPeer: LinkParameters = .wifiPeerToPeer, bluetooth: LinkParameters = .bluetoothLowEnergy,
+        localNetwork: LinkParameters = .localNetwork, internetPath: NetworkProfile = .toAppleServers,
         bluetoothRadio: RadioPropagation = .bluetoothLowEnergy,
         advertising: AdvertisingParameters = WorldConfiguration.defaultAdvertising,
         scanning: ScanParameters = WorldConfiguration.defaultScanning,
@@ -29,6 +38,8 @@ public struct WorldConfiguration: Hashable, Sendable {
     ) {
         self.wifiPeerToPeer = wifiPeerToPeer
         self.bluetooth = bluetooth
+        self.localNetwork = localNetwork
+        self.internetPath = internetPath
         self.bluetoothRadio = bluetoothRadio
         self.advertising = advertising
         self.scanning = scanning
@@ -72,6 +83,9 @@ public struct WorldConfiguration: Hashable, Sendable {
     public func validate() throws(WorldError) {
         try wifiPeerToPeer.validate()
         try bluetooth.validate()
+        try localNetwork.validate()
+        try internetPath.uplink.validate()
+        try internetPath.downlink.validate()
         try transport.validate()
     }
 }

@@ -71,6 +71,22 @@ public enum CalibratedDefaults {
                     + "(calibration/scenarios/awdl-request-response.json)",
                 isAssumption: true))
         }
+        rows.append(CalibratedDefault(
+            setting: "local network (both devices on one Wi-Fi network), each way",
+            value: describe(LinkParameters.localNetwork),
+            source: "assumption: device → access point → device is two Wi-Fi hops; a few milliseconds and a few "
+                + "of jitter from contention, half of a typical 802.11ac/ax link rate, 802.11 retries leaving 0.1% "
+                + "loss; plausible: 1–10 ms, jitter 0–20 ms, 20–400 Mbit/s, loss 0–1%. No measurement of Rapport "
+                + "over a LAN is public; that the service is reachable there: pyatv's Companion protocol notes",
+            isAssumption: true))
+        let servers = NetworkProfile.toAppleServers
+        rows.append(CalibratedDefault(
+            setting: "path to Apple's servers (before the device's profile impairs it)", value: describe(servers),
+            source: "assumption: a broadband access near one of Apple's points of presence, round trip about 24 ms; "
+                + "plausible: 5–60 ms each way, 10–1,000 Mbit/s down, 2–100 Mbit/s up. A device's internet profile "
+                + "(the Network Link Conditioner presets above) impairs this path as the tool impairs a real "
+                + "interface: delays add, the lower rate wins, losses combine",
+            isAssumption: true))
         let ble = LinkParameters.bluetoothLowEnergy
         rows.append(CalibratedDefault(
             setting: "Bluetooth LE link, each way", value: describe(ble),
@@ -151,6 +167,7 @@ public enum CalibratedDefaults {
         var text = "\(rate(down.bandwidth)) down, \(rate(up.bandwidth)) up"
         text += down.latency == up.latency
             ? ", \(down.latency) each way" : ", \(down.latency) down, \(up.latency) up"
+        if down.jitter > .zero, down.jitter == up.jitter { text += " + up to \(down.jitter) of jitter" }
         if case let .bernoulli(loss) = down.loss { text += ", \(percent(loss)) loss each way" }
         return text
     }
@@ -159,6 +176,8 @@ public enum CalibratedDefaults {
         var text = link.bandwidth.map(\.description) ?? "unlimited"
         if link.bandwidthSpread > 0 { text += " (σ \(link.bandwidthSpread) in the log from trial to trial)" }
         text += ", \(link.latency)"
+        if link.jitter > .zero { text += " + up to \(link.jitter) of jitter" }
+        if case let .bernoulli(loss) = link.loss { text += ", \(percent(loss)) loss" }
         text += ", MTU \(link.mtu) B with \(link.headerBytes) B header"
         if case .distance = link.loss { text += ", loss by distance" }
         return text

@@ -64,6 +64,17 @@ public struct NetworkProfile: Hashable, Sendable, CustomStringConvertible {
     public static let hundredPercentLoss = internet(
         "100% Loss", down: nil, up: nil, downDelay: 0, upDelay: 0, loss: 1)
 
+    /// A device's path to Apple's servers before any impairment: 12 ms
+    /// each way with up to 2 ms of jitter, 100 Mbit/s down and 20 Mbit/s
+    /// up, no loss: an assumption for a broadband access near one of
+    /// Apple's points of presence (see the defaults table for the
+    /// reasoning and the plausible ranges). The built-in profiles impair
+    /// this path.
+    public static let toAppleServers = NetworkProfile(
+        name: "Internet to Apple's servers",
+        downlink: LinkParameters(latency: .milliseconds(12), jitter: .milliseconds(2), bandwidth: .megabitsPerSecond(100)),
+        uplink: LinkParameters(latency: .milliseconds(12), jitter: .milliseconds(2), bandwidth: .megabitsPerSecond(20)))
+
     /// Every built-in internet profile, in the order of the defaults table (docs/defaults.md).
     public static let builtIn: [NetworkProfile] = [
         .wifi, .lte, .dsl, .threeG, .edge, .veryBadNetwork, .hundredPercentLoss,
@@ -92,6 +103,43 @@ extension LinkParameters {
     public static let wifiPeerToPeer = LinkParameters(
         latency: .microseconds(2200), bandwidth: .megabitsPerSecond(110), loss: .distance(.wifi),
         schedule: PeerToPeerSchedule(), bandwidthSpread: 0.12)
+
+    /// Two devices on the same infrastructure Wi-Fi network, one direction
+    /// (device → access point → device, two hops over the air): 3 ms with
+    /// up to 4 ms of jitter, 150 Mbit/s, 0.1% residual loss. Every value is
+    /// an assumption (see the defaults table for the reasoning and the
+    /// plausible ranges): no public measurement of Rapport over a LAN
+    /// exists.
+    public static let localNetwork = LinkParameters(
+        latency: .milliseconds(3), jitter: .milliseconds(4), bandwidth: .megabitsPerSecond(150),
+        loss: .bernoulli(0.001))
+
+    /// One direction of `self` as impaired by `impairment`, the way Network
+    /// Link Conditioner impairs a real interface (a dummynet pipe in front
+    /// of it): the delays and jitters add, the rate is the lower of the
+    /// two, independent losses combine (1 − (1 − a)(1 − b)), the packet is
+    /// the smaller, and the impairment's queue, outages and any loss model
+    /// other than two Bernoulli losses replace the path's.
+    public func impaired(by impairment: LinkParameters) -> LinkParameters {
+        var result = impairment
+        result.latency = latency + impairment.latency
+        result.jitter = jitter + impairment.jitter
+        switch (bandwidth, impairment.bandwidth) {
+        case let (own?, other?): result.bandwidth = min(own, other)
+        case let (own?, nil): result.bandwidth = own
+        default: break
+        }
+        switch (loss, impairment.loss) {
+        case let (.bernoulli(a), .bernoulli(b)): result.loss = .bernoulli(1 - (1 - a) * (1 - b))
+        case (_, .none): result.loss = loss
+        default: break
+        }
+        if mtu - headerBytes < impairment.mtu - impairment.headerBytes {
+            result.mtu = mtu
+            result.headerBytes = headerBytes
+        }
+        return result
+    }
 
     /// A Bluetooth LE connection between two devices, one direction:
     /// 300 kbit/s of application throughput (as measured on iPhones),

@@ -229,6 +229,15 @@ struct ConnectionState: Sendable {
         sendSyn(now: now, into: &actions)
     }
 
+    /// Starts already established, both sides ready (a persistent
+    /// connection): no handshake.
+    mutating func startEstablished(into actions: inout ReusableBuffer<ConnectionAction>) {
+        phase = .established
+        responderSynchronised = true
+        responderReady = true
+        actions.append(.established)
+    }
+
     private mutating func sendSyn(now: Int64, into actions: inout ReusableBuffer<ConnectionAction>) {
         synTransmissions += 1
         setupRequestsSent += 1
