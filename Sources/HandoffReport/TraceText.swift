@@ -142,8 +142,13 @@ public enum TraceText {
 
     static func detail(_ message: ProtocolMessage) -> String {
         switch message {
-        case let .resolveQuery(number):
-            return number == 1 ? "_companion-link._tcp over peer-to-peer" : "query \(number), no answer yet"
+        case let .resolveQuery(number, interfaces):
+            guard number == 1 else { return "query \(number), no answer yet" }
+            switch interfaces {
+            case .peerToPeer: return "_companion-link._tcp over peer-to-peer"
+            case .localNetwork: return "_companion-link._tcp over the local network"
+            case .peerToPeerAndLocalNetwork: return "_companion-link._tcp over peer-to-peer and the local network"
+            }
         case let .rapport(_, bytes): return "\(bytes) B"
         case .cloudRequest: return "over the cloud relay"
         case let .payload(userInfoBytes, totalBytes): return "\(userInfoBytes) bytes of userInfo, \(totalBytes) in all"

@@ -63,17 +63,20 @@ extension HandoffEngine {
         attempts[attempt].resolveQueries += 1
         let rapport = setup.configuration.rapport
         let path = setup.configuration.fetchPath
-        if path == .wifiPeerToPeer {
+        let peerToPeer = path == .wifiPeerToPeer
+        let localNetwork = path == .localNetwork || world.shareWiFiNetwork(receiver, source)
+        if peerToPeer {
             world.sendDatagram(
                 on: world.link(.wifiPeerToPeer(from: receiver, to: source)), bytes: rapport.resolveQueryBytes,
                 tag: ResolveDatagram.query.tag(attempt), at: now)
         }
-        if path == .localNetwork || world.shareWiFiNetwork(receiver, source) {
+        if localNetwork {
             world.sendDatagram(
                 on: world.link(.localNetwork(from: receiver, to: source)), bytes: rapport.resolveQueryBytes,
                 tag: ResolveDatagram.query.tag(attempt), at: now)
         }
-        record(now, device: receiver, app: .system, activity: id, .message(.resolveQuery(number: query + 1)))
+        let interfaces: BrowseInterfaces = !localNetwork ? .peerToPeer : peerToPeer ? .peerToPeerAndLocalNetwork : .localNetwork
+        record(now, device: receiver, app: .system, activity: id, .message(.resolveQuery(number: query + 1, on: interfaces)))
         let wait = rapport.resolveRetryInterval * (Int64(1) << Int64(min(query, 16)))
         later(.resolveRetry(Int32(query)), of: attempt, after: wait, now: now, scheduler: &scheduler)
     }

@@ -89,7 +89,7 @@ extension TraceEvent {
         /// ``Callback/getContinuationStreams``.
         case getContinuationStreams
         // Messages.
-        /// ``ProtocolMessage/resolveQuery(number:)``.
+        /// ``ProtocolMessage/resolveQuery(number:on:)``.
         case resolve
         /// ``RapportMessage/pairVerifyM1``.
         case pairVerifyM1 = "Pair-Verify M1"

@@ -156,11 +156,21 @@ public enum Callback: Hashable, Sendable {
     }
 }
 
+/// The interfaces a Bonjour browse for the source's service covers.
+public enum BrowseInterfaces: Hashable, Sendable, CaseIterable {
+    /// Wi-Fi peer-to-peer (AWDL) only.
+    case peerToPeer
+    /// The Wi-Fi network both devices are on, only.
+    case localNetwork
+    /// Peer-to-peer and the Wi-Fi network both devices are on.
+    case peerToPeerAndLocalNetwork
+}
+
 /// A message of the protocol, as its sender sends it.
 public enum ProtocolMessage: Hashable, Sendable {
-    /// A Bonjour query for the source's `_companion-link._tcp` service over
-    /// peer-to-peer: the first (`number` 1) or a repeat.
-    case resolveQuery(number: Int)
+    /// A Bonjour query for the source's `_companion-link._tcp` service on
+    /// the interfaces the browse covers: the first (`number` 1) or a repeat.
+    case resolveQuery(number: Int, on: BrowseInterfaces)
     /// A Rapport message of the fetch, framed, of this many bytes.
     case rapport(RapportMessage, bytes: Int)
     /// The payload request, over the cloud relay (IDS).
