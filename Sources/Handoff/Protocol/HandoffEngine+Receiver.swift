@@ -69,6 +69,7 @@ extension HandoffEngine {
         attempts[attempt].milestones[.offered] = now
         attempts[attempt].milestones[.advertised] = activities[index].lastBecameCurrent
         visibleOffer[receiver.index] = attempt
+        watchPresence(of: source, on: receiver, now: now, scheduler: &scheduler)
         scheduleAcceptance(of: attempt, now: now, scheduler: &scheduler)
         return true
     }
@@ -330,7 +331,7 @@ extension HandoffEngine {
         case let .streams(attempt):
             streamsFailed(attempt, error: .connectionUnavailable, now: now, scheduler: &scheduler)
         case let .keyExchange(pair):
-            keyExchangeFailed(pair: pair, now: now, reason: .connection(failure))
+            keyExchangeConnectionFailed(pair: pair, failure: failure, now: now)
         }
     }
 

@@ -68,8 +68,10 @@ extension ScenarioReader {
                 .flatMap(InternetAccess.init(rawValue:))
         } ?? .wifi
         let acceptance = object.optional("acceptance") { readAcceptance($0, $1) }
+        let inUse = object.optional("inUse", { context.bool($0, $1) }) ?? false
         guard let name, let kind else { return nil }
         if let acceptance { configuration.acceptance[name] = acceptance }
+        if inUse { configuration.devicesInUse.insert(name) }
         return DeviceDescription(
             name: name, kind: kind, osVersion: os ?? Self.defaultOS(kind), account: account, settings: settings,
             installedApps: installed, mobility: .stationary(position), internet: profile, internetAccess: access)
