@@ -77,15 +77,8 @@ extension ScenarioReader {
             installedApps: installed, mobility: .stationary(position), internet: profile, internetAccess: access)
     }
 
-    /// A recent OS for each kind of device.
-    static func defaultOS(_ kind: DeviceKind) -> OSVersion {
-        switch kind {
-        case .iPhone, .iPad: return OSVersion(17, 4)
-        case .mac: return OSVersion(14, 4)
-        case .watch: return OSVersion(10, 4)
-        case .visionPro: return OSVersion(1, 1)
-        }
-    }
+    /// The OS a device of `kind` runs when its `os` is not given.
+    static func defaultOS(_ kind: DeviceKind) -> OSVersion { kind.defaultOSVersion }
 
     /// `[x, y]` in metres.
     func readPosition(_ node: JSONNode, _ path: JSONPath) -> Position? {
