@@ -27,6 +27,7 @@ extension HandoffEngine {
                                 scheduler: inout Scheduler<HandoffEvent>) {
         let pair = devicePair(receiver: receiver.index, source: source.index)
         lostSince[pair] = nil
+        world.setWatchesPresence(of: source, by: receiver, true)
         guard !presenceCheckPending[pair] else { return }
         presenceCheckPending[pair] = true
         scheduler.schedule(.presenceCheck(pair: Int32(pair)), at: now + setup.configuration.advertising.lostDeviceGrace)
@@ -60,7 +61,10 @@ extension HandoffEngine {
         presenceCheckPending[pair] = false
         let receiver = pair / world.deviceCount
         let source = DeviceID(pair % world.deviceCount)
-        guard hasPendingOffer(from: source, on: receiver) else { return }
+        guard hasPendingOffer(from: source, on: receiver) else {
+            if lostSince[pair] == nil { world.setWatchesPresence(of: source, by: DeviceID(receiver), false) }
+            return
+        }
         let policy = setup.configuration.advertising
         if !world.isAdvertising(source) { presenceFloor[pair] = now }
         let heard = max(world.lastHeard(source, by: DeviceID(receiver)) ?? .zero, presenceFloor[pair] ?? .zero)
@@ -108,6 +112,7 @@ extension HandoffEngine {
             return
         }
         lostSince[pair] = nil
+        if !hasPendingOffer(from: source, on: receiver.index) { world.setWatchesPresence(of: source, by: receiver, false) }
         // A source that stopped advertising Handoff counts as heard (see
         // presenceCheck).
         guard world.isAdvertising(source), !world.isScanStopped(for: source, on: receiver) else { return }
@@ -126,6 +131,18 @@ extension HandoffEngine {
         guard world.restartScanning(device) else { return }
         traceCount += 1
         if keepsTrace { keep(now, device: device, app: .system, activity: nil, .system(.scanRestarted)) }
+    }
+
+    /// The offer of `attempt` was accepted: unless the receiver has
+    /// another offer from the same source, it stops watching the source's
+    /// presence (nothing is left to end).
+    mutating func offerAccepted(_ attempt: Int) {
+        let receiver = attempts[attempt].receiver
+        let source = activities[attempts[attempt].activity.index].device
+        guard lostSince[devicePair(receiver: receiver.index, source: source.index)] == nil,
+            !hasPendingOffer(from: source, on: receiver.index)
+        else { return }
+        world.setWatchesPresence(of: source, by: receiver, false)
     }
 
     // MARK: Idle users (the source)

@@ -170,6 +170,7 @@ extension HandoffEngine {
         guard apply(.accept, to: attempt, now: now) else { return }
         attempts[attempt].milestones[.accepted] = now
         visibleOffer[attempts[attempt].receiver.index] = nil
+        offerAccepted(attempt)
         let launch: SimDuration
         let kind: TransitionNote.Launch
         var generator = stream.child(HandoffStreamNames.launch, attempt).generator()

@@ -74,11 +74,12 @@ extension World {
     /// When `receiver` last heard an advertisement of `sender`, or nil if
     /// it has heard none in this trial.
     ///
-    /// Every advertising event of `sender` on air counts: one inside a
-    /// scan window when its reception draw succeeds (the same draw that
-    /// delivers ``WorldNotification/advertisementReceived(from:to:payload:)``),
-    /// one outside when a draw of the same probability from the pair's own
-    /// presence stream succeeds. An assumption: the receiver keeps its list
+    /// An advertising event of `sender` on air counts inside a scan window
+    /// when its reception draw succeeds (the same draw that delivers
+    /// ``WorldNotification/advertisementReceived(from:to:payload:)``), and,
+    /// while the receiver watches the sender's presence
+    /// (``setWatchesPresence(of:by:_:)``), outside one when a draw of the
+    /// same probability from the pair's own presence stream succeeds. An assumption: the receiver keeps its list
     /// of nearby devices from all of their Continuity advertisements, not
     /// only from the Handoff scan's windows, so a device in range is not
     /// lost merely because the scan's duty cycle is low. Nothing is heard
@@ -86,6 +87,14 @@ extension World {
     public func lastHeard(_ sender: DeviceID, by receiver: DeviceID) -> SimInstant? {
         let heard = trial.receptions[sender.index * deviceTable.count + receiver.index].lastHeard
         return heard < 0 ? nil : SimInstant(nanosecondsSinceStart: heard)
+    }
+
+    /// Whether `receiver` counts `sender`'s advertisements outside its
+    /// scan windows too (for ``lastHeard(_:by:)``), as it does while it
+    /// watches whether the device is still there; otherwise only those its
+    /// scan receives count. Off at the start of a trial.
+    public mutating func setWatchesPresence(of sender: DeviceID, by receiver: DeviceID, _ watches: Bool) {
+        trial.receptions[sender.index * deviceTable.count + receiver.index].watchesPresence = watches
     }
 
     /// Stops `receiver`'s scan for `sender`: it hears nothing from it (no
@@ -138,15 +147,17 @@ extension World {
                 let scanning = (deviceTable.settings(of: DeviceID(receiver)).screen == .on
                     ? scanSchedule : screenOffScanSchedule)
                     .isScanning(at: now, phase: trial.scanPhases[receiver].nanoseconds)
+                // Outside the Handoff scan's windows an advertisement still
+                // tells a receiver that watches the device's presence that
+                // it is there, drawn from a stream of its own (so no
+                // reception draw moves).
+                guard scanning || trial.receptions[pair].watchesPresence else { continue }
                 let distance = distance(between: device, and: receiver, at: now)
                 if trial.receptions[pair].distance != distance {
                     trial.receptions[pair].distance = distance
                     trial.receptions[pair].probability = configuration.bluetoothRadio.receptionProbability(atDistance: distance)
                 }
                 guard scanning else {
-                    // Outside the Handoff scan's windows the advertisement
-                    // still tells the receiver the device is there, drawn
-                    // from a stream of its own (so no reception draw moves).
                     if trial.receptions[pair].drawPresence(
                         stream: trial.stream, sender: deviceStreamNames[device], receiver: deviceStreamNames[receiver])
                     {
@@ -193,6 +204,8 @@ struct PairReception: Sendable {
     var presenceGenerator: Xoshiro256StarStar?
     /// Whether the receiver's scan for the sender has stopped.
     var scanStopped = false
+    /// Whether advertisements outside the scan windows count too.
+    var watchesPresence = false
 
     /// A pair without a generator or a remembered probability.
     init() {}
