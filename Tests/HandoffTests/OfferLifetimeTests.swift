@@ -156,6 +156,18 @@ struct OfferLifetimeTests {
         #expect(touched.summary(of: touchedActivity, on: "ipad")?.outcome == .continued)
     }
 
+    // UAUserActivityDefaults: removed 8 s after a lock; going idle (3 s)
+    // on a device already due for removal does not put its removal off.
+    @Test("locked at 114 s, idle at 120 s: the advertisement goes at 122 s, the lock's time, not at 123 s")
+    func idleKeepsEarlierLockRemoval() throws {
+        let (run, _) = try runTab(
+            setup: try monkeySetup(), acceptAt: 150, limit: 170,
+            actions: [(114, { _ in .setSettings(device: "iphone", DeviceSettings(screen: .locked)) })])
+        #expect(records(.userIdle, in: run).map(\.time) == [at(120)])
+        #expect(records(.advertisementRemoved, in: run).map(\.time) == [at(122)])
+        #expect(records(.withdraw, in: run).map(\.time) == [at(132)])
+    }
+
     @Test("input after the removal advertises the activity again")
     func inputAfterIdleAdvertisesAgain() throws {
         let (run, activity) = try runTab(

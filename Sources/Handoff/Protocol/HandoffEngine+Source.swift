@@ -35,6 +35,8 @@ enum MessageKind: UInt64 {
 extension HandoffEngine {
     // MARK: Actions
 
+    /// Performs a scheduled action, then counts it as the user's input on
+    /// its device when it is one (see ``inputDevice(of:)``).
     mutating func perform(_ action: HandoffAction, now: SimInstant, scheduler: inout Scheduler<HandoffEvent>) {
         act(action, now: now, scheduler: &scheduler)
         // The user's input (and the app's calls, made while it is used)
@@ -42,6 +44,7 @@ extension HandoffEngine {
         if let device = inputDevice(of: action) { userGaveInput(on: device, now: now, scheduler: &scheduler) }
     }
 
+    /// What `action` itself does.
     mutating func act(_ action: HandoffAction, now: SimInstant, scheduler: inout Scheduler<HandoffEvent>) {
         switch action {
         case let .becomeCurrent(id):
@@ -249,7 +252,10 @@ extension HandoffEngine {
         let oldDelay = policy.removalDelay(old, userIdle: oldIdle)
         let newDelay = policy.removalDelay(new, userIdle: newIdle)
         if newDelay != oldDelay || old.screen != new.screen || old.idle != new.idle || oldIdle != newIdle {
-            removalGenerations[device.index] &+= 1
+            // The user going idle on a device already due for removal (locked
+            // or dimmed) adds the idle timer and keeps the earlier one.
+            let addsTimer = old == new && oldDelay != nil && newIdle
+            if !addsTimer { removalGenerations[device.index] &+= 1 }
             if let newDelay {
                 scheduler.schedule(
                     .advertisementRemoval(device: Int32(device.index), generation: removalGenerations[device.index]),
