@@ -85,6 +85,7 @@ public enum TraceText {
         case let .moreRecent(activity): return "\(activity.label) is more recent"
         case let .advertisingEnded(ago): return "advertising ended \(ago) ago"
         case .activityInvalidated: return "the activity was invalidated"
+        case let .deviceLost(device): return "\(device.name) was lost"
         case .inBrowser: return "in the browser"
         case let .launch(kind, duration):
             switch kind {
@@ -169,6 +170,7 @@ public enum TraceText {
             case .idle: return "the system went idle"
             case .locked: return "the device locked"
             case .dimmed: return "the screen dimmed"
+            case .lockedNearbyOnly: return "the iPhone locked: Nearby Info only (iOS 18.3 or later)"
             }
         case let .advertisementPaced(until): return "until \(until)"
         case .advertisingAgain: return "the device is in use"
@@ -196,6 +198,14 @@ public enum TraceText {
         case let .userInfoOverRecommended(size, recommended):
             return "userInfo is \(size) bytes, over the recommended \(recommended) bytes: may cause slow transfers"
         case .continuedNoticeIgnored: return "the activity was invalidated"
+        case let .deviceLost(device, lastHeard, grace):
+            return "nothing from \(device.name) since \(lastHeard), \(grace) grace over: its offers end"
+        case let .scanStopped(device): return "no longer scanning for \(device.name)"
+        case .scanRestarted: return "lost devices can be found again"
+        case .userInput: return ""
+        case let .userIdle(after): return "no input for \(after)"
+        case let .activePayloadUpdate(interval): return "needsSave while current (every \(interval))"
+        case let .keysOverCloud(device): return "Bluetooth LE failed: keys of \(device.name) through APNs"
         }
     }
 

@@ -33,6 +33,7 @@ struct TraceRenderingTests {
         .transition(.continuation(from: .offered, event: .withdraw, to: .withdrawn), .moreRecent(other)),
         .transition(.continuation(from: .offered, event: .withdraw, to: .withdrawn), .advertisingEnded(ago: .seconds(10))),
         .transition(.continuation(from: .offered, event: .withdraw, to: .withdrawn), .activityInvalidated),
+        .transition(.continuation(from: .offered, event: .withdraw, to: .withdrawn), .deviceLost(mac)),
         .transition(.continuation(from: .launching, event: .openInBrowser, to: .inBrowser),
                     .webpage(try? WebpageURL("https://example.com/a"))),
         .illegalChange(.setNeedsSave),
@@ -93,6 +94,8 @@ struct TraceRenderingTests {
         .system(.advertisementRemoved(.locked)),
         .system(.advertisementRemoved(.idle)),
         .system(.advertisementRemoved(.dimmed)),
+        .system(.advertisementRemoved(.lockedNearbyOnly)),
+        .system(.notAdvertised(.lockedNearbyOnly)),
         .system(.advertisingAgain),
         .system(.rapportTimedOut(after: .seconds(5))),
         .system(.fetchOverCloud), .system(.relayDelivers(bytes: 607)), .system(.relayStored(bytes: 70_000)),
@@ -109,6 +112,13 @@ struct TraceRenderingTests {
         .system(.saveWaitOver(update: .seconds(2), wait: .seconds(1))),
         .system(.userInfoOverRecommended(size: 8192, recommended: 3072)),
         .system(.continuedNoticeIgnored),
+        .system(.deviceLost(mac, lastHeard: .zero + .seconds(2), grace: .seconds(5))),
+        .system(.scanStopped(for: mac)),
+        .system(.scanRestarted),
+        .system(.userInput),
+        .system(.userIdle(after: .seconds(120))),
+        .system(.activePayloadUpdate(interval: .seconds(15))),
+        .system(.keysOverCloud(with: mac)),
     ]
 
     @Test("the samples cover every event name")

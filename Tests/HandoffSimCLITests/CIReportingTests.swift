@@ -16,7 +16,7 @@ struct CIReportingTests {
         let lines = github.standardOutput.split(separator: "\n")
         #expect(lines.count == 2)
         #expect(lines.allSatisfy { $0.hasPrefix("::error file=\(file),line=") })
-        #expect(lines.last?.hasSuffix(#"$.devices[1].knd: unknown key "knd" in a device object; expected one of name, kind, os, account, apps, position, handoff, bluetooth, wifi, screen, lowPowerMode, idle, internet, internetAccess, wifiNetwork, acceptance (did you mean "kind"?)"#) == true)
+        #expect(lines.last?.hasSuffix(#"$.devices[1].knd: unknown key "knd" in a device object; expected one of name, kind, os, account, apps, position, handoff, bluetooth, wifi, screen, lowPowerMode, idle, internet, internetAccess, wifiNetwork, acceptance, inUse (did you mean "kind"?)"#) == true)
         let plain = try ProductRunner.run("handoff-sim", ["validate", file])
         #expect(plain.status == 65)
         #expect(!plain.standardOutput.contains("::error"))

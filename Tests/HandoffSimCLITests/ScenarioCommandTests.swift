@@ -173,7 +173,7 @@ struct ScenarioCommandTests {
     /// Each bad-input fixture with its exact message.
     static let badInput: [(String, String)] = [
         ("malformed-json.json", #"6:49: error: $: malformed JSON: unexpected ','; expected a value"#),
-        ("unknown-key.json", #"32:7: error: $.devices[1].knd: unknown key "knd" in a device object; expected one of name, kind, os, account, apps, position, handoff, bluetooth, wifi, screen, lowPowerMode, idle, internet, internetAccess, wifiNetwork, acceptance (did you mean "kind"?)"#),
+        ("unknown-key.json", #"32:7: error: $.devices[1].knd: unknown key "knd" in a device object; expected one of name, kind, os, account, apps, position, handoff, bluetooth, wifi, screen, lowPowerMode, idle, internet, internetAccess, wifiNetwork, acceptance, inUse (did you mean "kind"?)"#),
         ("wrong-type.json", #"51:13: error: $.trials: expected a whole number from 1 to 10000000, found "ten""#),
         ("unknown-device.json", #"48:17: error: $.timeline[1].device: unknown device "iphnoe"; devices are mac, iphone (did you mean "iphone"?)"#),
         ("bad-duration.json", #"42:13: error: $.timeline[0].at: expected a duration such as "250ms", "1.5s" or "2min" (units ns, us, ms, s, min, h), found "5 seconds""#),

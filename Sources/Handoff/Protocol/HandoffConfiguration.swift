@@ -74,6 +74,14 @@ public struct HandoffConfiguration: Hashable, Sendable {
     public var acceptance: [String: AcceptancePolicy]
     /// How users answer offers on devices not listed in ``acceptance``.
     public var defaultAcceptance: AcceptancePolicy
+    /// The devices, by name, whose user keeps using them throughout: they
+    /// never go idle, so their advertisement stays. On every other device
+    /// the user counts as idle ``AdvertisingPolicy/userIdleAfter`` after the
+    /// last input (a `userInput` action, an unlock or screen-on, and the
+    /// app's own calls on its activities: `becomeCurrent`, `resignCurrent`,
+    /// `invalidate`, `needsSave`, `addUserInfoEntries`,
+    /// `isEligibleForHandoff`).
+    public var devicesInUse: Set<String>
 
     /// The defaults.
     public init(
@@ -87,8 +95,10 @@ public struct HandoffConfiguration: Hashable, Sendable {
         fetchTransport: TransportParameters = HandoffConfiguration.defaultFetchTransport,
         streamTransport: TransportParameters = TransportParameters(), requestBytes: Int = 256, envelopeBytes: Int = 512,
         noticeBytes: Int = 64, browserLaunch: DurationDistribution = HandoffConfiguration.defaultBrowserLaunch,
-        acceptance: [String: AcceptancePolicy] = [:], defaultAcceptance: AcceptancePolicy = .explicit
+        acceptance: [String: AcceptancePolicy] = [:], defaultAcceptance: AcceptancePolicy = .explicit,
+        devicesInUse: Set<String> = []
     ) {
+        self.devicesInUse = devicesInUse
         self.fetchPath = fetchPath
         self.fetchTimeout = fetchTimeout
         self.payloadTimerExtra = payloadTimerExtra

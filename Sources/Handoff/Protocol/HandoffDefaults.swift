@@ -22,6 +22,7 @@ public enum HandoffDefaults {
         }
         let rapport = configuration.rapport
         let exchange = configuration.keyExchange
+        let advertising = configuration.advertising
         return [
             CalibratedDefault(
                 setting: "fetch ∥ launch",
@@ -127,6 +128,65 @@ public enum HandoffDefaults {
                 source: "UserActivity's defaults (UAUserActivityDefaults) and agent logs (\"LowPowerMode is enabled so no "
                     + "activity will be advertised\")",
                 isAssumption: false),
+            CalibratedDefault(
+                setting: "lost device: grace, then the scan stops",
+                value: "offers from a device not heard for \(advertising.lostDeviceGrace) end; its scan stops "
+                    + "\(advertising.scanStopAfterLoss) after its last advertisement, until the receiver's screen or "
+                    + "Bluetooth comes on",
+                source: "WirelessProximity and sharingd's scanner (furiousMAC/continuity; decompiled WirelessProximity): "
+                    + "a lost device is kept 5 s (grace), and scanning stops 10 s after it is lost; the model counts the "
+                    + "loss from the last advertisement heard, and that a screen-on or Bluetooth-on restarts the scan is "
+                    + "an assumption",
+                isAssumption: false),
+            CalibratedDefault(
+                setting: "presence of a device (for the grace)",
+                value: "every advertisement the radio model delivers counts, inside or outside the scan windows; a "
+                    + "device that sends no Handoff advertisement (resigned, idle, locked) counts as present",
+                source: "assumption: the receiver keeps its list of nearby devices from all their Continuity "
+                    + "advertisements (Nearby Info among them), not only from the Handoff scan's windows; plausible "
+                    + "range: from the Handoff scan alone (then a screen-off receiver, listening 1.25% of the time, "
+                    + "would lose devices in range) to every advertisement",
+                isAssumption: true),
+            CalibratedDefault(
+                setting: "idle source",
+                value: "the user is idle \(advertising.userIdleAfter) after the last input; then the advertisement "
+                    + "goes after \(advertising.removalAfterIdle) and offers after the resume window",
+                source: "UserActivity's defaults (UAUserActivityDefaults, iOS 18.2): user idle after 120 s; that the "
+                    + "app's own calls on its activities (becomeCurrent, needsSave, …), an unlock and a screen-on count "
+                    + "as input, and that the trial's start does not, is an assumption",
+                isAssumption: false),
+            CalibratedDefault(
+                setting: "locked iPhone on iOS \(AdvertisingPolicy.nearbyOnlyWhenLockedFrom) or later",
+                value: "no Handoff advertisement while locked (removed at the lock; none when an activity becomes "
+                    + "current while locked); earlier versions and other devices: removed \(advertising.removalAfterLock) "
+                    + "after the lock",
+                source: "furiousMAC/continuity issue 10: a locked iPhone on iOS 18.3+ sends only Nearby Info (0x16) "
+                    + "about every 2 s",
+                isAssumption: false),
+            CalibratedDefault(
+                setting: "OS versions when a scenario gives none",
+                value: DeviceKind.allCases.map { "\($0) \($0.defaultOSVersion)" }.joined(separator: ", "),
+                source: "assumption: recent releases from before iOS 18.3's locked-iPhone behaviour, so scenarios "
+                    + "without `os` keep the long-standing behaviour; set `os` to model a newer device",
+                isAssumption: true),
+            CalibratedDefault(
+                setting: "active payload update",
+                value: "userActivityWillSave every \(advertising.activePayloadUpdateInterval) after becomeCurrent "
+                    + "while the activity is current and needsSave",
+                source: "UserActivity's defaults (UAUserActivityDefaults): active payload update interval 15 s; that "
+                    + "the update is a userActivityWillSave that clears needsSave (a fetch then sends the latest save) "
+                    + "is an assumption",
+                isAssumption: true),
+            CalibratedDefault(
+                setting: "advertisement keys through the cloud",
+                value: exchange.overCloud
+                    ? "when the Bluetooth LE connection of the exchange fails and both devices reach the internet, "
+                        + "over the cloud relay within the same timeout"
+                    : "never",
+                source: "Apple Platform Security (\"Handoff security\"): \"in some situations these messages are sent "
+                    + "using APNs\"; which situations is not published: a failed Bluetooth LE connection is an "
+                    + "assumption",
+                isAssumption: true),
             CalibratedDefault(
                 setting: "advertisement-key exchange",
                 value: "\(exchange.firstContact ? "on first contact" : "keys exchanged before the run"); over Bluetooth "

@@ -32,6 +32,14 @@ extension HandoffEngine {
             resumeWindowEnded(ActivityID(Int(activity)), generation: generation, now: now)
         case let .advertisementUpdate(device, generation):
             pacedUpdateDue(device: Int(device), generation: generation, now: now)
+        case let .presenceCheck(pair):
+            presenceCheck(pair: Int(pair), now: now, scheduler: &scheduler)
+        case let .scanStopDue(pair):
+            scanStopDue(pair: Int(pair), now: now, scheduler: &scheduler)
+        case let .userIdleDue(device, generation):
+            userIdleDue(device: Int(device), generation: generation, now: now, scheduler: &scheduler)
+        case let .activePayloadUpdate(activity):
+            activePayloadUpdateDue(ActivityID(Int(activity)), now: now)
         }
         // Most events leave no notification: skip the call for them.
         let notified = world.notificationCount > 0 && processNotifications(now: now, scheduler: &scheduler)

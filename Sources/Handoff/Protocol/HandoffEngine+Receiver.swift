@@ -69,6 +69,7 @@ extension HandoffEngine {
         attempts[attempt].milestones[.offered] = now
         attempts[attempt].milestones[.advertised] = activities[index].lastBecameCurrent
         visibleOffer[receiver.index] = attempt
+        watchPresence(of: source, on: receiver, now: now, scheduler: &scheduler)
         scheduleAcceptance(of: attempt, now: now, scheduler: &scheduler)
         return true
     }
@@ -169,6 +170,7 @@ extension HandoffEngine {
         guard apply(.accept, to: attempt, now: now) else { return }
         attempts[attempt].milestones[.accepted] = now
         visibleOffer[attempts[attempt].receiver.index] = nil
+        offerAccepted(attempt)
         let launch: SimDuration
         let kind: TransitionNote.Launch
         var generator = stream.child(HandoffStreamNames.launch, attempt).generator()
@@ -338,7 +340,7 @@ extension HandoffEngine {
         case let .streams(attempt):
             streamsFailed(attempt, error: .connectionUnavailable, now: now, scheduler: &scheduler)
         case let .keyExchange(pair):
-            keyExchangeFailed(pair: pair, now: now, reason: .connection(failure))
+            keyExchangeConnectionFailed(pair: pair, failure: failure, now: now)
         }
     }
 

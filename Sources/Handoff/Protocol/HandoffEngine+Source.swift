@@ -40,7 +40,17 @@ enum MessageKind: UInt64 {
 extension HandoffEngine {
     // MARK: Actions
 
+    /// Performs a scheduled action, then counts it as the user's input on
+    /// its device when it is one (see ``inputDevice(of:)``).
     mutating func perform(_ action: HandoffAction, now: SimInstant, scheduler: inout Scheduler<HandoffEvent>) {
+        act(action, now: now, scheduler: &scheduler)
+        // The user's input (and the app's calls, made while it is used)
+        // starts the device's idle time over.
+        if let device = inputDevice(of: action) { userGaveInput(on: device, now: now, scheduler: &scheduler) }
+    }
+
+    /// What `action` itself does.
+    mutating func act(_ action: HandoffAction, now: SimInstant, scheduler: inout Scheduler<HandoffEvent>) {
         switch action {
         case let .becomeCurrent(id):
             becomeCurrent(id, now: now, scheduler: &scheduler)
@@ -54,6 +64,7 @@ extension HandoffEngine {
             activities[id.index].content.needsSave = value
             record(now, device: activities[id.index].device, app: .source(id), activity: id,
                    .change(.needsSave(value)))
+            if value { schedulePayloadUpdate(of: id, now: now, scheduler: &scheduler) }
         case let .addUserInfoEntries(id, entries):
             guard isAlive(id, doing: .addUserInfoEntries, now: now) else { return }
             activities[id.index].content.addUserInfoEntries(entries)
@@ -73,6 +84,12 @@ extension HandoffEngine {
             settingsChanged(of: device, from: old, to: settings, now: now, scheduler: &scheduler)
         case let .setAccount(name, account):
             world.setAccount(account, of: DeviceID(deviceNumber(name) ?? 0), at: now)
+        case let .userInput(name):
+            traceCount += 1
+            if keepsTrace {
+                let device = deviceNumber(name) ?? 0
+                keep(now, device: DeviceID(device), app: .system, activity: currentActivity[device], .system(.userInput))
+            }
         }
     }
 
@@ -95,11 +112,18 @@ extension HandoffEngine {
         guard apply(.becomeCurrent, to: id, now: now) else { return }
         currentActivity[device.index] = id
         activities[id.index].lastBecameCurrent = now
+        schedulePayloadUpdate(of: id, now: now, scheduler: &scheduler)
         let settings = world.deviceTable.settings(of: device)
         if settings.lowPowerMode {
             // UserActivity: "LowPowerMode is enabled so no activity will be advertised".
             world.stopAdvertising(device)
             record(now, device: device, app: .system, activity: id, .system(.notAdvertised(.lowPowerMode)))
+            return
+        }
+        if sendsNearbyInfoOnly(device) {
+            // A locked iPhone on iOS 18.3 or later: Nearby Info only.
+            world.stopAdvertising(device)
+            record(now, device: device, app: .system, activity: id, .system(.notAdvertised(.lockedNearbyOnly)))
             return
         }
         // UAUserActivityDefaults: updates at least 0.5 s apart, at most 5 in
@@ -151,7 +175,7 @@ extension HandoffEngine {
     /// A paced update is due: advertise what is current now.
     mutating func pacedUpdateDue(device: Int, generation: UInt32, now: SimInstant) {
         guard updateGenerations[device] == generation, let id = currentActivity[device],
-            !world.deviceTable.settings(of: DeviceID(device)).lowPowerMode
+            !world.deviceTable.settings(of: DeviceID(device)).lowPowerMode, !sendsNearbyInfoOnly(DeviceID(device))
         else { return }
         advertiseUpdate(id, now: now)
     }
@@ -202,19 +226,41 @@ extension HandoffEngine {
         }
     }
 
-    /// A device's switches or state changed: Low Power Mode stops its
-    /// advertising at once; locking, dimming or going idle removes it after
-    /// the policy's delay; back in use, the current activity is advertised
-    /// again.
+    /// A device's switches or state changed: as a receiver, a screen-on
+    /// or Bluetooth coming on restarts its stopped scans; as a source, see
+    /// ``conditionsChanged(of:from:idle:to:idle:now:scheduler:)``. An
+    /// unlock, a screen-on or leaving the explicit idle state is input.
     mutating func settingsChanged(
         of device: DeviceID, from old: DeviceSettings, to new: DeviceSettings, now: SimInstant,
         scheduler: inout Scheduler<HandoffEvent>
     ) {
+        if (old.screen != .on && new.screen == .on) || (!old.bluetoothEnabled && new.bluetoothEnabled) {
+            restartScanning(on: device, now: now)
+        }
+        let idle = userIdle[device.index]
+        conditionsChanged(of: device, from: old, idle: idle, to: new, idle: idle, now: now, scheduler: &scheduler)
+        if (old.screen != .on && new.screen == .on) || (old.idle && !new.idle) {
+            userGaveInput(on: device, now: now, scheduler: &scheduler)
+        }
+    }
+
+    /// A source's switches, screen or idleness changed: Low Power Mode
+    /// stops its advertising at once, and so does locking an iPhone on
+    /// iOS 18.3 or later; locking, dimming or going idle removes it after
+    /// the policy's delay; back in use, the current activity is advertised
+    /// again.
+    mutating func conditionsChanged(
+        of device: DeviceID, from old: DeviceSettings, idle oldIdle: Bool, to new: DeviceSettings, idle newIdle: Bool,
+        now: SimInstant, scheduler: inout Scheduler<HandoffEvent>
+    ) {
         let policy = setup.configuration.advertising
-        let oldDelay = policy.removalDelay(old)
-        let newDelay = policy.removalDelay(new)
-        if newDelay != oldDelay || old.screen != new.screen || old.idle != new.idle {
-            removalGenerations[device.index] &+= 1
+        let oldDelay = policy.removalDelay(old, userIdle: oldIdle)
+        let newDelay = policy.removalDelay(new, userIdle: newIdle)
+        if newDelay != oldDelay || old.screen != new.screen || old.idle != new.idle || oldIdle != newIdle {
+            // The user going idle on a device already due for removal (locked
+            // or dimmed) adds the idle timer and keeps the earlier one.
+            let addsTimer = old == new && oldDelay != nil && newIdle
+            if !addsTimer { removalGenerations[device.index] &+= 1 }
             if let newDelay {
                 scheduler.schedule(
                     .advertisementRemoval(device: Int32(device.index), generation: removalGenerations[device.index]),
@@ -225,6 +271,14 @@ extension HandoffEngine {
         if new.lowPowerMode, !old.lowPowerMode, world.isAdvertising(device) {
             world.stopAdvertising(device)
             record(now, device: device, app: .system, activity: id, .system(.advertisementRemoved(.lowPowerMode)))
+            startResumeWindow(of: id, now: now, scheduler: &scheduler)
+        }
+        if nearbyOnlyWhenLocked[device.index], new.screen == .locked, old.screen != .locked, world.isAdvertising(device) {
+            // furiousMAC/continuity issue 10: locked, iOS 18.3 or later
+            // sends only Nearby Info (0x16), so the Handoff advertisement
+            // goes now rather than after removalAfterLock.
+            world.stopAdvertising(device)
+            record(now, device: device, app: .system, activity: id, .system(.advertisementRemoved(.lockedNearbyOnly)))
             startResumeWindow(of: id, now: now, scheduler: &scheduler)
         }
         if !new.lowPowerMode, newDelay == nil, !world.isAdvertising(device) {
@@ -243,7 +297,8 @@ extension HandoffEngine {
         else { return }
         let settings = world.deviceTable.settings(of: DeviceID(device))
         world.stopAdvertising(DeviceID(device))
-        let reason: SystemEvent.AdvertisingStop = settings.idle ? .idle : settings.screen == .locked ? .locked : .dimmed
+        let reason: SystemEvent.AdvertisingStop = settings.idle || userIdle[device] ? .idle
+            : settings.screen == .locked ? .locked : .dimmed
         record(now, device: DeviceID(device), app: .system, activity: id, .system(.advertisementRemoved(reason)))
         startResumeWindow(of: id, now: now, scheduler: &scheduler)
     }

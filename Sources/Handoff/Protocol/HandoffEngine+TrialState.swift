@@ -74,6 +74,21 @@ extension HandoffEngine {
         var actionsRemaining = 0
         /// Think-time generators per device, made on first use.
         var acceptanceGenerators: [Xoshiro256StarStar?]
+        /// Per receiver × source device: whether a presence check is
+        /// scheduled.
+        var presenceCheckPending: [Bool]
+        /// Per receiver × source device: the latest check that found the
+        /// source not advertising Handoff (it counts as heard then).
+        var presenceFloor: [SimInstant?]
+        /// Per receiver × source device: when the receiver last heard the
+        /// lost source (until its scan stops or it is heard again).
+        var lostSince: [SimInstant?]
+        /// Per device: its user's latest input.
+        var lastInput: [SimInstant]
+        /// Per device: whether its user has gone idle.
+        var userIdle: [Bool]
+        /// Per device: counts idle timers, so that a stale one is ignored.
+        var idleGenerations: [UInt32]
 
         /// A state of no devices and no apps drawing from `stream` (what a
         /// rebuild starts from).
@@ -93,6 +108,12 @@ extension HandoffEngine {
             updateCounts = []
             updateNext = []
             acceptanceGenerators = []
+            presenceCheckPending = []
+            presenceFloor = []
+            lostSince = []
+            lastInput = []
+            userIdle = []
+            idleGenerations = []
         }
 
         /// The state at the start of a trial of `deviceCount` devices and
@@ -116,6 +137,12 @@ extension HandoffEngine {
             updateCounts = Array(repeating: 0, count: deviceCount)
             updateNext = Array(repeating: 0, count: deviceCount)
             acceptanceGenerators = Array(repeating: nil, count: deviceCount)
+            presenceCheckPending = Array(repeating: false, count: deviceCount * deviceCount)
+            presenceFloor = Array(repeating: nil, count: deviceCount * deviceCount)
+            lostSince = Array(repeating: nil, count: deviceCount * deviceCount)
+            lastInput = Array(repeating: .zero, count: deviceCount)
+            userIdle = Array(repeating: false, count: deviceCount)
+            idleGenerations = Array(repeating: 0, count: deviceCount)
         }
 
         /// Becomes the state at the start of a trial, exactly as
@@ -166,6 +193,12 @@ extension HandoffEngine {
             new.updateNext.takeStorage(of: &updateNext, repeating: 0, count: deviceCount)
             new.actions.takeStorage(of: &actions)
             new.acceptanceGenerators.takeStorage(of: &acceptanceGenerators, repeating: nil, count: deviceCount)
+            new.presenceCheckPending.takeStorage(of: &presenceCheckPending, repeating: false, count: pairs)
+            new.presenceFloor.takeStorage(of: &presenceFloor, repeating: nil, count: pairs)
+            new.lostSince.takeStorage(of: &lostSince, repeating: nil, count: pairs)
+            new.lastInput.takeStorage(of: &lastInput, repeating: .zero, count: deviceCount)
+            new.userIdle.takeStorage(of: &userIdle, repeating: false, count: deviceCount)
+            new.idleGenerations.takeStorage(of: &idleGenerations, repeating: 0, count: deviceCount)
             self = new
         }
     }
@@ -291,5 +324,29 @@ extension HandoffEngine {
     var acceptanceGenerators: [Xoshiro256StarStar?] {
         _read { yield trial.acceptanceGenerators }
         _modify { yield &trial.acceptanceGenerators }
+    }
+    var presenceCheckPending: [Bool] {
+        _read { yield trial.presenceCheckPending }
+        _modify { yield &trial.presenceCheckPending }
+    }
+    var presenceFloor: [SimInstant?] {
+        _read { yield trial.presenceFloor }
+        _modify { yield &trial.presenceFloor }
+    }
+    var lostSince: [SimInstant?] {
+        _read { yield trial.lostSince }
+        _modify { yield &trial.lostSince }
+    }
+    var lastInput: [SimInstant] {
+        _read { yield trial.lastInput }
+        _modify { yield &trial.lastInput }
+    }
+    var userIdle: [Bool] {
+        _read { yield trial.userIdle }
+        _modify { yield &trial.userIdle }
+    }
+    var idleGenerations: [UInt32] {
+        _read { yield trial.idleGenerations }
+        _modify { yield &trial.idleGenerations }
     }
 }

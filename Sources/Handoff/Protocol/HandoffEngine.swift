@@ -54,6 +54,12 @@ package struct HandoffEngine: SimulationModel, ~Copyable {
     let acceptancePolicies: [AcceptancePolicy]
     /// Whether each device's user accepts offers without an action.
     let acceptsAutomatically: [Bool]
+    /// Whether each device's user keeps using it throughout (it never goes
+    /// idle).
+    let inUseThroughout: [Bool]
+    /// Whether each device is an iPhone whose iOS sends no Handoff
+    /// advertisement while locked (18.3 or later).
+    let nearbyOnlyWhenLocked: [Bool]
 
     /// A simulation of `setup`, drawing every random number from `stream`.
     ///
@@ -88,6 +94,9 @@ package struct HandoffEngine: SimulationModel, ~Copyable {
         for name in setup.configuration.acceptance.keys.sorted() where !deviceNames.contains(name) {
             throw .unknownDevice(name)
         }
+        for name in setup.configuration.devicesInUse.sorted() where !deviceNames.contains(name) {
+            throw .unknownDevice(name)
+        }
         world = try Self.world(of: setup, stream: stream.child("world"))
         self.setup = setup
         self.appIndex = appIndex
@@ -111,6 +120,10 @@ package struct HandoffEngine: SimulationModel, ~Copyable {
             setup.configuration.acceptance[device.name] ?? setup.configuration.defaultAcceptance
         }
         acceptsAutomatically = acceptancePolicies.map { $0 != .explicit }
+        inUseThroughout = setup.devices.map { setup.configuration.devicesInUse.contains($0.name) }
+        nearbyOnlyWhenLocked = setup.devices.map {
+            $0.kind == .iPhone && $0.osVersion >= AdvertisingPolicy.nearbyOnlyWhenLockedFrom
+        }
         trustPairsAtStart()
     }
 
@@ -204,7 +217,7 @@ package struct HandoffEngine: SimulationModel, ~Copyable {
             guard id.index >= 0, id.index < activities.count else {
                 throw .invalidParameter(name: "activity", value: "\(id)", expected: "an activity created earlier")
             }
-        case let .accept(device), let .setSettings(device, _), let .setAccount(device, _):
+        case let .accept(device), let .setSettings(device, _), let .setAccount(device, _), let .userInput(device):
             guard deviceNumber(device) != nil else { throw .unknownDevice(device) }
         }
         guard time >= scheduler.now else {

@@ -20,6 +20,9 @@ public enum HandoffAction: Hashable, Sendable {
     case accept(device: String)
     /// A device's switches change (Handoff, Bluetooth, Wi-Fi).
     case setSettings(device: String, DeviceSettings)
+    /// The user on `device` gives input (touches it, types): the device is
+    /// in use, and its idle time starts over.
+    case userInput(device: String)
     /// A device signs in to `account`, or out with `nil`.
     case setAccount(device: String, AccountID?)
 }
@@ -44,6 +47,16 @@ package enum HandoffEvent: WorldEventRepresentable, Sendable {
     case resumeWindowEnded(activity: Int32, generation: UInt32)
     /// A paced advertisement update of the device is due.
     case advertisementUpdate(device: Int32, generation: UInt32)
+    /// Time to check whether a receiver still hears a source device with
+    /// offers there (receiver × device count + source).
+    case presenceCheck(pair: Int32)
+    /// A lost device's scan-stop time (receiver × device count + source).
+    case scanStopDue(pair: Int32)
+    /// The device's user may have gone idle; stale unless the generation
+    /// is the device's.
+    case userIdleDue(device: Int32, generation: UInt32)
+    /// The activity's active-payload update is due.
+    case activePayloadUpdate(activity: Int32)
 }
 
 /// A protocol step that comes due after a delay (a launch, processing time
@@ -165,6 +178,9 @@ struct KeyExchangeState: Sendable {
     var failedAt: SimInstant?
     /// The activity whose advertisement started it (for the trace).
     var activity: ActivityID?
+    /// The exchange's connection through the cloud relay, once its
+    /// Bluetooth LE connection has failed.
+    var cloudConnection: ConnectionID?
 }
 
 /// Where a continuation goes on the receiver.
@@ -186,6 +202,8 @@ struct SourceActivity {
     var lastBecameCurrent: SimInstant?
     /// Bumped whenever its advertising restarts; adverts carry it.
     var advertGeneration: UInt32 = 0
+    /// Whether an active-payload update is scheduled for it.
+    var payloadUpdatePending = false
     let delegate: any UserActivityDelegate
 }
 

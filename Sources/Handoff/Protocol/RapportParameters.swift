@@ -135,12 +135,22 @@ public struct KeyExchangeParameters: Hashable, Sendable {
     public var timeout: SimDuration
     /// How long after a failed exchange the receiver does not try again.
     public var retryHold: SimDuration
+    /// Whether the keys come through the cloud relay when the Bluetooth LE
+    /// connection for the exchange fails and both devices reach the
+    /// internet.
+    ///
+    /// Apple Platform Security ("Handoff security") says that "in some
+    /// situations these messages are sent using APNs"; which situations is
+    /// not published. That a failed Bluetooth LE connection is one of them
+    /// is an assumption; the exchange keeps its timeout.
+    public var overCloud: Bool
 
     /// Creates key-exchange settings; omitted values take the defaults.
     public init(
         firstContact: Bool = false, requestBytes: Int = 128, answerBytes: Int = 128, timeout: SimDuration = .seconds(15),
-        retryHold: SimDuration = .seconds(5)
+        retryHold: SimDuration = .seconds(5), overCloud: Bool = true
     ) {
+        self.overCloud = overCloud
         self.firstContact = firstContact
         self.requestBytes = requestBytes
         self.answerBytes = answerBytes
@@ -186,14 +196,41 @@ public struct AdvertisingPolicy: Hashable, Sendable {
     /// The shortest time an advertisement lives before an update replaces
     /// it.
     public var minimumLife: SimDuration
+    /// The source's user counts as idle this long after the last input (the
+    /// system then goes idle, and ``removalAfterIdle`` later the
+    /// advertisement goes).
+    public var userIdleAfter: SimDuration
+    /// While an activity is current and its app keeps it dirty
+    /// (`needsSave`), the system asks for an update this often
+    /// (`userActivityWillSave`).
+    public var activePayloadUpdateInterval: SimDuration
+    /// A receiver keeps a device it no longer hears this long after the
+    /// last advertisement it heard from it; then the device is removed and
+    /// its offers end.
+    public var lostDeviceGrace: SimDuration
+    /// A receiver stops scanning for a lost device this long after the
+    /// last advertisement it heard from it; after that it hears the device
+    /// again only once its scanning restarts.
+    public var scanStopAfterLoss: SimDuration
+
+    /// The first iOS version on which a locked iPhone sends only its
+    /// "Nearby Info" advertisement (type 0x16, about every 2 s) and no
+    /// Handoff advertisement (furiousMAC/continuity, issue 10): 18.3.
+    public static let nearbyOnlyWhenLockedFrom = OSVersion(18, 3)
 
     /// Creates an advertising policy; omitted values take the defaults.
     public init(
         removalAfterLock: SimDuration = .seconds(8), removalAfterDim: SimDuration = .seconds(10),
         removalAfterIdle: SimDuration = .seconds(3), resumeWindow: SimDuration = .seconds(10),
         minimumUpdateInterval: SimDuration = .milliseconds(500), maximumUpdatesPerWindow: Int = 5,
-        updateWindow: SimDuration = .seconds(10), minimumLife: SimDuration = .seconds(3)
+        updateWindow: SimDuration = .seconds(10), minimumLife: SimDuration = .seconds(3),
+        userIdleAfter: SimDuration = .seconds(120), activePayloadUpdateInterval: SimDuration = .seconds(15),
+        lostDeviceGrace: SimDuration = .seconds(5), scanStopAfterLoss: SimDuration = .seconds(10)
     ) {
+        self.userIdleAfter = userIdleAfter
+        self.activePayloadUpdateInterval = activePayloadUpdateInterval
+        self.lostDeviceGrace = lostDeviceGrace
+        self.scanStopAfterLoss = scanStopAfterLoss
         self.removalAfterLock = removalAfterLock
         self.removalAfterDim = removalAfterDim
         self.removalAfterIdle = removalAfterIdle
@@ -215,6 +252,17 @@ public struct AdvertisingPolicy: Hashable, Sendable {
         ] where value < .zero {
             throw .invalidParameter(name: "advertising.\(name)", value: "\(value)", expected: "a duration ≥ 0")
         }
+        for (name, value) in [
+            ("userIdleAfter", userIdleAfter), ("activePayloadUpdateInterval", activePayloadUpdateInterval),
+            ("lostDeviceGrace", lostDeviceGrace),
+        ] where value <= .zero {
+            throw .invalidParameter(name: "advertising.\(name)", value: "\(value)", expected: "a duration > 0")
+        }
+        guard scanStopAfterLoss >= lostDeviceGrace else {
+            throw .invalidParameter(
+                name: "advertising.scanStopAfterLoss", value: "\(scanStopAfterLoss)",
+                expected: "a duration of at least advertising.lostDeviceGrace (\(lostDeviceGrace))")
+        }
         guard maximumUpdatesPerWindow >= 1, maximumUpdatesPerWindow <= 64 else {
             throw .invalidParameter(
                 name: "advertising.maximumUpdatesPerWindow", value: "\(maximumUpdatesPerWindow)",
@@ -222,10 +270,10 @@ public struct AdvertisingPolicy: Hashable, Sendable {
         }
     }
 
-    /// How long after entering `settings`' state the advertisement is
-    /// removed (the shortest rule that applies), or `nil` while the device
-    /// is in use.
-    func removalDelay(_ settings: DeviceSettings) -> SimDuration? {
+    /// How long after entering `settings`' state (with the user idle or
+    /// not) the advertisement is removed (the shortest rule that applies),
+    /// or `nil` while the device is in use.
+    func removalDelay(_ settings: DeviceSettings, userIdle: Bool = false) -> SimDuration? {
         var delay: SimDuration?
         func consider(_ value: SimDuration) { delay = min(delay ?? value, value) }
         switch settings.screen {
@@ -233,7 +281,7 @@ public struct AdvertisingPolicy: Hashable, Sendable {
         case .off: consider(removalAfterDim)
         case .locked: consider(removalAfterLock)
         }
-        if settings.idle { consider(removalAfterIdle) }
+        if settings.idle || userIdle { consider(removalAfterIdle) }
         return delay
     }
 }

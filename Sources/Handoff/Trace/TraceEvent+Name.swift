@@ -179,6 +179,20 @@ extension TraceEvent {
         case warning
         /// ``SystemEvent/continuedNoticeIgnored``.
         case continuedNoticeIgnored = "continued notice ignored"
+        /// ``SystemEvent/deviceLost(_:lastHeard:grace:)``.
+        case deviceLost = "device lost"
+        /// ``SystemEvent/scanStopped(for:)``.
+        case scanStopped = "scan stopped"
+        /// ``SystemEvent/scanRestarted``.
+        case scanRestarted = "scan restarted"
+        /// ``SystemEvent/userInput``.
+        case userInput = "user input"
+        /// ``SystemEvent/userIdle(after:)``.
+        case userIdle = "user idle"
+        /// ``SystemEvent/activePayloadUpdate(interval:)``.
+        case activePayloadUpdate = "active payload update"
+        /// ``SystemEvent/keysOverCloud(with:)``.
+        case keysOverCloud = "keys over the cloud"
 
         /// The name as written.
         public var description: String { rawValue }
@@ -373,6 +387,13 @@ extension SystemEvent {
         case .saveWaitOver: return .saveWaitOver
         case .userInfoOverRecommended: return .warning
         case .continuedNoticeIgnored: return .continuedNoticeIgnored
+        case .deviceLost: return .deviceLost
+        case .scanStopped: return .scanStopped
+        case .scanRestarted: return .scanRestarted
+        case .userInput: return .userInput
+        case .userIdle: return .userIdle
+        case .activePayloadUpdate: return .activePayloadUpdate
+        case .keysOverCloud: return .keysOverCloud
         }
     }
 }

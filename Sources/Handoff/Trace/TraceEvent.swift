@@ -69,6 +69,9 @@ public enum TransitionNote: Hashable, Sendable {
     case advertisingEnded(ago: SimDuration)
     /// `withdraw`: the activity was invalidated.
     case activityInvalidated
+    /// `withdraw`: the receiver lost the source device (nothing heard from
+    /// it for the lost-device grace).
+    case deviceLost(TraceDevice)
     /// `offer`: the offer opens in the browser.
     case inBrowser
     /// `launch`: how the app (or the browser) launches, and how long it
@@ -277,6 +280,26 @@ public enum SystemEvent: Hashable, Sendable {
     /// The receiver's notice that it continued arrived after the activity
     /// was invalidated: ignored.
     case continuedNoticeIgnored
+    /// The receiver heard nothing from this device for `grace` since
+    /// `lastHeard`: the device is removed and its offers there end.
+    case deviceLost(TraceDevice, lastHeard: SimInstant, grace: SimDuration)
+    /// The receiver stopped scanning for this lost device; it hears it
+    /// again only once its scanning restarts.
+    case scanStopped(for: TraceDevice)
+    /// The receiver's scanning restarted (its screen came on, or Bluetooth
+    /// did): lost devices can be found again.
+    case scanRestarted
+    /// The user on the device gave input (the device is in use).
+    case userInput
+    /// The device's user has given no input for this long: the system
+    /// goes idle.
+    case userIdle(after: SimDuration)
+    /// The activity is current and dirty: the system asks the app for an
+    /// update, as it does every `interval`.
+    case activePayloadUpdate(interval: SimDuration)
+    /// The Bluetooth LE connection of the key exchange failed: the keys
+    /// are asked for through the cloud relay (APNs).
+    case keysOverCloud(with: TraceDevice)
 
     /// Why a device stops (or does not start) advertising.
     public enum AdvertisingStop: Hashable, Sendable, CaseIterable {
@@ -288,6 +311,9 @@ public enum SystemEvent: Hashable, Sendable {
         case locked
         /// The screen dimmed.
         case dimmed
+        /// The iPhone locked and, on iOS 18.3 or later, sends only its
+        /// "Nearby Info" advertisement.
+        case lockedNearbyOnly
     }
 
     /// How a key exchange failed.

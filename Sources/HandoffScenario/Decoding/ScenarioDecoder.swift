@@ -87,13 +87,14 @@ enum ScenarioKeys {
     ]
     static let advertising = [
         "removalAfterLock", "removalAfterDim", "removalAfterIdle", "resumeWindow", "minimumUpdateInterval",
-        "maximumUpdatesPerWindow", "updateWindow", "minimumLife",
+        "maximumUpdatesPerWindow", "updateWindow", "minimumLife", "userIdleAfter", "activePayloadUpdateInterval",
+        "lostDeviceGrace", "scanStopAfterLoss",
     ]
     static let rapport = [
         "resolveQueryBytes", "resolveAnswerBytes", "resolveRetryInterval", "pairVerifyBytes", "systemInfoRequestBytes",
         "systemInfoAnswerBytes", "frameHeaderBytes", "frameTagBytes", "processing", "requestTimeoutCap", "cloudFallback",
     ]
-    static let keyExchange = ["firstContact", "requestBytes", "answerBytes", "timeout", "retryHold"]
+    static let keyExchange = ["firstContact", "requestBytes", "answerBytes", "timeout", "retryHold", "overCloud"]
     static let app = [
         "bundleID", "teamID", "platforms", "activityTypes", "associatedDomains", "documentTypes", "coldLaunch",
         "warmLaunch", "behaviour",
@@ -107,7 +108,7 @@ enum ScenarioKeys {
     static let streamRound = ["request", "response"]
     static let device = [
         "name", "kind", "os", "account", "apps", "position", "handoff", "bluetooth", "wifi", "screen", "lowPowerMode",
-        "idle", "internet", "internetAccess", "wifiNetwork", "acceptance",
+        "idle", "internet", "internetAccess", "wifiNetwork", "acceptance", "inUse",
     ]
     static let thinkTime = ["mean", "standardDeviation"]
     static let activity = [
@@ -120,7 +121,7 @@ enum ScenarioKeys {
         "becomeCurrent", "resignCurrent", "invalidate", "setNeedsSave", "addUserInfoEntries",
         "setEligibleForHandoff", "accept", "signIn", "signOut", "bluetoothOff", "bluetoothOn", "wifiOff", "wifiOn",
         "handoffOff", "handoffOn", "move", "lock", "unlock", "screenOff", "screenOn", "lowPowerModeOn", "lowPowerModeOff",
-        "idle", "active",
+        "idle", "active", "userInput",
     ]
     static let expectationKinds = ["outcome", "successRate", "error", "notOffered", "callbacks", "events", "latency"]
     static let expectation = expectationKinds + [

@@ -76,23 +76,18 @@ extension ScenarioReader {
             return network
         }
         let acceptance = object.optional("acceptance") { readAcceptance($0, $1) }
+        let inUse = object.optional("inUse", { context.bool($0, $1) }) ?? false
         guard let name, let kind else { return nil }
         if let acceptance { configuration.acceptance[name] = acceptance }
+        if inUse { configuration.devicesInUse.insert(name) }
         return DeviceDescription(
             name: name, kind: kind, osVersion: os ?? Self.defaultOS(kind), account: account, settings: settings,
             installedApps: installed, mobility: .stationary(position), internet: profile, internetAccess: access,
             wifiNetwork: wifiNetwork)
     }
 
-    /// A recent OS for each kind of device.
-    static func defaultOS(_ kind: DeviceKind) -> OSVersion {
-        switch kind {
-        case .iPhone, .iPad: return OSVersion(17, 4)
-        case .mac: return OSVersion(14, 4)
-        case .watch: return OSVersion(10, 4)
-        case .visionPro: return OSVersion(1, 1)
-        }
-    }
+    /// The OS a device of `kind` runs when its `os` is not given.
+    static func defaultOS(_ kind: DeviceKind) -> OSVersion { kind.defaultOSVersion }
 
     /// `[x, y]` in metres.
     func readPosition(_ node: JSONNode, _ path: JSONPath) -> Position? {

@@ -336,6 +336,23 @@ extension ScenarioReader {
                     configuration.advertising[keyPath: keyPath] = value
                 }
             }
+            let positive: [(String, WritableKeyPath<AdvertisingPolicy, SimDuration>)] = [
+                ("userIdleAfter", \.userIdleAfter), ("activePayloadUpdateInterval", \.activePayloadUpdateInterval),
+                ("lostDeviceGrace", \.lostDeviceGrace), ("scanStopAfterLoss", \.scanStopAfterLoss),
+            ]
+            for (key, keyPath) in positive {
+                if let value = policy.optional(key, { context.duration($0, $1, minimum: .nanoseconds(1)) }) {
+                    configuration.advertising[keyPath: keyPath] = value
+                }
+            }
+            let advertising = configuration.advertising
+            if advertising.scanStopAfterLoss < advertising.lostDeviceGrace {
+                let key = policy.member("scanStopAfterLoss") != nil ? "scanStopAfterLoss" : "lostDeviceGrace"
+                context.report(
+                    path.key("advertising").key(key), at: policy.position(of: key),
+                    "expected scanStopAfterLoss (\(advertising.scanStopAfterLoss)) of at least lostDeviceGrace "
+                        + "(\(advertising.lostDeviceGrace)): the scan stops after the device is removed")
+            }
             if let value = policy.optional("maximumUpdatesPerWindow", { context.integer($0, $1, in: 1...64) }) {
                 configuration.advertising.maximumUpdatesPerWindow = Int(value)
             }
@@ -357,6 +374,9 @@ extension ScenarioReader {
             }
             if let value = exchange.optional("retryHold", { context.duration($0, $1) }) {
                 configuration.keyExchange.retryHold = value
+            }
+            if let value = exchange.optional("overCloud", { context.bool($0, $1) }) {
+                configuration.keyExchange.overCloud = value
             }
         }
         if let value = object.optional("requestBytes", { context.bytes($0, $1, minimum: 1) }) {

@@ -73,6 +73,8 @@ extension ScenarioReader {
                 if let index, let entries { made = .action(.addUserInfoEntries(activity: index, entries)) }
             case "accept":
                 made = device().map { .action(.accept(device: $0)) }
+            case "userInput":
+                made = device().map { .action(.userInput(device: $0)) }
             case "signIn":
                 let name = device()
                 let account = object.required("account", what: "the iCloud account", { context.nonEmptyString($0, $1) })

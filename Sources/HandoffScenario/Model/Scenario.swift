@@ -128,6 +128,9 @@ package enum TimelineAction: Hashable, Sendable {
     case setSettings(device: String, DeviceSettings)
     /// The device signs in to the account, or out with `nil`.
     case setAccount(device: String, AccountID?)
+    /// The user on the device gives input: it is in use, and its idle time
+    /// starts over.
+    case userInput(device: String)
 }
 
 /// An outcome an expectation asks for.

@@ -346,6 +346,7 @@ extension TimelineAction {
         case let .accept(device): return .accept(device: device)
         case let .setSettings(device, settings): return .setSettings(device: device, settings)
         case let .setAccount(device, account): return .setAccount(device: device, account)
+        case let .userInput(device): return .userInput(device: device)
         }
     }
 }

@@ -20,6 +20,22 @@ public enum DeviceKind: String, CaseIterable, Hashable, Sendable, CustomStringCo
     }
 
     public var description: String { rawValue }
+
+    /// The OS version a device of this kind runs when a scenario does not
+    /// say: iOS and iPadOS 17.4, macOS 14.4, watchOS 10.4, visionOS 1.1.
+    ///
+    /// An assumption: recent releases from before the behaviours that
+    /// depend on the version (a locked iPhone on iOS 18.3 or later sends no
+    /// Handoff advertisement), so scenarios written without `os` keep the
+    /// long-standing behaviour.
+    public var defaultOSVersion: OSVersion {
+        switch self {
+        case .iPhone, .iPad: return OSVersion(17, 4)
+        case .mac: return OSVersion(14, 4)
+        case .watch: return OSVersion(10, 4)
+        case .visionPro: return OSVersion(1, 1)
+        }
+    }
 }
 
 /// An operating system family.

@@ -71,6 +71,58 @@ extension World {
         return settings.bluetoothEnabled && scanning.isScanning(at: instant, phase: trial.scanPhases[device.index])
     }
 
+    /// When `receiver` last heard an advertisement of `sender`, or nil if
+    /// it has heard none in this trial.
+    ///
+    /// An advertising event of `sender` on air counts inside a scan window
+    /// when its reception draw succeeds (the same draw that delivers
+    /// ``WorldNotification/advertisementReceived(from:to:payload:)``), and,
+    /// while the receiver watches the sender's presence
+    /// (``setWatchesPresence(of:by:_:)``), outside one when a draw of the
+    /// same probability from the pair's own presence stream succeeds. An assumption: the receiver keeps its list
+    /// of nearby devices from all of their Continuity advertisements, not
+    /// only from the Handoff scan's windows, so a device in range is not
+    /// lost merely because the scan's duty cycle is low. Nothing is heard
+    /// while the receiver's scan for `sender` is stopped.
+    public func lastHeard(_ sender: DeviceID, by receiver: DeviceID) -> SimInstant? {
+        let heard = trial.receptions[sender.index * deviceTable.count + receiver.index].lastHeard
+        return heard < 0 ? nil : SimInstant(nanosecondsSinceStart: heard)
+    }
+
+    /// Whether `receiver` counts `sender`'s advertisements outside its
+    /// scan windows too (for ``lastHeard(_:by:)``), as it does while it
+    /// watches whether the device is still there; otherwise only those its
+    /// scan receives count. Off at the start of a trial.
+    public mutating func setWatchesPresence(of sender: DeviceID, by receiver: DeviceID, _ watches: Bool) {
+        trial.receptions[sender.index * deviceTable.count + receiver.index].watchesPresence = watches
+    }
+
+    /// Stops `receiver`'s scan for `sender`: it hears nothing from it (no
+    /// reception, no presence) until ``restartScanning(_:)``.
+    public mutating func stopScanning(for sender: DeviceID, on receiver: DeviceID) {
+        trial.receptions[sender.index * deviceTable.count + receiver.index].scanStopped = true
+    }
+
+    /// Whether `receiver`'s scan for `sender` is stopped.
+    public func isScanStopped(for sender: DeviceID, on receiver: DeviceID) -> Bool {
+        trial.receptions[sender.index * deviceTable.count + receiver.index].scanStopped
+    }
+
+    /// Restarts `receiver`'s scans for every device it had stopped
+    /// scanning for.
+    ///
+    /// - Returns: whether any scan was stopped.
+    @discardableResult
+    public mutating func restartScanning(_ receiver: DeviceID) -> Bool {
+        var restarted = false
+        let count = deviceTable.count
+        for sender in 0..<count where trial.receptions[sender * count + receiver.index].scanStopped {
+            trial.receptions[sender * count + receiver.index].scanStopped = false
+            restarted = true
+        }
+        return restarted
+    }
+
     /// The phase of `device`'s scan schedule.
     public func scanPhase(of device: DeviceID) -> SimDuration { trial.scanPhases[device.index] }
 
@@ -87,25 +139,41 @@ extension World {
             onAir: onAir, maximumDelay: configuration.advertising.maximumRandomDelay.nanoseconds)
         if onAir {
             let count = deviceTable.count
-            for receiver in 0..<count
-            where receiver != device && deviceTable.settings(of: DeviceID(receiver)).bluetoothEnabled
-                && (deviceTable.settings(of: DeviceID(receiver)).screen == .on ? scanSchedule : screenOffScanSchedule)
-                    .isScanning(at: now, phase: trial.scanPhases[receiver].nanoseconds)
-            {
+            for receiver in 0..<count where receiver != device && deviceTable.settings(of: DeviceID(receiver)).bluetoothEnabled {
                 let pair = device * count + receiver
-                if trial.receptions[pair].generator == nil {
-                    trial.receptions[pair].generator = trial.stream.generator(
-                        StreamNames.advertisement, deviceStreamNames[device], deviceStreamNames[receiver])
-                }
+                // A receiver whose scan for this device has stopped hears
+                // nothing from it until its scanning restarts.
+                if trial.receptions[pair].scanStopped { continue }
+                let scanning = (deviceTable.settings(of: DeviceID(receiver)).screen == .on
+                    ? scanSchedule : screenOffScanSchedule)
+                    .isScanning(at: now, phase: trial.scanPhases[receiver].nanoseconds)
+                // Outside the Handoff scan's windows an advertisement still
+                // tells a receiver that watches the device's presence that
+                // it is there, drawn from a stream of its own (so no
+                // reception draw moves).
+                guard scanning || trial.receptions[pair].watchesPresence else { continue }
                 let distance = distance(between: device, and: receiver, at: now)
                 if trial.receptions[pair].distance != distance {
                     trial.receptions[pair].distance = distance
                     trial.receptions[pair].probability = configuration.bluetoothRadio.receptionProbability(atDistance: distance)
                 }
+                guard scanning else {
+                    if trial.receptions[pair].drawPresence(
+                        stream: trial.stream, sender: deviceStreamNames[device], receiver: deviceStreamNames[receiver])
+                    {
+                        trial.receptions[pair].lastHeard = now
+                    }
+                    continue
+                }
+                if trial.receptions[pair].generator == nil {
+                    trial.receptions[pair].generator = trial.stream.generator(
+                        StreamNames.advertisement, deviceStreamNames[device], deviceStreamNames[receiver])
+                }
                 // As RadioPropagation.isReceived(atDistance:using:), with the
                 // probability remembered while the pair stays put.
                 let received = trial.receptions[pair].draw()
                 if received {
+                    trial.receptions[pair].lastHeard = now
                     notify(.advertisementReceived(
                         from: DeviceID(device), to: DeviceID(receiver), payload: trial.advertisers[device].payload))
                 }
@@ -128,6 +196,16 @@ struct PairReception: Sendable {
     /// the distance and the radio.
     var distance: Double = -1
     var probability: Double = 0
+    /// When the receiver last heard the sender (nanoseconds; −1: never in
+    /// this trial).
+    var lastHeard: Int64 = -1
+    /// The pair's presence generator (advertisements outside the scan
+    /// windows), made on first use in a trial.
+    var presenceGenerator: Xoshiro256StarStar?
+    /// Whether the receiver's scan for the sender has stopped.
+    var scanStopped = false
+    /// Whether advertisements outside the scan windows count too.
+    var watchesPresence = false
 
     /// A pair without a generator or a remembered probability.
     init() {}
@@ -146,6 +224,22 @@ struct PairReception: Sendable {
         if probability >= 1 { return true }
         guard probability > 0, generator != nil else { return false }
         return generator!.unitInterval() < probability
+    }
+
+    /// Whether an advertisement outside the scan windows tells the
+    /// receiver the sender is there: certain outcomes draw nothing, the
+    /// rest one uniform number from the presence stream (made on first
+    /// use from `stream`, the sender's and the receiver's names).
+    @inline(__always)
+    mutating func drawPresence(
+        stream: RandomStreamKey.Hashed, sender: RandomStreamKey.Name, receiver: RandomStreamKey.Name
+    ) -> Bool {
+        if probability >= 1 { return true }
+        guard probability > 0 else { return false }
+        if presenceGenerator == nil {
+            presenceGenerator = stream.generator(StreamNames.presence, sender, receiver)
+        }
+        return presenceGenerator!.unitInterval() < probability
     }
 }
 

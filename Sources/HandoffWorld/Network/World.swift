@@ -313,6 +313,8 @@ enum StreamNames {
     static let advertising: RandomStreamKey.Name = "advertising"
     static let scan: RandomStreamKey.Name = "scan"
     static let advertisement: RandomStreamKey.Name = "advertisement"
+    /// Advertisements heard outside the scan windows, per pair.
+    static let presence: RandomStreamKey.Name = "presence"
     static let link: RandomStreamKey.Name = "link"
     static let uplink: RandomStreamKey.Name = "uplink"
     static let downlink: RandomStreamKey.Name = "downlink"
