@@ -66,8 +66,9 @@ enum ScenarioKeys {
     static let network = ["profile", "fetchPath", "wifiPeerToPeer", "bluetooth", "transport"]
     static let transport = [
         "congestionControl", "lossDetection", "delayedAcknowledgement", "initialWindow", "window",
-        "initialRetransmissionTimeout", "minimumRetransmissionTimeout",
+        "initialRetransmissionTimeout", "minimumRetransmissionTimeout", "cubic",
     ]
+    static let cubic = ["preset", "constant", "beta", "fastConvergence", "renoFriendly", "roundTrip", "reductionBase"]
     static let link = [
         "latency", "jitter", "bandwidth", "bandwidthSpread", "loss", "queueLimit", "mtu", "headerBytes", "outages",
     ]

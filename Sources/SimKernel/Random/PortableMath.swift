@@ -155,6 +155,40 @@ public enum PortableMath {
         return x < 0 ? 2 - tail : tail
     }
 
+    /// The real cube root of `x`.
+    ///
+    /// Newton's iteration on y³ = |x| from a power of two above the root,
+    /// which falls monotonically onto it, stopped when a step no longer
+    /// lowers the estimate; then the last bit is settled so that the result
+    /// is the double nearest the root, or one of the two doubles around it
+    /// (within one unit in the last place). Only `+ − × ÷` and exact
+    /// scaling by powers of two are used, so every platform gets the same
+    /// bits. `cbrt(−x) = −cbrt(x)`; 0, ±∞ and NaN are returned as they are.
+    ///
+    /// - Complexity: O(1): at most about 40 steps for the widest exponents,
+    ///   a handful near 1.
+    public static func cbrt(_ x: Double) -> Double {
+        if x.isNaN || x.isInfinite || x == 0 { return x }
+        let magnitude = x.magnitude
+        // 2^ceil((e + 1)/3) ≥ ∛(2^(e+1)) > ∛magnitude.
+        let exponent = Int(magnitude.exponent) + 1
+        let upper = exponent >= 0 ? (exponent + 2) / 3 : -((-exponent) / 3)
+        var root = Double(sign: .plus, exponent: upper, significand: 1)
+        while true {
+            let next = root - (root * root * root - magnitude) / (3 * root * root)
+            if !(next < root) { break }
+            root = next
+        }
+        // Newton from above stops at or just above the root; step down
+        // while the lower neighbour cubes closer to the argument.
+        while true {
+            let below = root.nextDown
+            guard (below * below * below - magnitude).magnitude < (root * root * root - magnitude).magnitude else { break }
+            root = below
+        }
+        return x < 0 ? -root : root
+    }
+
     @usableFromInline static let twoOverRootPi = 1.128_379_167_095_512_573_90
     @usableFromInline static let rootPi = 1.772_453_850_905_516_027_30
 }
