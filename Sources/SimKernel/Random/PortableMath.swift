@@ -157,36 +157,55 @@ public enum PortableMath {
 
     /// The real cube root of `x`.
     ///
-    /// Newton's iteration on y³ = |x| from a power of two above the root,
-    /// which falls monotonically onto it, stopped when a step no longer
-    /// lowers the estimate; then the last bit is settled so that the result
-    /// is the double nearest the root, or one of the two doubles around it
-    /// (within one unit in the last place). Only `+ − × ÷` and exact
+    /// The argument is scaled by an exact power of eight into [1, 8);
+    /// Newton's iteration on y³ = m from 2, above the root, falls
+    /// monotonically onto it and stops when a step no longer lowers the
+    /// estimate; the last bit is then settled towards the neighbour whose
+    /// cube is nearer, and the root scaled back. Only `+ − × ÷` and exact
     /// scaling by powers of two are used, so every platform gets the same
-    /// bits. `cbrt(−x) = −cbrt(x)`; 0, ±∞ and NaN are returned as they are.
+    /// bits; the result is within one unit in the last place.
+    /// `cbrt(−x) = −cbrt(x)`; 0, ±∞ and NaN are returned as they are.
     ///
-    /// - Complexity: O(1): at most about 40 steps for the widest exponents,
-    ///   a handful near 1.
+    /// - Complexity: O(1): about six Newton steps.
     public static func cbrt(_ x: Double) -> Double {
         if x.isNaN || x.isInfinite || x == 0 { return x }
-        let magnitude = x.magnitude
-        // 2^ceil((e + 1)/3) ≥ ∛(2^(e+1)) > ∛magnitude.
-        let exponent = Int(magnitude.exponent) + 1
-        let upper = exponent >= 0 ? (exponent + 2) / 3 : -((-exponent) / 3)
-        var root = Double(sign: .plus, exponent: upper, significand: 1)
+        let exponent = Int(x.exponent)
+        // floor(exponent / 3), so that m = |x|·2^(−3k) is in [1, 8).
+        let k = exponent >= 0 ? exponent / 3 : -((-exponent + 2) / 3)
+        let m = Double(sign: .plus, exponent: -3 * k, significand: x.magnitude)
+        var root = 2.0
         while true {
-            let next = root - (root * root * root - magnitude) / (3 * root * root)
+            let next = root - (root * root * root - m) / (3 * root * root)
             if !(next < root) { break }
             root = next
         }
-        // Newton from above stops at or just above the root; step down
-        // while the lower neighbour cubes closer to the argument.
-        while true {
-            let below = root.nextDown
-            guard (below * below * below - magnitude).magnitude < (root * root * root - magnitude).magnitude else { break }
-            root = below
+        // Rounding may stop the iteration a few units from the root, on
+        // either side: step to whichever neighbour cubes nearer to m, the
+        // cube's error taken exactly by fused multiply-adds.
+        func miss(_ y: Double) -> Double { cubeResidual(y, m).magnitude }
+        for _ in 0..<8 {
+            let here = miss(root)
+            if miss(root.nextDown) < here {
+                root = root.nextDown
+            } else if miss(root.nextUp) < here {
+                root = root.nextUp
+            } else {
+                break
+            }
         }
-        return x < 0 ? -root : root
+        return Double(sign: x.sign, exponent: k, significand: root)
+    }
+
+    /// y³ − m to about twice double precision: y² and y²·y each split into
+    /// their rounded value and its exact error by a fused multiply-add (an
+    /// IEEE 754 basic operation, rounded once).
+    @usableFromInline
+    static func cubeResidual(_ y: Double, _ m: Double) -> Double {
+        let square = y * y
+        let squareError = (-square).addingProduct(y, y)
+        let cube = square * y
+        let cubeError = (-cube).addingProduct(square, y)
+        return (cube - m) + (cubeError + squareError * y)
     }
 
     @usableFromInline static let twoOverRootPi = 1.128_379_167_095_512_573_90
