@@ -63,7 +63,8 @@ public struct TransportParameters: Hashable, Sendable {
     /// Payload bytes per segment; `nil` fits one segment in one packet of
     /// every link on the path (the path MTU less headers).
     public var segmentSize: Int?
-    /// The congestion window at the start, in segments (RFC 6928: 10).
+    /// The congestion window at the start, in segments (RFC 6928 and XNU's
+    /// `TCP_CC_CWND_INIT_PKTS`: 10).
     public var initialWindow: Int
     /// How the sending rate reacts to loss.
     public var congestionControl: CongestionControl
