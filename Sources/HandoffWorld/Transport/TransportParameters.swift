@@ -95,7 +95,8 @@ public struct TransportParameters: Hashable, Sendable {
         maximumRetransmissionTimeout: SimDuration = .seconds(64),
         retryLimit: Int = 5, handshakeBytes: Int = 0,
         window: Int = 65_536, segmentSize: Int? = nil, initialWindow: Int = 10,
-        congestionControl: CongestionControl = .cubic, cubic: CubicParameters = .xnu, lossDetection: LossDetection = .rackTailLossProbe,
+        congestionControl: CongestionControl = .cubic, cubic: CubicParameters = .xnu,
+        lossDetection: LossDetection = .rackTailLossProbe,
         delayedAcknowledgement: SimDuration? = nil,
         worstCaseDelayedAcknowledgement: SimDuration = .milliseconds(200)
     ) {

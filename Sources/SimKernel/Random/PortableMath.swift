@@ -1,13 +1,15 @@
-/// The elementary functions the distributions need, computed with IEEE 754
-/// basic operations only.
+/// The elementary functions the distributions and CUBIC's window need,
+/// computed with IEEE 754 basic operations only.
 ///
-/// `log` and `exp` from the platform's C library (glibc on Linux, Apple's
+/// `log`, `exp` and `cbrt` from the platform's C library (glibc on Linux, Apple's
 /// libm on macOS) are not required to round identically, and a last-bit
 /// difference in a sampled delay can reorder events. These implementations
-/// use only `+ − × ÷`, exact scaling by powers of two and bit manipulation,
-/// which IEEE 754 defines exactly, so every platform computes the same bits.
-/// They follow the classic argument-reduction and minimax-polynomial scheme
-/// (as in fdlibm) and are accurate to within one unit in the last place.
+/// use only `+ − × ÷` (and, for the cube root, fused multiply-add), exact
+/// scaling by powers of two and bit manipulation, which IEEE 754 defines
+/// exactly, so every platform computes the same bits.
+/// `log` and `exp` follow the classic argument-reduction and
+/// minimax-polynomial scheme (as in fdlibm); all are accurate to within one
+/// unit in the last place.
 ///
 /// This is the single place to change if a different portable
 /// implementation is ever wanted.
@@ -160,8 +162,10 @@ public enum PortableMath {
     /// The argument is scaled by an exact power of eight into [1, 8);
     /// Newton's iteration on y³ = m from 2, above the root, falls
     /// monotonically onto it and stops when a step no longer lowers the
-    /// estimate; the last bit is then settled towards the neighbour whose
-    /// cube is nearer, and the root scaled back. Only `+ − × ÷` and exact
+    /// estimate; the last bits are then settled towards the neighbour whose
+    /// cube is nearer (the cube's rounding error taken exactly with fused
+    /// multiply-adds), and the root scaled back. Only `+ − × ÷`, fused
+    /// multiply-add (an IEEE 754 basic operation, rounded once) and exact
     /// scaling by powers of two are used, so every platform gets the same
     /// bits; the result is within one unit in the last place.
     /// `cbrt(−x) = −cbrt(x)`; 0, ±∞ and NaN are returned as they are.
