@@ -28,10 +28,11 @@ struct TransferResult {
 /// whole transport path (queueing, serialisation, loss, TCP's handshake,
 /// congestion control, acknowledgements, RACK-TLP, timeouts) with no
 /// Handoff logic on top. The link is spelled out rather than taken from
-/// the peer-to-peer default, so that the figures stay comparable with the
-/// ns-3 reference program whatever that default becomes.
+/// the peer-to-peer default, and the congestion control is NewReno unless
+/// the caller picks another, so that the figures stay comparable with the
+/// ns-3 reference program whatever the defaults become.
 enum TransferBenchmark {
-    static func run(bytes: Int, loss: Double, seed: UInt64, transport base: TransportParameters = TransportParameters()) throws -> TransferResult {
+    static func run(bytes: Int, loss: Double, seed: UInt64, transport base: TransportParameters = TransportParameters(congestionControl: .newReno)) throws -> TransferResult {
         var link = LinkParameters(
             latency: .milliseconds(5), bandwidth: .megabitsPerSecond(100), queueLimit: 50, mtu: 1500, headerBytes: 40)
         link.loss = loss > 0 ? .bernoulli(loss) : .none

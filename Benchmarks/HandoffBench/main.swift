@@ -76,7 +76,9 @@ let usage = """
                      milliseconds (default: every segment at once)
       --loss-detection rack|dupthresh  RACK-TLP (default) or RFC 6675's
                      duplicate threshold without probes (ns-3 3.37's)
-      --congestion newreno|none  NewReno (default) or flow control only
+      --congestion newreno|cubic|none  NewReno (default here, as ns-3's
+                     reference runs it), CUBIC (the model's default, XNU's),
+                     or flow control only
       --ssthresh flight|pipe  on a loss, halve the flight (RFC 5681, the
                      default) or the pipe (ns-3 3.37's rule, for comparing)
 
@@ -231,7 +233,9 @@ struct TransferOptions {
     var bytes = 10_000_000
     var loss = 0.0
     var seed: UInt64 = 42
-    var transport = TransportParameters()
+    /// NewReno unless `--congestion` says otherwise: the transfer is the
+    /// one compared with ns-3 3.37's NewReno (docs/transport.md).
+    var transport = TransportParameters(congestionControl: .newReno)
 
     init(_ arguments: ArraySlice<String>) throws {
         let allowed = ["--bytes", "--loss", "--seed", "--delayed-ack", "--loss-detection", "--congestion", "--ssthresh"]
@@ -255,8 +259,9 @@ struct TransferOptions {
             case "--congestion":
                 switch value {
                 case "newreno": transport.congestionControl = .newReno
+                case "cubic": transport.congestionControl = .cubic
                 case "none": transport.congestionControl = .none
-                default: throw UsageError(description: "--congestion expects newreno or none, got '\(value)'")
+                default: throw UsageError(description: "--congestion expects newreno, cubic or none, got '\(value)'")
                 }
             case "--ssthresh":
                 switch value {

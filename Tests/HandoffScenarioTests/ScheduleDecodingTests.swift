@@ -65,8 +65,31 @@ struct TransportDecodingTests {
         #expect(plain.setup.configuration.fetchTransport == HandoffConfiguration().fetchTransport)
     }
 
+    @Test("CUBIC is the default (XNU's); a scenario may name it, pick RFC 9438's constants or set its own")
+    func cubic() throws {
+        let plain = try validScenario(scenarioText())
+        #expect(plain.setup.configuration.fetchTransport.congestionControl == .cubic)
+        #expect(plain.setup.world.transport.cubic == .xnu)
+        let rfc = try validScenario(scenarioText(
+            #""network": { "transport": { "congestionControl": "cubic", "cubic": { "preset": "rfc9438" } } }"#))
+        #expect(rfc.setup.world.transport.cubic == .rfc9438)
+        #expect(rfc.setup.configuration.fetchTransport.cubic == .rfc9438)
+        let own = try validScenario(scenarioText(
+            #""network": { "transport": { "cubic": { "preset": "rfc9438", "beta": 0.8, "constant": 0.5, "fastConvergence": false, "renoFriendly": false, "roundTrip": "minimum", "reductionBase": "window" } } }"#))
+        #expect(own.setup.world.transport.cubic == CubicParameters(
+            constant: 0.5, beta: 0.8, fastConvergence: false, renoFriendly: false, roundTrip: .minimum,
+            reductionBase: .window))
+        let newReno = try validScenario(scenarioText(#""network": { "transport": { "congestionControl": "newReno" } }"#))
+        #expect(newReno.setup.world.transport.congestionControl == .newReno)
+    }
+
     @Test("bad transport settings are clear errors at their path", arguments: [
-        (#"{ "congestionControl": "cubic" }"#, "$.network.transport.congestionControl"),
+        (#"{ "congestionControl": "bbr" }"#, "$.network.transport.congestionControl"),
+        (#"{ "cubic": { "beta": 1.2 } }"#, "$.network.transport.cubic.beta"),
+        (#"{ "cubic": { "constant": 0 } }"#, "$.network.transport.cubic.constant"),
+        (#"{ "cubic": { "preset": "linux" } }"#, "$.network.transport.cubic.preset"),
+        (#"{ "cubic": { "roundTrip": "latest" } }"#, "$.network.transport.cubic.roundTrip"),
+        (#"{ "cubic": { "hystart": true } }"#, "$.network.transport.cubic"),
         (#"{ "lossDetection": "fast" }"#, "$.network.transport.lossDetection"),
         (#"{ "initialWindow": 0 }"#, "$.network.transport.initialWindow"),
         (#"{ "initialRetransmissionTimeout": "2h" }"#, "$.network.transport"),

@@ -36,6 +36,7 @@ struct SchemaTests {
         (["properties", "network", "properties", "wifiPeerToPeer"], ScenarioKeys.peerToPeerLink),
         (["properties", "network", "properties", "bluetooth"], ScenarioKeys.link),
         (["properties", "network", "properties", "transport"], ScenarioKeys.transport),
+        (["properties", "network", "properties", "transport", "properties", "cubic"], ScenarioKeys.cubic),
         (["properties", "network", "properties", "wifiPeerToPeer", "properties", "schedule", "oneOf", "1"],
          ScenarioKeys.schedule),
         (["properties", "protocol"], ScenarioKeys.protocolKeys),

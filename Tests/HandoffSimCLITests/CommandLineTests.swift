@@ -151,7 +151,7 @@ struct CommandLineTests {
     @Test("handoff-bench rejects bad options with exit 64", arguments: [
         ["phold", "--lps", "zero"], ["phold", "--bogus", "1"], ["phold", "--lps"], ["nope"],
         ["transfer", "--loss", "1"], ["transfer", "--bytes", "-5"], ["transfer", "--seed"],
-        ["transfer", "--delayed-ack", "0"], ["transfer", "--loss-detection", "fast"], ["transfer", "--congestion", "cubic"],
+        ["transfer", "--delayed-ack", "0"], ["transfer", "--loss-detection", "fast"], ["transfer", "--congestion", "bbr"],
     ])
     func benchUsageErrors(arguments: [String]) throws {
         let run = try ProductRunner.run("handoff-bench", arguments)

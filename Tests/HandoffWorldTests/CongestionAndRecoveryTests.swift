@@ -3,7 +3,8 @@ import SimKernel
 import Testing
 
 // The sender's congestion control and loss detection, driven segment by
-// segment: the harness plays a path of fixed RTT and a receiver that
+// segment, with NewReno (CUBIC, the default, has its own suite in
+// CubicTests.swift): the harness plays a path of fixed RTT and a receiver that
 // acknowledges every segment at once with one SACK block, and drops exactly
 // the transmissions a test names.
 
@@ -28,7 +29,7 @@ struct SenderHarness {
     /// A sender with `segments` segments queued, its RTT estimator primed
     /// with one sample of `roundTrip` (the handshake's), sending at once.
     init(
-        segments: Int, parameters: TransportParameters = TransportParameters(), roundTrip: Int64 = 10_000_000,
+        segments: Int, parameters: TransportParameters = TransportParameters(congestionControl: .newReno), roundTrip: Int64 = 10_000_000,
         drop: @escaping (UInt32, Int) -> Bool = { _, _ in false }
     ) {
         self.parameters = parameters
@@ -175,7 +176,7 @@ struct CongestionAndRecoveryTests {
 
     @Test("fast recovery: three SACKs mark the hole lost at once; ssthresh is half the flight, PRR paces the rest, cwnd = ssthresh after (RFC 6675, 6937)")
     func fastRecovery() {
-        let parameters = TransportParameters(initialWindow: 20)
+        let parameters = TransportParameters(initialWindow: 20, congestionControl: .newReno)
         var harness = SenderHarness(segments: 60, parameters: parameters, drop: { sequence, copy in
             sequence == 0 && copy == 0
         })
@@ -215,7 +216,7 @@ struct CongestionAndRecoveryTests {
     @Test("a lost retransmission: RACK sends it again within a round trip; the duplicate threshold waits for the timeout (ns-3 3.37's behaviour)",
           arguments: LossDetection.allCases)
     func lostRetransmission(detection: LossDetection) {
-        let parameters = TransportParameters(initialWindow: 20, lossDetection: detection)
+        let parameters = TransportParameters(initialWindow: 20, congestionControl: .newReno, lossDetection: detection)
         var harness = SenderHarness(segments: 60, parameters: parameters, drop: { sequence, copy in
             sequence == 0 && copy < 2
         })
@@ -270,7 +271,7 @@ struct CongestionAndRecoveryTests {
         #expect(harness.half.congestion.window == 9_500)
 
         // The same loss without probes: the timeout, and one segment of window.
-        let parameters = TransportParameters(lossDetection: .duplicateThreshold)
+        let parameters = TransportParameters(congestionControl: .newReno, lossDetection: .duplicateThreshold)
         var threshold = SenderHarness(segments: 10, parameters: parameters, drop: { sequence, copy in
             sequence == 9 && copy == 0
         })
@@ -284,7 +285,7 @@ struct CongestionAndRecoveryTests {
     func duplicateReportWidensReorderWindow() {
         // The receiver reports segment 3 twice: the sender sent it again
         // for nothing, so reordering is wider than the window allowed.
-        var harness = SenderHarness(segments: 30, parameters: TransportParameters(initialWindow: 20))
+        var harness = SenderHarness(segments: 30, parameters: TransportParameters(initialWindow: 20, congestionControl: .newReno))
         let report = AcknowledgementReport(cumulative: 5, blockTop: 3, blockLength: 1, duplicate: true)
         var actions = ReusableBuffer<ConnectionAction>()
         harness.half.receiveAcknowledgement(
@@ -317,7 +318,7 @@ struct DelayedAcknowledgementTests {
               Case(bytes: 3000, delay: 40, acknowledgedAt: 60, reversePackets: 3),
           ])
     func delayedAcknowledgement(_ test: Case) throws {
-        let transport = TransportParameters(delayedAcknowledgement: test.delay.map { .milliseconds($0) })
+        let transport = TransportParameters(congestionControl: .newReno, delayedAcknowledgement: test.delay.map { .milliseconds($0) })
         let world = try TransportFixture.world(forward: TransportFixture.link(latencyMilliseconds: 5), transport: transport)
         var simulation = Simulation(model: WorldSimulation(world: world))
         let connection = simulation.model.world.openConnection(

@@ -119,6 +119,8 @@ struct LossyTransferResetTests {
     /// Transport settings that between them take every path of the sender.
     static let transports: [TransportParameters] = [
         TransportParameters(),
+        TransportParameters(congestionControl: .newReno),
+        TransportParameters(congestionControl: .cubic, cubic: .rfc9438),
         TransportParameters(lossDetection: .duplicateThreshold),
         TransportParameters(congestionControl: .none),
         TransportParameters(window: 16_384, delayedAcknowledgement: .milliseconds(40)),

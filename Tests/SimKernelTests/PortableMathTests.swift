@@ -269,3 +269,56 @@ struct PortableMathTests {
         #expect(abs(NormalDistribution.standardCumulativeProbability(1.96) - 0.975_002_104_851_780) < 1e-12)
     }
 }
+
+@Suite("PortableMath: the cube root CUBIC's K needs, portable to the last bit")
+struct PortableCubeRootTests {
+    static func draw(_ rng: inout Xoshiro256StarStar) -> Double {
+        let exponent = Int(rng.uniform(in: -1070...1020))
+        let sign: FloatingPointSign = rng.unitInterval() < 0.5 ? .minus : .plus
+        return Double(sign: sign, exponent: exponent, significand: 1 + rng.unitInterval())
+    }
+
+    // glibc's cbrt is itself up to a few ulps off (cbrt(3.6867878395739727e-28)
+    // is 2.5 ulps below the root), so libm is a loose reference; the exact
+    // test is the next one.
+    @Test("cbrt agrees with libm within 3 ulps over 10⁵ random inputs of any exponent and sign")
+    func cbrtMatchesLibm() {
+        let worst = PortableMathTests.worstDistance(
+            stream: "cbrt", seed: 3, draw: Self.draw, ours: PortableMath.cbrt, libm: Foundation.cbrt)
+        #expect(worst.distance <= 3, "cbrt(\(worst.input)) is \(worst.distance) ulps from libm")
+    }
+
+    @Test("cbrt is within 1 ulp of the root: the root lies between the cubes of its two neighbours, over 10⁵ inputs")
+    func cbrtBracketsTheRoot() {
+        var rng = RandomStreamKey(seed: 4).generator("cbrt-bracket")
+        for _ in 0..<PortableMathTests.inputCount {
+            // Exponents whose cubes stay normal, so that the residual is exact.
+            let x = Double(
+                sign: .plus, exponent: Int(rng.uniform(in: -900...900)), significand: 1 + rng.unitInterval())
+            let root = PortableMath.cbrt(x)
+            let below = PortableMath.cubeResidual(root.nextDown, x)
+            let above = PortableMath.cubeResidual(root.nextUp, x)
+            guard below < 0, above > 0 else {
+                Issue.record("cbrt(\(x)) = \(root) is more than 1 ulp from the root")
+                return
+            }
+        }
+    }
+
+    @Test("cbrt of a perfect cube is exact; 0, ±∞ and NaN pass through", arguments: [
+        (27.0, 3.0), (-8.0, -2.0), (1.0, 1.0), (0.001, 0.1), (1e27, 1e9), (75.0, Foundation.cbrt(75.0)),
+    ])
+    func exactCubes(x: Double, root: Double) {
+        #expect(ulpDistance(PortableMath.cbrt(x), root) <= 1)
+    }
+
+    @Test("cbrt's special values")
+    func specialValues() {
+        #expect(PortableMath.cbrt(0) == 0)
+        #expect(PortableMath.cbrt(.infinity) == .infinity)
+        #expect(PortableMath.cbrt(-.infinity) == -.infinity)
+        #expect(PortableMath.cbrt(.nan).isNaN)
+        #expect(PortableMath.cbrt(27) == 3)
+        #expect(PortableMath.cbrt(-1e-300) < 0)
+    }
+}

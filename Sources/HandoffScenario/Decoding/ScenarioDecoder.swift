@@ -68,8 +68,9 @@ enum ScenarioKeys {
     static let relay = ["delay", "inlineLimit", "noticeBytes"]
     static let transport = [
         "congestionControl", "lossDetection", "delayedAcknowledgement", "initialWindow", "window",
-        "initialRetransmissionTimeout", "minimumRetransmissionTimeout",
+        "initialRetransmissionTimeout", "minimumRetransmissionTimeout", "cubic",
     ]
+    static let cubic = ["preset", "constant", "beta", "fastConvergence", "renoFriendly", "roundTrip", "reductionBase"]
     static let link = [
         "latency", "jitter", "bandwidth", "bandwidthSpread", "loss", "queueLimit", "mtu", "headerBytes", "outages",
     ]

@@ -2,7 +2,7 @@
 /// event: the time, what is in flight, and its RTT estimates.
 ///
 /// A plain value built at each call; an algorithm reads what it needs
-/// (NewReno the flight, a cubic window the time and the RTTs).
+/// (NewReno the flight, CUBIC the time and the RTTs too).
 struct CongestionSignal {
     /// The time of the event, in nanoseconds.
     let now: Int64
@@ -92,6 +92,8 @@ extension CongestionAlgorithm {
 /// a case in ``CongestionControl`` (the public choice) and one here, and
 /// one arm per switch below (the compiler lists them).
 enum CongestionController: Sendable {
+    /// CUBIC with PRR (``CongestionControl/cubic``).
+    case cubic(Cubic)
     /// NewReno with PRR (``CongestionControl/newReno``).
     case newReno(NewReno)
     /// Flow control only (``CongestionControl/none``).
@@ -101,6 +103,7 @@ enum CongestionController: Sendable {
     /// carry `segmentSize` bytes.
     init(_ choice: CongestionControl, parameters: TransportParameters, segmentSize: Int) {
         switch choice {
+        case .cubic: self = .cubic(Cubic(parameters: parameters, segmentSize: segmentSize))
         case .newReno: self = .newReno(NewReno(parameters: parameters, segmentSize: segmentSize))
         case .none: self = .none(FixedWindow(parameters: parameters))
         }
@@ -110,6 +113,7 @@ enum CongestionController: Sendable {
     var window: Int {
         @inline(__always) get {
             switch self {
+            case let .cubic(algorithm): return algorithm.window
             case let .newReno(algorithm): return algorithm.window
             case let .none(algorithm): return algorithm.window
             }
@@ -119,6 +123,7 @@ enum CongestionController: Sendable {
     /// The slow-start threshold.
     var slowStartThreshold: Int {
         switch self {
+        case let .cubic(algorithm): return algorithm.slowStartThreshold
         case let .newReno(algorithm): return algorithm.slowStartThreshold
         case let .none(algorithm): return algorithm.slowStartThreshold
         }
@@ -128,6 +133,9 @@ enum CongestionController: Sendable {
     @inline(__always)
     mutating func handle(_ event: CongestionEvent, signal: CongestionSignal) {
         switch self {
+        case var .cubic(algorithm):
+            algorithm.handle(event, signal: signal)
+            self = .cubic(algorithm)
         case var .newReno(algorithm):
             algorithm.handle(event, signal: signal)
             self = .newReno(algorithm)

@@ -2,6 +2,15 @@ import SimKernel
 
 /// How a connection's sending rate reacts to loss.
 public enum CongestionControl: String, Hashable, Sendable, CaseIterable {
+    /// CUBIC (RFC 9438) with SACK-based loss recovery (RFC 6675) and
+    /// Proportional Rate Reduction (RFC 6937), with the constants of
+    /// ``TransportParameters/cubic``: what XNU runs on every Apple device
+    /// unless `net.inet.tcp.use_newreno` is set (apple-oss-distributions/xnu
+    /// `bsd/netinet/tcp_subr.c`, `bsd/netinet/tcp_cubic.c`). Slow start from
+    /// the initial window; past a loss the window follows a cubic function
+    /// of the time since the loss, plateauing at the window of that loss;
+    /// β of the window kept on a loss, one segment after a timeout.
+    case cubic
     /// NewReno (RFC 5681, RFC 6582) with SACK-based loss recovery (RFC 6675)
     /// and Proportional Rate Reduction (RFC 6937): slow start from the
     /// initial window, congestion avoidance past the slow-start threshold,
@@ -54,10 +63,14 @@ public struct TransportParameters: Hashable, Sendable {
     /// Payload bytes per segment; `nil` fits one segment in one packet of
     /// every link on the path (the path MTU less headers).
     public var segmentSize: Int?
-    /// The congestion window at the start, in segments (RFC 6928: 10).
+    /// The congestion window at the start, in segments (RFC 6928 and XNU's
+    /// `TCP_CC_CWND_INIT_PKTS`: 10).
     public var initialWindow: Int
     /// How the sending rate reacts to loss.
     public var congestionControl: CongestionControl
+    /// CUBIC's constants, used when ``congestionControl`` is
+    /// ``CongestionControl/cubic``.
+    public var cubic: CubicParameters
     /// How losses are found before the retransmission timeout.
     public var lossDetection: LossDetection
     /// The receiver's delayed-acknowledgement timer: with a value, in-order
@@ -79,10 +92,11 @@ public struct TransportParameters: Hashable, Sendable {
     public init(
         initialRetransmissionTimeout: SimDuration = .seconds(1),
         minimumRetransmissionTimeout: SimDuration = .milliseconds(200),
-        maximumRetransmissionTimeout: SimDuration = .seconds(60),
+        maximumRetransmissionTimeout: SimDuration = .seconds(64),
         retryLimit: Int = 5, handshakeBytes: Int = 0,
         window: Int = 65_536, segmentSize: Int? = nil, initialWindow: Int = 10,
-        congestionControl: CongestionControl = .newReno, lossDetection: LossDetection = .rackTailLossProbe,
+        congestionControl: CongestionControl = .cubic, cubic: CubicParameters = .xnu,
+        lossDetection: LossDetection = .rackTailLossProbe,
         delayedAcknowledgement: SimDuration? = nil,
         worstCaseDelayedAcknowledgement: SimDuration = .milliseconds(200)
     ) {
@@ -95,6 +109,7 @@ public struct TransportParameters: Hashable, Sendable {
         self.segmentSize = segmentSize
         self.initialWindow = initialWindow
         self.congestionControl = congestionControl
+        self.cubic = cubic
         self.lossDetection = lossDetection
         self.delayedAcknowledgement = delayedAcknowledgement
         self.worstCaseDelayedAcknowledgement = worstCaseDelayedAcknowledgement
@@ -132,6 +147,7 @@ public struct TransportParameters: Hashable, Sendable {
         guard initialWindow >= 1, initialWindow <= 1_000 else {
             throw .invalidParameter(name: "initialWindow", value: "\(initialWindow)", expected: "a count of segments from 1 to 1,000")
         }
+        try cubic.validate()
         if let delay = delayedAcknowledgement, delay <= .zero || delay > .seconds(1) {
             throw .invalidParameter(
                 name: "delayedAcknowledgement", value: "\(delay)", expected: "a duration > 0 and at most 1 s")

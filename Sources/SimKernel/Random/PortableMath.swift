@@ -1,13 +1,15 @@
-/// The elementary functions the distributions need, computed with IEEE 754
-/// basic operations only.
+/// The elementary functions the distributions and CUBIC's window need,
+/// computed with IEEE 754 basic operations only.
 ///
-/// `log` and `exp` from the platform's C library (glibc on Linux, Apple's
+/// `log`, `exp` and `cbrt` from the platform's C library (glibc on Linux, Apple's
 /// libm on macOS) are not required to round identically, and a last-bit
 /// difference in a sampled delay can reorder events. These implementations
-/// use only `+ − × ÷`, exact scaling by powers of two and bit manipulation,
-/// which IEEE 754 defines exactly, so every platform computes the same bits.
-/// They follow the classic argument-reduction and minimax-polynomial scheme
-/// (as in fdlibm) and are accurate to within one unit in the last place.
+/// use only `+ − × ÷` (and, for the cube root, fused multiply-add), exact
+/// scaling by powers of two and bit manipulation, which IEEE 754 defines
+/// exactly, so every platform computes the same bits.
+/// `log` and `exp` follow the classic argument-reduction and
+/// minimax-polynomial scheme (as in fdlibm); all are accurate to within one
+/// unit in the last place.
 ///
 /// This is the single place to change if a different portable
 /// implementation is ever wanted.
@@ -153,6 +155,61 @@ public enum PortableMath {
             tail = exp(-magnitude * magnitude) / (value * rootPi)
         }
         return x < 0 ? 2 - tail : tail
+    }
+
+    /// The real cube root of `x`.
+    ///
+    /// The argument is scaled by an exact power of eight into [1, 8);
+    /// Newton's iteration on y³ = m from 2, above the root, falls
+    /// monotonically onto it and stops when a step no longer lowers the
+    /// estimate; the last bits are then settled towards the neighbour whose
+    /// cube is nearer (the cube's rounding error taken exactly with fused
+    /// multiply-adds), and the root scaled back. Only `+ − × ÷`, fused
+    /// multiply-add (an IEEE 754 basic operation, rounded once) and exact
+    /// scaling by powers of two are used, so every platform gets the same
+    /// bits; the result is within one unit in the last place.
+    /// `cbrt(−x) = −cbrt(x)`; 0, ±∞ and NaN are returned as they are.
+    ///
+    /// - Complexity: O(1): about six Newton steps.
+    public static func cbrt(_ x: Double) -> Double {
+        if x.isNaN || x.isInfinite || x == 0 { return x }
+        let exponent = Int(x.exponent)
+        // floor(exponent / 3), so that m = |x|·2^(−3k) is in [1, 8).
+        let k = exponent >= 0 ? exponent / 3 : -((-exponent + 2) / 3)
+        let m = Double(sign: .plus, exponent: -3 * k, significand: x.magnitude)
+        var root = 2.0
+        while true {
+            let next = root - (root * root * root - m) / (3 * root * root)
+            if !(next < root) { break }
+            root = next
+        }
+        // Rounding may stop the iteration a few units from the root, on
+        // either side: step to whichever neighbour cubes nearer to m, the
+        // cube's error taken exactly by fused multiply-adds.
+        func miss(_ y: Double) -> Double { cubeResidual(y, m).magnitude }
+        for _ in 0..<8 {
+            let here = miss(root)
+            if miss(root.nextDown) < here {
+                root = root.nextDown
+            } else if miss(root.nextUp) < here {
+                root = root.nextUp
+            } else {
+                break
+            }
+        }
+        return Double(sign: x.sign, exponent: k, significand: root)
+    }
+
+    /// y³ − m to about twice double precision: y² and y²·y each split into
+    /// their rounded value and its exact error by a fused multiply-add (an
+    /// IEEE 754 basic operation, rounded once).
+    @usableFromInline
+    static func cubeResidual(_ y: Double, _ m: Double) -> Double {
+        let square = y * y
+        let squareError = (-square).addingProduct(y, y)
+        let cube = square * y
+        let cubeError = (-cube).addingProduct(square, y)
+        return (cube - m) + (cubeError + squareError * y)
     }
 
     @usableFromInline static let twoOverRootPi = 1.128_379_167_095_512_573_90
