@@ -15,7 +15,7 @@ struct SweepTests {
     static func lossFree(rate: String = "100Mbit/s", extra: String = "") -> String {
         scenarioText(
             #""trials": 20, "network": { "wifiPeerToPeer": { "loss": 0, "jitter": "0s", "bandwidth": "\#(rate)", "bandwidthSpread": 0, "schedule": null } }, "#
-                + #""protocol": { "rapport": { "processing": "1ms" }, "sourceSaveTime": "0s" }"# + extra,
+                + #""protocol": { "rapport": { "processing": "1ms" }, "sourceSaveTime": "0s", "coding": { "encodeRate": null, "decodeRate": null } }"# + extra,
             activity: #""device": "mac", "app": "com.example.notes", "type": "com.example.notes.editing", "payloadSize": "1KiB""#,
             app: #", "coldLaunch": "0s""#)
     }
@@ -47,7 +47,7 @@ struct SweepTests {
         return Int64(segments - 1) * serialisation(1500, rate: rate) + serialisation(last + 40, rate: rate)
     }
 
-    @Test("loss-free: p50 accept→continue is non-decreasing in payload size and grows exactly by the payload's serialisation")
+    @Test("loss-free: p50 accept→continue is non-decreasing in payload size and grows exactly by the payload's serialisation (coding costs nothing here)")
     func closedForm() throws {
         let sizes = [256, 1024, 3072, 8192, 16_384, 32_768, 61_440]
         let prepared = try Self.prepare(Self.lossFree(rate: "10Mbit/s"), payloads: sizes.map(String.init))

@@ -81,7 +81,7 @@ struct ContinuationErrorTests {
         #expect(run.summary(of: activity, on: "ipad")?.outcome == .continued)
         let save = try #require(run.trace.first { $0.name == .save })
         let send = try #require(run.trace.first { $0.name == .sendPayload })
-        #expect(send.time - save.time == .seconds(1))
+        #expect(send.time - save.time == .seconds(1) + encodeTime(of: send))
         #expect(systemSteps(run.trace, on: "iphone").contains(.saveWaitOver))
         // The source still saved, but the payload went without the update.
         #expect(callbackOrder(run.trace, on: "iphone").contains(.userActivityWillSave))

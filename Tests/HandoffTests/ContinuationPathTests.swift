@@ -192,10 +192,12 @@ struct ContinuationPathTests {
         ])
         #expect(recorder.continued.first?.userInfo["Scroll"] == 512)
         #expect(run.content(of: activity).needsSave == false)
-        // The payload leaves exactly the charged 40 ms after the request arrived.
+        // The payload leaves exactly the charged 40 ms after the request
+        // arrived, plus its encoding (PayloadCoding).
         let save = try #require(run.trace.first { $0.name == .save })
         let send = try #require(run.trace.first { $0.name == .sendPayload })
-        #expect(send.time - save.time == .milliseconds(40))
+        #expect(send.time - save.time == .milliseconds(40) + encodeTime(of: send))
+        #expect(encodeTime(of: send) > .zero)
     }
 
     @Test("document-based: the document URL is rewritten for the receiver's container")

@@ -105,3 +105,11 @@ final class RestorableObject: Restorable {
         restorations += 1
     }
 }
+
+/// The time the source spends encoding what `send` (a send-payload record)
+/// sent: its userInfo and the envelope at the default encode rate.
+func encodeTime(of send: TraceRecord) -> SimDuration {
+    guard case let .message(.payload(userInfoBytes, _)) = send.event else { return .zero }
+    let configuration = HandoffConfiguration()
+    return configuration.coding.encodeTime(bytes: userInfoBytes + configuration.envelopeBytes)
+}

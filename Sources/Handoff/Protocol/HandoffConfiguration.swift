@@ -50,6 +50,9 @@ public struct HandoffConfiguration: Hashable, Sendable {
     /// The cloud relay (IDS) the fetch falls back to: the servers' delay
     /// and what they do with a large payload.
     public var relay: RelayParameters
+    /// What the payload's size costs to encode at the source and decode at
+    /// the receiver.
+    public var coding: PayloadCoding
     /// The first-contact advertisement-key exchange over Bluetooth LE.
     public var keyExchange: KeyExchangeParameters
     /// When the source takes its advertisement away, and how long an offer
@@ -90,6 +93,7 @@ public struct HandoffConfiguration: Hashable, Sendable {
         userInfoRecommendedLimit: Int = 3 * 1024, saveWait: SimDuration = .seconds(1),
         sourceSaveTime: DurationDistribution = HandoffConfiguration.defaultSourceSaveTime,
         rapport: RapportParameters = RapportParameters(), relay: RelayParameters = RelayParameters(),
+        coding: PayloadCoding = PayloadCoding(),
         keyExchange: KeyExchangeParameters = KeyExchangeParameters(),
         advertising: AdvertisingPolicy = AdvertisingPolicy(),
         fetchTransport: TransportParameters = HandoffConfiguration.defaultFetchTransport,
@@ -108,6 +112,7 @@ public struct HandoffConfiguration: Hashable, Sendable {
         self.sourceSaveTime = sourceSaveTime
         self.rapport = rapport
         self.relay = relay
+        self.coding = coding
         self.keyExchange = keyExchange
         self.advertising = advertising
         self.fetchTransport = fetchTransport

@@ -43,6 +43,23 @@ public enum HandoffDefaults {
                     + "assumptions from the message formats (X25519 keys 32 B, Ed25519 signatures 64 B, TLV headers)",
                 isAssumption: true),
             CalibratedDefault(
+                setting: "payload coding (size → time off the network)",
+                value: "encode and seal at \(configuration.coding.encodeRate.map(\.description) ?? "no cost"), open and "
+                    + "decode at \(configuration.coding.decodeRate.map(\.description) ?? "no cost"), over userInfo and the "
+                    + "envelope",
+                source: "assumption: a binary property list of small values encodes and decodes at tens of MB/s on a "
+                    + "phone, and ChaCha20-Poly1305 runs at GB/s, so the coding dominates; 64 KiB costs about 1.6 ms "
+                    + "to encode and 1.1 ms to decode; plausible 80 Mbit/s–4 Gbit/s (10–500 MB/s)",
+                isAssumption: true),
+            CalibratedDefault(
+                setting: "Rapport frame size",
+                value: "one frame per message up to 16 MiB − 1 B (a 24-bit length): every payload up to the "
+                    + "userInfo maximum is one frame",
+                source: "assumption: the 4 B frame header read as a 1 B type and a 3 B big-endian length, as "
+                    + "descriptions of the Companion protocol give it (pyatv's protocol notes); not checked against a "
+                    + "capture",
+                isAssumption: true),
+            CalibratedDefault(
                 setting: "Rapport framing", value: "\(rapport.frameHeaderBytes) B header per frame, "
                     + "\(rapport.frameTagBytes) B tag per encrypted frame",
                 source: "the reverse-engineered Rapport protocol (seemoo-lab/handoff-authentication-swift): "
@@ -86,8 +103,9 @@ public enum HandoffDefaults {
             CalibratedDefault(
                 setting: "fetch timeout t (4610 after t + \(configuration.payloadTimerExtra))",
                 value: "\(configuration.fetchTimeout)",
-                source: "assumption: HandoffRequestTimeout's value is not public; the payload timer's extra "
-                    + "\(configuration.payloadTimerExtra) is sharingd's",
+                source: "placeholder: HandoffRequestTimeout's value is not public; 10 s leaves the payload timer "
+                    + "(t + \(configuration.payloadTimerExtra), sharingd's extra) above Rapport's 5 s cap plus a relayed "
+                    + "fetch's tail (p99 about 5 s); plausible 5–30 s",
                 isAssumption: true),
             CalibratedDefault(
                 setting: "fetch connection (4609 when it fails)",
@@ -107,7 +125,9 @@ public enum HandoffDefaults {
                 setting: "userInfo maximum (4611 above it)", value: "\(configuration.userInfoLimit / 1024) KiB, checked "
                     + "at the source on the encoded payload",
                 source: "that the source checks the encoded payload and refuses larger ones: UASharingAdvertiser "
-                    + "(UAContinuityErrorDomain −110); the value is a hidden default, an assumption here; that −110 "
+                    + "(UAContinuityErrorDomain −110); the value is a hidden default, and 64 KiB is a placeholder (a "
+                    + "round figure twenty times Apple's 3 KB guidance, so that the guidance and a few multiples "
+                    + "pass); plausible 16 KiB–1 MiB: set protocol.userInfoLimit to your own measurement; that −110 "
                     + "reaches the app as 4611 is an assumption",
                 isAssumption: true),
             CalibratedDefault(
@@ -200,7 +220,9 @@ public enum HandoffDefaults {
                     + "\(AppDescription.defaultWarmLaunch)",
                 source: "assumption; cold median: Apple's launch target of 400 ms to the first frame (WWDC 2019, "
                     + "Optimizing App Launch); log-normal because a launch is a product of many independent costs; "
-                    + "warm: a fraction of a cold launch",
+                    + "warm: a placeholder, a quarter of a cold launch (the process is alive, only its scene comes "
+                    + "back; plausible 30–300 ms); the same figures on every platform, a Mac included (no "
+                    + "platform-specific measurement is public; a Mac app's cold launch is often longer)",
                 isAssumption: true),
             CalibratedDefault(
                 setting: "browser launch", value: "\(configuration.browserLaunch)",

@@ -249,14 +249,24 @@ extension HandoffEngine {
         }
     }
 
-    /// The payload arrived: the app continues now if it is ready, else
-    /// when it is.
+    /// The payload arrived: the receiver decodes it (``PayloadCoding``).
     mutating func fetchArrived(_ attempt: Int, now: SimInstant, scheduler: inout Scheduler<HandoffEvent>) {
         guard attempts[attempt].isFetching, case .some = attempts[attempt].delivered else { return }
-        attempts[attempt].fetchStage = .arrived
+        attempts[attempt].fetchStage = .decoding
         attempts[attempt].milestones[.payloadArrived] = now
         record(now, device: attempts[attempt].receiver, app: .system, activity: attempts[attempt].activity,
                .milestone(.payloadArrived, .fetchTook(now - (attempts[attempt].milestones[.fetchStarted] ?? now))))
+        var bytes = setup.configuration.envelopeBytes
+        if case let .success(size) = attempts[attempt].pendingReply { bytes += size }
+        later(.payloadDecoded, of: attempt, after: setup.configuration.coding.decodeTime(bytes: bytes), now: now,
+              scheduler: &scheduler)
+    }
+
+    /// The payload is decoded: the app continues now if it is ready, else
+    /// when it is.
+    mutating func payloadDecoded(_ attempt: Int, now: SimInstant, scheduler: inout Scheduler<HandoffEvent>) {
+        guard attempts[attempt].fetchStage == .decoding else { return }
+        attempts[attempt].fetchStage = .arrived
         if attempts[attempt].appReady { continueActivity(attempt, now: now, scheduler: &scheduler) }
     }
 

@@ -214,6 +214,8 @@ extension HandoffEngine {
             }
         case .sourceSend:
             sourceSend(attempt, now: now)
+        case .payloadDecoded:
+            payloadDecoded(attempt, now: now, scheduler: &scheduler)
         case .continueReturned:
             continueReturned(attempt, now: now, scheduler: &scheduler)
         case let .restore(call):
@@ -262,7 +264,7 @@ extension HandoffEngine {
             continueActivity(attempt, now: now, scheduler: &scheduler)
         case let .failed(error):
             fail(attempt, with: error, now: now, scheduler: &scheduler)
-        case .idle, .resolving, .rapport, .cloud:
+        case .idle, .resolving, .rapport, .cloud, .decoding:
             return
         }
     }

@@ -408,7 +408,12 @@ extension HandoffEngine {
             attempts[attempt].delivered = deliveredActivity(
                 of: id, content: sent, to: attempts[attempt].receiver, target: attempts[attempt].target)
         }
-        later(.sourceSend, of: attempt, after: wait + saveTime, now: now, scheduler: &scheduler)
+        // Encoding and sealing what is sent (``PayloadCoding``).
+        var encode = SimDuration.zero
+        if case let .success(bytes) = attempts[attempt].pendingReply {
+            encode = setup.configuration.coding.encodeTime(bytes: bytes + setup.configuration.envelopeBytes)
+        }
+        later(.sourceSend, of: attempt, after: wait + saveTime + encode, now: now, scheduler: &scheduler)
     }
 
     /// Whether the source can still hand the activity to `receiver`: not

@@ -79,6 +79,8 @@ package enum ProtocolStep: Hashable, Sendable {
     case fetchTimeout
     /// The source finished saving: send the payload or an error.
     case sourceSend
+    /// The receiver finished decoding the payload.
+    case payloadDecoded
     /// `continue` returned.
     case continueReturned
     /// The restoration handler is called with the objects of this call.
@@ -138,7 +140,9 @@ enum FetchStage: Hashable, Sendable {
     case rapport
     /// Asking over the cloud relay (IDS).
     case cloud
-    /// The payload has arrived.
+    /// The payload has arrived; the receiver is decoding it.
+    case decoding
+    /// The payload has arrived and is decoded.
     case arrived
     /// The fetch failed with this error.
     case failed(ContinuationError)
@@ -259,7 +263,7 @@ struct Attempt {
     var isFetching: Bool {
         switch fetchStage {
         case .resolving, .rapport, .cloud: return true
-        case .idle, .arrived, .failed: return false
+        case .idle, .decoding, .arrived, .failed: return false
         }
     }
 }

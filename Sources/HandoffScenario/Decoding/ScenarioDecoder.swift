@@ -66,6 +66,7 @@ enum ScenarioKeys {
     static let network = ["profile", "fetchPath", "wifiPeerToPeer", "bluetooth", "localNetwork", "internetPath", "transport"]
     static let internetPath = ["uplink", "downlink"]
     static let relay = ["delay", "inlineLimit", "noticeBytes"]
+    static let coding = ["encodeRate", "decodeRate"]
     static let transport = [
         "congestionControl", "lossDetection", "delayedAcknowledgement", "initialWindow", "window",
         "initialRetransmissionTimeout", "minimumRetransmissionTimeout", "cubic",
@@ -83,7 +84,7 @@ enum ScenarioKeys {
     static let outage = ["from", "until"]
     static let protocolKeys = [
         "fetchTimeout", "payloadTimerExtra", "userInfoLimit", "userInfoRecommendedLimit", "saveWait", "sourceSaveTime",
-        "requestBytes", "envelopeBytes", "noticeBytes", "browserLaunch", "acceptance", "rapport", "relay", "keyExchange",
+        "requestBytes", "envelopeBytes", "noticeBytes", "browserLaunch", "acceptance", "rapport", "relay", "coding", "keyExchange",
         "advertising",
     ]
     static let advertising = [

@@ -385,6 +385,23 @@ extension ScenarioReader {
                 configuration.relay.noticeBytes = value
             }
         }
+        if let coding = object.optional("coding", {
+            context.object($0, $1, what: "the coding object", allowed: ScenarioKeys.coding)
+        }) {
+            for (key, keyPath) in [("encodeRate", \PayloadCoding.encodeRate), ("decodeRate", \PayloadCoding.decodeRate)] {
+                guard let member = coding.member(key) else { continue }
+                if case .null = member.value.value {
+                    configuration.coding[keyPath: keyPath] = nil
+                } else if case let .string(text) = member.value.value, case let .success(rate) = Quantities.bandwidth(text),
+                   rate.bitsPerSecond >= 1_000_000
+                {
+                    configuration.coding[keyPath: keyPath] = rate
+                } else {
+                    context.mismatch(member.value, path.key("coding").key(key),
+                                     expected: "a rate of at least 1Mbit/s such as \"320Mbit/s\" (units bit/s, kbit/s, Mbit/s, Gbit/s), or null for no cost")
+                }
+            }
+        }
         if let policy = object.optional("advertising", {
             context.object($0, $1, what: "the advertising object", allowed: ScenarioKeys.advertising)
         }) {

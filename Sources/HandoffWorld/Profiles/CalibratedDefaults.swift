@@ -119,8 +119,10 @@ public enum CalibratedDefaults {
             setting: "scanning", value: "\(scanning.window) every \(scanning.interval) with the screen on, every "
                 + "\(scanning.screenOffInterval) with it off or locked",
             source: "window: the Continuity scan's window 30 (WirelessProximity), in 0.625 ms units (an assumption, "
-                + "the unit of its advertising rates); intervals: assumptions: the scan requests carry a screen-on "
-                + "and a screen-off interval, and the screen state picks one, but their values are not published",
+                + "the unit of its advertising rates); intervals: placeholders: the scan requests carry a screen-on "
+                + "and a screen-off interval, and the screen state picks one, but their values are not published; "
+                + "300 ms catches one of the 30 ms fast advertisements in the first 2 s almost surely (a 6% duty "
+                + "cycle), 1.5 s is a fifth of that duty cycle for a dark screen; plausible 100 ms–1 s and 1–5 s",
             isAssumption: true))
         let transport = TransportParameters()
         rows.append(CalibratedDefault(
