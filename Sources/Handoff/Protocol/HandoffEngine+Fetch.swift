@@ -34,7 +34,14 @@ extension HandoffEngine {
         case .wifiPeerToPeer:
             later(.rapportDeadline, of: attempt, after: configuration.rapportDeadline, now: now, scheduler: &scheduler)
             attempts[attempt].fetchStage = .resolving
-            sendResolveQuery(attempt, now: now, scheduler: &scheduler)
+            // The peer-to-peer browse switches AWDL on (if it is not on).
+            world.enablePeerToPeer(between: receiver, and: activities[id.index].device, at: now)
+            if configuration.rapport.resolveCached {
+                later(.resolvedFromCache, of: attempt, after: configuration.rapport.cachedResolveTime, now: now,
+                      scheduler: &scheduler)
+            } else {
+                sendResolveQuery(attempt, now: now, scheduler: &scheduler)
+            }
         case .bluetooth:
             later(.rapportDeadline, of: attempt, after: configuration.rapportDeadline, now: now, scheduler: &scheduler)
             connectRapport(attempt, now: now)
@@ -43,9 +50,19 @@ extension HandoffEngine {
 
     // MARK: Resolving
 
+    /// The resolve answered from the receiver's Bonjour cache: nothing went
+    /// on the air; Rapport connects.
+    mutating func resolvedFromCache(_ attempt: Int, now: SimInstant) {
+        guard attempts[attempt].fetchStage == .resolving else { return }
+        attempts[attempt].milestones.reach(.resolved, at: now)
+        record(now, device: attempts[attempt].receiver, app: .system, activity: attempts[attempt].activity,
+               .milestone(.resolved, .afterQueries(0)))
+        connectRapport(attempt, now: now)
+    }
+
     /// Sends a Bonjour query for the source's `_companion-link._tcp`
-    /// service over the peer-to-peer link, and arms its repeat (1 s, then
-    /// twice as long each time, as mDNS does).
+    /// service over the peer-to-peer link (multicast), and arms its repeat
+    /// (1 s, then twice as long each time, as mDNS does).
     mutating func sendResolveQuery(_ attempt: Int, now: SimInstant, scheduler: inout Scheduler<HandoffEvent>) {
         let id = attempts[attempt].activity
         let receiver = attempts[attempt].receiver
@@ -55,7 +72,7 @@ extension HandoffEngine {
         let rapport = setup.configuration.rapport
         world.sendDatagram(
             on: world.link(.wifiPeerToPeer(from: receiver, to: source)), bytes: rapport.resolveQueryBytes,
-            tag: ResolveDatagram.query.tag(attempt), at: now)
+            tag: ResolveDatagram.query.tag(attempt), multicast: true, at: now)
         record(now, device: receiver, app: .system, activity: id, .message(.resolveQuery(number: query + 1)))
         let wait = rapport.resolveRetryInterval * (Int64(1) << Int64(min(query, 16)))
         later(.resolveRetry(Int32(query)), of: attempt, after: wait, now: now, scheduler: &scheduler)
@@ -79,10 +96,12 @@ extension HandoffEngine {
         let source = activities[id.index].device
         switch kind {
         case .query:
-            // The source's mDNS responder answers every query it hears.
+            // The source's mDNS responder answers every query it hears, to
+            // the multicast group (RFC 6762 §6).
             world.sendDatagram(
                 on: world.link(.wifiPeerToPeer(from: source, to: receiver)),
-                bytes: setup.configuration.rapport.resolveAnswerBytes, tag: ResolveDatagram.answer.tag(attempt), at: now)
+                bytes: setup.configuration.rapport.resolveAnswerBytes, tag: ResolveDatagram.answer.tag(attempt),
+                multicast: true, at: now)
             return false
         case .answer:
             guard attempts[attempt].fetchStage == .resolving else { return false }

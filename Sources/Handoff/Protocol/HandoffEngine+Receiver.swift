@@ -198,6 +198,8 @@ extension HandoffEngine {
             appReady(attempt, now: now, scheduler: &scheduler)
         case let .resolveRetry(query):
             resolveRetry(attempt, after: Int(query), now: now, scheduler: &scheduler)
+        case .resolvedFromCache:
+            resolvedFromCache(attempt, now: now)
         case let .fetchSend(message):
             sendFetchMessage(message, of: attempt, now: now)
         case .rapportDeadline:

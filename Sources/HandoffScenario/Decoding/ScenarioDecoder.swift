@@ -73,8 +73,8 @@ enum ScenarioKeys {
     ]
     static let peerToPeerLink = link + ["schedule"]
     static let schedule = [
-        "slot", "slotsPerSequence", "idleInterval", "idleWindow", "missProbability", "wakeLossProbability", "awaySlots",
-        "idleAfter",
+        "slot", "slotsPerSequence", "sharedSlots", "multicastSlots", "syncInterval", "start", "activation",
+        "excursionInterval", "excursionDuration", "awaySlots", "idleAfter",
     ]
     static let burst = ["goodToBad", "badToGood", "lossInGood", "lossInBad"]
     static let outage = ["from", "until"]
@@ -88,7 +88,7 @@ enum ScenarioKeys {
         "maximumUpdatesPerWindow", "updateWindow", "minimumLife",
     ]
     static let rapport = [
-        "resolveQueryBytes", "resolveAnswerBytes", "resolveRetryInterval", "pairVerifyBytes", "systemInfoRequestBytes",
+        "resolveQueryBytes", "resolveAnswerBytes", "resolveRetryInterval", "resolveCached", "cachedResolveTime", "pairVerifyBytes", "systemInfoRequestBytes",
         "systemInfoAnswerBytes", "frameHeaderBytes", "frameTagBytes", "processing", "requestTimeoutCap", "cloudFallback",
     ]
     static let keyExchange = ["firstContact", "requestBytes", "answerBytes", "timeout", "retryHold"]
