@@ -4,18 +4,23 @@ build: `handoff-sim calibrate EXPERIMENT --check` for the shipped
 experiments.
 
 Each bound holds for any seed: it is the mean plus 4.5 standard deviations
-of the figure over seeds 1-30 of the experiment (measured 2026-11-26; a seed
+of the figure over seeds 1-30 of the experiment (a seed
 fails it about once in 300,000 if the spread is normal), rounded out:
 
 | figure | over 30 seeds: min / mean / max (sd) | bound |
 |---|---|---|
-| AWDL request/response KS (2,000 simulated, 1,500 measured) | 0.035 / 0.048 / 0.065 (0.0076) | <= 0.082 |
-| cable request/response KS | 0.080 / 0.092 / 0.112 (0.0083) | <= 0.13 |
-| AWDL 10.49 MB upload KS (200 simulated) | 0.115 / 0.152 / 0.195 (0.022) | <= 0.25 |
-| upload median against the measured 871 ms | -2.7% / -1.2% / +0.8% (0.92%) | within -5.4% .. +3.0% |
-| upload interquartile range (measured 81 ms) | 76 / 95 / 112 ms (9.4) | 52 .. 138 ms |
+| AWDL request/response KS (2,000 simulated, 1,500 measured) | 0.056 / 0.067 / 0.077 (0.0053) | <= 0.091 |
+| cable request/response KS | 0.080 / 0.089 / 0.104 (0.0067) | <= 0.12 |
+| AWDL 10.49 MB upload KS (200 simulated) | 0.110 / 0.144 / 0.175 (0.018) | <= 0.23 |
+| upload median against the measured 871 ms | -0.5% / +0.7% / +2.4% (0.70%) | within -2.5% .. +3.8% |
+| upload interquartile range (measured 81 ms) | 80 / 95 / 108 ms (7.8) | 59 .. 130 ms |
 
-The KS distances sit around the 5% critical value (0.046 for AWDL): the
+Measured 2026-11-26 with the slot-structured schedule (OWL's idle
+sequence, excursions, warm AWDL and a cached resolve as in the measured
+runs): `calibrate --check` on copies of the two experiments with "seed"
+set to 1..30.
+
+The KS distances sit above the 5% critical value (0.046 for AWDL): the
 AWDL fit is close, not indistinguishable; the cable's and the upload's are
 further off (docs/calibration.md says why).
 
@@ -56,19 +61,19 @@ awdl = check(os.path.join(root, "calibration/privatedrop-awdl.json"))
 expect(awdl == check(os.path.join(root, "calibration/privatedrop-awdl.json"), jobs="1"),
        "AWDL: the same groups, distances and quantiles on 1 thread as on 2")
 fetch, upload = awdl[0], awdl[1]
-expect(fetch["metric"] == "fetch" and fetch["ks"] <= 0.082,
-       f"AWDL request/response: KS {fetch['ks']:.3f} <= 0.082 ({fetch['simulated']} simulated, "
+expect(fetch["metric"] == "fetch" and fetch["ks"] <= 0.091,
+       f"AWDL request/response: KS {fetch['ks']:.3f} <= 0.091 ({fetch['simulated']} simulated, "
        f"{fetch['measured']} measured; 5% critical value {fetch['critical']:.3f})")
 measured_median, simulated_median = quantile(upload, 0.5)
-expect(upload["metric"] == "streamRound" and -0.054 <= simulated_median / measured_median - 1 <= 0.030,
-       f"AWDL 10.49 MB upload: median {simulated_median:.1f} ms within -5.4% .. +3.0% of the measured {measured_median:.1f} ms")
+expect(upload["metric"] == "streamRound" and -0.025 <= simulated_median / measured_median - 1 <= 0.038,
+       f"AWDL 10.49 MB upload: median {simulated_median:.1f} ms within -2.5% .. +3.8% of the measured {measured_median:.1f} ms")
 iqr = quantile(upload, 0.75)[1] - quantile(upload, 0.25)[1]
-expect(52 <= iqr <= 138, f"AWDL 10.49 MB upload: interquartile range {iqr:.1f} ms within 52-138 ms (measured 81 ms)")
-expect(upload["ks"] <= 0.25, f"AWDL 10.49 MB upload: KS {upload['ks']:.3f} <= 0.25 "
+expect(59 <= iqr <= 130, f"AWDL 10.49 MB upload: interquartile range {iqr:.1f} ms within 59-130 ms (measured 81 ms)")
+expect(upload["ks"] <= 0.23, f"AWDL 10.49 MB upload: KS {upload['ks']:.3f} <= 0.23 "
        f"(5% critical value {upload['critical']:.3f})")
 
 cable = check(os.path.join(root, "calibration/privatedrop-cable.json"))[0]
-expect(cable["ks"] <= 0.13, f"cable request/response: KS {cable['ks']:.3f} <= 0.13 "
+expect(cable["ks"] <= 0.12, f"cable request/response: KS {cable['ks']:.3f} <= 0.12 "
        f"(5% critical value {cable['critical']:.3f})")
 
 # The AWDL model against the cable's runs: the check can fail.

@@ -168,11 +168,13 @@ struct PeerToPeerScheduleTests {
         var world = try makeWorld(wifi: cold)
         let forward = world.link(.wifiPeerToPeer(from: DeviceID(0), to: DeviceID(1)))
         let backward = world.link(.wifiPeerToPeer(from: DeviceID(1), to: DeviceID(0)))
-        #expect(!world.isPeerToPeerOn(between: DeviceID(0), and: DeviceID(1)))
+        let onBefore = world.isPeerToPeerOn(between: DeviceID(0), and: DeviceID(1))
+        #expect(!onBefore)
         world.sendDatagram(on: forward, bytes: 100, tag: 1, at: .zero)
         #expect(world.statistics(of: forward).fragmentsDroppedUnknownPeer == 1)
         // The frame switched AWDL on for the pair, both ways.
-        #expect(world.isPeerToPeerOn(between: DeviceID(1), and: DeviceID(0)))
+        let onAfter = world.isPeerToPeerOn(between: DeviceID(1), and: DeviceID(0))
+        #expect(onAfter)
         let known = world.links[forward.index].state.clock.knownAt
         #expect(world.links[backward.index].state.clock.knownAt == known)
         #expect(known >= 50 * millisecond)
