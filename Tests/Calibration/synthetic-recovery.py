@@ -13,8 +13,8 @@ root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 base = os.path.join(root, "calibration/scenarios/awdl-request-response.json")
 truth = {  # path: (value as the scenario takes it, value in the report's unit)
     "network.wifiPeerToPeer.latency": ("3000000ns", 3_000_000),
-    "network.wifiPeerToPeer.schedule.idleInterval": ("500000000ns", 500_000_000),
-    "network.wifiPeerToPeer.schedule.missProbability": (0.2, 0.2),
+    "network.wifiPeerToPeer.schedule.excursionInterval": ("2500000000ns", 2_500_000_000),
+    "network.wifiPeerToPeer.schedule.excursionDuration": ("400000000ns", 400_000_000),
 }
 work = tempfile.mkdtemp(prefix="recovery-")
 scenario = json.load(open(base))
@@ -44,8 +44,8 @@ experiment = {
     "data": [{"file": measured, "column": "network_ms", "unit": "ms", "metric": "fetch"}],
     "parameters": [
         {"path": "network.wifiPeerToPeer.latency", "min": "0.5ms", "max": "10ms", "scale": "log"},
-        {"path": "network.wifiPeerToPeer.schedule.idleInterval", "min": "250ms", "max": "800ms"},
-        {"path": "network.wifiPeerToPeer.schedule.missProbability", "min": 0, "max": 0.5},
+        {"path": "network.wifiPeerToPeer.schedule.excursionInterval", "min": "1.5s", "max": "8s", "scale": "log"},
+        {"path": "network.wifiPeerToPeer.schedule.excursionDuration", "min": "100ms", "max": "900ms"},
     ],
 }
 experiment_file = os.path.join(work, "experiment.json")

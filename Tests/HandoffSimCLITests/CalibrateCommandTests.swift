@@ -126,11 +126,11 @@ struct OverlayCommandTests {
 
         // A hand-written overlay that makes the link much slower: run's
         // figures move, and equal those of the scenario with the value written in.
-        let slow = #"{"overlay": "slow", "set": [{"path": "network.wifiPeerToPeer.latency", "value": "40ms"}]}"#
+        let slow = #"{"overlay": "slow", "set": [{"path": "network.wifiPeerToPeer.latency", "value": "150ms"}]}"#
         try slow.write(toFile: directory + "/slow.json", atomically: true, encoding: .utf8)
         let scenario = Self.root + "/scenarios/payload-3kib.json"
         var edited = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: scenario))) as! [String: Any]
-        edited["network"] = ["wifiPeerToPeer": ["latency": "40ms"]]
+        edited["network"] = ["wifiPeerToPeer": ["latency": "150ms"]]
         try JSONSerialization.data(withJSONObject: edited).write(to: URL(fileURLWithPath: directory + "/edited.json"))
         func json(_ arguments: [String]) throws -> String {
             let run = try ProductRunner.run("handoff-sim", arguments + ["--no-progress", "--json", directory + "/r.json"])

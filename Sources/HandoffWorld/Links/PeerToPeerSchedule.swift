@@ -38,9 +38,10 @@ import SimKernel
 ///   switches it on (a peer-to-peer Bonjour browse). It is up after
 ///   ``activation``, then hears the peer's first sync frame sent in a
 ///   shared slot (every ``syncInterval``) and synchronises; the peer hears
-///   the device in the middle of the next shared slot. Multicast frames
-///   wait for the synchronisation; unicast frames offered before the peer
-///   has heard the device are dropped.
+///   the device in the middle of the next shared slot, or earlier if it
+///   hears one of its multicast frames. Multicast frames wait for the
+///   synchronisation; unicast frames offered before the peer has heard the
+///   device are dropped.
 ///
 /// A frame goes out whole once it may start. Both directions of a pair
 /// share the schedule: the phases and the excursions are pure functions of

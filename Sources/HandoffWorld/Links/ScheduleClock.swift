@@ -102,6 +102,8 @@ struct ScheduleClock: Sendable {
                 break
             }
             let away = !isActive(at: start) && excursionEnd(of: senderIsLow ? 1 : 0, at: start, schedule: schedule) != nil
+            // A peer that hears a frame of the device knows it.
+            if !away { knownAt = min(knownAt, start) }
             return (start, away ? .peerAway : .heard)
         }
         if start < knownAt { return (start, .unknownPeer) }

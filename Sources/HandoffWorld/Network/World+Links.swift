@@ -381,10 +381,8 @@ extension World {
             links[reverse].state.clock.activeFrom = clock.activeFrom
             links[reverse].state.clock.activeUntil = clock.activeUntil
         }
-        if links[reverse].state.clock.syncedAt > clock.syncedAt {
-            links[reverse].state.clock.syncedAt = clock.syncedAt
-            links[reverse].state.clock.knownAt = clock.knownAt
-        }
+        if links[reverse].state.clock.syncedAt > clock.syncedAt { links[reverse].state.clock.syncedAt = clock.syncedAt }
+        if links[reverse].state.clock.knownAt > clock.knownAt { links[reverse].state.clock.knownAt = clock.knownAt }
     }
 
     /// Switches AWDL on between `a` and `b` at `now`, as a peer-to-peer
