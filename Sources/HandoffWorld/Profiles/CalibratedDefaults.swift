@@ -79,10 +79,12 @@ public enum CalibratedDefaults {
                 isAssumption: true))
             rows.append(CalibratedDefault(
                 setting: "AWDL excursions (idle pair)", value: describeExcursions(schedule),
-                source: "fitted to the measured runs of a fresh connection and one exchange over AWDL, warm and "
-                    + "with the Bonjour answer cached as measured (PrivateDrop evaluation data, USENIX Security "
-                    + "2021; calibration/privatedrop-awdl.json): Kolmogorov–Smirnov distance 0.056–0.077 over 30 seeds, mean 0.067 (the 5% critical value is 0.046); plausible range from ping spikes of "
-                    + "200–800 ms every 1–5 s over awdl0 (seemoo-lab/owl issue 38; NearDrop issue 59)",
+                source: "the duration fitted, the interval assumed: the measured runs of a fresh connection and one "
+                    + "exchange over AWDL, warm and with the Bonjour answer cached as measured (PrivateDrop evaluation "
+                    + "data, USENIX Security 2021; calibration/privatedrop-awdl.json), identify only the share of "
+                    + "time a device is away (fitted with both free: 3.83 s and 323 ms); Kolmogorov–Smirnov distance "
+                    + "0.056–0.077 over 30 seeds, mean 0.067 (the 5% critical value is 0.046); plausible ranges from "
+                    + "ping spikes of 200–800 ms every 1–5 s over awdl0 (seemoo-lab/owl issue 38; NearDrop issue 59)",
                 isAssumption: true))
             rows.append(CalibratedDefault(
                 setting: "AWDL active pair", value: describeActive(schedule),
