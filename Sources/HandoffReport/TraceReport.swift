@@ -91,7 +91,8 @@ public enum TraceReport {
         case .queue: return "queue full"
         case .lossModel: return "loss model"
         case .linkDown: return "link down (outage, partition or radio off)"
-        case .waking: return "woke an idle AWDL pair, not heard"
+        case .peerAway: return "AWDL peer away from the channel"
+        case .unknownPeer: return "AWDL peer not yet known, dropped"
         }
     }
 

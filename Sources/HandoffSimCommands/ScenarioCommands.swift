@@ -104,7 +104,7 @@ extension CommandOption where Self == Option<Bool> {
     static var packets: Option<Bool> {
         .flag(
             name: "--packets",
-            help: "Also show every packet put on a link, merged in by time: its link, connection and side, what it is (SYN, data N, ACK N, a retransmission), its size, and when it arrives or why it was lost (queue full, loss model, link down, an AWDL waking frame not heard).")
+            help: "Also show every packet put on a link, merged in by time: its link, connection and side, what it is (SYN, data N, ACK N, a retransmission), its size, and when it arrives or why it was lost (queue full, loss model, link down, an AWDL peer away or not yet known).")
     }
 }
 

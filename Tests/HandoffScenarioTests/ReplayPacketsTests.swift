@@ -43,9 +43,9 @@ struct ReplayPacketsTests {
     @Test("every packet of the trial, lost ones with their reason, and every lost data segment sent again")
     func packets() throws {
         let scenario = try Self.burstLoss()
-        let plain = try ScenarioRunner.replay(scenario, seed: 1, trial: 3)
+        let plain = try ScenarioRunner.replay(scenario, seed: 1, trial: 12)
         #expect(plain.packets.isEmpty)
-        let replay = try ScenarioRunner.replay(scenario, seed: 1, trial: 3, packets: true)
+        let replay = try ScenarioRunner.replay(scenario, seed: 1, trial: 12, packets: true)
         #expect(replay.trace == plain.trace, "recording packets changes nothing in the trial")
         #expect(replay.packets.count == replay.packetLinks.count)
         #expect(replay.packetLinks.allSatisfy { $0.hasPrefix("wifi ") || $0.hasPrefix("uplink ") || $0.hasPrefix("downlink ") })

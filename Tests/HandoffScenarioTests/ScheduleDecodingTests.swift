@@ -14,16 +14,20 @@ struct ScheduleDecodingTests {
         let wire = try validScenario(scenarioText(#""network": { "wifiPeerToPeer": { "schedule": null } }"#))
         #expect(wire.setup.world.wifiPeerToPeer.schedule == nil)
         let tuned = try validScenario(scenarioText(
-            #""network": { "wifiPeerToPeer": { "schedule": { "idleInterval": "500ms", "idleWindow": "90ms", "missProbability": "10%", "wakeLossProbability": 0, "awaySlots": 2, "idleAfter": "3s", "slot": "50ms", "slotsPerSequence": 8 } } }"#))
+            #""network": { "wifiPeerToPeer": { "schedule": { "sharedSlots": [0, 4], "multicastSlots": [4], "syncInterval": "450ms", "start": "warm", "activation": "20ms", "excursionInterval": "2s", "excursionDuration": "400ms", "awaySlots": 2, "idleAfter": "3s", "slot": "50ms", "slotsPerSequence": 8 } } }"#))
         let schedule = try #require(tuned.setup.world.wifiPeerToPeer.schedule)
         #expect(schedule == PeerToPeerSchedule(
-            slot: .milliseconds(50), slotsPerSequence: 8, idleInterval: .milliseconds(500), idleWindow: .milliseconds(90),
-            missProbability: 0.1, wakeLossProbability: 0, awaySlots: 2, idleAfter: .seconds(3)))
+            slot: .milliseconds(50), slotsPerSequence: 8, sharedSlots: .init([0, 4]), multicastSlots: .init([4]),
+            syncInterval: .milliseconds(450), start: .warm, activation: .milliseconds(20),
+            excursionInterval: .seconds(2), excursionDuration: .milliseconds(400), awaySlots: 2, idleAfter: .seconds(3)))
     }
 
     @Test("bad schedules are clear errors at their path", arguments: [
-        (#"{ "missProbability": 0.95 }"#, "schedule.missProbability"),
-        (#"{ "idleInterval": "20ms", "idleWindow": "80ms" }"#, "schedule.idleWindow"),
+        (#"{ "start": "lukewarm" }"#, "warm, cold"),
+        (#"{ "sharedSlots": [0, 99] }"#, "schedule.sharedSlots[1]"),
+        (#"{ "sharedSlots": [0, 20] }"#, "schedule.sharedSlots"),
+        (#"{ "multicastSlots": [3] }"#, "schedule.multicastSlots"),
+        (#"{ "excursionInterval": "1s", "excursionDuration": "900ms" }"#, "schedule.excursionDuration"),
         (#"{ "awaySlots": 16 }"#, "schedule.awaySlots"),
         (#"{ "every": "1s" }"#, "every"),
         (#""sometimes""#, "a schedule object"),
@@ -33,6 +37,17 @@ struct ScheduleDecodingTests {
         #expect(found.count == 1)
         #expect(found.first?.contains("$.network.wifiPeerToPeer.schedule") == true, "\(found)")
         #expect(found.first?.contains(mentions) == true, "\(found)")
+    }
+
+    @Test("the Bonjour cache: resolveCached and cachedResolveTime, bounded")
+    func cachedResolve() throws {
+        let cached = try validScenario(scenarioText(
+            #""protocol": { "rapport": { "resolveCached": true, "cachedResolveTime": "3ms" } }"#))
+        #expect(cached.setup.configuration.rapport.resolveCached)
+        #expect(cached.setup.configuration.rapport.cachedResolveTime == .milliseconds(3))
+        let found = problems(scenarioText(#""protocol": { "rapport": { "cachedResolveTime": "11s" } }"#))
+        #expect(found.count == 1)
+        #expect(found.first?.contains("$.protocol.rapport.cachedResolveTime") == true, "\(found)")
     }
 
     @Test("only the peer-to-peer link has a schedule")

@@ -113,7 +113,7 @@ struct OverlayCommandTests {
              "data": [{"file": "\#(Self.root)/calibration/data/privatedrop-awdl.csv", "column": "network_ms", "metric": "fetch"}],
              "parameters": [
                {"path": "network.wifiPeerToPeer.latency", "min": "0.5ms", "max": "8ms", "scale": "log"},
-               {"path": "network.wifiPeerToPeer.schedule.missProbability", "min": 0, "max": 0.4}]}
+               {"path": "network.wifiPeerToPeer.bandwidthSpread", "min": 0, "max": 0.3}]}
             """#.write(toFile: directory + "/experiment.json", atomically: true, encoding: .utf8)
         let calibrate = try ProductRunner.run(
             "handoff-sim",
@@ -122,15 +122,15 @@ struct OverlayCommandTests {
         #expect(calibrate.status == 0, "\(calibrate.standardError)")
         let overlayText = try String(contentsOfFile: directory + "/fitted.json", encoding: .utf8)
         #expect(overlayText.contains("\"network.wifiPeerToPeer.latency\""))
-        #expect(overlayText.contains("\"network.wifiPeerToPeer.schedule.missProbability\""))
+        #expect(overlayText.contains("\"network.wifiPeerToPeer.bandwidthSpread\""))
 
         // A hand-written overlay that makes the link much slower: run's
         // figures move, and equal those of the scenario with the value written in.
-        let slow = #"{"overlay": "slow", "set": [{"path": "network.wifiPeerToPeer.latency", "value": "40ms"}]}"#
+        let slow = #"{"overlay": "slow", "set": [{"path": "network.wifiPeerToPeer.latency", "value": "150ms"}]}"#
         try slow.write(toFile: directory + "/slow.json", atomically: true, encoding: .utf8)
         let scenario = Self.root + "/scenarios/payload-3kib.json"
         var edited = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: scenario))) as! [String: Any]
-        edited["network"] = ["wifiPeerToPeer": ["latency": "40ms"]]
+        edited["network"] = ["wifiPeerToPeer": ["latency": "150ms"]]
         try JSONSerialization.data(withJSONObject: edited).write(to: URL(fileURLWithPath: directory + "/edited.json"))
         func json(_ arguments: [String]) throws -> String {
             let run = try ProductRunner.run("handoff-sim", arguments + ["--no-progress", "--json", directory + "/r.json"])

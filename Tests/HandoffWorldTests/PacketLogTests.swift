@@ -41,7 +41,7 @@ struct PacketLogTests {
         #expect(log.count == offered)
     }
 
-    @Test("a loss says why: the queue, the loss model, the link down, or an AWDL pair's waking")
+    @Test("a loss says why: the queue, the loss model, the link down, an AWDL peer away or not yet known")
     func lossReasons() throws {
         // Queue: no waiting room on a slow link, two packets at once.
         var slow = TransportFixture.link(latencyMilliseconds: 1, megabits: 1)
@@ -74,19 +74,25 @@ struct PacketLogTests {
         let logged6 = world.packetLog
         #expect(logged6.first?.connection == nil)
 
-        // An AWDL pair's waking frame, not heard (every time, at 0.9 … per draw).
-        let awake = PeerToPeerSchedule(missProbability: 0, wakeLossProbability: 0.9)
-        var lostWaking = 0
+        // AWDL: a unicast frame before the peer knows the device (cold), and
+        // one sent while the peer is away (excursions 60% of the time).
+        var cold = TransportFixture.link(latencyMilliseconds: 1)
+        cold.schedule = PeerToPeerSchedule(start: .cold)
+        world = try TransportFixture.world(forward: cold)
+        world.recordsPackets = true
+        world.sendDatagram(on: forward, bytes: 100, tag: 5, at: .zero)
+        #expect(world.packetLog.map(\.fate) == [.lost(.unknownPeer)])
+        var away = TransportFixture.link(latencyMilliseconds: 1)
+        away.schedule = PeerToPeerSchedule(
+            start: .warm, excursionInterval: .seconds(1), excursionDuration: .milliseconds(600))
+        var lostAway = 0
         for seed in UInt64(1)...20 {
-            var awdl = TransportFixture.link(latencyMilliseconds: 1)
-            awdl.schedule = awake
-            world = try TransportFixture.world(forward: awdl, seed: seed)
+            world = try TransportFixture.world(forward: away, seed: seed)
             world.recordsPackets = true
-            world.sendDatagram(on: forward, bytes: 100, tag: 5, at: .zero)
-            let log = world.packetLog
-            if log.map(\.fate) == [.lost(.waking)] { lostWaking += 1 }
+            world.sendDatagram(on: forward, bytes: 100, tag: 6, at: .zero)
+            if world.packetLog.map(\.fate) == [.lost(.peerAway)] { lostAway += 1 }
         }
-        #expect(lostWaking >= 12)
+        #expect(lostAway >= 1 && lostAway < 20)
     }
 
     @Test("a reset empties the log and keeps it recording")

@@ -35,7 +35,16 @@ extension HandoffEngine {
         case .wifiPeerToPeer, .localNetwork:
             later(.rapportDeadline, of: attempt, after: configuration.rapportDeadline, now: now, scheduler: &scheduler)
             attempts[attempt].fetchStage = .resolving
-            sendResolveQuery(attempt, now: now, scheduler: &scheduler)
+            // The peer-to-peer browse switches AWDL on (if it is not on).
+            if configuration.fetchPath == .wifiPeerToPeer {
+                world.enablePeerToPeer(between: receiver, and: activities[id.index].device, at: now)
+            }
+            if configuration.rapport.resolveCached {
+                later(.resolvedFromCache, of: attempt, after: configuration.rapport.cachedResolveTime, now: now,
+                      scheduler: &scheduler)
+            } else {
+                sendResolveQuery(attempt, now: now, scheduler: &scheduler)
+            }
         case .bluetooth:
             later(.rapportDeadline, of: attempt, after: configuration.rapportDeadline, now: now, scheduler: &scheduler)
             connectRapport(attempt, now: now)
@@ -44,8 +53,18 @@ extension HandoffEngine {
 
     // MARK: Resolving
 
+    /// The resolve answered from the receiver's Bonjour cache: nothing went
+    /// on the air; Rapport connects.
+    mutating func resolvedFromCache(_ attempt: Int, now: SimInstant) {
+        guard attempts[attempt].fetchStage == .resolving else { return }
+        attempts[attempt].milestones.reach(.resolved, at: now)
+        record(now, device: attempts[attempt].receiver, app: .system, activity: attempts[attempt].activity,
+               .milestone(.resolved, .afterQueries(0)))
+        connectRapport(attempt, now: now)
+    }
+
     /// Sends a Bonjour query for the source's `_companion-link._tcp`
-    /// service on every interface the browse covers, and arms its repeat
+    /// service (multicast) on every interface the browse covers, and arms its repeat
     /// (1 s, then twice as long each time, as mDNS does).
     ///
     /// Bonjour browses every interface, and a peer-to-peer browse adds
@@ -68,12 +87,12 @@ extension HandoffEngine {
         if peerToPeer {
             world.sendDatagram(
                 on: world.link(.wifiPeerToPeer(from: receiver, to: source)), bytes: rapport.resolveQueryBytes,
-                tag: ResolveDatagram.query.tag(attempt), at: now)
+                tag: ResolveDatagram.query.tag(attempt), multicast: true, at: now)
         }
         if localNetwork {
             world.sendDatagram(
                 on: world.link(.localNetwork(from: receiver, to: source)), bytes: rapport.resolveQueryBytes,
-                tag: ResolveDatagram.query.tag(attempt), at: now)
+                tag: ResolveDatagram.query.tag(attempt), multicast: true, at: now)
         }
         let interfaces: BrowseInterfaces = !localNetwork ? .peerToPeer : peerToPeer ? .peerToPeerAndLocalNetwork : .localNetwork
         record(now, device: receiver, app: .system, activity: id, .message(.resolveQuery(number: query + 1, on: interfaces)))
@@ -99,8 +118,8 @@ extension HandoffEngine {
         let source = activities[id.index].device
         switch kind {
         case .query:
-            // The source's mDNS responder answers every query it hears, on
-            // the interface it heard it on.
+            // The source's mDNS responder answers every query it hears, to
+            // the multicast group (RFC 6762 §6) on the interface it heard it on.
             let back: LinkKind
             if case .localNetwork = world.kind(of: link) {
                 back = .localNetwork(from: source, to: receiver)
@@ -109,7 +128,7 @@ extension HandoffEngine {
             }
             world.sendDatagram(
                 on: world.link(back), bytes: setup.configuration.rapport.resolveAnswerBytes,
-                tag: ResolveDatagram.answer.tag(attempt), at: now)
+                tag: ResolveDatagram.answer.tag(attempt), multicast: true, at: now)
             return false
         case .answer:
             guard attempts[attempt].fetchStage == .resolving else { return false }

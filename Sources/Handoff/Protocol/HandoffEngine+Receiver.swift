@@ -202,6 +202,8 @@ extension HandoffEngine {
             resolveRetry(attempt, after: Int(query), now: now, scheduler: &scheduler)
         case let .relayForward(leg, tag, bytes):
             relayForward(attempt, to: leg, tag: tag, bytes: Int(bytes), now: now)
+        case .resolvedFromCache:
+            resolvedFromCache(attempt, now: now)
         case let .fetchSend(message):
             sendFetchMessage(message, of: attempt, now: now)
         case .rapportDeadline:

@@ -71,6 +71,9 @@ package enum ProtocolStep: Hashable, Sendable {
     /// The Bonjour resolve has had no answer for a while: ask again (the
     /// argument is the number of the query this repeat follows).
     case resolveRetry(Int32)
+    /// The Bonjour resolve answered from the receiver's cache (nothing on
+    /// the air).
+    case resolvedFromCache
     /// A device finished handling a fetch message and sends the next one.
     case fetchSend(FetchMessage)
     /// Rapport's request timeout: fall back to the cloud, or give up.

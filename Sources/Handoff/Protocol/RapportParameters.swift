@@ -7,8 +7,9 @@ import SimKernel
 /// The steps, in order (sourced from the reverse-engineered protocol; see
 /// the defaults table in docs/defaults.md):
 /// 1. a Bonjour resolve of the source's `_companion-link._tcp` service over
-///    peer-to-peer (an mDNS query and its answer; retried after 1 s, 2 s,
-///    4 s … as mDNS does);
+///    peer-to-peer, which switches AWDL on (an mDNS query and its answer,
+///    both multicast; retried after 1 s, 2 s, 4 s … as mDNS does), or
+///    answered from the receiver's cache (``resolveCached``);
 /// 2. a TCP connection;
 /// 3. Pair-Verify in two round trips (M1 → M2, M3 → M4);
 /// 4. a `_systemInfo` request and its answer;
@@ -31,6 +32,13 @@ public struct RapportParameters: Hashable, Sendable {
     /// The wait before the first repeat of an unanswered query; each repeat
     /// waits twice as long as the one before.
     public var resolveRetryInterval: SimDuration
+    /// Whether the receiver's Bonjour cache holds the source's service, so
+    /// the resolve answers locally after ``cachedResolveTime`` with nothing
+    /// on the air (as in the measured runs; AWDL is still switched on by
+    /// the browse).
+    public var resolveCached: Bool
+    /// How long a resolve answered from the cache takes.
+    public var cachedResolveTime: SimDuration
     /// The payload bytes of Pair-Verify's four messages, M1 to M4, before
     /// framing.
     public var pairVerifyBytes: [Int]
@@ -55,6 +63,7 @@ public struct RapportParameters: Hashable, Sendable {
     /// Creates Rapport settings; omitted values take the defaults.
     public init(
         resolveQueryBytes: Int = 64, resolveAnswerBytes: Int = 256, resolveRetryInterval: SimDuration = .seconds(1),
+        resolveCached: Bool = false, cachedResolveTime: SimDuration = .milliseconds(4),
         pairVerifyBytes: [Int] = [37, 159, 123, 3], systemInfoRequestBytes: Int = 64,
         systemInfoAnswerBytes: Int = 512, frameHeaderBytes: Int = 4, frameTagBytes: Int = 16,
         processing: DurationDistribution = RapportParameters.defaultProcessing,
@@ -63,6 +72,8 @@ public struct RapportParameters: Hashable, Sendable {
         self.resolveQueryBytes = resolveQueryBytes
         self.resolveAnswerBytes = resolveAnswerBytes
         self.resolveRetryInterval = resolveRetryInterval
+        self.resolveCached = resolveCached
+        self.cachedResolveTime = cachedResolveTime
         self.pairVerifyBytes = pairVerifyBytes
         self.systemInfoRequestBytes = systemInfoRequestBytes
         self.systemInfoAnswerBytes = systemInfoAnswerBytes
@@ -104,6 +115,10 @@ public struct RapportParameters: Hashable, Sendable {
         guard resolveRetryInterval > .zero else {
             throw .invalidParameter(
                 name: "rapport.resolveRetryInterval", value: "\(resolveRetryInterval)", expected: "a duration > 0")
+        }
+        guard cachedResolveTime >= .zero, cachedResolveTime <= .seconds(10) else {
+            throw .invalidParameter(
+                name: "rapport.cachedResolveTime", value: "\(cachedResolveTime)", expected: "a duration from 0 to 10s")
         }
         guard requestTimeoutCap > .zero else {
             throw .invalidParameter(

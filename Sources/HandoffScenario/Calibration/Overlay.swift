@@ -10,7 +10,7 @@ import Foundation
 ///   "overlay": "fitted by handoff-sim calibrate calibration/privatedrop-awdl.json",
 ///   "set": [
 ///     {"path": "network.wifiPeerToPeer.latency", "value": "2117000ns"},
-///     {"path": "network.wifiPeerToPeer.schedule.missProbability", "value": 0.105}
+///     {"path": "network.wifiPeerToPeer.schedule.excursionDuration", "value": "305000000ns"}
 ///   ]
 /// }
 /// ```

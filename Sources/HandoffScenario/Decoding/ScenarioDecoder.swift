@@ -77,8 +77,8 @@ enum ScenarioKeys {
     ]
     static let peerToPeerLink = link + ["schedule"]
     static let schedule = [
-        "slot", "slotsPerSequence", "idleInterval", "idleWindow", "missProbability", "wakeLossProbability", "awaySlots",
-        "idleAfter",
+        "slot", "slotsPerSequence", "sharedSlots", "multicastSlots", "syncInterval", "start", "activation",
+        "excursionInterval", "excursionDuration", "awaySlots", "idleAfter",
     ]
     static let burst = ["goodToBad", "badToGood", "lossInGood", "lossInBad"]
     static let outage = ["from", "until"]
@@ -93,7 +93,7 @@ enum ScenarioKeys {
         "lostDeviceGrace", "scanStopAfterLoss",
     ]
     static let rapport = [
-        "resolveQueryBytes", "resolveAnswerBytes", "resolveRetryInterval", "pairVerifyBytes", "systemInfoRequestBytes",
+        "resolveQueryBytes", "resolveAnswerBytes", "resolveRetryInterval", "resolveCached", "cachedResolveTime", "pairVerifyBytes", "systemInfoRequestBytes",
         "systemInfoAnswerBytes", "frameHeaderBytes", "frameTagBytes", "processing", "requestTimeoutCap", "cloudFallback",
     ]
     static let keyExchange = ["firstContact", "requestBytes", "answerBytes", "timeout", "retryHold", "overCloud"]

@@ -290,11 +290,21 @@ extension ScenarioReader {
         if let slots = object.optional("slotsPerSequence", { context.integer($0, $1, in: 1...64) }) {
             schedule.slotsPerSequence = Int(slots)
         }
-        if let interval = object.optional("idleInterval", { context.duration($0, $1) }) { schedule.idleInterval = interval }
-        if let window = object.optional("idleWindow", { context.duration($0, $1) }) { schedule.idleWindow = window }
-        if let miss = object.optional("missProbability", { context.fraction($0, $1) }) { schedule.missProbability = miss }
-        if let loss = object.optional("wakeLossProbability", { context.fraction($0, $1) }) {
-            schedule.wakeLossProbability = loss
+        for (key, keyPath) in [("sharedSlots", \PeerToPeerSchedule.sharedSlots), ("multicastSlots", \.multicastSlots)] {
+            if let slots = object.optional(key, { readSlots($0, $1) }) { schedule[keyPath: keyPath] = slots }
+        }
+        if let interval = object.optional("syncInterval", { context.duration($0, $1) }) { schedule.syncInterval = interval }
+        if let start = object.optional("start", {
+            context.choice($0, $1, what: "AWDL start", among: PeerToPeerSchedule.Start.allCases.map(\.rawValue))
+        }) {
+            schedule.start = PeerToPeerSchedule.Start(rawValue: start) ?? schedule.start
+        }
+        if let activation = object.optional("activation", { context.duration($0, $1) }) { schedule.activation = activation }
+        if let interval = object.optional("excursionInterval", { context.duration($0, $1) }) {
+            schedule.excursionInterval = interval
+        }
+        if let duration = object.optional("excursionDuration", { context.duration($0, $1) }) {
+            schedule.excursionDuration = duration
         }
         if let away = object.optional("awaySlots", { context.integer($0, $1, in: 0...63) }) { schedule.awaySlots = Int(away) }
         if let idle = object.optional("idleAfter", { context.duration($0, $1) }) { schedule.idleAfter = idle }
@@ -305,6 +315,20 @@ extension ScenarioReader {
             return nil
         }
         return schedule
+    }
+
+    /// A list of slot numbers within a sequence (each from 0 to 63; the
+    /// schedule's validation checks them against its sequence).
+    func readSlots(_ node: JSONNode, _ path: JSONPath) -> PeerToPeerSchedule.Slots? {
+        guard let list = context.array(node, path, expected: "an array of slot numbers such as [0, 8, 9, 10]") else {
+            return nil
+        }
+        var slots: [Int] = []
+        for (index, element) in list.enumerated() {
+            guard let slot = context.integer(element, path.index(index), in: 0...63) else { return nil }
+            slots.append(Int(slot))
+        }
+        return PeerToPeerSchedule.Slots(slots)
     }
 
     /// A loss model: a probability, `"distance"`, or a burst object.
@@ -498,6 +522,15 @@ extension ScenarioReader {
         }
         if let value = object.optional("resolveRetryInterval", { context.duration($0, $1, minimum: .milliseconds(1)) }) {
             rapport.resolveRetryInterval = value
+        }
+        if let value = object.optional("resolveCached", { context.bool($0, $1) }) { rapport.resolveCached = value }
+        if let value = object.optional("cachedResolveTime", { context.duration($0, $1) }) {
+            if value <= .seconds(10) {
+                rapport.cachedResolveTime = value
+            } else {
+                context.report(object.path.key("cachedResolveTime"), at: object.position(of: "cachedResolveTime"),
+                               "expected a duration from 0 to 10s, found \(value)")
+            }
         }
         if let value = object.optional("processing", { context.durationDistribution($0, $1) }) {
             rapport.processing = value

@@ -9,12 +9,15 @@ public struct LinkStatistics: Hashable, Sendable {
     public var fragmentsSent = 0
     /// Fragments dropped because the queue was full.
     public var fragmentsDroppedByQueue = 0
-    /// Fragments lost on the wire by the loss model (and by an AWDL pair's
-    /// waking, counted in ``fragmentsLostWaking`` too).
+    /// Fragments lost on the wire by the loss model (and by an AWDL peer
+    /// away from the channel, counted in ``fragmentsLostToPeerAway`` too).
     public var fragmentsLost = 0
-    /// Of those, fragments that woke an idle AWDL pair and were lost
-    /// (``PeerToPeerSchedule/wakeLossProbability``).
-    public var fragmentsLostWaking = 0
+    /// Of those, fragments an idle AWDL pair sent while the peer was away
+    /// on an excursion (``PeerToPeerSchedule/excursionDuration``).
+    public var fragmentsLostToPeerAway = 0
+    /// Unicast fragments dropped before sending because the AWDL peer did
+    /// not know the device yet (a cold start, ``PeerToPeerSchedule/start``).
+    public var fragmentsDroppedUnknownPeer = 0
     /// Packets not sent, or lost on arrival, because the link was down.
     public var packetsLostToOutage = 0
     /// Packets that arrived intact.
@@ -179,7 +182,9 @@ struct LinkState: Sendable {
     ///   the distance loss model.
     /// - Returns: the arrival time in nanoseconds, or `nil` if a fragment was
     ///   dropped or lost.
-    mutating func offer(payloadBytes: Int, now: Int64, distance: Double) -> Int64? {
+    /// - Parameter multicast: whether it is a multicast frame (on an AWDL
+    ///   link it waits for a multicast slot).
+    mutating func offer(payloadBytes: Int, now: Int64, distance: Double, multicast: Bool = false) -> Int64? {
         statistics.packetsOffered += 1
         if busyUntil <= now {
             // Every waiting fragment started by `busyUntil`: the queue is empty.
@@ -203,13 +208,16 @@ struct LinkState: Sendable {
                 continue
             }
             var start = max(now, busyUntil)
-            var wakeLost = false
+            var peerAway = false
             if let schedule = parameters.schedule {
-                let waking = start >= clock.activeUntil
-                start = clock.availableStart(at: start, schedule: schedule)
-                wakeLost = waking && schedule.wakeLossProbability > 0
-                    && lossGenerator.unitInterval() < schedule.wakeLossProbability
-                if !wakeLost { clock.activeUntil = max(clock.activeUntil, start + schedule.idleAfter.nanoseconds) }
+                let departure = clock.departure(at: start, multicast: multicast, schedule: schedule)
+                if case .unknownPeer = departure.fate {
+                    statistics.fragmentsDroppedUnknownPeer += 1
+                    intact = false
+                    continue
+                }
+                start = departure.start
+                if case .peerAway = departure.fate { peerAway = true }
             }
             if start > now {
                 waitingStarts.append(start)
@@ -222,9 +230,9 @@ struct LinkState: Sendable {
             } else {
                 busyUntil = start
             }
-            if isLost(distance: distance) || wakeLost {
+            if isLost(distance: distance) || peerAway {
                 statistics.fragmentsLost += 1
-                if wakeLost { statistics.fragmentsLostWaking += 1 }
+                if peerAway { statistics.fragmentsLostToPeerAway += 1 }
                 intact = false
             }
         }

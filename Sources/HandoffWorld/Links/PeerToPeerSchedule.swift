@@ -1,73 +1,133 @@
 import SimKernel
 
 /// When a Wi-Fi peer-to-peer (AWDL) link can carry frames: the two devices
-/// meet on a common channel only at times their schedules share.
+/// meet on a common channel only in the slots their channel sequences
+/// share.
 ///
-/// AWDL devices follow a channel sequence of 16 slots of 64 TU (about
-/// 1.05 s in all), made of 16-TU availability windows. A pair with nothing
-/// to say meets rarely: AWDL leaves the infrastructure channel for about
-/// 90 ms roughly twice a second. Once frames flow, AWDL stays on the common
-/// channel for most of the sequence, so bulk throughput comes close to the
-/// wire's. The model:
+/// AWDL divides time into slots of 64 TU (extended availability windows
+/// of four 16-TU windows) and repeats a sequence of 16 slots (about
+/// 1.05 s). A device with nothing to send follows its idle sequence: on
+/// channel 149 in slots 0, 9 and 10 and on channel 6 in slot 8, and on its
+/// infrastructure channel in the others. Multicast frames (mDNS included)
+/// go out only in slots 0 and 10. Sync frames go out every 110 TU (a
+/// master; a slave every 440 TU), and a device sends unicast frames only to
+/// peers it has heard (seemoo-lab/owl `channel.c` awdl_chanseq_init_idle,
+/// `schedule.c`, `state.c`, `core.c`). The model:
 ///
-/// - **Idle** (no frame for ``idleAfter``): the link is available only in
-///   windows of ``idleWindow`` every ``idleInterval``;
-///   each window is missed altogether with probability ``missProbability``
-///   (the peer stayed on its infrastructure channel, or the pair's clocks
-///   have drifted apart), so a frame waits for the next window met. The
-///   frame that wakes an idle pair is lost with probability
-///   ``wakeLossProbability`` (the peer was not yet listening); the pair
-///   stays idle and the sender's own retry (an mDNS query repeated after
-///   1 s, a SYN after its timeout) tries again.
-/// - **Active** (a frame went out less than ``idleAfter`` ago, either way):
-///   available except in ``awaySlots`` slots at the end of every sequence
-///   (excursions to the infrastructure channel).
+/// - **Idle** (no unicast frame for ``idleAfter``): a unicast frame waits
+///   for the next slot of ``sharedSlots``, a multicast frame for the next
+///   of ``multicastSlots``. Each device of the pair also leaves the channel
+///   now and then for longer than a slot (a background scan, the
+///   infrastructure network's traffic): one excursion in every
+///   ``excursionInterval``, at a random point of it, lasting from half to
+///   one and a half times ``excursionDuration``. A device does not send
+///   while it is away, so its frame waits for a shared slot after it is
+///   back; a frame sent while the *peer* is away is lost (the sender cannot
+///   know; 802.11's retries end long before the excursion), and the
+///   sender's own retry (an mDNS query after 1 s, a SYN after its timeout)
+///   tries again. Which is where the ping spikes of 200–800 ms every 1–5 s
+///   reported over `awdl0` come from.
+/// - **Active**: a unicast frame that is heard makes the pair switch to a
+///   sequence with AWDL in every slot but ``awaySlots`` at the end of each
+///   sequence; the new sequence travels in the next sync frame, so it holds
+///   from the next multiple of ``syncInterval`` until ``idleAfter`` after
+///   the last unicast frame. Excursions wait while the pair is active.
+///   Multicast frames still wait for a multicast slot.
+/// - **Cold start** (``start`` is ``Start/cold``): AWDL is off until the
+///   first frame is offered or ``World/enablePeerToPeer(between:and:at:)``
+///   switches it on (a peer-to-peer Bonjour browse). It is up after
+///   ``activation``, then hears the peer's first sync frame sent in a
+///   shared slot (every ``syncInterval``) and synchronises; the peer hears
+///   the device in the middle of the next shared slot, or earlier if it
+///   hears one of its multicast frames. Multicast frames wait for the
+///   synchronisation; unicast frames offered before the peer has heard the
+///   device are dropped.
 ///
-/// A frame waits in the queue until the link is available, then goes out
-/// whole. Both directions of a pair share the schedule: the sequence's
-/// phase and which idle windows are missed come from the pair's own random
-/// stream, and a frame either way keeps the pair active.
+/// A frame goes out whole once it may start. Both directions of a pair
+/// share the schedule: the phases and the excursions are pure functions of
+/// the pair's seed, and the pair's state (synchronised, active) is the same
+/// both ways.
 ///
-/// The slot and sequence lengths and the idle meetings are sourced (AWDL's
-/// schedule as reverse-engineered by Stute et al., MobiCom 2018, and the
-/// open implementation OWL; the twice-a-second, 90 ms excursions reported
-/// by users); the miss probability and how long a pair stays active are
-/// assumptions, fitted together with the link's latency to measured runs of
-/// a fresh connection and one request/response between a Mac and an iPhone
-/// (PrivateDrop evaluation data, USENIX Security 2021).
+/// ```swift
+/// var awdl = PeerToPeerSchedule(start: .warm)   // up, as when AirDrop browses
+/// awdl.excursionDuration = .zero                // no excursions
+/// ```
 public struct PeerToPeerSchedule: Hashable, Sendable {
+    /// Whether AWDL is already up and synchronised when a trial starts.
+    public enum Start: String, Hashable, Sendable, CaseIterable {
+        /// Up and synchronised with the peer from the start (AirDrop or
+        /// another peer-to-peer service is browsing).
+        case warm
+        /// Off until a peer-to-peer browse (or the first frame) switches it
+        /// on.
+        case cold
+    }
+
+    /// A set of slot numbers within a sequence, as a bit mask.
+    public struct Slots: Hashable, Sendable {
+        /// Bit `n` set: slot `n` is in the set.
+        public var mask: UInt64
+
+        /// The set of `slots` (each from 0 to 63; others are left out).
+        public init(_ slots: [Int]) {
+            mask = 0
+            for slot in slots where (0..<64).contains(slot) { mask |= 1 << UInt64(slot) }
+        }
+
+        /// The slots, in increasing order.
+        public var slots: [Int] { (0..<64).filter { mask & (1 << UInt64($0)) != 0 } }
+
+        /// Whether `slot` is in the set.
+        @inline(__always)
+        public func contains(_ slot: Int) -> Bool { slot >= 0 && slot < 64 && mask & (1 << UInt64(slot)) != 0 }
+    }
+
     /// One slot of the channel sequence (64 TU = 65.536 ms).
     public var slot: SimDuration
     /// Slots per channel sequence (16).
     public var slotsPerSequence: Int
-    /// The time from one meeting of an idle pair to the next.
-    public var idleInterval: SimDuration
-    /// How long each idle meeting lasts.
-    public var idleWindow: SimDuration
-    /// The probability that an idle meeting does not happen.
-    public var missProbability: Double
-    /// The probability that the frame waking an idle pair is lost.
-    public var wakeLossProbability: Double
+    /// The slots in which both devices of an idle pair are on the same
+    /// AWDL channel (0, 8, 9, 10).
+    public var sharedSlots: Slots
+    /// The slots in which multicast frames go out (0 and 10); a subset of
+    /// ``sharedSlots``.
+    public var multicastSlots: Slots
+    /// The interval of the synchronising device's sync frames (110 TU).
+    public var syncInterval: SimDuration
+    /// Whether AWDL starts warm or cold.
+    public var start: Start
+    /// How long AWDL takes to come up once switched on.
+    public var activation: SimDuration
+    /// The mean time between one device's excursions from the channel (each
+    /// device has one excursion in every interval).
+    public var excursionInterval: SimDuration
+    /// The mean length of an excursion (each is drawn uniformly from half
+    /// to one and a half times this); zero for none.
+    public var excursionDuration: SimDuration
     /// Slots per sequence an active pair spends apart, at the end of the
     /// sequence.
     public var awaySlots: Int
-    /// How long after the last frame the pair falls back to idle.
+    /// How long after the last unicast frame the pair falls back to idle.
     public var idleAfter: SimDuration
 
-    /// A schedule; the defaults are HandoffSim's calibrated AWDL (see the
-    /// defaults table).
+    /// A schedule; the defaults are HandoffSim's AWDL (see the defaults
+    /// table for which are sourced, fitted and assumed).
     public init(
         slot: SimDuration = .nanoseconds(65_536_000), slotsPerSequence: Int = 16,
-        idleInterval: SimDuration = .milliseconds(420),
-        idleWindow: SimDuration = .milliseconds(88), missProbability: Double = 0.14, wakeLossProbability: Double = 0.05,
-        awaySlots: Int = 1, idleAfter: SimDuration = .seconds(1)
+        sharedSlots: Slots = Slots([0, 8, 9, 10]), multicastSlots: Slots = Slots([0, 10]),
+        syncInterval: SimDuration = .nanoseconds(112_640_000), start: Start = .cold,
+        activation: SimDuration = .milliseconds(50), excursionInterval: SimDuration = .milliseconds(3_800),
+        excursionDuration: SimDuration = .milliseconds(320), awaySlots: Int = 1, idleAfter: SimDuration = .seconds(1)
     ) {
         self.slot = slot
         self.slotsPerSequence = slotsPerSequence
-        self.idleInterval = idleInterval
-        self.idleWindow = idleWindow
-        self.missProbability = missProbability
-        self.wakeLossProbability = wakeLossProbability
+        self.sharedSlots = sharedSlots
+        self.multicastSlots = multicastSlots
+        self.syncInterval = syncInterval
+        self.start = start
+        self.activation = activation
+        self.excursionInterval = excursionInterval
+        self.excursionDuration = excursionDuration
         self.awaySlots = awaySlots
         self.idleAfter = idleAfter
     }
@@ -86,23 +146,36 @@ public struct PeerToPeerSchedule: Hashable, Sendable {
             throw .invalidParameter(
                 name: "schedule.slotsPerSequence", value: "\(slotsPerSequence)", expected: "a count from 1 to 64")
         }
-        guard idleInterval >= .milliseconds(1), idleInterval <= .seconds(10) else {
+        let all: UInt64 = slotsPerSequence == 64 ? ~0 : (1 << UInt64(slotsPerSequence)) - 1
+        guard sharedSlots.mask != 0, sharedSlots.mask & ~all == 0 else {
             throw .invalidParameter(
-                name: "schedule.idleInterval", value: "\(idleInterval)", expected: "a duration from 1ms to 10s")
+                name: "schedule.sharedSlots", value: "\(sharedSlots.slots)",
+                expected: "at least one slot number, each from 0 to \(slotsPerSequence - 1)")
         }
-        guard idleWindow > .zero, idleWindow <= idleInterval else {
+        guard multicastSlots.mask != 0, multicastSlots.mask & ~sharedSlots.mask == 0 else {
             throw .invalidParameter(
-                name: "schedule.idleWindow", value: "\(idleWindow)",
-                expected: "a duration > 0 and at most the idle interval (\(idleInterval))")
+                name: "schedule.multicastSlots", value: "\(multicastSlots.slots)",
+                expected: "at least one slot number, each one of the shared slots \(sharedSlots.slots)")
         }
-        guard missProbability.isFinite, (0...0.9).contains(missProbability) else {
+        guard syncInterval >= .milliseconds(1), syncInterval <= .seconds(10) else {
             throw .invalidParameter(
-                name: "schedule.missProbability", value: "\(missProbability)", expected: "a probability from 0 to 0.9")
+                name: "schedule.syncInterval", value: "\(syncInterval)", expected: "a duration from 1ms to 10s")
         }
-        guard wakeLossProbability.isFinite, (0...0.9).contains(wakeLossProbability) else {
+        guard activation >= .zero, activation <= .seconds(10) else {
             throw .invalidParameter(
-                name: "schedule.wakeLossProbability", value: "\(wakeLossProbability)",
-                expected: "a probability from 0 to 0.9")
+                name: "schedule.activation", value: "\(activation)", expected: "a duration from 0 to 10s")
+        }
+        guard excursionInterval >= .milliseconds(100), excursionInterval <= .seconds(60) else {
+            throw .invalidParameter(
+                name: "schedule.excursionInterval", value: "\(excursionInterval)",
+                expected: "a duration from 100ms to 1m")
+        }
+        guard excursionDuration >= .zero,
+            excursionDuration.nanoseconds <= excursionInterval.nanoseconds / 3 * 2
+        else {
+            throw .invalidParameter(
+                name: "schedule.excursionDuration", value: "\(excursionDuration)",
+                expected: "a duration from 0 to two thirds of the excursion interval (\(excursionInterval))")
         }
         guard (0..<slotsPerSequence).contains(awaySlots) else {
             throw .invalidParameter(
@@ -112,81 +185,5 @@ public struct PeerToPeerSchedule: Hashable, Sendable {
         guard idleAfter >= .zero, idleAfter <= .seconds(60) else {
             throw .invalidParameter(name: "schedule.idleAfter", value: "\(idleAfter)", expected: "a duration from 0 to 1m")
         }
-    }
-}
-
-/// A pair's schedule in one trial: the sequence's phase and the seed that
-/// decides which idle meetings are missed, shared by both directions.
-struct ScheduleClock: Sendable {
-    /// Where the pair's sequences start, in [0, sequence).
-    var phase: Int64 = 0
-    /// The draw the phase is taken from (modulo the sequence, which the
-    /// link's parameters may change).
-    var phaseDraw: UInt64 = 0
-    var seed: UInt64 = 0
-    /// The instant until which the pair is active (0: idle from the start).
-    var activeUntil: Int64 = 0
-
-    /// A clock from the pair's generator: a random phase and seed, idle.
-    init(generator: inout Xoshiro256StarStar, schedule: PeerToPeerSchedule?) {
-        phaseDraw = generator.next()
-        seed = generator.next()
-        setSchedule(schedule)
-    }
-
-    init() {}
-
-    /// Works the phase out again for `schedule`'s sequence.
-    mutating func setSchedule(_ schedule: PeerToPeerSchedule?) {
-        guard let schedule else { return }
-        phase = Int64(phaseDraw % UInt64(schedule.sequence.nanoseconds))
-    }
-
-    /// The first instant at or after `time` at which a frame may start.
-    ///
-    /// - Complexity: O(1) when active; O(k) for k idle meetings missed in a
-    ///   row (k is geometric; bounded by 10,000, after which the link is
-    ///   taken as met).
-    func availableStart(at time: Int64, schedule: PeerToPeerSchedule) -> Int64 {
-        let slot = schedule.slot.nanoseconds
-        let sequence = slot * Int64(schedule.slotsPerSequence)
-        if time < activeUntil {
-            let sinceStart = Self.floorModulo(time - phase, sequence)
-            let away = sequence - slot * Int64(schedule.awaySlots)
-            return sinceStart < away ? time : time + (sequence - sinceStart)
-        }
-        let period = schedule.idleInterval.nanoseconds
-        let window = schedule.idleWindow.nanoseconds
-        var meeting = Self.floorDivide(time - phase, period)
-        var start = phase + meeting * period
-        if time < start + window, !isMissed(meeting, schedule: schedule) { return time }
-        for _ in 0..<10_000 {
-            meeting += 1
-            start += period
-            if !isMissed(meeting, schedule: schedule) { return start }
-        }
-        return start
-    }
-
-    /// Whether idle meeting `meeting` (counted from the phase) is missed: a
-    /// pure function of the pair's seed, so both directions agree.
-    @inline(__always)
-    func isMissed(_ meeting: Int64, schedule: PeerToPeerSchedule) -> Bool {
-        guard schedule.missProbability > 0 else { return false }
-        var mixed = seed &+ UInt64(bitPattern: meeting) &* 0x9E37_79B9_7F4A_7C15
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        mixed ^= mixed >> 31
-        return Double(mixed >> 11) * 0x1.0p-53 < schedule.missProbability
-    }
-
-    static func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
-        let quotient = a / b
-        return (a % b != 0 && (a < 0) != (b < 0)) ? quotient - 1 : quotient
-    }
-
-    static func floorModulo(_ a: Int64, _ b: Int64) -> Int64 {
-        let remainder = a % b
-        return remainder < 0 ? remainder + b : remainder
     }
 }

@@ -30,9 +30,12 @@ public struct PacketRecord: Hashable, Sendable {
         /// The link was down: an outage, a partition, a radio switched off
         /// (when it was sent, or when it would have arrived).
         case linkDown
-        /// It was the frame waking an idle AWDL pair, and the peer was not
-        /// listening (``PeerToPeerSchedule/wakeLossProbability``).
-        case waking
+        /// An idle AWDL pair sent it while the peer was away from the
+        /// channel (``PeerToPeerSchedule/excursionDuration``).
+        case peerAway
+        /// The AWDL peer did not know the sender yet (AWDL just switched
+        /// on): a unicast frame dropped before it was sent.
+        case unknownPeer
     }
 
     /// What became of the packet.

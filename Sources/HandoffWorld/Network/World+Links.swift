@@ -166,7 +166,8 @@ extension World {
             var generator = trial.stream.hashed(
                 StreamNames.link, StreamNames.wifi, deviceStreamNames[low], deviceStreamNames[high]
             ).generator(StreamNames.schedule)
-            links[index].state.clock = ScheduleClock(generator: &generator, schedule: links[index].state.parameters.schedule)
+            links[index].state.clock = ScheduleClock(
+                generator: &generator, schedule: links[index].state.parameters.schedule, senderIsLow: from.index == low)
         }
     }
 
@@ -314,8 +315,9 @@ extension World {
 
     /// Offers `packet` to the link of its hop at `now`, scheduling its
     /// arrival unless it is dropped, lost or the link is down.
+    /// A `multicast` frame waits for an AWDL link's multicast slot.
     @inline(__always)
-    mutating func transmit(_ packet: Packet, payloadBytes: Int, onLink index: Int, now: Int64) {
+    mutating func transmit(_ packet: Packet, payloadBytes: Int, onLink index: Int, now: Int64, multicast: Bool = false) {
         if !links[index].inUse { ensureLink(index) }
         guard isUp(linkIndex: index, at: now) else {
             links[index].state.statistics.packetsOffered += 1
@@ -326,8 +328,10 @@ extension World {
         let distance = links[index].flags.usesDistance ? linkDistance(index, at: now) : 0
         // What the loss counters were, to tell why a recorded packet is lost.
         let queueDropsBefore = recordsPackets ? links[index].state.statistics.fragmentsDroppedByQueue : 0
-        let wakeLossesBefore = recordsPackets ? links[index].state.statistics.fragmentsLostWaking : 0
-        let arrival = links[index].state.offer(payloadBytes: payloadBytes, now: now, distance: distance)
+        let awayLossesBefore = recordsPackets ? links[index].state.statistics.fragmentsLostToPeerAway : 0
+        let unknownBefore = recordsPackets ? links[index].state.statistics.fragmentsDroppedUnknownPeer : 0
+        let arrival = links[index].state.offer(
+            payloadBytes: payloadBytes, now: now, distance: distance, multicast: multicast)
         if links[index].state.parameters.schedule != nil { shareSchedule(fromLink: index) }
         if let arrival { schedule(.packetArrival(packet), at: arrival) }
         if recordsPackets {
@@ -337,8 +341,10 @@ extension World {
                 fate = .arrives(SimInstant(nanosecondsSinceStart: arrival))
             } else if after.fragmentsDroppedByQueue > queueDropsBefore {
                 fate = .lost(.queue)
-            } else if after.fragmentsLostWaking > wakeLossesBefore {
-                fate = .lost(.waking)
+            } else if after.fragmentsDroppedUnknownPeer > unknownBefore {
+                fate = .lost(.unknownPeer)
+            } else if after.fragmentsLostToPeerAway > awayLossesBefore {
+                fate = .lost(.peerAway)
             } else {
                 fate = .lost(.lossModel)
             }
@@ -365,15 +371,45 @@ extension World {
             kind: PacketRecord.Kind(packet.kind), sequence: sequence, payloadBytes: payloadBytes, fate: fate))
     }
 
-    /// A frame went out on scheduled link `index`: the pair is active both
-    /// ways until the same instant (the reverse link is made if unused).
+    /// A frame went out on scheduled link `index`: the pair's state
+    /// (switched on, synchronised, active) is the same both ways (the
+    /// reverse link is made if unused).
     @inline(__always)
     mutating func shareSchedule(fromLink index: Int) {
         guard case let .wifiPeerToPeer(from, to) = links.kind(of: index) else { return }
         let reverse = link(.wifiPeerToPeer(from: to, to: from)).index
         if !links[reverse].inUse { ensureLink(reverse) }
-        let activeUntil = links[index].state.clock.activeUntil
-        if links[reverse].state.clock.activeUntil < activeUntil { links[reverse].state.clock.activeUntil = activeUntil }
+        let clock = links[index].state.clock
+        if links[reverse].state.clock.activeUntil < clock.activeUntil {
+            links[reverse].state.clock.activeFrom = clock.activeFrom
+            links[reverse].state.clock.activeUntil = clock.activeUntil
+        }
+        if links[reverse].state.clock.syncedAt > clock.syncedAt { links[reverse].state.clock.syncedAt = clock.syncedAt }
+        if links[reverse].state.clock.knownAt > clock.knownAt { links[reverse].state.clock.knownAt = clock.knownAt }
+    }
+
+    /// Switches AWDL on between `a` and `b` at `now`, as a peer-to-peer
+    /// Bonjour browse does, unless it is on already (or the link has no
+    /// schedule).
+    ///
+    /// With a cold ``PeerToPeerSchedule`` the pair is synchronised and
+    /// known to each other some time later (the activation, then the
+    /// peer's sync frame); until then unicast frames are dropped and
+    /// multicast frames wait.
+    public mutating func enablePeerToPeer(between a: DeviceID, and b: DeviceID, at now: SimInstant) {
+        let index = link(.wifiPeerToPeer(from: a, to: b)).index
+        if !links[index].inUse { ensureLink(index) }
+        guard let schedule = links[index].state.parameters.schedule else { return }
+        links[index].state.clock.switchOn(at: now.nanosecondsSinceStart, schedule: schedule)
+        shareSchedule(fromLink: index)
+    }
+
+    /// Whether AWDL between `a` and `b` is on: switched on, or started warm
+    /// (always true for a link without a schedule).
+    public func isPeerToPeerOn(between a: DeviceID, and b: DeviceID) -> Bool {
+        let index = link(.wifiPeerToPeer(from: a, to: b)).index
+        guard links[index].inUse else { return defaultParameters(of: kind(of: LinkID(index))).schedule?.start != .cold }
+        return links[index].state.parameters.schedule == nil || links[index].state.clock.isOn
     }
 
     /// Sends a datagram of `bytes` payload bytes straight onto link `id`,
@@ -381,12 +417,14 @@ extension World {
     ///
     /// When it arrives, ``notifications`` gets
     /// ``WorldNotification/datagramDelivered(_:tag:bytes:)``. Useful for
-    /// measuring a link on its own.
-    public mutating func sendDatagram(on id: LinkID, bytes: Int, tag: UInt32, at now: SimInstant) {
+    /// measuring a link on its own. A `multicast` datagram (an mDNS query
+    /// or answer) waits for an AWDL link's multicast slot and does not make
+    /// the pair active.
+    public mutating func sendDatagram(on id: LinkID, bytes: Int, tag: UInt32, multicast: Bool = false, at now: SimInstant) {
         let packet = Packet(
             connection: UInt32(id.index), sequence: tag, word: UInt32(clamping: max(bytes, 0)), hop: 0,
             blockLength: 0, side: .initiator, kind: .datagram)
-        transmit(packet, payloadBytes: max(bytes, 0), onLink: id.index, now: now.nanosecondsSinceStart)
+        transmit(packet, payloadBytes: max(bytes, 0), onLink: id.index, now: now.nanosecondsSinceStart, multicast: multicast)
     }
 
     /// A packet reached the end of its hop.

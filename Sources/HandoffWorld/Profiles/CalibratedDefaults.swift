@@ -63,12 +63,34 @@ public enum CalibratedDefaults {
             isAssumption: true))
         if let schedule = wifi.schedule {
             rows.append(CalibratedDefault(
-                setting: "AWDL schedule", value: describe(schedule),
-                source: "assumption; slots of 64 TU in a 16-slot sequence and the idle pair meeting about twice a "
-                    + "second for about 90 ms: AWDL's schedule (Stute et al., MobiCom 2018; seemoo-lab/owl); the "
-                    + "interval, window, miss and wake-loss probabilities and the away slot are fitted to the measured "
-                    + "runs over AWDL: Kolmogorov–Smirnov distance 0.035–0.065 over 30 seeds, mean 0.048 "
-                    + "(calibration/scenarios/awdl-request-response.json)",
+                setting: "AWDL slots and channel sequence", value: describeSlots(schedule),
+                source: "seemoo-lab/owl: 64-TU extended availability windows and 16-slot sequences (sync.c, "
+                    + "channel.h), the idle sequence with channel 149 in slots 0, 9, 10 and channel 6 in slot 8 "
+                    + "(channel.c awdl_chanseq_init_idle), multicast only in slots 0 and 10 (schedule.c), a master's "
+                    + "sync frames every 110 TU (state.c), unicast only to known peers (daemon/core.c)",
+                isAssumption: false))
+            rows.append(CalibratedDefault(
+                setting: "AWDL start", value: describeStart(schedule),
+                source: "assumption: AWDL is switched on when a peer-to-peer browse starts (\"Adding PTR: "
+                    + "_companion-link._tcp … Enabling AWDL\", itlwm issue log); that Handoff's browse does so, and "
+                    + "that AWDL is off when the user accepts (no AirDrop or other peer-to-peer service browsing) "
+                    + "are assumptions; the activation (the interface up and listening on the social channels) is "
+                    + "assumed, plausible 10–200 ms",
+                isAssumption: true))
+            rows.append(CalibratedDefault(
+                setting: "AWDL excursions (idle pair)", value: describeExcursions(schedule),
+                source: "the duration fitted, the interval assumed: the measured runs of a fresh connection and one "
+                    + "exchange over AWDL, warm and with the Bonjour answer cached as measured (PrivateDrop evaluation "
+                    + "data, USENIX Security 2021; calibration/privatedrop-awdl.json), identify only the share of "
+                    + "time a device is away (fitted with both free: 3.83 s and 323 ms); Kolmogorov–Smirnov distance "
+                    + "0.056–0.077 over 30 seeds, mean 0.067 (the 5% critical value is 0.046); plausible ranges from "
+                    + "ping spikes of 200–800 ms every 1–5 s over awdl0 (seemoo-lab/owl issue 38; NearDrop issue 59)",
+                isAssumption: true))
+            rows.append(CalibratedDefault(
+                setting: "AWDL active pair", value: describeActive(schedule),
+                source: "assumption: the richer sequence of a pair with traffic travels in the next sync frame "
+                    + "(seemoo-lab/owl sync.c); the away slot (plausible 0–2 per sequence) and the time a pair "
+                    + "stays active (plausible 0.5–5 s) are not in any data",
                 isAssumption: true))
         }
         rows.append(CalibratedDefault(
@@ -206,12 +228,30 @@ public enum CalibratedDefaults {
         return text
     }
 
-    static func describe(_ schedule: PeerToPeerSchedule) -> String {
-        "slots of \(schedule.slot), \(schedule.slotsPerSequence) per sequence; idle: windows of \(schedule.idleWindow) "
-            + "every \(schedule.idleInterval), \(percent(schedule.missProbability)) of them missed, the waking frame lost "
-            + "\(percent(schedule.wakeLossProbability)) of the time; active (a frame in the last \(schedule.idleAfter)): "
-            + "apart \(schedule.awaySlots) slot\(schedule.awaySlots == 1 ? "" : "s") per sequence"
+    static func describeSlots(_ schedule: PeerToPeerSchedule) -> String {
+        "slots of \(schedule.slot), \(schedule.slotsPerSequence) per sequence; an idle pair shares slots "
+            + "\(list(schedule.sharedSlots.slots)); multicast in slots \(list(schedule.multicastSlots.slots)); sync frames every "
+            + "\(schedule.syncInterval); unicast to a peer not yet heard is dropped"
     }
+
+    static func describeStart(_ schedule: PeerToPeerSchedule) -> String {
+        "\(schedule.start.rawValue); switched on by the peer-to-peer browse, up after \(schedule.activation), then "
+            + "synchronised at the peer's next sync frame in a shared slot"
+    }
+
+    static func describeExcursions(_ schedule: PeerToPeerSchedule) -> String {
+        schedule.excursionDuration == .zero
+            ? "none"
+            : "each device away once every \(schedule.excursionInterval) for \(schedule.excursionDuration) (½–1½×); "
+                + "its frames wait, frames to it are lost"
+    }
+
+    static func describeActive(_ schedule: PeerToPeerSchedule) -> String {
+        "from the next sync frame until \(schedule.idleAfter) after the last unicast frame: apart "
+            + "\(schedule.awaySlots) slot\(schedule.awaySlots == 1 ? "" : "s") per sequence"
+    }
+
+    static func list(_ slots: [Int]) -> String { slots.map(String.init).joined(separator: ", ") }
 
     static func describe(_ radio: RadioPropagation) -> String {
         let range = (radio.thresholdDistance * 10).rounded() / 10
