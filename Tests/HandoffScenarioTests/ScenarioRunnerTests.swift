@@ -75,6 +75,28 @@ struct ScenarioRunnerTests {
         #expect(replay.summaries.first?.outcome != .continued)
     }
 
+    @Test("callbacks and events as shares: every trial by default, or at least a fraction; a failing trial is named")
+    func sequenceShares() throws {
+        let callbacks = #"["willContinueUserActivity", "continueUserActivity", "restoreUserActivityState"]"#
+        let scenario = try validScenario(scenarioText(
+            #""trials": 40, "network": { "wifiPeerToPeer": { "loss": 0.3 } }, "protocol": { "rapport": { "cloudFallback": false } }"#,
+            expect: """
+                [{ "outcome": "continued", "atLeast": "0%" },
+                 { "callbacks": \(callbacks), "on": "iphone" }, { "callbacks": \(callbacks), "on": "iphone", "atLeast": "10%" },
+                 { "callbacks": \(callbacks), "on": "iphone", "atLeast": "100%" },
+                 { "callbacks": \(callbacks), "on": "iphone", "atMost": "0%" }]
+                """))
+        let result = ScenarioRunner().run(scenario)
+        let continued = result.pairs[0].outcomes.first { $0.outcome == "continued" }?.trials ?? 0
+        #expect(continued > 4 && continued < 40)
+        #expect(result.expectations.map(\.passed) == [true, false, true, false, false])
+        #expect(result.expectations[2].measured.hasPrefix("as expected in \(continued) of 40 trials"))
+        #expect(result.expectations[2].asked.hasSuffix("in ≥ 10% of trials"))
+        let failing = try #require(result.expectations[3].failingTrial)
+        let replay = try ScenarioRunner.replay(scenario, seed: 1, trial: failing)
+        #expect(replay.summaries.first?.outcome != .continued)
+    }
+
     @Test("trial fingerprints stay at 1,024 blocks: a difference is pinned to a trial, or to a block of trials")
     func fingerprintBlocks() {
         var small = TrialFingerprints(trials: 1000)

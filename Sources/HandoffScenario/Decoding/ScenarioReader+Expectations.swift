@@ -109,7 +109,7 @@ extension ScenarioReader {
                 }
             }
             guard events.count == names.count else { return nil }
-            kind = kindKey == "callbacks" ? .callbacks(events) : .events(events)
+            kind = kindKey == "callbacks" ? .callbacks(events, rate) : .events(events, rate)
         case "latency":
             let metric = context.choice(kindNode, kindPath, what: "latency", among: LatencyMetric.allCases.map(\.rawValue))
                 .flatMap(LatencyMetric.init(rawValue:))
@@ -139,8 +139,8 @@ extension ScenarioReader {
         default:
             kind = nil
         }
-        if rate != nil, !["outcome", "successRate", "error", "notOffered"].contains(kindKey) {
-            context.report(path, at: node.position, "\"atLeast\" and \"atMost\" apply to outcome, successRate, error and notOffered only")
+        if rate != nil, !["outcome", "successRate", "error", "notOffered", "callbacks", "events"].contains(kindKey) {
+            context.report(path, at: node.position, "\"atLeast\" and \"atMost\" apply to outcome, successRate, error, notOffered, callbacks and events only")
         }
         if kindKey == "successRate", rate != nil, !(kindNode.value == .bool(true)) {
             context.report(kindPath, at: kindNode.position, "give the rate either as \"successRate\": \"99%\" or with \"atLeast\"/\"atMost\", not both")

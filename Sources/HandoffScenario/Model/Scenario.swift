@@ -216,11 +216,12 @@ package struct Expectation: Hashable, Sendable {
         /// the bound.
         case notOffered(NotOfferedReason, RateBound?)
         /// The app-facing callbacks on the device, in this exact order, in
-        /// every trial.
-        case callbacks([TraceEvent.Name])
+        /// every trial or a fraction within the bound.
+        case callbacks([TraceEvent.Name], RateBound?)
         /// Every trace event on the device (protocol steps and callbacks),
-        /// in this exact order, in every trial.
-        case events([TraceEvent.Name])
+        /// in this exact order, in every trial or a fraction within the
+        /// bound.
+        case events([TraceEvent.Name], RateBound?)
         /// The percentile (nearest rank, over the trials that reached the
         /// metric's end) of a latency keeps the bound.
         case latency(LatencyMetric, percentile: Double, DurationBound)

@@ -128,8 +128,10 @@ struct ExpectationEvaluator {
         case let (.notOffered(reason, rate), .share(count, firstMatch, firstMiss)):
             return share(
                 expectation, rate: rate, asked: asked, what: "not offered (\(reason.rawValue))", count, firstMatch, firstMiss)
-        case let (.callbacks(expected), .sequence(firstFailure)), let (.events(expected), .sequence(firstFailure)):
-            return sequence(expectation, expected: expected, asked: asked, firstFailure: firstFailure)
+        case let (.callbacks(expected, rate), .sequence(matches, firstFailure)),
+             let (.events(expected, rate), .sequence(matches, firstFailure)):
+            return sequence(
+                expectation, expected: expected, rate: rate, asked: asked, matches: matches, firstFailure: firstFailure)
         case let (.latency(metric, percentile, bound), .latency(firstBreaking)):
             return latency(
                 expectation, metric: metric, percentile: percentile, bound: bound, asked: asked,
@@ -167,18 +169,32 @@ struct ExpectationEvaluator {
 
     /// An exact sequence of trace events in every trial.
     func sequence(
-        _ expectation: Expectation, expected: [TraceEvent.Name], asked: String,
+        _ expectation: Expectation, expected: [TraceEvent.Name], rate: RateBound?, asked: String, matches: Int,
         firstFailure: (trial: Int, got: [TraceEvent.Name])?
     ) -> ExpectationResult {
-        if let (trial, got) = firstFailure {
+        func failure(_ trial: Int, _ got: [TraceEvent.Name]) -> String {
+            "trial \(trial) had [\(got.map(\.rawValue).joined(separator: ", "))]" + firstDifference(got, expected)
+        }
+        guard let rate else {
+            if let (trial, got) = firstFailure {
+                return ExpectationResult(
+                    expectation: expectation, passed: false, asked: asked, measured: failure(trial, got), failingTrial: trial)
+            }
             return ExpectationResult(
-                expectation: expectation, passed: false, asked: asked,
-                measured: "trial \(trial) had [\(got.map(\.rawValue).joined(separator: ", "))]" + firstDifference(got, expected),
-                failingTrial: trial)
+                expectation: expectation, passed: true, asked: asked,
+                measured: "as expected in all \(trials) trials", failingTrial: nil)
+        }
+        let fraction = trials == 0 ? 0 : Double(matches) / Double(trials)
+        let measured = "as expected in \(matches) of \(trials) trials (\(percentText(fraction)))"
+        let passed = rate.holds(for: fraction)
+        guard !passed, case .atLeast = rate, let (trial, got) = firstFailure else {
+            return ExpectationResult(
+                expectation: expectation, passed: passed, asked: asked,
+                measured: firstFailure.map { measured + "; " + failure($0.trial, $0.got) } ?? measured, failingTrial: nil)
         }
         return ExpectationResult(
-            expectation: expectation, passed: true, asked: asked,
-            measured: "as expected in all \(trials) trials", failingTrial: nil)
+            expectation: expectation, passed: false, asked: asked, measured: measured + "; " + failure(trial, got),
+            failingTrial: trial)
     }
 
     /// Where two sequences first differ, in words.
@@ -247,8 +263,12 @@ extension Expectation {
         case let .successRate(rate): return "success rate \(subject) \(share(rate))"
         case let .error(error, rate): return "\(subject) fails with \(error) \(share(rate))"
         case let .notOffered(reason, rate): return "\(subject) is not offered because \(reason.rawValue) \(share(rate))"
-        case let .callbacks(names): return "callbacks on \(device) are exactly [\(names.map(\.rawValue).joined(separator: ", "))]"
-        case let .events(names): return "events on \(device) are exactly [\(names.map(\.rawValue).joined(separator: ", "))]"
+        case let .callbacks(names, rate):
+            return "callbacks on \(device) are exactly [\(names.map(\.rawValue).joined(separator: ", "))]"
+                + (rate.map { " \(share($0))" } ?? "")
+        case let .events(names, rate):
+            return "events on \(device) are exactly [\(names.map(\.rawValue).joined(separator: ", "))]"
+                + (rate.map { " \(share($0))" } ?? "")
         case let .latency(metric, percentile, bound):
             return "\(metric.rawValue) p\(numberText(percentile)) \(subject) \(bound)"
         }

@@ -41,9 +41,9 @@ struct TrialTally: Sendable {
         /// An outcome share: trials that matched, the first that matched,
         /// the first that did not and how it ended.
         case share(matches: Int, firstMatch: Int?, firstMiss: (trial: Int, outcome: ContinuationOutcome?)?)
-        /// An exact sequence: the first trial whose sequence differed, with
-        /// that sequence.
-        case sequence(firstFailure: (trial: Int, got: [TraceEvent.Name])?)
+        /// An exact sequence: the trials whose sequence matched, and the
+        /// first trial whose sequence differed, with that sequence.
+        case sequence(matches: Int, firstFailure: (trial: Int, got: [TraceEvent.Name])?)
         /// A latency percentile: the first trial whose latency broke the
         /// bound (a trial that shows a failure).
         case latency(firstBreaking: Int?)
@@ -65,7 +65,7 @@ struct TrialTally: Sendable {
             case .outcome, .successRate, .error, .notOffered:
                 return .share(matches: 0, firstMatch: nil, firstMiss: nil)
             case .callbacks, .events:
-                return .sequence(firstFailure: nil)
+                return .sequence(matches: 0, firstFailure: nil)
             case .latency:
                 return .latency(firstBreaking: nil)
             }
@@ -96,10 +96,13 @@ struct TrialTally: Sendable {
                 } else if firstMiss == nil {
                     checks[index] = .share(matches: matches, firstMatch: firstMatch, firstMiss: (trial, outcome))
                 }
-            case let (.sequence(nil), kind):
+            case let (.sequence(matches, firstFailure), kind):
                 let events = observation.events[plan.expectationTraces[index]!]
-                if let (expected, got) = kind.sequence(in: events), got != expected {
-                    checks[index] = .sequence(firstFailure: (trial, got))
+                guard let (expected, got) = kind.sequence(in: events) else { break }
+                if got == expected {
+                    checks[index] = .sequence(matches: matches + 1, firstFailure: firstFailure)
+                } else if firstFailure == nil {
+                    checks[index] = .sequence(matches: matches, firstFailure: (trial, got))
                 }
             case let (.latency(nil), .latency(metric, _, bound)):
                 let pair = observation.pairs[plan.expectationPairs[index]!]
@@ -128,8 +131,8 @@ struct TrialTally: Sendable {
             case let (.share(matches, firstMatch, firstMiss), .share(laterMatches, laterMatch, laterMiss)):
                 checks[index] = .share(
                     matches: matches + laterMatches, firstMatch: firstMatch ?? laterMatch, firstMiss: firstMiss ?? laterMiss)
-            case let (.sequence(nil), .sequence(laterFailure)):
-                checks[index] = .sequence(firstFailure: laterFailure)
+            case let (.sequence(matches, firstFailure), .sequence(laterMatches, laterFailure)):
+                checks[index] = .sequence(matches: matches + laterMatches, firstFailure: firstFailure ?? laterFailure)
             case let (.latency(nil), .latency(laterBreaking)):
                 checks[index] = .latency(firstBreaking: laterBreaking)
             default:
@@ -156,8 +159,8 @@ extension Expectation.Kind {
     /// device's trace `events` it is compared with; nil for other kinds.
     func sequence(in events: [TraceEvent.Name]) -> (expected: [TraceEvent.Name], got: [TraceEvent.Name])? {
         switch self {
-        case let .callbacks(expected): return (expected, events.filter(\.isScenarioCallback))
-        case let .events(expected): return (expected, events)
+        case let .callbacks(expected, _): return (expected, events.filter(\.isScenarioCallback))
+        case let .events(expected, _): return (expected, events)
         default: return nil
         }
     }
