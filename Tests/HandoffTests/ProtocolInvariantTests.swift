@@ -76,3 +76,15 @@ struct ProtocolInvariantTests {
         }
     }
 }
+
+/// Events are small values copied through the scheduler's heap: a case
+/// whose payload grows past the world's packet event makes every event
+/// (and every heap move) larger.
+@Suite("Event size")
+struct EventSizeTests {
+    @Test("a Handoff event is no larger than a world event plus its tag")
+    func eventStaysSmall() {
+        #expect(MemoryLayout<HandoffEvent>.size <= MemoryLayout<WorldEvent>.size + 1)
+        #expect(MemoryLayout<HandoffEvent>.alignment <= 4)
+    }
+}

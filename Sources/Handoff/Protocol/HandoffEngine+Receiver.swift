@@ -200,8 +200,9 @@ extension HandoffEngine {
             appReady(attempt, now: now, scheduler: &scheduler)
         case let .resolveRetry(query):
             resolveRetry(attempt, after: Int(query), now: now, scheduler: &scheduler)
-        case let .relayForward(leg, tag, bytes):
-            relayForward(attempt, to: leg, tag: tag, bytes: Int(bytes), now: now)
+        case let .relayForward(leg, kind, argument, bytes):
+            relayForward(
+                attempt, to: leg, tag: UInt64(kind) | UInt64(argument) << 8, bytes: Int(bytes), now: now)
         case .resolvedFromCache:
             resolvedFromCache(attempt, now: now)
         case let .fetchSend(message):

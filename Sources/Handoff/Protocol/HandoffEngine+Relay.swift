@@ -44,8 +44,11 @@ extension HandoffEngine {
             var generator = stream.child(HandoffStreamNames.relay, attempt &* 64 &+ Int(kind.rawValue) &* 2 &+ Int(other.rawValue))
                 .generator()
             let delay = setup.configuration.relay.delay.sample(using: &generator)
-            later(.relayForward(to: other, tag: tag, bytes: Int32(clamping: bytes)), of: attempt, after: delay, now: now,
-                  scheduler: &scheduler)
+            // Every message the relay carries has a small argument (an
+            // error code, or none).
+            later(.relayForward(to: other, kind: UInt8(kind.rawValue), argument: UInt16(clamping: argument),
+                                bytes: Int32(clamping: bytes)),
+                  of: attempt, after: delay, now: now, scheduler: &scheduler)
             return
         }
         // The leg's device received it from the servers.

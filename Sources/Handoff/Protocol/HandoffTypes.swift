@@ -93,8 +93,10 @@ package enum ProtocolStep: Hashable, Sendable {
     /// The source finished answering stream request `round`.
     case streamRespond(Int32)
     /// The cloud relay hands a message it received on one leg to the other
-    /// device's leg, after its delay.
-    case relayForward(to: RelayLeg, tag: UInt64, bytes: Int32)
+    /// device's leg, after its delay: the message's kind (a
+    /// `MessageKind` raw value), its argument (an error code) and size,
+    /// packed small so that events stay small.
+    case relayForward(to: RelayLeg, kind: UInt8, argument: UInt16, bytes: Int32)
 
     /// Whether a scheduled step of this kind is work under way. Timers are
     /// not: they matter only while the fetch runs, which keeps the run
