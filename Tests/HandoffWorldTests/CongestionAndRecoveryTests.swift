@@ -114,10 +114,10 @@ extension SendHalf {
     /// The NewReno state of a sender that runs NewReno.
     var newReno: NewReno {
         get {
-            guard case let .newReno(algorithm) = congestion else { preconditionFailure("not NewReno") }
-            return algorithm
+            precondition(congestion.choice == .newReno, "not NewReno")
+            return congestion.newReno
         }
-        set { congestion = .newReno(newValue) }
+        set { congestion.newReno = newValue }
     }
 }
 

@@ -51,8 +51,8 @@ private func drive(_ algorithm: inout Cubic, rounds: Int, roundTrip: Int64, from
 extension SendHalf {
     /// The CUBIC state of a sender that runs CUBIC.
     var cubic: Cubic {
-        guard case let .cubic(algorithm) = congestion else { preconditionFailure("not CUBIC") }
-        return algorithm
+        precondition(congestion.choice == .cubic, "not CUBIC")
+        return congestion.cubic
     }
 }
 

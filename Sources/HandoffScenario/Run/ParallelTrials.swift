@@ -75,6 +75,43 @@ struct ParallelTrials: Sendable {
         return Array(slots)
     }
 
+    /// Runs pieces `0..<pieces` and hands each outcome to `consume` in
+    /// piece order, as soon as it and every piece before it have finished:
+    /// only the pieces finished out of order wait in memory, so what a run
+    /// keeps does not grow with the number of pieces or their size.
+    ///
+    /// `consume` is called under a lock, one outcome at a time, on
+    /// whichever thread finished the piece that completed the order; it
+    /// returns `false` to take no more (as at a piece that stopped the
+    /// work). Pieces not run, because an earlier-handed piece stopped the
+    /// work, are never consumed.
+    func run<State, Output: Sendable>(
+        pieces: Int, makeState: @escaping @Sendable () -> State,
+        piece: @escaping @Sendable (inout State, Int) -> PieceOutcome<Output>,
+        consume: @escaping @Sendable (PieceOutcome<Output>) -> Bool
+    ) {
+        let workers = max(1, min(jobs, pieces))
+        let order = OrderedConsumer(pieces: pieces, consume: consume)
+        let dispenser = PieceDispenser(groups: Array(repeating: 0, count: pieces), progress: nil)
+        let work: @Sendable (Int) -> Void = { _ in
+            var state = makeState()
+            while let index = dispenser.next() {
+                let outcome = piece(&state, index)
+                order.deliver(outcome, at: index)
+                if outcome.stops {
+                    dispenser.stop()
+                    return
+                }
+                dispenser.finished(index)
+            }
+        }
+        if workers == 1 {
+            work(0)
+        } else {
+            DispatchQueue.concurrentPerform(iterations: workers, execute: work)
+        }
+    }
+
     /// `trials` cut into pieces of consecutive trials for `points` points,
     /// in the order they are handed out: every trial once, point by point.
     ///
@@ -102,6 +139,34 @@ struct ParallelTrials: Sendable {
         pieces.removeLast(tail)
         pieces.append(contentsOf: finer)
         return pieces
+    }
+}
+
+/// Takes pieces' outcomes in any order and hands them to a consumer in
+/// piece order, under a lock: the outcomes finished early wait here until
+/// the pieces before them are in.
+private final class OrderedConsumer<Output: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var waiting: [ParallelTrials.PieceOutcome<Output>?]
+    private var next = 0
+    private var taking = true
+    private let consume: @Sendable (ParallelTrials.PieceOutcome<Output>) -> Bool
+
+    init(pieces: Int, consume: @escaping @Sendable (ParallelTrials.PieceOutcome<Output>) -> Bool) {
+        waiting = Array(repeating: nil, count: pieces)
+        self.consume = consume
+    }
+
+    /// Piece `index` finished with `outcome`.
+    func deliver(_ outcome: ParallelTrials.PieceOutcome<Output>, at index: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        waiting[index] = outcome
+        while next < waiting.count, let ready = waiting[next] {
+            waiting[next] = nil
+            next += 1
+            if taking { taking = consume(ready) }
+        }
     }
 }
 

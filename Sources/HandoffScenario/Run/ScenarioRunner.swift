@@ -168,7 +168,10 @@ public struct ScenarioRunner: Sendable {
         _ = try Self.makeRun(scenario, seed: seed, appDelegates: appDelegates)
         let workers = min(jobs, trials)
         let pieces = ParallelTrials.pieces(points: 1, trials: 0..<trials, workers: workers)
-        let outcomes = ParallelTrials(jobs: workers).run(
+        // The pieces' tallies are merged in trial order as they come in, so
+        // only the pieces finished out of order wait in memory.
+        let merged = MergedTally(TrialTally(scenario, plan: plan, trialCount: trials), matches: filter.map(TrialMatches.init))
+        ParallelTrials(jobs: workers).run(
             pieces: pieces.count,
             makeState: { () -> Result<ScenarioTrialRun, ScenarioError> in
                 do throws(ScenarioError) {
@@ -200,18 +203,15 @@ public struct ScenarioRunner: Sendable {
                     tally.add(failed, trial: pieces[index].trials.lowerBound, scenario: scenario, plan: plan)
                 }
                 return .init(output: (tally, samples, matches), stops: tally.failure != nil)
+            },
+            consume: { outcome in
+                // Called under the runner's lock, in piece order.
+                merged.tally.append(outcome.output.0)
+                merged.samples.append(contentsOf: outcome.output.1)
+                if let later = outcome.output.2 { merged.matches?.append(later) }
+                return !outcome.stops
             })
-        var tally = TrialTally(scenario, plan: plan, trialCount: trials)
-        var samples: [TrialSample] = []
-        var matches = filter.map(TrialMatches.init)
-        for outcome in outcomes {
-            guard let outcome else { break }
-            tally.append(outcome.output.0)
-            samples.append(contentsOf: outcome.output.1)
-            if let later = outcome.output.2 { matches?.append(later) }
-            if outcome.stops { break }
-        }
-        return (tally, samples, matches)
+        return (merged.tally, merged.samples, merged.matches)
     }
 
     /// A run of `scenario` to reuse for its trials, with its scripted apps
@@ -506,5 +506,19 @@ public struct TrialReplay: Sendable {
         package let from: String
         /// The end that receives.
         package let to: String
+    }
+}
+
+/// The tally a parallel run merges into, piece by piece in trial order
+/// (only ever touched under ``ParallelTrials``' consumer lock, then read
+/// after every thread has finished).
+private final class MergedTally: @unchecked Sendable {
+    var tally: TrialTally
+    var samples: [TrialSample] = []
+    var matches: TrialMatches?
+
+    init(_ tally: TrialTally, matches: TrialMatches?) {
+        self.tally = tally
+        self.matches = matches
     }
 }

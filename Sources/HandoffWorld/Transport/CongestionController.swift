@@ -88,60 +88,62 @@ extension CongestionAlgorithm {
 /// ``TransportParameters/congestionControl`` names, with that algorithm's
 /// own state.
 ///
+/// Each algorithm's state is a stored property, and ``choice`` says which
+/// one runs: an event mutates that state in place, where an enum's payload
+/// would be copied out and back on every event (CUBIC's state is about 150
+/// bytes). The others sit unused.
+///
 /// To add an algorithm: a file with its state as a ``CongestionAlgorithm``,
-/// a case in ``CongestionControl`` (the public choice) and one here, and
-/// one arm per switch below (the compiler lists them).
-enum CongestionController: Sendable {
-    /// CUBIC with PRR (``CongestionControl/cubic``).
-    case cubic(Cubic)
-    /// NewReno with PRR (``CongestionControl/newReno``).
-    case newReno(NewReno)
-    /// Flow control only (``CongestionControl/none``).
-    case none(FixedWindow)
+/// a case in ``CongestionControl`` (the public choice), a property here,
+/// and one arm per switch below (the compiler lists them).
+struct CongestionController: Sendable {
+    /// The algorithm that runs.
+    let choice: CongestionControl
+    /// CUBIC with PRR (``CongestionControl/cubic``); meaningful when chosen.
+    var cubic: Cubic
+    /// NewReno with PRR (``CongestionControl/newReno``); meaningful when
+    /// chosen.
+    var newReno: NewReno
+    /// Flow control only (``CongestionControl/none``); meaningful when
+    /// chosen.
+    var fixed: FixedWindow
 
     /// The algorithm `choice`, at the start of a connection whose segments
     /// carry `segmentSize` bytes.
     init(_ choice: CongestionControl, parameters: TransportParameters, segmentSize: Int) {
-        switch choice {
-        case .cubic: self = .cubic(Cubic(parameters: parameters, segmentSize: segmentSize))
-        case .newReno: self = .newReno(NewReno(parameters: parameters, segmentSize: segmentSize))
-        case .none: self = .none(FixedWindow(parameters: parameters))
-        }
+        self.choice = choice
+        cubic = Cubic(parameters: parameters, segmentSize: segmentSize)
+        newReno = NewReno(parameters: parameters, segmentSize: segmentSize)
+        fixed = FixedWindow(parameters: parameters)
     }
 
     /// The congestion window: the most bytes the algorithm lets fly.
     var window: Int {
         @inline(__always) get {
-            switch self {
-            case let .cubic(algorithm): return algorithm.window
-            case let .newReno(algorithm): return algorithm.window
-            case let .none(algorithm): return algorithm.window
+            switch choice {
+            case .cubic: return cubic.window
+            case .newReno: return newReno.window
+            case .none: return fixed.window
             }
         }
     }
 
     /// The slow-start threshold.
     var slowStartThreshold: Int {
-        switch self {
-        case let .cubic(algorithm): return algorithm.slowStartThreshold
-        case let .newReno(algorithm): return algorithm.slowStartThreshold
-        case let .none(algorithm): return algorithm.slowStartThreshold
+        switch choice {
+        case .cubic: return cubic.slowStartThreshold
+        case .newReno: return newReno.slowStartThreshold
+        case .none: return fixed.slowStartThreshold
         }
     }
 
     /// Tells the algorithm of `event`.
     @inline(__always)
     mutating func handle(_ event: CongestionEvent, signal: CongestionSignal) {
-        switch self {
-        case var .cubic(algorithm):
-            algorithm.handle(event, signal: signal)
-            self = .cubic(algorithm)
-        case var .newReno(algorithm):
-            algorithm.handle(event, signal: signal)
-            self = .newReno(algorithm)
-        case var .none(algorithm):
-            algorithm.handle(event, signal: signal)
-            self = .none(algorithm)
+        switch choice {
+        case .cubic: cubic.handle(event, signal: signal)
+        case .newReno: newReno.handle(event, signal: signal)
+        case .none: fixed.handle(event, signal: signal)
         }
     }
 }
