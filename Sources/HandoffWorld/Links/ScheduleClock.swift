@@ -19,7 +19,9 @@ struct ScheduleClock: Sendable {
     var phaseDraw: UInt64 = 0
     var syncPhaseDraw: UInt64 = 0
     /// The seed of the pair's excursions.
-    var seed: UInt64 = 0
+    var seed: UInt64 = 0 {
+        didSet { excursionSeeds = Self.excursionSeeds(of: seed) }
+    }
     /// Whether this direction's sender is the pair's device with the lower
     /// index (excursions are per device: device 0 is the lower).
     var senderIsLow = true
@@ -32,6 +34,9 @@ struct ScheduleClock: Sendable {
     /// The pair is active from `activeFrom` until `activeUntil` (0, 0: idle).
     var activeFrom: Int64 = 0
     var activeUntil: Int64 = 0
+    /// Each device's excursion seed (device 0 is the lower), derived from
+    /// ``seed`` whenever it is set rather than on every frame.
+    private(set) var excursionSeeds: (UInt64, UInt64) = ScheduleClock.excursionSeeds(of: 0)
 
     /// How a frame fares on the schedule.
     enum Fate: Sendable {
@@ -49,6 +54,8 @@ struct ScheduleClock: Sendable {
         phaseDraw = generator.next()
         syncPhaseDraw = generator.next()
         seed = generator.next()
+        // Observers do not run in an initialiser.
+        excursionSeeds = Self.excursionSeeds(of: seed)
         self.senderIsLow = senderIsLow
         if schedule?.start == .cold {
             syncedAt = .max
@@ -65,6 +72,7 @@ struct ScheduleClock: Sendable {
         guard let schedule else { return }
         phase = Int64(phaseDraw % UInt64(schedule.sequence.nanoseconds))
         syncPhase = Int64(syncPhaseDraw % UInt64(schedule.syncInterval.nanoseconds))
+
         if schedule.start == .warm, syncedAt == .max {
             syncedAt = .min
             knownAt = .min
@@ -216,7 +224,7 @@ struct ScheduleClock: Sendable {
         let mean = schedule.excursionDuration.nanoseconds
         guard mean > 0 else { return nil }
         let interval = schedule.excursionInterval.nanoseconds
-        let deviceSeed = Self.mix(seed &+ UInt64(device + 1) &* 0xD1B5_4A32_D192_ED03)
+        let deviceSeed = device == 0 ? excursionSeeds.0 : excursionSeeds.1
         let devicePhase = Int64(deviceSeed % UInt64(interval))
         let current = Self.floorDivide(time - devicePhase, interval)
         var back: Int64?
@@ -229,6 +237,11 @@ struct ScheduleClock: Sendable {
             if time >= start, time < start + length { back = max(back ?? .min, start + length) }
         }
         return back
+    }
+
+    /// The two devices' excursion seeds of a pair whose seed is `seed`.
+    static func excursionSeeds(of seed: UInt64) -> (UInt64, UInt64) {
+        (mix(seed &+ 1 &* 0xD1B5_4A32_D192_ED03), mix(seed &+ 2 &* 0xD1B5_4A32_D192_ED03))
     }
 
     /// SplitMix64's finaliser.

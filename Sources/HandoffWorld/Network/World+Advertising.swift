@@ -158,9 +158,13 @@ extension World {
                     trial.receptions[pair].probability = configuration.bluetoothRadio.receptionProbability(atDistance: distance)
                 }
                 guard scanning else {
-                    if trial.receptions[pair].drawPresence(
-                        stream: trial.stream, sender: deviceStreamNames[device], receiver: deviceStreamNames[receiver])
-                    {
+                    // The stream's names only on first use: passing them on
+                    // every advertisement would retain and release them.
+                    if trial.receptions[pair].needsPresenceGenerator {
+                        trial.receptions[pair].presenceGenerator = trial.stream.generator(
+                            StreamNames.presence, deviceStreamNames[device], deviceStreamNames[receiver])
+                    }
+                    if trial.receptions[pair].drawPresence() {
                         trial.receptions[pair].lastHeard = now
                     }
                     continue
@@ -228,19 +232,19 @@ struct PairReception: Sendable {
 
     /// Whether an advertisement outside the scan windows tells the
     /// receiver the sender is there: certain outcomes draw nothing, the
-    /// rest one uniform number from the presence stream (made on first
-    /// use from `stream`, the sender's and the receiver's names).
+    /// rest one uniform number from the presence stream, which the caller
+    /// makes first when ``needsPresenceGenerator``.
     @inline(__always)
-    mutating func drawPresence(
-        stream: RandomStreamKey.Hashed, sender: RandomStreamKey.Name, receiver: RandomStreamKey.Name
-    ) -> Bool {
+    mutating func drawPresence() -> Bool {
         if probability >= 1 { return true }
         guard probability > 0 else { return false }
-        if presenceGenerator == nil {
-            presenceGenerator = stream.generator(StreamNames.presence, sender, receiver)
-        }
         return presenceGenerator!.unitInterval() < probability
     }
+
+    /// Whether the next presence draw needs the presence stream made: the
+    /// draw is random (0 < p < 1) and the stream is not made yet.
+    @inline(__always)
+    var needsPresenceGenerator: Bool { presenceGenerator == nil && probability > 0 && probability < 1 }
 }
 
 /// ``ScanParameters/isScanning(at:phase:)`` with the interval's division
