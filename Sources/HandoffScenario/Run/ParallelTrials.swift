@@ -44,7 +44,6 @@ struct ParallelTrials: Sendable {
         piece: @escaping @Sendable (inout State, Int) -> PieceOutcome<Output>,
         progress: (@Sendable (Int, Int) -> Void)? = nil
     ) -> [PieceOutcome<Output>?] {
-        let workers = max(1, min(jobs, pieces))
         let slots = UnsafeMutableBufferPointer<PieceOutcome<Output>?>.allocate(capacity: pieces)
         slots.initialize(repeating: nil)
         defer {
@@ -54,23 +53,8 @@ struct ParallelTrials: Sendable {
         // Each slot is written by the one thread that ran its piece, and read
         // only after every thread has finished.
         nonisolated(unsafe) let shared = slots
-        let dispenser = PieceDispenser(groups: groups ?? Array(repeating: 0, count: pieces), progress: progress)
-        let work: @Sendable (Int) -> Void = { _ in
-            var state = makeState()
-            while let index = dispenser.next() {
-                let outcome = piece(&state, index)
-                shared[index] = outcome
-                if outcome.stops {
-                    dispenser.stop()
-                    return
-                }
-                dispenser.finished(index)
-            }
-        }
-        if workers == 1 {
-            work(0)
-        } else {
-            DispatchQueue.concurrentPerform(iterations: workers, execute: work)
+        work(pieces: pieces, groups: groups, progress: progress, makeState: makeState, piece: piece) { index, outcome in
+            shared[index] = outcome
         }
         return Array(slots)
     }
@@ -90,14 +74,27 @@ struct ParallelTrials: Sendable {
         piece: @escaping @Sendable (inout State, Int) -> PieceOutcome<Output>,
         consume: @escaping @Sendable (PieceOutcome<Output>) -> Bool
     ) {
-        let workers = max(1, min(jobs, pieces))
         let order = OrderedConsumer(pieces: pieces, consume: consume)
-        let dispenser = PieceDispenser(groups: Array(repeating: 0, count: pieces), progress: nil)
+        work(pieces: pieces, groups: nil, progress: nil, makeState: makeState, piece: piece) { index, outcome in
+            order.deliver(outcome, at: index)
+        }
+    }
+
+    /// Hands pieces out in order to up to `jobs` threads, each with its own
+    /// state, and gives every outcome to `deliver` (on the thread that ran
+    /// the piece) until a piece stops the work.
+    private func work<State, Output: Sendable>(
+        pieces: Int, groups: [Int]?, progress: (@Sendable (Int, Int) -> Void)?,
+        makeState: @escaping @Sendable () -> State, piece: @escaping @Sendable (inout State, Int) -> PieceOutcome<Output>,
+        deliver: @escaping @Sendable (Int, PieceOutcome<Output>) -> Void
+    ) {
+        let workers = max(1, min(jobs, pieces))
+        let dispenser = PieceDispenser(groups: groups ?? Array(repeating: 0, count: pieces), progress: progress)
         let work: @Sendable (Int) -> Void = { _ in
             var state = makeState()
             while let index = dispenser.next() {
                 let outcome = piece(&state, index)
-                order.deliver(outcome, at: index)
+                deliver(index, outcome)
                 if outcome.stops {
                     dispenser.stop()
                     return
