@@ -201,8 +201,8 @@ extension HandoffEngine {
         case let .resolveRetry(query):
             resolveRetry(attempt, after: Int(query), now: now, scheduler: &scheduler)
         case let .relayForward(leg, kind, argument, bytes):
-            relayForward(
-                attempt, to: leg, tag: UInt64(kind) | UInt64(argument) << 8, bytes: Int(bytes), now: now)
+            guard let kind = MessageKind(rawValue: UInt64(kind)) else { return }
+            relayForward(attempt, to: leg, kind: kind, argument: Int(argument), bytes: Int(bytes), now: now)
         case .resolvedFromCache:
             resolvedFromCache(attempt, now: now)
         case let .fetchSend(message):
@@ -364,7 +364,7 @@ extension HandoffEngine {
         case let .fetch(number), let .streams(number): attempt = number
         case let .relay(number, leg):
             relayMessageDelivered(
-                kind, argument: argument, tag: tag, bytes: bytes, attempt: number, leg: leg, on: connection, to: side,
+                kind, argument: argument, bytes: bytes, attempt: number, leg: leg, on: connection, to: side,
                 now: now, scheduler: &scheduler)
             return
         case .none, .keyExchange: return

@@ -34,7 +34,7 @@ extension HandoffEngine {
 
     /// A message arrived on a leg of attempt `attempt`'s relayed fetch.
     mutating func relayMessageDelivered(
-        _ kind: MessageKind, argument: Int, tag: UInt64, bytes: Int, attempt: Int, leg: RelayLeg,
+        _ kind: MessageKind, argument: Int, bytes: Int, attempt: Int, leg: RelayLeg,
         on connection: ConnectionID, to side: ConnectionSide, now: SimInstant, scheduler: inout Scheduler<HandoffEvent>
     ) {
         if side == .responder {
@@ -76,8 +76,9 @@ extension HandoffEngine {
 
     /// The relay's delay is over: the message goes down the other leg (a
     /// payload above the inline limit as a stored-message notice).
-    mutating func relayForward(_ attempt: Int, to leg: RelayLeg, tag: UInt64, bytes: Int, now: SimInstant) {
-        guard let (kind, _) = MessageKind.parse(tag) else { return }
+    mutating func relayForward(
+        _ attempt: Int, to leg: RelayLeg, kind: MessageKind, argument: Int, bytes: Int, now: SimInstant
+    ) {
         let id = attempts[attempt].activity
         let connection: ConnectionID
         switch leg {
@@ -103,6 +104,6 @@ extension HandoffEngine {
             return
         }
         record(now, device: device, app: .system, activity: id, .system(.relayDelivers(bytes: bytes)))
-        world.send(bytes: bytes, tag: tag, on: connection, from: .responder, at: now)
+        world.send(bytes: bytes, tag: kind.tag(argument), on: connection, from: .responder, at: now)
     }
 }

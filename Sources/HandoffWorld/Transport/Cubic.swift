@@ -23,7 +23,7 @@ import SimKernel
 /// Not modelled: HyStart++, window validation for an application-limited
 /// sender (the window grows on every ACK, as ``NewReno``'s does), XNU's
 /// stretch-ACK detection and its undo of spurious retransmissions.
-struct Cubic: CongestionAlgorithm {
+struct Cubic: RateReducing {
     /// The maximum segment size (SMSS).
     let segmentSize: Int
     /// The flow-control window, which already bounds what may fly: a
@@ -189,16 +189,6 @@ struct Cubic: CongestionAlgorithm {
         reduce(signal: signal)
         inRecovery = true
     }
-
-    @inline(__always)
-    mutating func acknowledgedInRecovery(bytes: Int, signal: CongestionSignal) {
-        window = reduction.window(
-            delivered: bytes, bytesInFlight: signal.bytesInFlight, slowStartThreshold: slowStartThreshold,
-            segmentSize: segmentSize)
-    }
-
-    @inline(__always)
-    mutating func sentInRecovery(bytes: Int) { reduction.sent += bytes }
 
     /// The window is the threshold once recovery ends (RFC 6675 §5).
     mutating func recoveryEnded(signal: CongestionSignal) {

@@ -1,6 +1,6 @@
 /// NewReno (RFC 5681, RFC 6582) with SACK-based recovery (RFC 6675) and
 /// Proportional Rate Reduction (RFC 6937): ``CongestionControl/newReno``.
-struct NewReno: CongestionAlgorithm {
+struct NewReno: RateReducing {
     /// The maximum segment size (SMSS).
     let segmentSize: Int
     /// The flow-control window, which already bounds what may fly: a
@@ -50,16 +50,6 @@ struct NewReno: CongestionAlgorithm {
         reduction.start(outstandingBytes: signal.outstandingBytes)
         slowStartThreshold = halvedThreshold(signal)
     }
-
-    @inline(__always)
-    mutating func acknowledgedInRecovery(bytes: Int, signal: CongestionSignal) {
-        window = reduction.window(
-            delivered: bytes, bytesInFlight: signal.bytesInFlight, slowStartThreshold: slowStartThreshold,
-            segmentSize: segmentSize)
-    }
-
-    @inline(__always)
-    mutating func sentInRecovery(bytes: Int) { reduction.sent += bytes }
 
     /// The window is the threshold once recovery ends (RFC 6675 §5).
     mutating func recoveryEnded(signal: CongestionSignal) {

@@ -37,3 +37,24 @@ struct ProportionalRateReduction: Sendable {
         return bytesInFlight + max(sendCount, 0)
     }
 }
+
+/// A congestion algorithm that paces its fast recovery with PRR
+/// (RFC 6937): during recovery its window is PRR's, whatever the
+/// algorithm; only how it reduces and grows differs.
+protocol RateReducing: CongestionAlgorithm {
+    var window: Int { get set }
+    var reduction: ProportionalRateReduction { get set }
+    var segmentSize: Int { get }
+}
+
+extension RateReducing {
+    @inline(__always)
+    mutating func acknowledgedInRecovery(bytes: Int, signal: CongestionSignal) {
+        window = reduction.window(
+            delivered: bytes, bytesInFlight: signal.bytesInFlight, slowStartThreshold: slowStartThreshold,
+            segmentSize: segmentSize)
+    }
+
+    @inline(__always)
+    mutating func sentInRecovery(bytes: Int) { reduction.sent += bytes }
+}
