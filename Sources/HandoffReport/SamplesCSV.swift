@@ -12,7 +12,11 @@ import SimKernel
 /// and one column per latency metric, in ``LatencyMetric/allCases`` order
 /// (`advert_to_offered_ns`, `accept_to_continue_ns`, …, `transfer_ns`, each
 /// ``LatencyMetric/csvName`` with `_ns`): whole nanoseconds, empty where the
-/// trial did not reach that point. Rows are in file (or point) order, then
+/// trial did not reach that point; then one column per phase of
+/// accept → continue's ``LatencyBudget`` (`phase_launch_ns`, …,
+/// `phase_decode_ns`, each ``LatencyBudget/Phase/csvName``), in whole
+/// nanoseconds that add up to `accept_to_continue_ns` exactly, empty
+/// where the trial did not continue. Rows are in file (or point) order, then
 /// trial order, then activity and device order; a pair whose device never
 /// heard of the activity has no row.
 ///
@@ -23,6 +27,7 @@ import SimKernel
 public enum SamplesCSV {
     /// The latency columns, in order.
     static let latencyColumns = LatencyMetric.allCases.map { $0.csvName + "_ns" }
+        + LatencyBudget.Phase.allCases.map(\.csvName)
 
     /// The samples of every file that ran.
     public static func render(_ results: [FileResult]) -> String {
@@ -68,6 +73,10 @@ public enum SamplesCSV {
         for metric in LatencyMetric.allCases {
             text += ","
             if let latency = sample[metric] { text += String(latency.nanoseconds) }
+        }
+        for phase in LatencyBudget.Phase.allCases {
+            text += ","
+            if let budget = sample.budget { text += String(budget[phase].nanoseconds) }
         }
         text += "\n"
     }

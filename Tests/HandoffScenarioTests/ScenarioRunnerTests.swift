@@ -174,7 +174,7 @@ struct ScenarioRunnerTests {
             var milestones = MilestoneTimes()
             milestones[.accepted] = .zero
             milestones[.continued] = .nanoseconds(latency(trial))
-            observation.pairs = [PairObservation(outcome: .continued, milestones: milestones)]
+            observation.pairs = [PairObservation(outcome: .continued, milestones: milestones, budget: nil)]
             tally.add(observation, trial: trial, scenario: scenario, plan: plan)
         }
         let results = ExpectationEvaluator(scenario: scenario, plan: plan, tally: tally).evaluateAll()

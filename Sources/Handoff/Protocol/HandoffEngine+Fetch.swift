@@ -58,6 +58,7 @@ extension HandoffEngine {
     mutating func resolvedFromCache(_ attempt: Int, now: SimInstant) {
         guard attempts[attempt].fetchStage == .resolving else { return }
         attempts[attempt].milestones.reach(.resolved, at: now)
+        attempts[attempt].marks.resolved = now
         record(now, device: attempts[attempt].receiver, app: .system, activity: attempts[attempt].activity,
                .milestone(.resolved, .afterQueries(0)))
         connectRapport(attempt, now: now)
@@ -134,6 +135,7 @@ extension HandoffEngine {
             guard attempts[attempt].fetchStage == .resolving else { return false }
             if case .localNetwork = world.kind(of: link) { attempts[attempt].rapportPath = .localNetwork }
             attempts[attempt].milestones.reach(.resolved, at: now)
+            attempts[attempt].marks.resolved = now
             record(now, device: receiver, app: .system, activity: id,
                    .milestone(.resolved, .afterQueries(attempts[attempt].resolveQueries)))
             connectRapport(attempt, now: now)
@@ -162,8 +164,10 @@ extension HandoffEngine {
     ) {
         guard connection == attempts[attempt].connection, attempts[attempt].isFetching else { return }
         attempts[attempt].milestones.reach(.connected, at: now)
+        attempts[attempt].marks.connected = now
         if attempts[attempt].fetchStage == .cloud {
             attempts[attempt].milestones.reach(.requested, at: now)
+            attempts[attempt].marks.requested = now
             world.send(
                 bytes: setup.configuration.rapport.framed(setup.configuration.requestBytes),
                 tag: MessageKind.request.tag(), on: connection, from: .initiator, at: now)
@@ -201,7 +205,10 @@ extension HandoffEngine {
         case .request:
             bytes = rapport.framed(setup.configuration.requestBytes)
         }
-        if message == .request { attempts[attempt].milestones.reach(.requested, at: now) }
+        if message == .request {
+            attempts[attempt].milestones.reach(.requested, at: now)
+            attempts[attempt].marks.requested = now
+        }
         let tag = message == .request ? MessageKind.request.tag() : MessageKind.fetch.tag(Int(message.rawValue))
         world.send(bytes: bytes, tag: tag, on: connection, from: message.isFromSource ? .responder : .initiator, at: now)
         let id = attempts[attempt].activity
@@ -217,7 +224,10 @@ extension HandoffEngine {
         guard connection == attempts[attempt].connection, attempts[attempt].fetchStage == .rapport,
             let next = message.next
         else { return }
-        if message == .pairVerify4 { attempts[attempt].milestones.reach(.verified, at: now) }
+        if message == .pairVerify4 {
+            attempts[attempt].milestones.reach(.verified, at: now)
+            attempts[attempt].marks.verified = now
+        }
         handle(next, of: attempt, now: now, scheduler: &scheduler)
     }
 
@@ -248,6 +258,7 @@ extension HandoffEngine {
             return
         }
         if let connection = attempts[attempt].connection { world.close(connection) }
+        attempts[attempt].marks.fallBack(at: now)
         fetchOverCloud(attempt, now: now, scheduler: &scheduler)
     }
 
@@ -273,6 +284,7 @@ extension HandoffEngine {
         guard attempts[attempt].isFetching, case .some = attempts[attempt].delivered else { return }
         attempts[attempt].fetchStage = .decoding
         attempts[attempt].milestones[.payloadArrived] = now
+        attempts[attempt].marks.payloadArrived = now
         record(now, device: attempts[attempt].receiver, app: .system, activity: attempts[attempt].activity,
                .milestone(.payloadArrived, .fetchTook(now - (attempts[attempt].milestones[.fetchStarted] ?? now))))
         var bytes = setup.configuration.envelopeBytes
@@ -286,6 +298,7 @@ extension HandoffEngine {
     mutating func payloadDecoded(_ attempt: Int, now: SimInstant, scheduler: inout Scheduler<HandoffEvent>) {
         guard attempts[attempt].fetchStage == .decoding else { return }
         attempts[attempt].fetchStage = .arrived
+        attempts[attempt].marks.decoded = now
         if attempts[attempt].appReady { continueActivity(attempt, now: now, scheduler: &scheduler) }
     }
 

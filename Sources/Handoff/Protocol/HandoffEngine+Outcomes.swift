@@ -50,8 +50,15 @@ extension HandoffEngine {
         case .discovered, .offered: outcome = .notAccepted
         case .accepted, .launching, .willContinue: outcome = .unfinished
         }
+        var budget: LatencyBudget?
+        if outcome == .continued || outcome == .continuedInBrowser, let accepted = attempts[index].milestones[.accepted],
+            let continued = attempts[index].milestones[.continued]
+        {
+            budget = attempts[index].marks.budget(accepted: accepted, continued: continued)
+        }
         return ContinuationSummary(
-            device: deviceName(device), activity: id, outcome: outcome, milestones: attempts[index].milestones)
+            device: deviceName(device), activity: id, outcome: outcome, milestones: attempts[index].milestones,
+            budget: budget)
     }
 
     /// The summary of a pair never offered, with the reason.

@@ -234,6 +234,7 @@ extension HandoffEngine {
     /// gets `willContinue`, and is ready for the data when it returns.
     mutating func launched(_ attempt: Int, now: SimInstant, scheduler: inout Scheduler<HandoffEvent>) {
         let receiver = attempts[attempt].receiver
+        attempts[attempt].marks.launched = now
         guard case let .app(app) = attempts[attempt].target else {
             apply(.openInBrowser, to: attempt, now: now,
                   note: keepsTrace ? .webpage(activities[attempts[attempt].activity.index].content.webpageURL) : nil)
@@ -262,6 +263,7 @@ extension HandoffEngine {
     mutating func appReady(_ attempt: Int, now: SimInstant, scheduler: inout Scheduler<HandoffEvent>) {
         guard attempts[attempt].state == .willContinue else { return }
         attempts[attempt].appReady = true
+        attempts[attempt].marks.appReady = now
         switch attempts[attempt].fetchStage {
         case .arrived:
             continueActivity(attempt, now: now, scheduler: &scheduler)

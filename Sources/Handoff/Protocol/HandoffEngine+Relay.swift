@@ -44,6 +44,11 @@ extension HandoffEngine {
             var generator = stream.child(HandoffStreamNames.relay, attempt &* 64 &+ Int(kind.rawValue) &* 2 &+ Int(other.rawValue))
                 .generator()
             let delay = setup.configuration.relay.delay.sample(using: &generator)
+            switch kind {
+            case .request: attempts[attempt].marks.relayOnRequest = delay
+            case .payload: attempts[attempt].marks.relayOnPayload = delay
+            default: break
+            }
             // Every message the relay carries has a small argument (an
             // error code, or none).
             later(.relayForward(to: other, kind: UInt8(kind.rawValue), argument: UInt16(clamping: argument),

@@ -344,7 +344,11 @@ extension HandoffEngine {
         attempts[attempt].replySide = side
         var generator = stream.child(HandoffStreamNames.save, attempt).generator()
         let saveTime = setup.configuration.sourceSaveTime.sample(using: &generator)
+        attempts[attempt].marks.requestReceived = now
+        attempts[attempt].marks.sourceUpdate = .zero
+        attempts[attempt].marks.encode = .zero
         if attempts[attempt].pendingReply != nil {
+            attempts[attempt].marks.sourceUpdate = saveTime
             record(now, device: source, app: .system, activity: id, .system(.requestAgain))
             later(.sourceSend, of: attempt, after: saveTime, now: now, scheduler: &scheduler)
             return
@@ -413,6 +417,8 @@ extension HandoffEngine {
         if case let .success(bytes) = attempts[attempt].pendingReply {
             encode = setup.configuration.coding.encodeTime(bytes: bytes + setup.configuration.envelopeBytes)
         }
+        attempts[attempt].marks.sourceUpdate = wait + saveTime
+        attempts[attempt].marks.encode = encode
         later(.sourceSend, of: attempt, after: wait + saveTime + encode, now: now, scheduler: &scheduler)
     }
 
@@ -451,6 +457,7 @@ extension HandoffEngine {
         guard let connection = attempts[attempt].replyConnection, let reply = attempts[attempt].pendingReply else { return }
         let id = attempts[attempt].activity
         let rapport = setup.configuration.rapport
+        attempts[attempt].marks.payloadSent = now
         switch reply {
         case let .success(size):
             let bytes = rapport.framed(size + setup.configuration.envelopeBytes)

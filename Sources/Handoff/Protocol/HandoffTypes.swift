@@ -224,6 +224,8 @@ struct Attempt {
     var state: ContinuationMachine.State = .discovered
     /// When the attempt reached each milestone.
     var milestones = MilestoneTimes()
+    /// The moments its latency budget is cut at.
+    var marks = BudgetMarks()
     var failure: ContinuationError?
     /// Where the fetch is.
     var fetchStage: FetchStage = .idle

@@ -191,6 +191,21 @@ public struct ContinuationSummary: Hashable, Sendable {
     /// When the attempt reached each milestone (none for a device the
     /// activity was never offered on).
     public let milestones: MilestoneTimes
+    /// Where accept → continue went, phase by phase (nil unless the
+    /// attempt continued, in the app or in the browser).
+    public let budget: LatencyBudget?
+
+    /// A summary.
+    public init(
+        device: String, activity: ActivityID, outcome: ContinuationOutcome, milestones: MilestoneTimes,
+        budget: LatencyBudget? = nil
+    ) {
+        self.device = device
+        self.activity = activity
+        self.outcome = outcome
+        self.milestones = milestones
+        self.budget = budget
+    }
 
     /// The latency `metric` measured, if the attempt reached both its
     /// milestones.

@@ -47,6 +47,9 @@ public struct PairSummary: Hashable, Sendable {
     public let outcomes: [OutcomeCount]
     /// Percentiles of each latency over the trials that reached its end.
     public let latencies: [LatencySummary]
+    /// Where accept → continue went, phase by phase, over the trials that
+    /// continued (nil when none did).
+    public let budget: BudgetSummary?
 }
 
 /// How many trials ended one way.
@@ -98,7 +101,7 @@ func pairSummaries(scenario: Scenario, plan: ObservationPlan, tally: TrialTally)
         }
         return PairSummary(
             activity: scenario.activities[pair.activity].name, device: pair.device, outcomes: outcomes,
-            latencies: latencies)
+            latencies: latencies, budget: tally.pairs[index].budget.summary())
     }
 }
 

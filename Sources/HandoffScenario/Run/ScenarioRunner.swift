@@ -252,7 +252,7 @@ public struct ScenarioRunner: Sendable {
         for pair in plan.pairs {
             let summary = trials.run.summary(of: ActivityID(pair.activity), on: pair.device)
             observation.pairs.append(PairObservation(
-                outcome: summary?.outcome, milestones: summary?.milestones ?? MilestoneTimes()))
+                outcome: summary?.outcome, milestones: summary?.milestones ?? MilestoneTimes(), budget: summary?.budget))
         }
         if plan.needsTrace {
             let trace = trials.run.trace
@@ -400,6 +400,8 @@ struct PairObservation: Sendable {
     let outcome: ContinuationOutcome?
     /// When the attempt reached each milestone (none without an attempt).
     let milestones: MilestoneTimes
+    /// Where accept → continue went (nil unless it continued).
+    let budget: LatencyBudget?
 
     func latency(_ metric: LatencyMetric) -> SimDuration? { milestones.latency(metric) }
 }

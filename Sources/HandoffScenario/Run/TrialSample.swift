@@ -19,14 +19,20 @@ package struct TrialSample: Hashable, Sendable {
     package let outcome: ContinuationOutcome?
     /// When the attempt reached each milestone.
     package let milestones: MilestoneTimes
+    /// Where accept → continue went (nil unless the trial continued).
+    package let budget: LatencyBudget?
 
     /// A sample.
-    package init(trial: Int, activity: Int, device: Int, outcome: ContinuationOutcome?, milestones: MilestoneTimes) {
+    package init(
+        trial: Int, activity: Int, device: Int, outcome: ContinuationOutcome?, milestones: MilestoneTimes,
+        budget: LatencyBudget? = nil
+    ) {
         self.trial = trial
         self.activity = activity
         self.device = device
         self.outcome = outcome
         self.milestones = milestones
+        self.budget = budget
     }
 
     /// The value of `metric` (nil where the trial did not reach it).
@@ -38,7 +44,9 @@ package struct TrialSample: Hashable, Sendable {
     /// The sample of `summary`, if the device heard of the activity.
     init?(trial: Int, activity: Int, device: Int, summary: ContinuationSummary?) {
         guard let summary else { return nil }
-        self.init(trial: trial, activity: activity, device: device, outcome: summary.outcome, milestones: summary.milestones)
+        self.init(
+            trial: trial, activity: activity, device: device, outcome: summary.outcome, milestones: summary.milestones,
+            budget: summary.budget)
     }
 
     /// Appends the samples of the trial `run` has just run: every activity

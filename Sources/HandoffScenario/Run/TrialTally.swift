@@ -26,6 +26,8 @@ struct TrialTally: Sendable {
         var outcomes: [OutcomeTally] = []
         /// One histogram per ``LatencyMetric``, in `allCases` order.
         var latencies = [LatencyHistogram](repeating: LatencyHistogram(), count: LatencyMetric.allCases.count)
+        /// The latency budgets of the trials that continued.
+        var budget = BudgetTally()
 
         mutating func count(_ outcome: ContinuationOutcome?, trials: Int = 1) {
             if let index = outcomes.firstIndex(where: { $0.outcome == outcome }) {
@@ -86,6 +88,7 @@ struct TrialTally: Sendable {
             for (metric, kind) in LatencyMetric.allCases.enumerated() {
                 if let value = pair.latency(kind) { pairs[index].latencies[metric].record(value) }
             }
+            if let budget = pair.budget { pairs[index].budget.record(budget) }
         }
         for (index, expectation) in scenario.expectations.enumerated() {
             switch (checks[index], expectation.kind) {
@@ -125,6 +128,7 @@ struct TrialTally: Sendable {
             for metric in pairs[index].latencies.indices {
                 pairs[index].latencies[metric].merge(later.pairs[index].latencies[metric])
             }
+            pairs[index].budget.merge(later.pairs[index].budget)
         }
         for index in checks.indices {
             switch (checks[index], later.checks[index]) {

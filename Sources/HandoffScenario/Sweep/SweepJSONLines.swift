@@ -66,6 +66,23 @@ public enum SweepJSONLines {
                     ("histogram", .string(histogram.encoded)),
                 ]))
             })),
+            ("budget", budgetObject(aggregate.budget)),
+        ])
+    }
+
+    /// A point's latency budget: per phase its mean and its share of the
+    /// p95 trials' time, and the tally itself (for merging shards).
+    static func budgetObject(_ tally: BudgetTally) -> JSONOutput {
+        guard let summary = tally.summary() else { return .object([("trials", .int(0)), ("tally", .string(tally.encoded))]) }
+        return .object([
+            ("trials", .int(Int64(summary.trials))),
+            ("tailTrials", .int(Int64(summary.tailTrials))),
+            ("phases", .object(summary.phases.map { figure in
+                (figure.phase.description, .object([
+                    ("meanNanoseconds", .int(figure.mean.nanoseconds)), ("p95Share", .double(figure.tailShare)),
+                ]))
+            })),
+            ("tally", .string(tally.encoded)),
         ])
     }
 
@@ -178,6 +195,16 @@ public enum SweepJSONLines {
                     throw fail(number, "the \(metric.rawValue) histogram has \(histogram.count) values for \(trialCount) trials")
                 }
                 aggregate[metric] = histogram
+            }
+            // Files written before the budget was added lack it: it is empty there.
+            if let budget = node.member("budget")?.value {
+                guard let encoded = budget.string("tally"), let tally = BudgetTally(encoded: encoded) else {
+                    throw fail(number, "the budget has no valid tally")
+                }
+                guard tally.trials <= trialCount else {
+                    throw fail(number, "the budget has \(tally.trials) trials for \(trialCount)")
+                }
+                aggregate.budget = tally
             }
             let values = coordinates.compactMap { member -> String? in
                 if case let .string(text) = member.value.value { return text } else { return nil }

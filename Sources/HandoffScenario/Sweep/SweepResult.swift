@@ -38,6 +38,8 @@ public struct PointAggregate: Sendable, Equatable {
     /// A histogram per latency metric, in ``LatencyMetric/allCases``
     /// order (read and written through the subscript).
     private var latencies = [LatencyHistogram](repeating: LatencyHistogram(), count: LatencyMetric.allCases.count)
+    /// The latency budgets of the trials that continued.
+    package var budget = BudgetTally()
 
     /// The error codes of ``failures``, in order.
     public static let failureCodes = [4608, 4609, 4610, 4611]
@@ -84,6 +86,7 @@ public struct PointAggregate: Sendable, Equatable {
         for (index, metric) in LatencyMetric.allCases.enumerated() {
             if let value = milestones.latency(metric) { latencies[index].record(value) }
         }
+        if let budget = summary?.budget { self.budget.record(budget) }
     }
 
     /// Adds every trial of `other`.
@@ -96,6 +99,7 @@ public struct PointAggregate: Sendable, Equatable {
         notOffered += other.notOffered
         otherOutcomes += other.otherOutcomes
         for index in latencies.indices { latencies[index].merge(other.latencies[index]) }
+        budget.merge(other.budget)
     }
 }
 
