@@ -124,6 +124,25 @@ public enum JSONReport {
                     ("maxNanoseconds", nanoseconds(latency.max)),
                 ])
             })),
+            ("budget", budget(pair.budget)),
+        ])
+    }
+
+    /// Where accept → continue goes: per phase its mean and its share of
+    /// the p95 trials' time; null when no trial continued.
+    static func budget(_ budget: BudgetSummary?) -> JSONOutput {
+        guard let budget else { return .null }
+        return .object([
+            ("trials", .int(Int64(budget.trials))),
+            ("tailPercentile", .double(budget.tailPercentile)),
+            ("tailTrials", .int(Int64(budget.tailTrials))),
+            ("phases", .array(budget.phases.map { figure in
+                .object([
+                    ("phase", .string(figure.phase.description)),
+                    ("meanNanoseconds", .int(figure.mean.nanoseconds)),
+                    ("tailShare", .double((figure.tailShare * 1e6).rounded() / 1e6)),
+                ])
+            })),
         ])
     }
 

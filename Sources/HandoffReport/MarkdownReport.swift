@@ -53,6 +53,7 @@ public enum MarkdownReport {
                         }
                     }
                     details.append("")
+                    details += budgetTable(run.pairs)
                 }
             }
         }
@@ -62,6 +63,25 @@ public enum MarkdownReport {
         lines.append(contentsOf: details)
         while lines.last == "" { lines.removeLast() }
         return lines.escapedLines
+    }
+
+    /// Where accept → continue goes on each pair that continued: a table
+    /// of phases with their share of the p95 trials' time and their mean.
+    static func budgetTable(_ pairs: [PairSummary]) -> [String] {
+        var lines: [String] = []
+        for pair in pairs {
+            guard let budget = pair.budget else { continue }
+            lines.append("Where accept → continue goes on \(cell(pair.device)) (\(cell(pair.activity)); "
+                + "p\(Int(budget.tailPercentile)) trials: \(budget.tailTrials) of \(budget.trials) continued):")
+            lines.append("")
+            lines.append("| Phase | Share of p\(Int(budget.tailPercentile)) trials | Mean |")
+            lines.append("|---|---:|---:|")
+            for figure in budget.ranked {
+                lines.append("| \(figure.phase.label) | \(BudgetText.percent(figure.tailShare)) | \(figure.mean.rounded(toSignificantDigits: 3)) |")
+            }
+            lines.append("")
+        }
+        return lines
     }
 
     /// Text safe inside a table cell: pipes escaped, other control

@@ -2,16 +2,19 @@ import Handoff
 import HandoffScenario
 import SimKernel
 
-/// A sweep drawn as an SVG line chart: one latency against the userInfo
-/// payload size, one series per internet profile (and per value of any
-/// other axis).
+/// A sweep drawn as SVG small multiples: one panel per internet profile
+/// (and per value of any other axis), each with a latency against the
+/// userInfo payload size and, below it, where the slowest trials' time goes
+/// as the payload grows.
 ///
 /// The x axis is ``SweepPoint/payloadBytes`` on a log₂ scale whose ends are
 /// the powers of two around the smallest and largest payload, ticked at
 /// powers of two (`256 B`, `1 KiB`, `64 KiB`; every k-th power when there
 /// would be more than eleven). The y axis is the latency in milliseconds,
-/// linear from 0 to the smallest 1, 2 or 5 × 10ᵏ that covers every plotted
-/// p99 (at least 0.001 ms; 1 ms when nothing is plotted).
+/// shared by every panel, linear from 0 to the smallest 1, 1.5, 2, 2.5, 3,
+/// 4, 5, 6 or 8 × 10ᵏ that covers every plotted p99 and the target (at
+/// least 0.001 ms; 1 ms when nothing is plotted), so the data fills at
+/// least three quarters of it.
 ///
 /// Each series has exactly three paths, each with a `data-series` attribute
 /// holding the series label: the p5–p95 band (`class="band"`, filled, no
@@ -19,43 +22,69 @@ import SimKernel
 /// (`class="p99"`, dashed), plus a dot per p50 so a single point shows.
 /// Series follow the first appearance of their key in
 /// ``SweepResult/points``; colours come from the Okabe–Ito palette (safe for
-/// the common colour-vision deficiencies) and repeat after eight series. A
+/// the common colour-vision deficiencies) and repeat after eight series;
+/// the panel's title names the series, so colour is never the only cue. A
 /// dashed vertical line marks Apple's 3 KiB userInfo guidance when 3072
 /// bytes lies within the x range; it is left out, not clamped to an edge,
 /// when it does not.
 ///
+/// With a ``Target``, every panel draws it as a horizontal line
+/// (`class="target"`) and marks its answer (`class="answer"`, with
+/// `data-bytes`): the largest payload swept whose percentile meets the
+/// target with every smaller one meeting it too, or "no size meets the
+/// target". When the points carry latency budgets, each panel has a budget
+/// strip below it (`class="budget"`): per payload, the share of the p95
+/// trials' time in each ``LatencyBudget/Phase`` (`data-phase`), stacked in
+/// phase order, with a legend of the phases that appear.
+///
 /// ```swift
-/// let svg = SweepChart.svg(result, metric: .acceptToRestored)
+/// let svg = SweepChart.svg(result, target: SweepChart.Target(latency: .seconds(1)))
 /// try svg.write(to: URL(fileURLWithPath: "sweep.svg"), atomically: true, encoding: .utf8)
 /// ```
 ///
-/// Not guaranteed: legend labels are not shortened, so very long profile
-/// names or many series can run past the 960 × 540 canvas.
+/// Not guaranteed: panel titles and legend labels are not shortened, so
+/// very long profile names can run past their panel.
 public enum SweepChart {
-    /// An SVG line chart of `metric` (default `.acceptToContinue`) against payload size.
+    /// A latency target to draw: a percentile of the chart's metric must
+    /// be at most ``latency``.
+    public struct Target: Hashable, Sendable {
+        /// The bound.
+        public var latency: SimDuration
+        /// Which percentile is bounded (95 for p95).
+        public var percentile: Double
+
+        /// A target: the `percentile`th percentile at most `latency`.
+        public init(latency: SimDuration, percentile: Double = 95) {
+            self.latency = latency
+            self.percentile = min(max(percentile, 0), 100)
+        }
+    }
+
+    /// An SVG chart of `metric` (default `.acceptToContinue`) against payload size.
     ///
     /// Points are skipped when the metric's histogram is empty (no trial
     /// reached it) or their payload is not positive (a log scale has no
-    /// place for 0 bytes); a series left with no points keeps its legend
-    /// entry and draws nothing, not even empty paths. Without a `payload`
-    /// axis, without points, or without a point of positive payload, the
-    /// result is still a valid SVG: a title and the words "no data" with
-    /// the reason. When there are points but no trial reached the metric,
-    /// the axes and legend are drawn with "no data" in the plot. Whether to
+    /// place for 0 bytes); a series left with no points keeps its panel and
+    /// legend entry and draws nothing, not even empty paths. Without a
+    /// `payload` axis, without points, or without a point of positive
+    /// payload, the result is still a valid SVG: a title and the words "no
+    /// data" with the reason. When there are points but no trial reached
+    /// the metric, the panels are drawn with "no data" in them. Whether to
     /// draw such a chart at all is the caller's call.
     ///
-    /// The text is a complete SVG 1.1 document (`xmlns`, `viewBox`,
-    /// 960 × 540) with every text and attribute XML-escaped, coordinates
-    /// printed with at most two decimals, and nothing that varies between
-    /// runs or machines.
+    /// The text is a complete SVG 1.1 document (`xmlns`, `viewBox`, 960
+    /// wide, as tall as its rows of panels) with every text and attribute
+    /// XML-escaped, coordinates printed with at most two decimals, and
+    /// nothing that varies between runs or machines.
     ///
     /// - Parameters:
     ///   - result: the sweep.
     ///   - metric: the latency to draw.
+    ///   - target: a target to draw, with each panel's answer.
     /// - Returns: the SVG document, ending in `\n`.
     /// - Complexity: O(points × log points) plus the histograms' percentile
     ///   queries.
-    public static func svg(_ result: SweepResult, metric: LatencyMetric = .acceptToContinue) -> String {
+    public static func svg(_ result: SweepResult, metric: LatencyMetric = .acceptToContinue, target: Target? = nil) -> String {
         guard result.axes.contains(where: { $0.name == payloadAxis }) else {
             return noData(result, metric: metric, reason: "the sweep has no payload axis")
         }
@@ -64,47 +93,95 @@ public enum SweepChart {
             let reason = result.points.isEmpty ? "the sweep has no points" : "no point has a positive payload size"
             return noData(result, metric: metric, reason: reason)
         }
-        let allSeries = series(of: result, metric: metric)
-        let x = PayloadScale(smallest: smallest, largest: largest)
+        let allSeries = series(of: result, metric: metric, percentile: target?.percentile ?? 95)
         let highestP99 = allSeries.flatMap(\.samples).map(\.p99).max()
-        let y = LatencyScale(covering: highestP99 ?? 1_000_000)
+        let top = max(highestP99 ?? 1_000_000, target.map { $0.latency.nanoseconds } ?? 0)
+        let y = LatencyScale(covering: top)
+        let hasBudget = allSeries.contains { series in series.samples.contains { $0.budget != nil } }
+        let layout = Layout(panels: allSeries.count, hasBudget: hasBudget)
 
-        var lines = opening(result, metric: metric)
-        lines += grid(x: x, y: y)
-        lines += axes(x: x, y: y, metric: metric)
-        if x.contains(guidanceBytes) {
-            let position = number(x.position(guidanceBytes))
-            lines.append("  <g class=\"guidance\">")
+        var lines = opening(result, metric: metric, target: target, height: layout.height)
+        for (index, entry) in allSeries.enumerated() {
+            let frame = layout.frame(index)
+            let x = PayloadScale(smallest: smallest, largest: largest, left: frame.left, right: frame.right)
+            let latency = LatencyScale(maximum: y.maximum, step: y.step, top: frame.top, bottom: frame.latencyBottom)
+            lines.append("  <g class=\"panel\" data-series=\"\(escape(entry.label))\">")
             lines.append(
-                "    <line x1=\"\(position)\" y1=\"\(number(plotTop))\" x2=\"\(position)\" y2=\"\(number(plotBottom))\" "
-                    + "stroke=\"#555555\" stroke-width=\"1\" stroke-dasharray=\"4 4\"/>")
-            lines.append("    <text x=\"\(number(x.position(guidanceBytes) + 4))\" y=\"\(number(plotTop + 12))\" fill=\"#555555\">3 KiB guidance</text>")
+                "    <text class=\"panel-title\" x=\"\(number(frame.left))\" y=\"\(number(frame.top - 10))\" font-weight=\"bold\" "
+                    + "fill=\"\(entry.colour)\">\(escape(entry.label))</text>")
+            lines += grid(x: x, y: latency)
+            lines += axes(x: x, y: latency, metric: metric, showsXTicks: !hasBudget, showsYTitle: layout.column(index) == 0)
+            if x.contains(guidanceBytes) {
+                let position = number(x.position(guidanceBytes))
+                lines.append("    <g class=\"guidance\">")
+                lines.append(
+                    "      <line x1=\"\(position)\" y1=\"\(number(frame.top))\" x2=\"\(position)\" y2=\"\(number(frame.latencyBottom))\" "
+                        + "stroke=\"#555555\" stroke-width=\"1\" stroke-dasharray=\"4 4\"/>")
+                lines.append(
+                    "      <text x=\"\(number(x.position(guidanceBytes) + 4))\" y=\"\(number(frame.top + 12))\" fill=\"#555555\">"
+                        + "3 KiB guidance</text>")
+                lines.append("    </g>")
+            }
+            if !entry.samples.isEmpty { lines += seriesElements(entry, x: x, y: latency) }
+            if let target { lines += targetElements(target, entry, x: x, y: latency, metric: metric) }
+            if highestP99 == nil {
+                lines.append(
+                    "    <text class=\"no-data\" x=\"\(number((frame.left + frame.right) / 2))\" "
+                        + "y=\"\(number((frame.top + frame.latencyBottom) / 2))\" text-anchor=\"middle\" font-size=\"14\" "
+                        + "fill=\"#555555\">no data: no trial reached \(escape(metric.label))</text>")
+            }
+            if hasBudget { lines += budgetStrip(entry, x: x, frame: frame) }
             lines.append("  </g>")
         }
-        for entry in allSeries where !entry.samples.isEmpty {
-            lines += seriesElements(entry, x: x, y: y)
-        }
-        if highestP99 == nil {
-            lines.append(
-                "  <text class=\"no-data\" x=\"\(number((plotLeft + plotRight) / 2))\" y=\"\(number((plotTop + plotBottom) / 2))\" "
-                    + "text-anchor=\"middle\" font-size=\"16\" fill=\"#555555\">no data: no trial reached \(metric.label)</text>")
-        }
-        lines += legend(allSeries)
+        lines += legend(allSeries, hasBudget: hasBudget, target: target, top: layout.legendTop)
         lines.append("</svg>")
         return lines.joined(separator: "\n") + "\n"
     }
 
     // MARK: Layout
 
-    /// The canvas and plot area, in SVG user units; the legend sits right
-    /// of the plot.
+    /// The canvas width, in SVG user units.
     static let width = 960
-    static let height = 540
-    static let plotLeft = 80.0
-    static let plotRight = 730.0
-    static let plotTop = 60.0
-    static let plotBottom = 460.0
-    static let legendLeft = 750.0
+    /// The height of the canvas without panels (title) and of the legend.
+    static let titleHeight = 70.0
+    static let legendHeight = 96.0
+    /// Margins around and between the panels.
+    static let leftMargin = 80.0
+    static let rightMargin = 24.0
+    static let columnGap = 70.0
+
+    /// Where each panel goes: one or two columns, rows as needed.
+    struct Layout {
+        let panels: Int
+        let hasBudget: Bool
+
+        var columns: Int { panels > 1 ? 2 : 1 }
+        var rows: Int { max(1, (panels + columns - 1) / columns) }
+        /// The latency plot's height, the budget strip's, and a row's.
+        var latencyHeight: Double { panels > 2 ? 220 : 300 }
+        var budgetHeight: Double { hasBudget ? 90 : 0 }
+        var rowHeight: Double { latencyHeight + (hasBudget ? budgetHeight + 22 : 0) + 76 }
+        var height: Int { Int(titleHeight + Double(rows) * rowHeight + legendHeight) }
+        var legendTop: Double { titleHeight + Double(rows) * rowHeight }
+
+        func column(_ index: Int) -> Int { index % columns }
+
+        func frame(_ index: Int) -> Frame {
+            let plotWidth = (Double(SweepChart.width) - leftMargin - rightMargin - Double(columns - 1) * columnGap) / Double(columns)
+            let left = leftMargin + Double(column(index)) * (plotWidth + columnGap)
+            let top = titleHeight + 24 + Double(index / columns) * rowHeight
+            let latencyBottom = top + latencyHeight
+            let budgetTop = latencyBottom + 22
+            return Frame(
+                left: left, right: left + plotWidth, top: top, latencyBottom: latencyBottom, budgetTop: budgetTop,
+                budgetBottom: budgetTop + budgetHeight)
+        }
+    }
+
+    /// One panel's plot areas.
+    struct Frame {
+        let left, right, top, latencyBottom, budgetTop, budgetBottom: Double
+    }
 
     /// The axis names with a meaning of their own.
     static let payloadAxis = "payload"
@@ -116,18 +193,43 @@ public enum SweepChart {
     /// Okabe & Ito's colour-blind-safe palette, the pale yellow last.
     static let palette = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442"]
 
+    /// A colour per budget phase; neighbours in the stack differ in
+    /// lightness as well as hue, and the legend names each.
+    static func colour(of phase: LatencyBudget.Phase) -> String {
+        switch phase {
+        case .launch: return "#BBBBBB"
+        case .willContinue: return "#777777"
+        case .rapportGaveUp: return "#882255"
+        case .resolve: return "#0072B2"
+        case .connect: return "#56B4E9"
+        case .pairVerify: return "#009E73"
+        case .systemInfo: return "#99DDCC"
+        case .request: return "#E69F00"
+        case .sourceUpdate: return "#F0E442"
+        case .encode: return "#CC79A7"
+        case .relay: return "#EE3377"
+        case .transfer: return "#332288"
+        case .decode: return "#DDAADD"
+        }
+    }
+
     // MARK: Series
 
-    /// The percentiles drawn at one payload size, in nanoseconds.
+    /// The percentiles drawn at one payload size, in nanoseconds, the
+    /// target's percentile, and the budget's shares of the p95 trials.
     struct Sample: Equatable {
         let bytes: Int
         let p5: Int64
         let p50: Int64
         let p95: Int64
         let p99: Int64
+        /// The percentile a target bounds.
+        let targeted: Int64
+        /// Each phase's share of the p95 trials' time (nil without budgets).
+        let budget: [Double]?
     }
 
-    /// One line of the chart: its label, colour and samples by payload.
+    /// One panel of the chart: its label, colour and samples by payload.
     struct Series {
         let label: String
         let colour: String
@@ -137,7 +239,7 @@ public enum SweepChart {
     /// The series of `result`: points grouped by profile and the
     /// coordinates of every axis other than payload and profile, in order
     /// of first appearance, each sorted by payload (ties keep point order).
-    static func series(of result: SweepResult, metric: LatencyMetric) -> [Series] {
+    static func series(of result: SweepResult, metric: LatencyMetric, percentile: Double = 95) -> [Series] {
         let otherAxes = result.axes.indices.filter {
             result.axes[$0].name != payloadAxis && result.axes[$0].name != profileAxis
         }
@@ -160,7 +262,7 @@ public enum SweepChart {
             for (name, value) in zip(names, keys[group].dropFirst()) { label += ", \(name)=\(value)" }
             let samples = groups[group]
                 .sorted { ($0.point.payloadBytes, $0.order) < ($1.point.payloadBytes, $1.order) }
-                .compactMap { sample($0.point, metric: metric) }
+                .compactMap { sample($0.point, metric: metric, percentile: percentile) }
             return Series(label: label, colour: palette[group % palette.count], samples: samples)
         }
     }
@@ -176,13 +278,14 @@ public enum SweepChart {
     }
 
     /// The sample of `point`, or `nil` when it cannot be drawn.
-    static func sample(_ point: SweepPoint, metric: LatencyMetric) -> Sample? {
+    static func sample(_ point: SweepPoint, metric: LatencyMetric, percentile: Double = 95) -> Sample? {
         let histogram = point.aggregate.histogram(metric)
         guard point.payloadBytes > 0, let p5 = histogram.value(atPercentile: 5),
             let p50 = histogram.value(atPercentile: 50), let p95 = histogram.value(atPercentile: 95),
-            let p99 = histogram.value(atPercentile: 99)
+            let p99 = histogram.value(atPercentile: 99), let targeted = histogram.value(atPercentile: percentile)
         else { return nil }
-        return Sample(bytes: point.payloadBytes, p5: p5, p50: p50, p95: p95, p99: p99)
+        let budget = point.aggregate.budget.summary().map { $0.phases.map(\.tailShare) }
+        return Sample(bytes: point.payloadBytes, p5: p5, p50: p50, p95: p95, p99: p99, targeted: targeted, budget: budget)
     }
 
     // MARK: Scales
@@ -191,10 +294,13 @@ public enum SweepChart {
     struct PayloadScale {
         let low: Int
         let high: Int
+        let left: Double
+        let right: Double
 
         /// The powers of two around `smallest` and `largest` (both ≥ 1),
-        /// one power wider on each side when they are the same power.
-        init(smallest: Int, largest: Int) {
+        /// one power wider on each side when they are the same power,
+        /// drawn from `left` to `right`.
+        init(smallest: Int, largest: Int, left: Double = 80, right: Double = 730) {
             var low = floorLog2(smallest)
             var high = ceilingLog2(largest)
             if low == high {
@@ -203,6 +309,8 @@ public enum SweepChart {
             }
             self.low = low
             self.high = high
+            self.left = left
+            self.right = right
         }
 
         /// Whether `bytes` lies within 2^low…2^high.
@@ -214,19 +322,21 @@ public enum SweepChart {
         func position(_ bytes: Int) -> Double {
             let exponent = bytes & (bytes - 1) == 0
                 ? Double(floorLog2(bytes)) : PortableMath.log(Double(bytes)) / naturalLogOf2
-            return plotLeft + (exponent - Double(low)) / Double(high - low) * (plotRight - plotLeft)
+            return left + (exponent - Double(low)) / Double(high - low) * (right - left)
         }
 
         /// The x coordinate of 2^exponent.
         func position(exponent: Int) -> Double {
-            plotLeft + Double(exponent - low) / Double(high - low) * (plotRight - plotLeft)
+            left + Double(exponent - low) / Double(high - low) * (right - left)
         }
 
         /// The exponents of the ticks: every power of two from low to high,
-        /// or every k-th so that there are at most eleven.
+        /// or every k-th so that there are at most eleven (at most six in a
+        /// narrow panel).
         var tickExponents: [Int] {
-            let step = (high - low + 9) / 10
-            return Array(stride(from: low, through: high, by: step))
+            let most = right - left < 500 ? 6 : 11
+            let step = (high - low + most - 2) / (most - 1)
+            return Array(stride(from: low, through: high, by: max(1, step)))
         }
     }
 
@@ -248,37 +358,62 @@ public enum SweepChart {
         return "\(1 << (exponent - unit * 10)) \(units[unit])"
     }
 
+    /// A byte count in words: `12 KiB`, `1.5 MiB`, `300 B`.
+    static func sizeText(_ bytes: Int) -> String {
+        if bytes >= 1 << 20, bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
+        if bytes >= 1 << 10, bytes % (1 << 10) == 0 { return "\(bytes >> 10) KiB" }
+        if bytes >= 1 << 10 { return SweepTable.decimalText(UInt64(bytes * 10 / 1024), scale: 10) + " KiB" }
+        return "\(bytes) B"
+    }
+
     /// Nanoseconds to y, linear from 0 to a nice maximum, with ticks.
     struct LatencyScale {
         /// The top of the axis, in nanoseconds.
         let maximum: Int64
         /// The distance between ticks, in nanoseconds.
         let step: Int64
+        let top: Double
+        let bottom: Double
 
-        /// The smallest 1, 2 or 5 × 10ᵏ nanoseconds (k ≥ 3, so at least
-        /// 0.001 ms) not below `nanoseconds`, ticked in fifths, quarters or
-        /// fifths respectively (0.2, 0.5, 1 × 10ᵏ).
-        init(covering nanoseconds: Int64) {
+        /// The smallest 1, 1.5, 2, 2.5, 3, 4, 5, 6 or 8 × 10ᵏ nanoseconds
+        /// (k ≥ 3, so at least 0.001 ms) not below `nanoseconds`, with
+        /// three to six ticks.
+        init(covering nanoseconds: Int64, top: Double = 60, bottom: Double = 460) {
             (maximum, step) = Self.niceMaximum(covering: nanoseconds)
+            self.top = top
+            self.bottom = bottom
+        }
+
+        /// A scale with this maximum and step, drawn from `top` to `bottom`.
+        init(maximum: Int64, step: Int64, top: Double, bottom: Double) {
+            self.maximum = maximum
+            self.step = step
+            self.top = top
+            self.bottom = bottom
         }
 
         /// The maximum and tick step for `nanoseconds`, as described at
-        /// ``init(covering:)``.
+        /// ``init(covering:top:bottom:)``: each nice maximum (in tenths of
+        /// a power of ten) with its step.
+        static let steps: [(tenths: Int64, step: Int64)] = [
+            (10, 2), (15, 5), (20, 5), (25, 5), (30, 5), (40, 10), (50, 10), (60, 10), (80, 20),
+        ]
+
         static func niceMaximum(covering nanoseconds: Int64) -> (maximum: Int64, step: Int64) {
-            var power: Int64 = 1000
+            var tenth: Int64 = 100  // a tenth of 10³ ns
             while true {
-                if nanoseconds <= power { return (power, power / 5) }
-                if nanoseconds <= 2 * power { return (2 * power, power / 2) }
-                if nanoseconds <= 5 * power { return (5 * power, power) }
+                for (tenths, step) in steps where nanoseconds <= tenths * tenth {
+                    return (tenths * tenth, step * tenth)
+                }
                 // Beyond 10¹⁸ ns (30 years): cover it, plainly.
-                guard power <= Int64.max / 50 else { return (nanoseconds, nanoseconds / 4) }
-                power *= 10
+                guard tenth <= Int64.max / 1000 else { return (nanoseconds, nanoseconds / 4) }
+                tenth *= 10
             }
         }
 
         /// The y coordinate of `nanoseconds`.
         func position(_ nanoseconds: Int64) -> Double {
-            plotBottom - Double(nanoseconds) / Double(maximum) * (plotBottom - plotTop)
+            bottom - Double(nanoseconds) / Double(maximum) * (bottom - top)
         }
 
         /// The tick values, from 0 up to the maximum.
@@ -289,70 +424,91 @@ public enum SweepChart {
 
     /// The `<svg>` start tag, `<title>`, `<desc>`, background, title and
     /// subtitle.
-    static func opening(_ result: SweepResult, metric: LatencyMetric) -> [String] {
+    static func opening(_ result: SweepResult, metric: LatencyMetric, target: Target?, height: Int) -> [String] {
         var description = "Scenario \(result.name) (\(result.file)); \(metric.label) latency; seed \(result.seed); "
         description += "\(result.trials) trial\(result.trials == 1 ? "" : "s") per point"
         if let shard = result.shard { description += " (this result holds shard \(shard) of them)" }
         description += "; activity \(result.activity) on \(result.device). "
-        description += "p50 solid line, p5–p95 band, p99 dashed line; points no trial reached are left out."
+        description += "One panel per series: p50 solid line, p5–p95 band, p99 dashed line; points no trial reached are left out"
+        if let target { description += "; target p\(percentText(target.percentile)) ≤ \(target.latency), with each panel's answer" }
+        description += "."
+        var subtitle = "\(metric.label) latency: p50 (solid), p5–p95 (band), p99 (dashed); seed \(result.seed), "
+            + "\(result.trials) trial\(result.trials == 1 ? "" : "s") per point"
+        if let target { subtitle += "; target p\(percentText(target.percentile)) ≤ \(target.latency)" }
         return [
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(width)\" height=\"\(height)\" viewBox=\"0 0 \(width) \(height)\" "
                 + "font-family=\"Helvetica, Arial, sans-serif\" font-size=\"12\">",
             "  <title>\(escape(result.name)): \(metric.label) latency by userInfo payload</title>",
             "  <desc>\(escape(description))</desc>",
             "  <rect class=\"background\" x=\"0\" y=\"0\" width=\"\(width)\" height=\"\(height)\" fill=\"#ffffff\"/>",
-            "  <text class=\"title\" x=\"\(number(plotLeft))\" y=\"28\" font-size=\"16\" font-weight=\"bold\">\(escape(result.name))</text>",
-            "  <text class=\"subtitle\" x=\"\(number(plotLeft))\" y=\"46\" fill=\"#444444\">"
-                + "\(metric.label) latency: p50 (solid), p5–p95 (band), p99 (dashed); seed \(result.seed), "
-                + "\(result.trials) trial\(result.trials == 1 ? "" : "s") per point</text>",
+            "  <text class=\"title\" x=\"\(number(leftMargin))\" y=\"28\" font-size=\"16\" font-weight=\"bold\">\(escape(result.name))</text>",
+            "  <text class=\"subtitle\" x=\"\(number(leftMargin))\" y=\"46\" fill=\"#444444\">\(escape(subtitle))</text>",
         ]
+    }
+
+    /// A percentile as written in labels: `95`, `99.9`.
+    static func percentText(_ percentile: Double) -> String {
+        percentile == percentile.rounded() ? String(Int(percentile)) : String(percentile)
     }
 
     /// A light line at every tick of both axes.
     static func grid(x: PayloadScale, y: LatencyScale) -> [String] {
-        var lines = ["  <g class=\"grid\" stroke=\"#e6e6e6\" stroke-width=\"1\">"]
+        var lines = ["    <g class=\"grid\" stroke=\"#e6e6e6\" stroke-width=\"1\">"]
         for tick in y.ticks {
             let position = number(y.position(tick))
-            lines.append("    <line x1=\"\(number(plotLeft))\" y1=\"\(position)\" x2=\"\(number(plotRight))\" y2=\"\(position)\"/>")
+            lines.append("      <line x1=\"\(number(x.left))\" y1=\"\(position)\" x2=\"\(number(x.right))\" y2=\"\(position)\"/>")
         }
         for exponent in x.tickExponents {
             let position = number(x.position(exponent: exponent))
-            lines.append("    <line x1=\"\(position)\" y1=\"\(number(plotTop))\" x2=\"\(position)\" y2=\"\(number(plotBottom))\"/>")
+            lines.append("      <line x1=\"\(position)\" y1=\"\(number(y.top))\" x2=\"\(position)\" y2=\"\(number(y.bottom))\"/>")
         }
-        lines.append("  </g>")
+        lines.append("    </g>")
         return lines
     }
 
-    /// Both axes with their tick labels and titles.
-    static func axes(x: PayloadScale, y: LatencyScale, metric: LatencyMetric) -> [String] {
-        let left = number(plotLeft)
-        let bottom = number(plotBottom)
+    /// Both axes with their tick labels and titles (the x ticks under the
+    /// budget strip when there is one).
+    static func axes(
+        x: PayloadScale, y: LatencyScale, metric: LatencyMetric, showsXTicks: Bool, showsYTitle: Bool
+    ) -> [String] {
+        let left = number(x.left)
+        let bottom = number(y.bottom)
         var lines = [
-            "  <g class=\"y-axis\" fill=\"#333333\">",
-            "    <line x1=\"\(left)\" y1=\"\(number(plotTop))\" x2=\"\(left)\" y2=\"\(bottom)\" stroke=\"#333333\" stroke-width=\"1\"/>",
+            "    <g class=\"y-axis\" fill=\"#333333\">",
+            "      <line x1=\"\(left)\" y1=\"\(number(y.top))\" x2=\"\(left)\" y2=\"\(bottom)\" stroke=\"#333333\" stroke-width=\"1\"/>",
         ]
         for tick in y.ticks {
             lines.append(
-                "    <text class=\"y-tick\" x=\"\(number(plotLeft - 8))\" y=\"\(number(y.position(tick) + 4))\" "
+                "      <text class=\"y-tick\" x=\"\(number(x.left - 8))\" y=\"\(number(y.position(tick) + 4))\" "
                     + "text-anchor=\"end\">\(SweepTable.decimalText(UInt64(tick), scale: 1_000_000))</text>")
         }
-        let middle = number((plotTop + plotBottom) / 2)
+        if showsYTitle {
+            let middle = number((y.top + y.bottom) / 2)
+            lines.append(
+                "      <text class=\"axis-title\" transform=\"translate(\(number(x.left - 56)) \(middle)) rotate(-90)\" "
+                    + "text-anchor=\"middle\">\(metric.label) latency (ms)</text>")
+        }
+        lines.append("    </g>")
+        lines.append("    <g class=\"x-axis\" fill=\"#333333\">")
         lines.append(
-            "    <text class=\"axis-title\" transform=\"translate(24 \(middle)) rotate(-90)\" text-anchor=\"middle\">"
-                + "\(metric.label) latency (ms)</text>")
-        lines.append("  </g>")
-        lines.append("  <g class=\"x-axis\" fill=\"#333333\">")
-        lines.append(
-            "    <line x1=\"\(left)\" y1=\"\(bottom)\" x2=\"\(number(plotRight))\" y2=\"\(bottom)\" stroke=\"#333333\" stroke-width=\"1\"/>")
+            "      <line x1=\"\(left)\" y1=\"\(bottom)\" x2=\"\(number(x.right))\" y2=\"\(bottom)\" stroke=\"#333333\" stroke-width=\"1\"/>")
+        if showsXTicks { lines += xTicks(x, below: y.bottom) }
+        lines.append("    </g>")
+        return lines
+    }
+
+    /// The payload ticks and the axis title under a plot whose bottom is
+    /// `bottom`.
+    static func xTicks(_ x: PayloadScale, below bottom: Double) -> [String] {
+        var lines: [String] = []
         for exponent in x.tickExponents {
             lines.append(
-                "    <text class=\"x-tick\" x=\"\(number(x.position(exponent: exponent)))\" y=\"\(number(plotBottom + 18))\" "
+                "      <text class=\"x-tick\" x=\"\(number(x.position(exponent: exponent)))\" y=\"\(number(bottom + 18))\" "
                     + "text-anchor=\"middle\" data-bytes=\"\(UInt64(1) << UInt64(exponent))\">\(bytesText(exponent: exponent))</text>")
         }
         lines.append(
-            "    <text class=\"axis-title\" x=\"\(number((plotLeft + plotRight) / 2))\" y=\"\(number(plotBottom + 48))\" "
+            "      <text class=\"axis-title\" x=\"\(number((x.left + x.right) / 2))\" y=\"\(number(bottom + 40))\" "
                 + "text-anchor=\"middle\">userInfo payload (bytes, log₂ scale)</text>")
-        lines.append("  </g>")
         return lines
     }
 
@@ -370,57 +526,198 @@ public enum SweepChart {
         let upper = series.samples.map { point($0.bytes, $0.p95) }
         let lower = series.samples.reversed().map { point($0.bytes, $0.p5) }
         var lines = [
-            "  <g class=\"series\" data-series=\"\(label)\">",
-            "    <path class=\"band\" data-series=\"\(label)\" d=\"\(line(upper + lower)) Z\" "
-                + "fill=\"\(series.colour)\" fill-opacity=\"0.18\" stroke=\"none\"/>",
-            "    <path class=\"p50\" data-series=\"\(label)\" d=\"\(line(series.samples.map { point($0.bytes, $0.p50) }))\" "
+            "    <g class=\"series\" data-series=\"\(label)\">",
+            "      <path class=\"band\" data-series=\"\(label)\" d=\"\(line(upper + lower)) Z\" "
+                + "fill=\"\(series.colour)\" fill-opacity=\"0.2\" stroke=\"none\"/>",
+            "      <path class=\"p50\" data-series=\"\(label)\" d=\"\(line(series.samples.map { point($0.bytes, $0.p50) }))\" "
                 + "fill=\"none\" stroke=\"\(series.colour)\" stroke-width=\"2\"/>",
-            "    <path class=\"p99\" data-series=\"\(label)\" d=\"\(line(series.samples.map { point($0.bytes, $0.p99) }))\" "
+            "      <path class=\"p99\" data-series=\"\(label)\" d=\"\(line(series.samples.map { point($0.bytes, $0.p99) }))\" "
                 + "fill=\"none\" stroke=\"\(series.colour)\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\"/>",
         ]
         for sample in series.samples {
             lines.append(
-                "    <circle class=\"p50-point\" cx=\"\(number(x.position(sample.bytes)))\" cy=\"\(number(y.position(sample.p50)))\" "
+                "      <circle class=\"p50-point\" cx=\"\(number(x.position(sample.bytes)))\" cy=\"\(number(y.position(sample.p50)))\" "
                     + "r=\"3\" fill=\"\(series.colour)\"/>")
         }
-        lines.append("  </g>")
+        lines.append("    </g>")
         return lines
     }
 
-    /// A swatch and label per series, then a key to the three line styles.
-    static func legend(_ allSeries: [Series]) -> [String] {
-        let left = number(legendLeft)
-        let textLeft = number(legendLeft + 24)
+    /// The largest payload of `series` whose targeted percentile meets
+    /// `target`, every smaller payload meeting it too; nil when the
+    /// smallest does not.
+    static func answer(_ series: Series, target: Target) -> Int? {
+        var largest: Int?
+        for sample in series.samples {
+            guard sample.targeted <= target.latency.nanoseconds else { break }
+            largest = sample.bytes
+        }
+        return largest
+    }
+
+    /// The target's line across the panel and the panel's answer: a marker
+    /// on the curve at the largest size that meets it, or words saying
+    /// none does.
+    static func targetElements(_ target: Target, _ series: Series, x: PayloadScale, y: LatencyScale, metric: LatencyMetric) -> [String] {
+        let level = number(y.position(target.latency.nanoseconds))
+        let percentile = percentText(target.percentile)
+        var lines = [
+            "    <g class=\"target\" data-nanoseconds=\"\(target.latency.nanoseconds)\">",
+            "      <line x1=\"\(number(x.left))\" y1=\"\(level)\" x2=\"\(number(x.right))\" y2=\"\(level)\" stroke=\"#B00020\" "
+                + "stroke-width=\"1.5\" stroke-dasharray=\"2 3\"/>",
+            "      <text x=\"\(number(x.right - 4))\" y=\"\(number(y.position(target.latency.nanoseconds) - 5))\" text-anchor=\"end\" "
+                + "fill=\"#B00020\">target p\(percentile) ≤ \(target.latency)</text>",
+            "    </g>",
+        ]
+        guard !series.samples.isEmpty else { return lines }
+        if let bytes = answer(series, target: target), let sample = series.samples.last(where: { $0.bytes == bytes }) {
+            let cx = number(x.position(bytes))
+            let cy = number(y.position(sample.targeted))
+            lines.append("    <g class=\"answer\" data-series=\"\(escape(series.label))\" data-bytes=\"\(bytes)\">")
+            lines.append(
+                "      <line x1=\"\(cx)\" y1=\"\(cy)\" x2=\"\(cx)\" y2=\"\(number(y.bottom))\" stroke=\"#B00020\" stroke-width=\"1\"/>")
+            lines.append(
+                "      <circle cx=\"\(cx)\" cy=\"\(cy)\" r=\"5\" fill=\"#ffffff\" stroke=\"#B00020\" stroke-width=\"2\"/>")
+            let anchor = x.position(bytes) > (x.left + x.right) / 2 ? "end" : "start"
+            let offset = anchor == "end" ? -8.0 : 8.0
+            lines.append(
+                "      <text x=\"\(number(x.position(bytes) + offset))\" y=\"\(number(y.position(sample.targeted) + 16))\" "
+                    + "text-anchor=\"\(anchor)\" fill=\"#B00020\" font-weight=\"bold\">up to \(sizeText(bytes)) "
+                    + "(p\(percentile) \(SimDuration.nanoseconds(sample.targeted).rounded(toSignificantDigits: 3)))</text>")
+            lines.append("    </g>")
+        } else {
+            let smallest = series.samples[0]
+            lines.append("    <g class=\"answer\" data-series=\"\(escape(series.label))\" data-bytes=\"none\">")
+            lines.append(
+                "      <text x=\"\(number(x.right))\" y=\"\(number(y.top - 10))\" text-anchor=\"end\" fill=\"#B00020\" font-weight=\"bold\">"
+                    + "no size meets the target: p\(percentile) is "
+                    + "\(SimDuration.nanoseconds(smallest.targeted).rounded(toSignificantDigits: 3)) at \(sizeText(smallest.bytes))</text>")
+            lines.append("    </g>")
+        }
+        return lines
+    }
+
+    /// The budget strip: per payload, each phase's share of the p95
+    /// trials' time, stacked in phase order from the bottom.
+    static func budgetStrip(_ series: Series, x: PayloadScale, frame: Frame) -> [String] {
+        let height = frame.budgetBottom - frame.budgetTop
+        var lines = [
+            "    <g class=\"budget\" data-series=\"\(escape(series.label))\">",
+            "      <text class=\"budget-title\" x=\"\(number(frame.left))\" y=\"\(number(frame.budgetTop - 6))\" fill=\"#333333\">"
+                + "where the p95 trials' time goes</text>",
+            "      <rect x=\"\(number(frame.left))\" y=\"\(number(frame.budgetTop))\" width=\"\(number(frame.right - frame.left))\" "
+                + "height=\"\(number(height))\" fill=\"#f4f4f4\"/>",
+        ]
+        let samples = series.samples.filter { $0.budget != nil }
+        if !samples.isEmpty {
+            var below = [Double](repeating: 0, count: samples.count)
+            for phase in LatencyBudget.Phase.allCases {
+                let shares = samples.map { $0.budget?[phase.rawValue] ?? 0 }
+                guard shares.contains(where: { $0 > 0 }) else { continue }
+                let above = zip(below, shares).map { $0 + $1 }
+                func y(_ share: Double) -> Double { frame.budgetBottom - min(share, 1) * height }
+                var points: [String] = []
+                if samples.count == 1 {
+                    // One payload: a bar a tenth of the panel wide.
+                    let centre = x.position(samples[0].bytes)
+                    let half = (frame.right - frame.left) / 20
+                    points = [
+                        "\(number(centre - half)),\(number(y(above[0])))", "\(number(centre + half)),\(number(y(above[0])))",
+                        "\(number(centre + half)),\(number(y(below[0])))", "\(number(centre - half)),\(number(y(below[0])))",
+                    ]
+                } else {
+                    for (index, sample) in samples.enumerated() {
+                        points.append("\(number(x.position(sample.bytes))),\(number(y(above[index])))")
+                    }
+                    for (index, sample) in samples.enumerated().reversed() {
+                        points.append("\(number(x.position(sample.bytes))),\(number(y(below[index])))")
+                    }
+                }
+                lines.append(
+                    "      <path class=\"budget-phase\" data-phase=\"\(phase.description)\" d=\"M\(points.joined(separator: " L")) Z\" "
+                        + "fill=\"\(colour(of: phase))\" stroke=\"#ffffff\" stroke-width=\"0.5\"/>")
+                below = above
+            }
+        }
+        for (share, label) in [(0.0, "0%"), (0.5, "50%"), (1.0, "100%")] {
+            lines.append(
+                "      <text class=\"budget-tick\" x=\"\(number(frame.left - 8))\" y=\"\(number(frame.budgetBottom - share * height + 4))\" "
+                    + "text-anchor=\"end\" fill=\"#333333\">\(label)</text>")
+        }
+        lines.append("    </g>")
+        lines.append("    <g class=\"x-axis\" fill=\"#333333\">")
+        lines += xTicks(x, below: frame.budgetBottom)
+        lines.append("    </g>")
+        return lines
+    }
+
+    /// A swatch and label per series, a key to the line styles and the
+    /// target, and the budget's phases that appear.
+    static func legend(_ allSeries: [Series], hasBudget: Bool, target: Target?, top: Double) -> [String] {
         var lines = ["  <g class=\"legend\">"]
-        var top = plotTop
+        var left = leftMargin
+        var row = top
+        func entry(_ swatch: String, _ label: String, width: Double) {
+            if left + width > Double(SweepChart.width) - rightMargin {
+                left = leftMargin
+                row += 18
+            }
+            lines.append(swatch.replacingOccurrences(of: "$X", with: number(left)).replacingOccurrences(of: "$Y", with: number(row)))
+            lines.append("      <text x=\"\(number(left + 24))\" y=\"\(number(row + 10))\">\(escape(label))</text>")
+            lines.append("    </g>")
+            left += width
+        }
+        func width(of label: String) -> Double { 40 + Double(label.count) * 6.5 }
         for series in allSeries {
             lines.append("    <g class=\"legend-entry\" data-series=\"\(escape(series.label))\">")
-            lines.append("      <rect x=\"\(left)\" y=\"\(number(top))\" width=\"18\" height=\"10\" fill=\"\(series.colour)\"/>")
-            lines.append("      <text x=\"\(textLeft)\" y=\"\(number(top + 10))\">\(escape(series.label))</text>")
-            lines.append("    </g>")
-            top += 20
+            entry("      <rect x=\"$X\" y=\"$Y\" width=\"18\" height=\"10\" fill=\"\(series.colour)\"/>", series.label,
+                  width: width(of: series.label))
         }
-        top += 10
-        let end = number(legendLeft + 18)
+        left = leftMargin
+        row += 20
         lines.append("    <g class=\"legend-key\" fill=\"#333333\">")
-        lines.append("      <line x1=\"\(left)\" y1=\"\(number(top + 5))\" x2=\"\(end)\" y2=\"\(number(top + 5))\" stroke=\"#333333\" stroke-width=\"2\"/>")
-        lines.append("      <text x=\"\(textLeft)\" y=\"\(number(top + 10))\">p50</text>")
-        top += 20
-        lines.append("      <rect x=\"\(left)\" y=\"\(number(top))\" width=\"18\" height=\"10\" fill=\"#333333\" fill-opacity=\"0.18\"/>")
-        lines.append("      <text x=\"\(textLeft)\" y=\"\(number(top + 10))\">p5–p95</text>")
-        top += 20
         lines.append(
-            "      <line x1=\"\(left)\" y1=\"\(number(top + 5))\" x2=\"\(end)\" y2=\"\(number(top + 5))\" stroke=\"#333333\" "
-                + "stroke-width=\"1.5\" stroke-dasharray=\"6 4\"/>")
-        lines.append("      <text x=\"\(textLeft)\" y=\"\(number(top + 10))\">p99</text>")
+            "      <line x1=\"\(number(left))\" y1=\"\(number(row + 5))\" x2=\"\(number(left + 18))\" y2=\"\(number(row + 5))\" "
+                + "stroke=\"#333333\" stroke-width=\"2\"/>")
+        lines.append("      <text x=\"\(number(left + 24))\" y=\"\(number(row + 10))\">p50</text>")
+        left += 70
+        lines.append("      <rect x=\"\(number(left))\" y=\"\(number(row))\" width=\"18\" height=\"10\" fill=\"#333333\" fill-opacity=\"0.2\"/>")
+        lines.append("      <text x=\"\(number(left + 24))\" y=\"\(number(row + 10))\">p5–p95</text>")
+        left += 80
+        lines.append(
+            "      <line x1=\"\(number(left))\" y1=\"\(number(row + 5))\" x2=\"\(number(left + 18))\" y2=\"\(number(row + 5))\" "
+                + "stroke=\"#333333\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\"/>")
+        lines.append("      <text x=\"\(number(left + 24))\" y=\"\(number(row + 10))\">p99</text>")
+        left += 70
+        if let target {
+            lines.append(
+                "      <line x1=\"\(number(left))\" y1=\"\(number(row + 5))\" x2=\"\(number(left + 18))\" y2=\"\(number(row + 5))\" "
+                    + "stroke=\"#B00020\" stroke-width=\"1.5\" stroke-dasharray=\"2 3\"/>")
+            lines.append(
+                "      <text x=\"\(number(left + 24))\" y=\"\(number(row + 10))\">target p\(percentText(target.percentile)) ≤ "
+                    + "\(target.latency); ○ the largest size meeting it</text>")
+        }
         lines.append("    </g>")
+        if hasBudget {
+            left = leftMargin
+            row += 20
+            let shown = LatencyBudget.Phase.allCases.filter { phase in
+                allSeries.contains { $0.samples.contains { ($0.budget?[phase.rawValue] ?? 0) > 0 } }
+            }
+            for phase in shown {
+                lines.append("    <g class=\"legend-phase\" data-phase=\"\(phase.description)\">")
+                entry("      <rect x=\"$X\" y=\"$Y\" width=\"18\" height=\"10\" fill=\"\(colour(of: phase))\"/>", phase.label,
+                      width: width(of: phase.label))
+            }
+        }
         lines.append("  </g>")
         return lines
     }
 
     /// A complete SVG with the title and "no data: `reason`".
     static func noData(_ result: SweepResult, metric: LatencyMetric, reason: String) -> String {
-        var lines = opening(result, metric: metric)
+        let height = 540
+        var lines = opening(result, metric: metric, target: nil, height: height)
         lines.append(
             "  <text class=\"no-data\" x=\"\(width / 2)\" y=\"\(height / 2)\" text-anchor=\"middle\" font-size=\"16\" "
                 + "fill=\"#555555\">no data: \(escape(reason))</text>")

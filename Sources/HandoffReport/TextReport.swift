@@ -10,7 +10,12 @@ public enum TextReport {
     ///   - command: how to invoke the tool in replay commands, e.g.
     ///     `"handoff-sim"`.
     ///   - quiet: list only scenarios that did not pass.
-    public static func render(_ results: [FileResult], command: String = "handoff-sim", quiet: Bool = false) -> String {
+    ///   - budgets: under each scenario, where accept → continue goes on
+    ///     each pair (``BudgetSummary``); a failing scenario shows its
+    ///     pairs' budgets either way.
+    public static func render(
+        _ results: [FileResult], command: String = "handoff-sim", quiet: Bool = false, budgets: Bool = false
+    ) -> String {
         var lines: [String] = []
         let width = max(8, results.map { name(of: $0).count }.max() ?? 8)
         var passed = 0
@@ -43,6 +48,9 @@ public enum TextReport {
                     passed += 1
                     if !quiet {
                         lines.append("PASS     \(pad(name(of: result), width))  \(run.trials) trials, \(held)/\(run.expectations.count) expectations")
+                        if budgets {
+                            for pair in run.pairs { lines += BudgetText.lines(pair, indent: "         ") }
+                        }
                     }
                 } else {
                     failed += 1
@@ -54,6 +62,7 @@ public enum TextReport {
                             lines.append("           replay: \(ReplayCommand.text(command: command, scenario: run.scenario, seed: run.seed, trial: trial))")
                         }
                     }
+                    for pair in run.pairs { lines += BudgetText.lines(pair, indent: "         ") }
                 }
             }
         }

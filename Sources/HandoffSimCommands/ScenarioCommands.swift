@@ -92,6 +92,10 @@ extension CommandOption where Self == Option<UInt64> {
 extension CommandOption where Self == Option<Bool> {
     /// `run --quiet`.
     static var quiet: Option<Bool> { .flag(name: "--quiet", help: "List only the scenarios that did not pass.") }
+    /// `run --budget`.
+    static var budget: Option<Bool> {
+        .flag(name: "--budget", help: "Show under each scenario where accept → continue goes, phase by phase (a failing scenario always shows it).")
+    }
 
     /// `run --check-determinism`.
     static var checkDeterminism: Option<Bool> {
@@ -160,7 +164,7 @@ extension CommandSpec {
         arguments: [.scenarioFiles],
         options: [
             .trials.helping("Run N trials of every scenario instead of the file's \"trials\"."),
-            .seed, .jobs, .junit, .json, .markdown, .samples, .overlay, .trialsWith, .trialsOver, .limit, .quiet,
+            .seed, .jobs, .junit, .json, .markdown, .samples, .overlay, .trialsWith, .trialsOver, .limit, .quiet, .budget,
             .noProgress, .checkDeterminism,
         ],
         notes: """
@@ -292,7 +296,7 @@ func runCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(Usa
         }
     }
 
-    io.writeOutput(TextReport.render(results, quiet: parsed[.quiet]))
+    io.writeOutput(TextReport.render(results, quiet: parsed[.quiet], budgets: parsed[.budget]))
     if let filter { io.writeOutput(TrialListReport.render(results, filter: filter)) }
     let environment = context.environment
     if environment["GITHUB_ACTIONS"] == "true" {

@@ -206,6 +206,7 @@ extension CommandSpec {
             .seed, .activity, .device,
             .jobs.helping("Spread the trials over N threads. The output never depends on N."),
             .shard, .shards, .sweepFormat, .chartMetric,
+            .p50.helping("With --format svg: the target drawn (a bound on the median), e.g. 1s."), .p90.helping("With --format svg: a bound on the 90th percentile as the target."), .p95.helping("With --format svg: a bound on the 95th percentile, drawn as the target with each panel's answer (the largest size swept that meets it), e.g. 1s."), .p99.helping("With --format svg: a bound on the 99th percentile as the target."),
             .columns.helping(
                 "The text table's columns: compact has the axes, trials, success, failures, not offered and the accept → continue percentiles (under 120 columns); full has every error code and latency."),
             .output, .samples, .overlay, .noProgress,
@@ -235,7 +236,7 @@ extension CommandSpec {
             0/N ... N-1/N, each once; otherwise merge says which part does not fit.
             """,
         arguments: [ArgumentSpec("part", repeating: true, help: "A partial result of 'handoff-sim sweep --shard' (JSON Lines).")],
-        options: [.sweepFormat, .chartMetric, .columns, .output],
+        options: [.sweepFormat, .chartMetric, .p50.helping("With --format svg: the target drawn (a bound on the median), e.g. 1s."), .p90.helping("With --format svg: a bound on the 90th percentile as the target."), .p95.helping("With --format svg: a bound on the 95th percentile, drawn as the target with each panel's answer (the largest size swept that meets it), e.g. 1s."), .p99.helping("With --format svg: a bound on the 99th percentile as the target."), .columns, .output],
         exitCodes: [
             ExitCodeSpec(.success, "merged"),
             ExitCodeSpec(.usage, "bad command-line usage, or a part that does not exist"),
@@ -284,15 +285,30 @@ extension CommandSpec {
 
 /// `result` in `format`.
 func render(
-    _ result: SweepResult, format: SweepFormat, metric: LatencyMetric, columns: SweepTable.Columns = .compact
+    _ result: SweepResult, format: SweepFormat, metric: LatencyMetric, columns: SweepTable.Columns = .compact,
+    target: SweepChart.Target? = nil
 ) -> String {
     switch format {
     case .text: return SweepTable.text(result, columns: columns)
     case .csv: return SweepTable.csv(result)
     case .jsonl: return SweepJSONLines.render(result, toolVersion: toolVersion)
     case .markdown: return SweepTable.markdown(result)
-    case .svg: return SweepChart.svg(result, metric: metric)
+    case .svg: return SweepChart.svg(result, metric: metric, target: target)
     }
+}
+
+/// The latency bounds `--p50`, `--p90`, `--p95`, `--p99`, with their
+/// percentiles.
+let latencyBounds: [(option: Option<SimDuration?>, percentile: Double)] = [(.p50, 50), (.p90, 90), (.p95, 95), (.p99, 99)]
+
+/// The target a sweep chart draws: the one latency bound given, or none.
+func chartTarget(_ parsed: ParsedArguments) throws(UsageError) -> SweepChart.Target? {
+    let given = latencyBounds.compactMap { bound in parsed[bound.option].map { (latency: $0, percentile: bound.percentile) } }
+    guard given.count <= 1 else {
+        let names = HandoffSimCommandLine.alternatives(latencyBounds.map(\.option.name))
+        throw UsageError(message: "give at most one target: \(names)")
+    }
+    return given.first.map { SweepChart.Target(latency: $0.latency, percentile: $0.percentile) }
 }
 
 /// Writes `text` to `--output` or standard output.
@@ -367,6 +383,7 @@ func sweepCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(U
     if let failure = preflightOutputs(parsed, context) { return failure }
     let file = parsed.positional[0]
     let (format, metric, columns) = (parsed[.sweepFormat], parsed[.chartMetric], parsed[.columns])
+    let target = try chartTarget(parsed)
     let (trials, seed, jobs) = (parsed[.trials], parsed[.seed], parsed[.jobs])
     let shard = try shardOption(parsed, environment: context.environment)
     if shard != nil, format != .jsonl, parsed.isGiven(.sweepFormat) {
@@ -422,7 +439,7 @@ func sweepCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(U
             }
         }
         return emit(
-            render(result, format: shard == nil ? format : .jsonl, metric: metric, columns: columns),
+            render(result, format: shard == nil ? format : .jsonl, metric: metric, columns: columns, target: target),
             parsed, context)
     case let .failure(error):
         return reportError(error, context)
@@ -433,6 +450,7 @@ func sweepCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(U
 func mergeCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(UsageError) -> ExitCode {
     if let failure = preflightOutputs(parsed, context) { return failure }
     let (format, metric, columns) = (parsed[.sweepFormat], parsed[.chartMetric], parsed[.columns])
+    let target = try chartTarget(parsed)
     // A missing input is a usage error (64) in every command.
     var texts: [(file: String, text: String)] = []
     for file in parsed.positional {
@@ -451,7 +469,7 @@ func mergeCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(U
         if format == .jsonl {
             text = SweepJSONLines.render(merged.result, toolVersion: merged.toolVersion)
         } else {
-            text = render(merged.result, format: format, metric: metric, columns: columns)
+            text = render(merged.result, format: format, metric: metric, columns: columns, target: target)
         }
         return emit(text, parsed, context)
     } catch {
@@ -463,7 +481,7 @@ func mergeCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(U
 /// target, and when streams win.
 func adviseCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(UsageError) -> ExitCode {
     let io = context.io
-    let bounds: [(option: Option<SimDuration?>, percentile: Double)] = [(.p50, 50), (.p90, 90), (.p95, 95), (.p99, 99)]
+    let bounds = latencyBounds
     if let failure = preflightOutputs(parsed, context) { return failure }
     let file = parsed.positional[0]
     let given = bounds.compactMap { bound in parsed[bound.option].map { (latency: $0, percentile: bound.percentile) } }

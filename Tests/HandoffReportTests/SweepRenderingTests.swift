@@ -1,3 +1,4 @@
+import Handoff
 @testable import HandoffReport
 import HandoffScenario
 import SimKernel
@@ -173,7 +174,10 @@ struct SweepRenderingTests {
         let root = try #require(parseXML(SweepChart.svg(result)))
         #expect(root.name == "svg")
         #expect(root.attributes["xmlns"] == "http://www.w3.org/2000/svg")
-        #expect(root.attributes["viewBox"] == "0 0 960 540")
+        #expect(root.attributes["viewBox"]?.hasPrefix("0 0 960 ") == true)
+        // One panel per series, side by side.
+        let panels = root.descendants("g").filter { $0.attributes["class"] == "panel" }
+        #expect(panels.compactMap { $0.attributes["data-series"] } == ["WiFi", "Very Bad Network"])
         let labels = ["WiFi", "Very Bad Network"]
         let paths = root.descendants("path")
         #expect(paths.count == 3 * labels.count)
@@ -203,19 +207,27 @@ struct SweepRenderingTests {
         #expect(description.contains("seed 42"))
         #expect(description.contains("100 trials per point"))
         let axisTitles = root.descendants("text").filter { $0.attributes["class"] == "axis-title" }.map(\.text)
-        #expect(axisTitles == ["accept → continue latency (ms)", "userInfo payload (bytes, log₂ scale)"])
+        // The y title once per row, the x title under each panel.
+        #expect(axisTitles == ["accept → continue latency (ms)", "userInfo payload (bytes, log₂ scale)", "userInfo payload (bytes, log₂ scale)"])
     }
 
     @Test("SVG: x ticks are the powers of two across the payloads, labelled in B, KiB, MiB")
     func svgTicks() throws {
-        let root = try #require(parseXML(SweepChart.svg(twoProfilesFourPayloads())))
+        // One panel, the whole width: every power of two.
+        let one = sweep(points: [256, 1024, 4096, 16384].map { point(profile: "WiFi", bytes: $0, milliseconds: [5]) })
+        let root = try #require(parseXML(SweepChart.svg(one)))
         let ticks = root.descendants("text").filter { $0.attributes["class"] == "x-tick" }
         let bytes = ticks.compactMap { $0.attributes["data-bytes"].flatMap { Int($0) } }
         #expect(bytes == [256, 512, 1024, 2048, 4096, 8192, 16384])
         #expect(ticks.map(\.text) == ["256 B", "512 B", "1 KiB", "2 KiB", "4 KiB", "8 KiB", "16 KiB"])
         let positions = ticks.compactMap { $0.attributes["x"].flatMap { Double($0) } }
-        #expect(positions.first == 80 && positions.last == 730)
+        #expect(positions.first == 80 && positions.last == 936)
         #expect(zip(positions, positions.dropFirst()).allSatisfy { $0 < $1 })
+        // Two panels side by side: at most six ticks each, still powers of two.
+        let two = try #require(parseXML(SweepChart.svg(twoProfilesFourPayloads())))
+        let narrow = two.descendants("g").first { $0.attributes["class"] == "panel" }?.descendants("text")
+            .filter { $0.attributes["class"] == "x-tick" }.compactMap { $0.attributes["data-bytes"].flatMap { Int($0) } }
+        #expect(narrow == [256, 1024, 4096, 16384])
 
         // A wide range keeps at most eleven ticks, still powers of two.
         let wide = sweep(points: [1, 1 << 30].map { point(profile: "WiFi", bytes: $0, milliseconds: [5]) })
@@ -233,14 +245,17 @@ struct SweepRenderingTests {
     @Test("SVG: y runs from 0 to the nice maximum covering every p99, in milliseconds")
     func svgLatencyScale() throws {
         #expect(SweepChart.LatencyScale.niceMaximum(covering: 430_000_000) == (500_000_000, 100_000_000))
-        #expect(SweepChart.LatencyScale.niceMaximum(covering: 1_200_000_000) == (2_000_000_000, 500_000_000))
+        #expect(SweepChart.LatencyScale.niceMaximum(covering: 1_200_000_000) == (1_500_000_000, 500_000_000))
+        #expect(SweepChart.LatencyScale.niceMaximum(covering: 2_600_000_000) == (3_000_000_000, 500_000_000))
+        #expect(SweepChart.LatencyScale.niceMaximum(covering: 7_000_000_000) == (8_000_000_000, 2_000_000_000))
         #expect(SweepChart.LatencyScale.niceMaximum(covering: 1_000_000) == (1_000_000, 200_000))
-        #expect(SweepChart.LatencyScale.niceMaximum(covering: 12_500) == (20_000, 5_000))
+        #expect(SweepChart.LatencyScale.niceMaximum(covering: 12_500) == (15_000, 5_000))
         #expect(SweepChart.LatencyScale.niceMaximum(covering: 0) == (1_000, 200))
         // The fixture's highest p99 is 448 ms (Very Bad Network at 16 KiB).
         let root = try #require(parseXML(SweepChart.svg(twoProfilesFourPayloads())))
         let ticks = root.descendants("text").filter { $0.attributes["class"] == "y-tick" }.map(\.text)
-        #expect(ticks == ["0", "100", "200", "300", "400", "500"])
+        // Both panels share the scale.
+        #expect(ticks == ["0", "100", "200", "300", "400", "500", "0", "100", "200", "300", "400", "500"])
     }
 
     @Test("SVG: points are drawn in payload order whatever order the sweep lists them in")
@@ -518,5 +533,76 @@ func pathPoints(_ path: XMLElementNode) -> [(x: Double, y: Double)] {
         let parts = pair.split(separator: ",")
         guard parts.count == 2, let x = Double(parts[0]), let y = Double(parts[1]) else { return nil }
         return (x, y)
+    }
+}
+
+/// The chart answers: a target line with each panel's answer, and the
+/// budget strip where the points carry budgets.
+@Suite("Sweep chart: target, answers and budget")
+struct SweepChartAnswerTests {
+    /// A point whose p95 is about `milliseconds` and whose trials all
+    /// spend `resolveShare` of their time resolving, the rest transferring.
+    static func point(bytes: Int, milliseconds: Int64, resolveShare: Double) -> SweepPoint {
+        var aggregate = PointAggregate()
+        for trial in 0..<20 {
+            aggregate.trials += 1
+            aggregate[.acceptToContinue].record(SimDuration.milliseconds(milliseconds - Int64(19 - trial)))
+            var budget = LatencyBudget()
+            let total = (milliseconds - Int64(19 - trial)) * 1_000_000
+            budget[.resolve] = .nanoseconds(Int64(Double(total) * resolveShare))
+            budget[.transfer] = .nanoseconds(total - budget[.resolve].nanoseconds)
+            aggregate.budget.record(budget)
+        }
+        return SweepPoint(coordinates: [SweepChart.sizeText(bytes)], payloadBytes: bytes, profile: "WiFi", aggregate: aggregate)
+    }
+
+    static func result(_ points: [SweepPoint]) -> SweepResult {
+        SweepResult(
+            file: "s.json", name: "answers", digest: "0", seed: 1, trials: 20, activity: "a", device: "d",
+            axes: [SweepAxis(name: "payload", values: points.map { $0.coordinates[0] })], points: points, shard: nil)
+    }
+
+    @Test("the target is drawn and the answer is the largest size meeting it, every smaller one meeting it too")
+    func answer() throws {
+        let points = [(1024, 300), (4096, 500), (16384, 900), (65536, 1400)].map {
+            Self.point(bytes: $0.0, milliseconds: Int64($0.1), resolveShare: 0.5)
+        }
+        let root = try #require(parseXML(SweepChart.svg(Self.result(points), target: SweepChart.Target(latency: .seconds(1)))))
+        let target = try #require(root.descendants("g").first { $0.attributes["class"] == "target" })
+        #expect(target.attributes["data-nanoseconds"] == "1000000000")
+        let answer = try #require(root.descendants("g").first { $0.attributes["class"] == "answer" })
+        #expect(answer.attributes["data-bytes"] == "16384")
+        #expect(answer.allText.contains("up to 16 KiB"))
+        // The y axis covers the target and the data, no more than needed.
+        let ticks = root.descendants("text").filter { $0.attributes["class"] == "y-tick" }.map(\.text)
+        #expect(ticks.last == "1500")
+        // A target no size meets says so, with the smallest size's figure.
+        let strict = try #require(parseXML(SweepChart.svg(Self.result(points), target: SweepChart.Target(latency: .milliseconds(100)))))
+        let none = try #require(strict.descendants("g").first { $0.attributes["class"] == "answer" })
+        #expect(none.attributes["data-bytes"] == "none")
+        #expect(none.allText.contains("no size meets the target"))
+        #expect(none.allText.contains("1 KiB"))
+        // Without a target, nothing of it.
+        let plain = try #require(parseXML(SweepChart.svg(Self.result(points))))
+        #expect(!plain.descendants("g").contains { $0.attributes["class"] == "target" || $0.attributes["class"] == "answer" })
+    }
+
+    @Test("the budget strip stacks each phase's share of the p95 trials, with a legend of the phases that appear")
+    func budgetStrip() throws {
+        let points = [(1024, 300, 0.8), (65536, 900, 0.2)].map {
+            Self.point(bytes: $0.0, milliseconds: Int64($0.1), resolveShare: $0.2)
+        }
+        let root = try #require(parseXML(SweepChart.svg(Self.result(points))))
+        let strip = try #require(root.descendants("g").first { $0.attributes["class"] == "budget" })
+        let phases = strip.descendants("path").compactMap { $0.attributes["data-phase"] }
+        #expect(phases == ["resolve", "transfer"])
+        let legend = root.descendants("g").filter { $0.attributes["class"] == "legend-phase" }.compactMap { $0.attributes["data-phase"] }
+        #expect(legend == ["resolve", "transfer"])
+        // The resolve band is 80% of the strip at 1 KiB and 20% at 64 KiB:
+        // its top edge falls as the payload grows.
+        let resolve = try #require(strip.descendants("path").first { $0.attributes["data-phase"] == "resolve" })
+        let corners = pathPoints(resolve)
+        #expect(corners.count == 4)
+        #expect(corners[0].y < corners[1].y)
     }
 }
