@@ -12,9 +12,9 @@ import SimKernel
 /// powers of two (`256 B`, `1 KiB`, `64 KiB`; every k-th power when there
 /// would be more than eleven). The y axis is the latency in milliseconds,
 /// shared by every panel, linear from 0 to the smallest 1, 1.5, 2, 2.5, 3,
-/// 4, 5, 6 or 8 × 10ᵏ that covers every plotted p99 and the target (at
-/// least 0.001 ms; 1 ms when nothing is plotted), so the data fills at
-/// least three quarters of it.
+/// 4, 5, 6 or 8 × 10ᵏ that covers every plotted p99 and the target with a
+/// twentieth to spare (at least 0.001 ms; 1 ms when nothing is plotted), so
+/// the data fills most of it.
 ///
 /// Each series has exactly three paths, each with a `data-series` attribute
 /// holding the series label: the p5–p95 band (`class="band"`, filled, no
@@ -96,7 +96,8 @@ public enum SweepChart {
         let allSeries = series(of: result, metric: metric, percentile: target?.percentile ?? 95)
         let highestP99 = allSeries.flatMap(\.samples).map(\.p99).max()
         let top = max(highestP99 ?? 1_000_000, target.map { $0.latency.nanoseconds } ?? 0)
-        let y = LatencyScale(covering: top)
+        // A twentieth of headroom, so a line at the top is not lost in the frame.
+        let y = LatencyScale(covering: top + top / 20)
         let hasBudget = allSeries.contains { series in series.samples.contains { $0.budget != nil } }
         let layout = Layout(panels: allSeries.count, hasBudget: hasBudget)
 

@@ -23,7 +23,7 @@ struct JUnitSchemaTests {
         let fixtures = root + "/Tests/Fixtures/"
         let run = try ProductRunner.run("handoff-sim", [
             "run", fixtures + "run-scenarios/passes.json", fixtures + "run-scenarios/latency-bound.json",
-            fixtures + "run-scenarios/event-limit.json", root + "/sweeps/payload-guidance.json",
+            fixtures + "run-scenarios/event-limit.json", root + "/sweeps/guidance/relay.json",
             fixtures + "invalid-scenarios/unknown-key.json", "--no-progress", "--junit", report,
         ])
         #expect(run.status == 65)

@@ -138,7 +138,7 @@ struct ScenarioCommandTests {
 
         let sweep = try ProductRunner.run(
             "handoff-sim",
-            ["sweep", root + "/sweeps/payload-guidance.json", "--trials", "3", "--payload", "1KiB,2KiB", "--profile", "WiFi",
+            ["sweep", root + "/sweeps/guidance/relay.json", "--trials", "3", "--payload", "1KiB,2KiB", "--profile", "WiFi",
              "--no-progress", "--samples", directory + "/w.csv", "--jobs", "2"])
         #expect(sweep.status == 0)
         let sweepRows = try read(directory + "/w.csv").split(separator: "\n").map(String.init)
@@ -156,13 +156,13 @@ struct ScenarioCommandTests {
     func sweepFileSkipped() throws {
         let directory = try temporaryDirectory()
         let run = try ProductRunner.run(
-            "handoff-sim", ["run", root + "/sweeps", "--no-progress", "--junit", directory + "/r.xml"])
+            "handoff-sim", ["run", root + "/sweeps/guidance/relay.json", "--no-progress", "--junit", directory + "/r.xml"])
         #expect(run.status == 0)
         #expect(run.standardOutput.hasPrefix("SKIP     Payload guidance: MonkeyBrowser over the relay  no expectations (a file for sweeps)"))
         #expect(run.standardOutput.hasSuffix("1 scenario: 0 passed, 1 skipped in 0.00s of wall time\n"))
         let junit = try read(directory + "/r.xml")
         #expect(junit.contains(#"<testsuites name="handoff-sim" tests="1" failures="0" errors="0" time="#))
-        #expect(junit.contains(#"<testsuite name="\#(root)/sweeps/payload-guidance.json" tests="1" failures="0" errors="0" skipped="1""#))
+        #expect(junit.contains(#"<testsuite name="\#(root)/sweeps/guidance/relay.json" tests="1" failures="0" errors="0" skipped="1""#))
         #expect(junit.contains(#"<skipped message="no expectations (a file for sweeps)"/>"#))
     }
 

@@ -74,7 +74,7 @@ struct SweepCommandTests {
             "handoff-sim", ["advise", scenario, "--p95", "2s", "--profile", "WiFi", "--trials", "4"])
         #expect(advise.standardError.hasPrefix(warning), "\(advise.standardError)")
         let relay = try ProductRunner.run(
-            "handoff-sim", ["sweep", root + "/sweeps/payload-guidance.json", "--trials", "2", "--no-progress"])
+            "handoff-sim", ["sweep", root + "/sweeps/guidance/relay.json", "--trials", "2", "--no-progress"])
         #expect(relay.status == 0)
         #expect(!relay.standardError.contains("warning"))
     }
