@@ -130,8 +130,10 @@ public enum HandoffDefaults {
             CalibratedDefault(
                 setting: "fetch connection (4609 when it fails)",
                 value: "retry limit \(fetch.retryLimit): setup gives up after \(total)",
-                source: "assumption: the connection gives up before the fetch timeout",
-                evidence: .assumed),
+                source: "assumption: the connection gives up before the fetch timeout; plausible 1–3 (setup "
+                    + "given up after 3–15 s)",
+                evidence: .assumed,
+                ranges: [PlausibleRange("retry limit", 1, 3, "")]),
             CalibratedDefault(
                 setting: "save wait", value: "at most \(configuration.saveWait) for the app's update, then the payload "
                     + "as it is",
@@ -158,7 +160,8 @@ public enum HandoffDefaults {
                 setting: "userInfo recommended maximum (a warning above it)",
                 value: "\(configuration.userInfoRecommendedLimit / 1024) KiB",
                 source: "UASharingAdvertiser warns above a recommended maximum (\"may cause slow transfers\"); the value "
-                    + "is an assumption: Apple's guidance of 3 KB or less (Handoff Programming Guide)",
+                    + "is an assumption: Apple's guidance of 3 KB or less (Handoff Programming Guide); no range: it "
+                    + "only decides a warning, and no figure depends on it",
                 evidence: .assumed, paths: ["protocol.userInfoRecommendedLimit"]),
             CalibratedDefault(
                 setting: "advertisement removal",

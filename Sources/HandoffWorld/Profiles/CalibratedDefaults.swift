@@ -49,7 +49,7 @@ public enum Evidence: Hashable, Sendable {
 ///
 /// A path with `[0]` names the scenario's first app; a scenario with several
 /// apps has one such value per app.
-public struct PlausibleRange: Hashable, Sendable {
+public struct PlausibleRange: Hashable, Sendable, CustomStringConvertible {
     /// How the number is written at its paths.
     public enum Form: Hashable, Sendable {
         /// The number and its unit, e.g. `"50ms"`, or the number alone.
@@ -370,8 +370,10 @@ public enum CalibratedDefaults {
             ranges: [PlausibleRange("minimum", 100, 300, "ms", paths: ["\(tcp).minimumRetransmissionTimeout"])]))
         rows.append(CalibratedDefault(
             setting: "retry limit", value: "\(transport.retryLimit) timeouts in a row",
-            source: "assumption: with backoff, about a minute without progress before the connection fails",
-            evidence: .assumed))
+            source: "assumption: with backoff, about a minute without progress before the connection fails; "
+                + "plausible 3–12 (12: XNU's TCP_MAXRXTSHIFT, xnu bsd/netinet/tcp_timer.h)",
+            evidence: .assumed,
+            ranges: [PlausibleRange("timeouts", 3, 12, "")]))
         let cubic = transport.cubic
         rows.append(CalibratedDefault(
             setting: "congestion control",
