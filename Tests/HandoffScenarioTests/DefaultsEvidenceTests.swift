@@ -43,6 +43,27 @@ struct DefaultsEvidenceTests {
         #expect(checked >= 40)
     }
 
+    // The same over every shipped scenario, all the ranges' low ends in one
+    // overlay and all the high ends in another: no scenario holds a value
+    // (a null schedule, a fixed distribution) that a range's edit cannot
+    // write over.
+    @Test("every shipped scenario and sweep takes all the ranges' low ends, and all their high ends")
+    func everyShippedScenarioTakesTheEnds() throws {
+        let ranges = HandoffDefaults.table.flatMap(\.parameters)
+        let files = try ScenarioSuite.files(in: [packageRoot() + "/scenarios", packageRoot() + "/sweeps"])
+        #expect(files.count >= 30)
+        for end in [\PlausibleRange.low, \PlausibleRange.high] {
+            let overlay = try Self.overlay(ranges.flatMap { range in range.paths.map { ($0, range.text(range[keyPath: end])) } })
+            for file in files {
+                do {
+                    _ = try ScenarioSuite.load(file, overlay: overlay)
+                } catch {
+                    Issue.record("\(file): \(error)")
+                }
+            }
+        }
+    }
+
     // The edit lands where the model reads it: the low end of the AWDL
     // activation and of the cold launch's median show in the decoded
     // scenario.
