@@ -83,11 +83,13 @@ package enum DefaultsAttribution {
             guard let data = FileManager.default.contents(atPath: file) else {
                 return .failure(ScenarioError(.invalidInput, "\(file): cannot read the file"))
             }
+            let root: JSONNode
             switch ScenarioDecoder.parse(Array(data), file: file) {
-            case let .success(root): tree = root
+            case let .success(parsed): root = parsed
             case let .failure(problems): return .failure(.invalid(problems))
             }
-            switch Overlay.named(in: tree!, file: file) {
+            tree = root
+            switch Overlay.named(in: root, file: file) {
             case let .success(named): overlays += [named].compactMap { $0 }
             case let .failure(problems): return .failure(.invalid(problems))
             }

@@ -5,6 +5,10 @@ import SimKernel
 /// A row whose numbers rest on different grounds takes the weakest of them
 /// (measured, then sourced, then assumed); what else the model assumes
 /// about the mechanism is said in the row's ``CalibratedDefault/source``.
+///
+/// ```swift
+/// let assumed = CalibratedDefaults.table.filter { $0.evidence == .assumed }.map(\.setting)
+/// ```
 public enum Evidence: Hashable, Sendable {
     /// Fitted to measurements: `dataset` names them.
     case measured(dataset: String)
@@ -125,6 +129,12 @@ public struct PlausibleRange: Hashable, Sendable, CustomStringConvertible {
 
 /// One default of the world model: what it is, its value, and what the
 /// value rests on.
+///
+/// ```swift
+/// for row in CalibratedDefaults.table {
+///     print(row.setting, row.evidence.kind, row.ranges.map(\.description))
+/// }
+/// ```
 public struct CalibratedDefault: Hashable, Sendable {
     /// What the default sets, e.g. `"Edge downlink"`.
     public let setting: String
