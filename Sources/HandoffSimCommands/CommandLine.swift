@@ -163,34 +163,3 @@ package enum HandoffSimCommandLine {
         words.count <= 1 ? words.joined() : words.dropLast().joined(separator: ", ") + " or " + words[words.count - 1]
     }
 }
-
-extension CommandSpec {
-    /// `handoff-sim defaults`: the calibrated defaults as a Markdown table.
-    static let defaults = CommandSpec(
-        name: "defaults",
-        abstract: "Print every calibrated default of the world and the continuity protocol with its source or reasoning, as a Markdown table.",
-        discussion: """
-            The table is the one in docs/defaults.md. Rows marked "assumption" \
-            are not published figures. Every default can be overridden in a \
-            scenario file (see docs/scenario-format.md).
-            """,
-        exitCodes: [
-            ExitCodeSpec(.success, "the table was printed"),
-            ExitCodeSpec(.usage, "bad command-line usage"),
-            ExitCodeSpec(.software, "standard output could not be written"),
-        ],
-        action: { _, context throws(UsageError) in
-            context.io.writeOutput(defaultsTable() + "\n")
-            return .success
-        })
-}
-
-/// The defaults table as Markdown, one row per default.
-func defaultsTable() -> String {
-    var lines = ["| setting | default | source |", "|---|---|---|"]
-    for row in HandoffDefaults.table {
-        let source = row.isAssumption && !row.source.hasPrefix("assumption") ? "assumption; " + row.source : row.source
-        lines.append("| \(row.setting) | \(row.value) | \(source) |")
-    }
-    return lines.joined(separator: "\n")
-}

@@ -85,7 +85,7 @@ struct CommandLineTests {
         #expect(run.status == 0)
         let rows = run.standardOutput.split(separator: "\n").map(String.init)
         #expect(rows.count > 15)
-        #expect(rows.first == "| setting | default | source |")
+        #expect(rows.first == "| setting | default | evidence | plausible range | source |")
         let page = try String(
             contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
                 .deletingLastPathComponent().appendingPathComponent("docs").appendingPathComponent("defaults.md"),
@@ -94,6 +94,88 @@ struct CommandLineTests {
         for row in rows {
             #expect(pageLines.contains(row), "docs/defaults.md lacks the row: \(row)")
         }
+    }
+
+    static var root: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().path
+    }
+
+    /// The keys of the object schema `node` requires, in order.
+    static func required(_ node: [String: Any]) -> Set<String> { Set(node["required"] as? [String] ?? []) }
+
+    // Issue 30, item 2: each row's evidence and ranges in JSON, in the
+    // form schema/defaults.schema.json gives (every object has exactly the
+    // keys the schema requires).
+    @Test("handoff-sim defaults --format json gives every row with its evidence and ranges, as the schema says")
+    func defaultsJSON() throws {
+        let run = try ProductRunner.run("handoff-sim", ["defaults", "--format", "json"])
+        #expect(run.status == 0)
+        let object = try #require(JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any])
+        let schemaData = try Data(contentsOf: URL(fileURLWithPath: Self.root + "/schema/defaults.schema.json"))
+        let schema = try #require(JSONSerialization.jsonObject(with: schemaData) as? [String: Any])
+        let rowSchema = try #require(((schema["properties"] as? [String: Any])?["rows"] as? [String: Any])?["items"] as? [String: Any])
+        let rangeSchema = try #require(((rowSchema["properties"] as? [String: Any])?["ranges"] as? [String: Any])?["items"] as? [String: Any])
+        #expect(Set(object.keys) == Self.required(schema))
+        let rows = try #require(object["rows"] as? [[String: Any]])
+        let text = try ProductRunner.run("handoff-sim", ["defaults"]).standardOutput.split(separator: "\n")
+        #expect(rows.count == text.count - 2)
+        var ranges = 0
+        for row in rows {
+            #expect(Set(row.keys) == Self.required(rowSchema))
+            #expect(["measured", "sourced", "assumed"].contains(row["evidence"] as? String ?? ""))
+            for range in row["ranges"] as? [[String: Any]] ?? [] {
+                #expect(Set(range.keys) == Self.required(rangeSchema))
+                #expect((range["low"] as? Double ?? .nan) <= (range["high"] as? Double ?? .nan))
+                ranges += 1
+            }
+        }
+        #expect(ranges >= 30)
+        let start = try #require(rows.first { $0["setting"] as? String == "AWDL start" })
+        let activation = try #require((start["ranges"] as? [[String: Any]])?.first)
+        #expect(activation["paths"] as? [String] == ["network.wifiPeerToPeer.schedule.activation"])
+        #expect(activation["lowValue"] as? String == "10ms")
+        #expect(activation["highValue"] as? String == "200ms")
+    }
+
+    // Issue 30, item 2: each value a scenario or overlay sets carries its
+    // evidence. calibration/scenarios/awdl-upload.json sets the link's
+    // rate; the fit's overlay (as calibrate --output writes it) the latency.
+    @Test("handoff-sim defaults --scenario FILE --overlay FIT marks what each sets, a fit's values as measured")
+    func defaultsAsAScenarioSeesThem() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("defaults-cli-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let fit = folder.appendingPathComponent("fit.json").path
+        try #"{"overlay": "fitted by handoff-sim calibrate calibration/privatedrop-awdl.json", "set": [{"path": "network.wifiPeerToPeer.latency", "value": "2117000ns"}]}"#
+            .write(toFile: fit, atomically: true, encoding: .utf8)
+        let scenario = "scenarios/payload-3kib.json"
+        let run = try ProductRunner.run(
+            "handoff-sim", ["defaults", "--scenario", scenario, "--overlay", fit], directory: Self.root)
+        #expect(run.status == 0, "\(run.standardError)")
+        let link = try #require(run.standardOutput.split(separator: "\n").first { $0.hasPrefix("| Wi-Fi peer-to-peer link") })
+        #expect(link.contains("measured (overlay \(fit), fitted to calibration/privatedrop-awdl.json: \"AWDL: a fresh connection"))
+        #expect(link.contains("`network.wifiPeerToPeer.latency` = `2117000ns`"))
+        let acceptance = try #require(run.standardOutput.split(separator: "\n").first { $0.hasPrefix("| acceptance |") })
+        #expect(acceptance.contains("set by the scenario (\(scenario)): `devices[1].acceptance` = `{\"after\": \"1s\"}`; the default: assumed"))
+        // Rows nothing sets keep the default's evidence alone.
+        let start = try #require(run.standardOutput.split(separator: "\n").first { $0.hasPrefix("| AWDL start |") })
+        #expect(start.contains("| assumed |"))
+
+        let json = try ProductRunner.run(
+            "handoff-sim", ["defaults", "--scenario", scenario, "--format", "json"], directory: Self.root)
+        let object = try #require(JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+        let rows = try #require(object["rows"] as? [[String: Any]])
+        let set = rows.flatMap { $0["setBy"] as? [[String: Any]] ?? [] }
+        #expect(set.map { $0["by"] as? String } == ["scenario"])
+        #expect(set.first?["path"] as? String == "devices[1].acceptance")
+
+        let missing = try ProductRunner.run("handoff-sim", ["defaults", "--scenario", "no-such-file.json"])
+        #expect(missing.status == 64)
+        let invalid = folder.appendingPathComponent("invalid.json").path
+        try #"{"name": "x"}"#.write(toFile: invalid, atomically: true, encoding: .utf8)
+        let refused = try ProductRunner.run("handoff-sim", ["defaults", "--scenario", invalid])
+        #expect(refused.status == 65)
+        #expect(refused.standardOutput.isEmpty)
     }
 
     @Test("handoff-sim defaults rejects extra arguments with exit 64")

@@ -98,7 +98,7 @@ struct CommandSpecTests {
         #expect(usage("run") == ["handoff-sim run <file or dir>... [options]"])
         #expect(usage("replay") == ["handoff-sim replay <file> --seed S --trial K [options]"])
         #expect(usage("advise") == ["handoff-sim advise <file> --p95 DURATION [options]"])
-        #expect(usage("defaults") == ["handoff-sim defaults"])
+        #expect(usage("defaults") == ["handoff-sim defaults [options]"])
         #expect(usage("baseline") == [
             "handoff-sim baseline update <file or dir>... --output PATH [options]",
             "handoff-sim baseline check <baseline> <file or dir>... [options]",

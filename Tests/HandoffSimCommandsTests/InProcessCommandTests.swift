@@ -140,6 +140,6 @@ struct InProcessCommandTests {
     func defaults() {
         let run = runInProcess(["defaults"])
         #expect(run.status == .success)
-        #expect(run.output.hasPrefix("| setting | default | source |\n|---|---|---|\n"))
+        #expect(run.output.hasPrefix("| setting | default | evidence | plausible range | source |\n|---|---|---|---|---|\n"))
     }
 }

@@ -23,6 +23,7 @@ public enum HandoffDefaults {
         let rapport = configuration.rapport
         let exchange = configuration.keyExchange
         let advertising = configuration.advertising
+        let rapportPath = "protocol.rapport", adsPath = "protocol.advertising"
         return [
             CalibratedDefault(
                 setting: "fetch ∥ launch",
@@ -30,7 +31,7 @@ public enum HandoffDefaults {
                     + "continue when the app is up and the payload has arrived",
                 source: "Apple developer documentation: willContinue comes \"possibly before the data … is available\"; "
                     + "scene(_:continue:) only after all of the data has arrived",
-                isAssumption: false),
+                evidence: .sourced(document: "Apple developer documentation (application(_:willContinueUserActivityWithType:), scene(_:continue:))")),
             CalibratedDefault(
                 setting: "Rapport fetch steps",
                 value: "Bonjour resolve over peer-to-peer (mDNS query \(rapport.resolveQueryBytes) B, answer "
@@ -44,7 +45,11 @@ public enum HandoffDefaults {
                     + "the order of steps and Pair-Verify's two round trips: the reverse-engineered Rapport protocol "
                     + "(seemoo-lab/handoff-authentication-swift); mDNS repeats: RFC 6762 §5.2; message sizes are "
                     + "assumptions from the message formats (X25519 keys 32 B, Ed25519 signatures 64 B, TLV headers)",
-                isAssumption: true),
+                evidence: .assumed,
+                ranges: [PlausibleRange("cached answer", 3, 5, "ms", paths: ["\(rapportPath).cachedResolveTime"])],
+                paths: ["\(rapportPath).resolveCached", "\(rapportPath).resolveQueryBytes", "\(rapportPath).resolveAnswerBytes",
+                        "\(rapportPath).resolveRetryInterval", "\(rapportPath).pairVerifyBytes",
+                        "\(rapportPath).systemInfoRequestBytes", "\(rapportPath).systemInfoAnswerBytes"]),
             CalibratedDefault(
                 setting: "payload coding (size → time off the network)",
                 value: "encode and seal at \(configuration.coding.encodeRate.map(\.description) ?? "no cost"), open and "
@@ -53,7 +58,11 @@ public enum HandoffDefaults {
                 source: "assumption: a binary property list of small values encodes and decodes at tens of MB/s on a "
                     + "phone, and ChaCha20-Poly1305 runs at GB/s, so the coding dominates; 64 KiB costs about 1.6 ms "
                     + "to encode and 1.1 ms to decode; plausible 80 Mbit/s–4 Gbit/s (10–500 MB/s)",
-                isAssumption: true),
+                evidence: .assumed,
+                ranges: [
+                    PlausibleRange("encode rate", 80, 4000, "Mbit/s", paths: ["protocol.coding.encodeRate"]),
+                    PlausibleRange("decode rate", 80, 4000, "Mbit/s", paths: ["protocol.coding.decodeRate"]),
+                ]),
             CalibratedDefault(
                 setting: "Rapport frame size",
                 value: "one frame per message up to 16 MiB − 1 B (a 24-bit length): every payload up to the "
@@ -61,19 +70,22 @@ public enum HandoffDefaults {
                 source: "assumption: the 4 B frame header read as a 1 B type and a 3 B big-endian length, as "
                     + "descriptions of the Companion protocol give it (pyatv's protocol notes); not checked against a "
                     + "capture",
-                isAssumption: true),
+                evidence: .assumed),
             CalibratedDefault(
                 setting: "Rapport framing", value: "\(rapport.frameHeaderBytes) B header per frame, "
                     + "\(rapport.frameTagBytes) B tag per encrypted frame",
                 source: "the reverse-engineered Rapport protocol (seemoo-lab/handoff-authentication-swift): "
                     + "ChaCha20-Poly1305 frames after Pair-Verify",
-                isAssumption: false),
+                evidence: .sourced(document: "seemoo-lab/handoff-authentication-swift"),
+                paths: ["\(rapportPath).frameHeaderBytes", "\(rapportPath).frameTagBytes"]),
             CalibratedDefault(
                 setting: "processing per fetch message", value: "\(rapport.processing)",
-                source: "assumption, fitted to the measured runs of a fresh connection and one exchange over a cable "
+                source: "fitted to the measured runs of a fresh connection and one exchange over a cable "
                     + "(PrivateDrop evaluation data, USENIX Security 2021; calibration/data/): Kolmogorov–Smirnov "
                     + "distance 0.080–0.112 over 30 seeds, mean 0.092 (calibration/scenarios/cable-request-response.json)",
-                isAssumption: true),
+                evidence: .measured(dataset: "PrivateDrop evaluation data (USENIX Security 2021), "
+                    + "calibration/data/privatedrop-cable.csv (network_ms)"),
+                paths: ["\(rapportPath).processing"]),
             CalibratedDefault(
                 setting: "the browse's interfaces",
                 value: "peer-to-peer, and the Wi-Fi network when both devices are on the same one; the first answer "
@@ -81,14 +93,15 @@ public enum HandoffDefaults {
                 source: "Bonjour browses every interface and a peer-to-peer browse adds AWDL to them (Apple's "
                     + "includePeerToPeer documentation; pyatv reaches the Companion service on a LAN address); "
                     + "assumption: that Rapport takes the first answer (which path it prefers is not public)",
-                isAssumption: true),
+                evidence: .assumed),
             CalibratedDefault(
                 setting: "cloud relay (IDS): delay per message", value: "\(configuration.relay.delay)",
                 source: "assumption informed by public reports of push delivery (Apple Developer Forums thread 825224, "
                     + "VoIP pushes: mean about 800 ms, p95 about 2 s; LoginTC 2013: iOS mean 1.07 s); plausible median "
                     + "0.1–1.5 s. Each relayed message (the request, the payload) waits one draw, on top of both "
                     + "devices' links to the servers, which each device keeps open (the push connection)",
-                isAssumption: true),
+                evidence: .assumed,
+                ranges: [PlausibleRange.median(of: configuration.relay.delay, 100, 1500, "ms", paths: ["protocol.relay.delay"])]),
             CalibratedDefault(
                 setting: "cloud relay (IDS): largest payload in the push",
                 value: "\(configuration.relay.inlineLimit) B; above it a \(configuration.relay.noticeBytes) B notice and a "
@@ -96,34 +109,43 @@ public enum HandoffDefaults {
                 source: "4 KB: the push service's documented payload limit (Apple, \"Generating a remote notification\"); "
                     + "assumption: that IDS stores a larger payload and the receiver downloads it, as Messages does "
                     + "with attachments",
-                isAssumption: true),
+                evidence: .sourced(document: "Apple, \"Generating a remote notification\""),
+                paths: ["protocol.relay.inlineLimit", "protocol.relay.noticeBytes"]),
             CalibratedDefault(
                 setting: "Rapport request timeout, then the cloud", value: "min(t, \(rapport.requestTimeoutCap)); "
                     + (rapport.cloudFallback ? "then the request over the cloud relay (IDS)" : "no cloud fallback"),
                 source: "sharingd (SDActivityPayloadManager): Rapport's timeout is min(timeout, 5 s) and the request can "
                     + "go over IDS; that the fallback follows Rapport's failure or timeout is an assumption",
-                isAssumption: true),
+                evidence: .sourced(document: "decompiled sharingd (SDActivityPayloadManager)"),
+                paths: ["\(rapportPath).requestTimeoutCap", "\(rapportPath).cloudFallback"]),
             CalibratedDefault(
                 setting: "fetch timeout t (4610 after t + \(configuration.payloadTimerExtra))",
                 value: "\(configuration.fetchTimeout)",
                 source: "placeholder: HandoffRequestTimeout's value is not public; 10 s leaves the payload timer "
                     + "(t + \(configuration.payloadTimerExtra), sharingd's extra) above Rapport's 5 s cap plus a relayed "
                     + "fetch's tail (p99 about 5 s); plausible 5–30 s",
-                isAssumption: true),
+                evidence: .assumed,
+                ranges: [PlausibleRange("t", 5, 30, "s", paths: ["protocol.fetchTimeout"])],
+                paths: ["protocol.payloadTimerExtra"]),
             CalibratedDefault(
                 setting: "fetch connection (4609 when it fails)",
                 value: "retry limit \(fetch.retryLimit): setup gives up after \(total)",
-                source: "assumption: the connection gives up before the fetch timeout",
-                isAssumption: true),
+                source: "assumption: the connection gives up before the fetch timeout; plausible 1–3 (setup "
+                    + "given up after 3–15 s)",
+                evidence: .assumed,
+                ranges: [PlausibleRange("retry limit", 1, 3, "")]),
             CalibratedDefault(
                 setting: "save wait", value: "at most \(configuration.saveWait) for the app's update, then the payload "
                     + "as it is",
                 source: "UserActivity's defaults (UAUserActivityDefaults): the system waits at most 1.0 s for the app",
-                isAssumption: false),
+                evidence: .sourced(document: "UserActivity's defaults (decompiled UAUserActivityDefaults)"),
+                paths: ["protocol.saveWait"]),
             CalibratedDefault(
                 setting: "source save time", value: "\(configuration.sourceSaveTime)",
-                source: "assumption: encoding a small activity and handing it to the daemon takes a few milliseconds",
-                isAssumption: true),
+                source: "assumption: encoding a small activity and handing it to the daemon takes a few milliseconds; "
+                    + "plausible median 1–20 ms",
+                evidence: .assumed,
+                ranges: [PlausibleRange.median(of: configuration.sourceSaveTime, 1, 20, "ms", paths: ["protocol.sourceSaveTime"])]),
             CalibratedDefault(
                 setting: "userInfo maximum (4611 above it)", value: "\(configuration.userInfoLimit / 1024) KiB, checked "
                     + "at the source on the encoded payload",
@@ -132,13 +154,15 @@ public enum HandoffDefaults {
                     + "round figure twenty times Apple's 3 KB guidance, so that the guidance and a few multiples "
                     + "pass); plausible 16 KiB–1 MiB: set protocol.userInfoLimit to your own measurement; that −110 "
                     + "reaches the app as 4611 is an assumption",
-                isAssumption: true),
+                evidence: .assumed,
+                ranges: [PlausibleRange("limit", 16, 1024, "KiB", paths: ["protocol.userInfoLimit"])]),
             CalibratedDefault(
                 setting: "userInfo recommended maximum (a warning above it)",
                 value: "\(configuration.userInfoRecommendedLimit / 1024) KiB",
                 source: "UASharingAdvertiser warns above a recommended maximum (\"may cause slow transfers\"); the value "
-                    + "is an assumption: Apple's guidance of 3 KB or less (Handoff Programming Guide)",
-                isAssumption: true),
+                    + "is an assumption: Apple's guidance of 3 KB or less (Handoff Programming Guide); no range: it "
+                    + "only decides a warning, and no figure depends on it",
+                evidence: .assumed, paths: ["protocol.userInfoRecommendedLimit"]),
             CalibratedDefault(
                 setting: "advertisement removal",
                 value: "\(configuration.advertising.removalAfterLock) after a lock, "
@@ -150,7 +174,10 @@ public enum HandoffDefaults {
                     + "an advertisement lives at least \(configuration.advertising.minimumLife)",
                 source: "UserActivity's defaults (UAUserActivityDefaults) and agent logs (\"LowPowerMode is enabled so no "
                     + "activity will be advertised\")",
-                isAssumption: false),
+                evidence: .sourced(document: "UserActivity's defaults (decompiled UAUserActivityDefaults); agent logs"),
+                paths: ["\(adsPath).removalAfterLock", "\(adsPath).removalAfterDim", "\(adsPath).removalAfterIdle",
+                        "\(adsPath).resumeWindow", "\(adsPath).minimumUpdateInterval", "\(adsPath).maximumUpdatesPerWindow",
+                        "\(adsPath).updateWindow", "\(adsPath).minimumLife"]),
             CalibratedDefault(
                 setting: "lost device: grace, then the scan stops",
                 value: "offers from a device not heard for \(advertising.lostDeviceGrace) end; its scan stops "
@@ -160,7 +187,8 @@ public enum HandoffDefaults {
                     + "a lost device is kept 5 s (grace), and scanning stops 10 s after it is lost; the model counts the "
                     + "loss from the last advertisement heard, and that a screen-on or Bluetooth-on restarts the scan is "
                     + "an assumption",
-                isAssumption: false),
+                evidence: .sourced(document: "furiousMAC/continuity; decompiled WirelessProximity and sharingd"),
+                paths: ["\(adsPath).lostDeviceGrace", "\(adsPath).scanStopAfterLoss"]),
             CalibratedDefault(
                 setting: "presence of a device (for the grace)",
                 value: "every advertisement the radio model delivers counts, inside or outside the scan windows; a "
@@ -169,7 +197,7 @@ public enum HandoffDefaults {
                     + "advertisements (Nearby Info among them), not only from the Handoff scan's windows; plausible "
                     + "range: from the Handoff scan alone (then a screen-off receiver, listening 1.25% of the time, "
                     + "would lose devices in range) to every advertisement",
-                isAssumption: true),
+                evidence: .assumed),
             CalibratedDefault(
                 setting: "idle source",
                 value: "the user is idle \(advertising.userIdleAfter) after the last input; then the advertisement "
@@ -177,7 +205,8 @@ public enum HandoffDefaults {
                 source: "UserActivity's defaults (UAUserActivityDefaults, iOS 18.2): user idle after 120 s; that the "
                     + "app's own calls on its activities (becomeCurrent, needsSave, …), an unlock and a screen-on count "
                     + "as input, and that the trial's start does not, is an assumption",
-                isAssumption: false),
+                evidence: .sourced(document: "UserActivity's defaults (decompiled UAUserActivityDefaults, iOS 18.2)"),
+                paths: ["\(adsPath).userIdleAfter"]),
             CalibratedDefault(
                 setting: "locked iPhone on iOS \(AdvertisingPolicy.nearbyOnlyWhenLockedFrom) or later",
                 value: "no Handoff advertisement while locked (removed at the lock; none when an activity becomes "
@@ -185,13 +214,13 @@ public enum HandoffDefaults {
                     + "after the lock",
                 source: "furiousMAC/continuity issue 10: a locked iPhone on iOS 18.3+ sends only Nearby Info (0x16) "
                     + "about every 2 s",
-                isAssumption: false),
+                evidence: .sourced(document: "furiousMAC/continuity issue 10")),
             CalibratedDefault(
                 setting: "OS versions when a scenario gives none",
                 value: DeviceKind.allCases.map { "\($0) \($0.defaultOSVersion)" }.joined(separator: ", "),
                 source: "assumption: recent releases from before iOS 18.3's locked-iPhone behaviour, so scenarios "
                     + "without `os` keep the long-standing behaviour; set `os` to model a newer device",
-                isAssumption: true),
+                evidence: .assumed, paths: ["devices[0].os"]),
             CalibratedDefault(
                 setting: "active payload update",
                 value: "userActivityWillSave every \(advertising.activePayloadUpdateInterval) after becomeCurrent "
@@ -199,7 +228,8 @@ public enum HandoffDefaults {
                 source: "UserActivity's defaults (UAUserActivityDefaults): active payload update interval 15 s; that "
                     + "the update is a userActivityWillSave that clears needsSave (a fetch then sends the latest save) "
                     + "is an assumption",
-                isAssumption: true),
+                evidence: .sourced(document: "UserActivity's defaults (decompiled UAUserActivityDefaults)"),
+                paths: ["\(adsPath).activePayloadUpdateInterval"]),
             CalibratedDefault(
                 setting: "advertisement keys through the cloud",
                 value: exchange.overCloud
@@ -209,15 +239,21 @@ public enum HandoffDefaults {
                 source: "Apple Platform Security (\"Handoff security\"): \"in some situations these messages are sent "
                     + "using APNs\"; which situations is not published: a failed Bluetooth LE connection is an "
                     + "assumption",
-                isAssumption: true),
+                evidence: .assumed, paths: ["protocol.keyExchange.overCloud"]),
             CalibratedDefault(
                 setting: "advertisement-key exchange",
                 value: "\(exchange.firstContact ? "on first contact" : "keys exchanged before the run"); over Bluetooth "
                     + "LE, \(exchange.requestBytes) B / \(exchange.answerBytes) B, timeout \(exchange.timeout), no retry "
                     + "within \(exchange.retryHold)",
                 source: "Apple Platform Security (\"Handoff security\"): a BLE key exchange on first contact; sharingd: "
-                    + "15 s timeout, not repeated within 5 s; message sizes are assumptions",
-                isAssumption: true),
+                    + "15 s timeout, not repeated within 5 s; message sizes are assumptions, plausible 64–512 B each "
+                    + "(an X25519 key and an Ed25519 signature with headers at the least)",
+                evidence: .assumed,
+                ranges: [
+                    PlausibleRange("request", 64, 512, "B", paths: ["protocol.keyExchange.requestBytes"]),
+                    PlausibleRange("answer", 64, 512, "B", paths: ["protocol.keyExchange.answerBytes"]),
+                ],
+                paths: ["protocol.keyExchange.firstContact", "protocol.keyExchange.timeout", "protocol.keyExchange.retryHold"]),
             CalibratedDefault(
                 setting: "app launch", value: "cold \(AppDescription.defaultColdLaunch), warm "
                     + "\(AppDescription.defaultWarmLaunch)",
@@ -225,23 +261,38 @@ public enum HandoffDefaults {
                     + "Optimizing App Launch); log-normal because a launch is a product of many independent costs; "
                     + "warm: a placeholder, a quarter of a cold launch (the process is alive, only its scene comes "
                     + "back; plausible 30–300 ms); the same figures on every platform, a Mac included (no "
-                    + "platform-specific measurement is public; a Mac app's cold launch is often longer)",
-                isAssumption: true),
+                    + "platform-specific measurement is public; a Mac app's cold launch is often longer); cold median "
+                    + "plausible 200 ms–1.5 s (an app well inside Apple's target to a heavy one far past it)",
+                evidence: .assumed,
+                ranges: [
+                    PlausibleRange.median(of: AppDescription.defaultColdLaunch, 200, 1500, "ms", quantity: "cold median",
+                                          paths: ["apps[0].coldLaunch"]),
+                    PlausibleRange.median(of: AppDescription.defaultWarmLaunch, 30, 300, "ms", quantity: "warm median",
+                                          paths: ["apps[0].warmLaunch"]),
+                ]),
             CalibratedDefault(
                 setting: "browser launch", value: "\(configuration.browserLaunch)",
-                source: "assumption: the browser is usually running; between a warm and a cold app launch",
-                isAssumption: true),
+                source: "assumption: the browser is usually running; between a warm and a cold app launch (plausible median "
+                    + "100–400 ms)",
+                evidence: .assumed,
+                ranges: [PlausibleRange.median(of: configuration.browserLaunch, 100, 400, "ms", paths: ["protocol.browserLaunch"])]),
             CalibratedDefault(
                 setting: "protocol messages",
                 value: "request \(configuration.requestBytes) B, envelope \(configuration.envelopeBytes) B per "
                     + "payload, notices \(configuration.noticeBytes) B, before framing",
                 source: "assumption: the type, title, webpageURL and signatures around userInfo; Apple does not "
-                    + "document the wire format",
-                isAssumption: true),
+                    + "document the wire format; plausible: request 128–512 B, envelope 256–2,048 B (a short title "
+                    + "and no URL to a long title, a long webpageURL and several signatures)",
+                evidence: .assumed,
+                ranges: [
+                    PlausibleRange("request", 128, 512, "B", paths: ["protocol.requestBytes"]),
+                    PlausibleRange("envelope", 256, 2048, "B", paths: ["protocol.envelopeBytes"]),
+                ],
+                paths: ["protocol.noticeBytes"]),
             CalibratedDefault(
                 setting: "acceptance", value: "explicit accept actions",
                 source: "scenarios say when the user accepts; a think-time distribution is available",
-                isAssumption: true),
+                evidence: .assumed, paths: ["protocol.acceptance", "devices[0].acceptance"]),
         ]
     }
 }

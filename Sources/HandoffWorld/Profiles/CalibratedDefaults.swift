@@ -1,24 +1,173 @@
 import SimKernel
 
-/// One default of the world model: what it is, its value, and where the
-/// value comes from.
+/// What a default's value rests on.
+///
+/// A row whose numbers rest on different grounds takes the weakest of them
+/// (measured, then sourced, then assumed); what else the model assumes
+/// about the mechanism is said in the row's ``CalibratedDefault/source``.
+///
+/// ```swift
+/// let assumed = CalibratedDefaults.table.filter { $0.evidence == .assumed }.map(\.setting)
+/// ```
+public enum Evidence: Hashable, Sendable {
+    /// Fitted to measurements: `dataset` names them.
+    case measured(dataset: String)
+    /// Taken from a document: `document` names it.
+    case sourced(document: String)
+    /// An assumption: the row's ``CalibratedDefault/source`` gives the
+    /// reasoning.
+    case assumed
+
+    /// `"measured"`, `"sourced"` or `"assumed"`.
+    public var kind: String {
+        switch self {
+        case .measured: "measured"
+        case .sourced: "sourced"
+        case .assumed: "assumed"
+        }
+    }
+
+    /// The dataset or the document; nil for an assumption.
+    public var basis: String? {
+        switch self {
+        case let .measured(dataset): dataset
+        case let .sourced(document): document
+        case .assumed: nil
+        }
+    }
+}
+
+/// One number of a default, the range it plausibly lies in, and the
+/// scenario JSON paths that set it.
+///
+/// `low` and `high` are in ``unit``, which is a unit scenario files accept
+/// at ``paths`` (`"ms"`, `"s"`, `"Mbit/s"`, `"KiB"`, or `""` for a plain
+/// number), so that ``text(_:)`` of either end, written at every path (an
+/// overlay's `{"path", "value"}`), sets the number to that end:
+///
+/// ```swift
+/// for range in row.ranges where !range.paths.isEmpty {
+///     let edits = range.paths.map { ($0, range.text(range.low)) }   // the low end, as overlay values
+/// }
+/// ```
+///
+/// A path with `[0]` names the scenario's first app; a scenario with several
+/// apps has one such value per app.
+public struct PlausibleRange: Hashable, Sendable, CustomStringConvertible {
+    /// How the number is written at its paths.
+    public enum Form: Hashable, Sendable {
+        /// The number and its unit, e.g. `"50ms"`, or the number alone.
+        case plain
+        /// The median of a log-normal distribution: the whole distribution
+        /// is written, with this σ and offset (the default's) kept.
+        case logNormalMedian(sigma: Double, offset: SimDuration)
+    }
+
+    /// Which number of the row, e.g. `"activation"`.
+    public let quantity: String
+    /// The low end, in ``unit``.
+    public let low: Double
+    /// The high end, in ``unit``.
+    public let high: Double
+    /// The unit of `low` and `high`, as scenario files write it; `""` for a
+    /// plain number (a fraction, a count, σ).
+    public let unit: String
+    /// The scenario JSON paths the number is written at (several when one
+    /// number sets both directions of a link); empty when no scenario can
+    /// set it.
+    public let paths: [String]
+    /// How the number is written there.
+    public let form: Form
+
+    /// A range; `low` ≤ `high`.
+    public init(_ quantity: String, _ low: Double, _ high: Double, _ unit: String, paths: [String] = [],
+                form: Form = .plain) {
+        precondition(low <= high, "a plausible range runs from low to high")
+        self.quantity = quantity
+        self.low = low
+        self.high = high
+        self.unit = unit
+        self.paths = paths
+        self.form = form
+    }
+
+    /// The median of `distribution`, from `low` to `high` in `unit`: a
+    /// log-normal keeps its σ and offset at `paths`; any other
+    /// distribution is written as a fixed duration.
+    public static func median(
+        of distribution: DurationDistribution, _ low: Double, _ high: Double, _ unit: String,
+        quantity: String = "median", paths: [String]
+    ) -> PlausibleRange {
+        if case let .logNormal(_, sigma, offset) = distribution {
+            return PlausibleRange(quantity, low, high, unit, paths: paths, form: .logNormalMedian(sigma: sigma, offset: offset))
+        }
+        return PlausibleRange(quantity, low, high, unit, paths: paths)
+    }
+
+    /// `value` (in ``unit``) as an overlay writes it at ``paths``: `"10ms"`,
+    /// `"0.01"`, or for a log-normal's median the distribution as JSON text,
+    /// `{"logNormal": {"median": "100ms", "sigma": 0.3}}`.
+    public func text(_ value: Double) -> String {
+        let plain = CalibratedDefaults.number(value) + unit
+        switch form {
+        case .plain:
+            return plain
+        case let .logNormalMedian(sigma, offset):
+            let offsetText = offset == .zero ? "" : ", \"offset\": \"\(offset.nanoseconds)ns\""
+            return "{\"logNormal\": {\"median\": \"\(plain)\", \"sigma\": \(CalibratedDefaults.number(sigma))\(offsetText)}}"
+        }
+    }
+
+    /// `low–high unit`, as the defaults table shows it, with the quantity.
+    public var description: String {
+        let unitText = unit.isEmpty ? "" : " " + unit
+        let span = low == high
+            ? CalibratedDefaults.number(low) : CalibratedDefaults.number(low) + "–" + CalibratedDefaults.number(high)
+        return "\(quantity) \(span)\(unitText)"
+    }
+}
+
+/// One default of the world model: what it is, its value, and what the
+/// value rests on.
+///
+/// ```swift
+/// for row in CalibratedDefaults.table {
+///     print(row.setting, row.evidence.kind, row.ranges.map(\.description))
+/// }
+/// ```
 public struct CalibratedDefault: Hashable, Sendable {
     /// What the default sets, e.g. `"Edge downlink"`.
     public let setting: String
     /// Its value in words, computed from the constant the model uses.
     public let value: String
-    /// Its source, or the reasoning behind an assumption.
+    /// Its sources, and the reasoning behind what is assumed.
     public let source: String
-    /// Whether the value is an assumption rather than a published number.
-    public let isAssumption: Bool
+    /// Measured, sourced or assumed.
+    public let evidence: Evidence
+    /// The plausible ranges of its numbers, machine-readable (an assumed or
+    /// sourced number with a range in ``source`` has it here too); empty
+    /// for a row with no number to vary (a mechanism, a document's exact
+    /// figure, a profile chosen whole).
+    public let ranges: [PlausibleRange]
+    /// Every scenario JSON path that sets (part of) the value, the
+    /// ranges' paths among them; empty when no scenario can.
+    public let paths: [String]
 
-    /// A row of the table.
-    public init(setting: String, value: String, source: String, isAssumption: Bool) {
+    /// A row of the table; `paths` adds to the ranges' paths.
+    public init(setting: String, value: String, source: String, evidence: Evidence,
+                ranges: [PlausibleRange] = [], paths: [String] = []) {
         self.setting = setting
         self.value = value
         self.source = source
-        self.isAssumption = isAssumption
+        self.evidence = evidence
+        self.ranges = ranges
+        var all: [String] = []
+        for path in ranges.flatMap(\.paths) + paths where !all.contains(path) { all.append(path) }
+        self.paths = all
     }
+
+    /// The ranges a scenario can set: those with paths.
+    public var parameters: [PlausibleRange] { ranges.filter { !$0.paths.isEmpty } }
 }
 
 /// Every default of the world model with its source, in one table.
@@ -31,20 +180,21 @@ public enum CalibratedDefaults {
     public static var table: [CalibratedDefault] {
         var rows: [CalibratedDefault] = []
         let nlc = "Network Link Conditioner preset (published figures, as listed by NSHipster and WebRTC's emulate.py)"
-        let nlcAssumed = "assumption: the usual Network Link Conditioner preset figures; Apple does not document them"
-        let profileSources: [(NetworkProfile, String, Bool)] = [
-            (.wifi, nlcAssumed, true),
-            (.lte, nlcAssumed, true),
-            (.dsl, nlcAssumed, true),
-            (.threeG, nlc, false),
-            (.edge, nlc, false),
-            (.veryBadNetwork, nlc, false),
-            (.hundredPercentLoss, nlc, false),
+        let nlcAssumed = "assumption: the usual Network Link Conditioner preset figures; Apple does not document them; "
+            + "no range: a profile is one preset, chosen whole (network.profile)"
+        let profileSources: [(NetworkProfile, String, Evidence)] = [
+            (.wifi, nlcAssumed, .assumed),
+            (.lte, nlcAssumed, .assumed),
+            (.dsl, nlcAssumed, .assumed),
+            (.threeG, nlc, .sourced(document: "Network Link Conditioner presets (NSHipster; WebRTC emulate.py)")),
+            (.edge, nlc, .sourced(document: "Network Link Conditioner presets (NSHipster; WebRTC emulate.py)")),
+            (.veryBadNetwork, nlc, .sourced(document: "Network Link Conditioner presets (NSHipster; WebRTC emulate.py)")),
+            (.hundredPercentLoss, nlc, .sourced(document: "Network Link Conditioner presets (NSHipster; WebRTC emulate.py)")),
         ]
-        for (profile, source, assumed) in profileSources {
+        for (profile, source, evidence) in profileSources {
             rows.append(CalibratedDefault(
                 setting: "internet profile \"\(profile.name)\"", value: describe(profile), source: source,
-                isAssumption: assumed))
+                evidence: evidence))
         }
         let internet = NetworkProfile.wifi.downlink
         rows.append(CalibratedDefault(
@@ -52,23 +202,39 @@ public enum CalibratedDefaults {
             value: "\(internet.mtu) B, \(internet.headerBytes) B (IPv4 + TCP), \(internet.queueLimit) packets",
             source: "Ethernet MTU; RFC 791/793 minimum headers; dummynet's default queue of 50 slots "
                 + "(Network Link Conditioner is built on dummynet)",
-            isAssumption: true))
+            evidence: .sourced(document: "RFC 791, RFC 793; dummynet's default queue"),
+            paths: ["network.internetPath.downlink.mtu", "network.internetPath.uplink.mtu",
+                    "network.internetPath.downlink.headerBytes", "network.internetPath.uplink.headerBytes",
+                    "network.internetPath.downlink.queueLimit", "network.internetPath.uplink.queueLimit"]))
+        let privateDropAWDL = "PrivateDrop evaluation data (USENIX Security 2021), calibration/data/privatedrop-awdl.csv"
         let wifi = LinkParameters.wifiPeerToPeer
+        let link = "network.wifiPeerToPeer"
         rows.append(CalibratedDefault(
             setting: "Wi-Fi peer-to-peer link (AWDL), each way", value: describe(wifi),
-            source: "assumption, fitted with the schedule below to the measured runs of a fresh connection and one "
+            source: "fitted with the schedule below to the measured runs of a fresh connection and one "
                 + "exchange over AWDL between a Mac and an iPhone (PrivateDrop evaluation data, USENIX Security 2021; "
                 + "calibration/data/): the rate and its spread fitted to the 1,500 uploads of 10.49 MB on the "
-                + "established connection (upload_ms; calibration/privatedrop-awdl.json), median 96.3 Mbit/s as measured",
-            isAssumption: true))
+                + "established connection (upload_ms; calibration/privatedrop-awdl.json), median 96.3 Mbit/s as "
+                + "measured; ranges: the fit's 95% bootstrap intervals (5 replicates, docs/calibration.md) widened "
+                + "to take in the default",
+            evidence: .measured(dataset: privateDropAWDL + " (network_ms, upload_ms)"),
+            ranges: [
+                PlausibleRange("latency", 2.2, 2.284, "ms", paths: ["\(link).latency"]),
+                PlausibleRange("rate", 107.06, 108.94, "Mbit/s", paths: ["\(link).bandwidth"]),
+                PlausibleRange("rate spread σ", 0.09, 0.121, "", paths: ["\(link).bandwidthSpread"]),
+            ],
+            paths: ["\(link).jitter", "\(link).loss", "\(link).mtu", "\(link).headerBytes", "\(link).queueLimit"]))
         if let schedule = wifi.schedule {
+            let at = "\(link).schedule"
             rows.append(CalibratedDefault(
                 setting: "AWDL slots and channel sequence", value: describeSlots(schedule),
                 source: "seemoo-lab/owl: 64-TU extended availability windows and 16-slot sequences (sync.c, "
                     + "channel.h), the idle sequence with channel 149 in slots 0, 9, 10 and channel 6 in slot 8 "
                     + "(channel.c awdl_chanseq_init_idle), multicast only in slots 0 and 10 (schedule.c), a master's "
                     + "sync frames every 110 TU (state.c), unicast only to known peers (daemon/core.c)",
-                isAssumption: false))
+                evidence: .sourced(document: "seemoo-lab/owl sync.c, channel.h, channel.c, schedule.c, state.c, daemon/core.c"),
+                paths: ["\(at).slot", "\(at).slotsPerSequence", "\(at).sharedSlots", "\(at).multicastSlots",
+                        "\(at).syncInterval"]))
             rows.append(CalibratedDefault(
                 setting: "AWDL start", value: describeStart(schedule),
                 source: "assumption: AWDL is switched on when a peer-to-peer browse starts (\"Adding PTR: "
@@ -76,23 +242,45 @@ public enum CalibratedDefaults {
                     + "that AWDL is off when the user accepts (no AirDrop or other peer-to-peer service browsing) "
                     + "are assumptions; the activation (the interface up and listening on the social channels) is "
                     + "assumed, plausible 10–200 ms",
-                isAssumption: true))
-            rows.append(CalibratedDefault(
-                setting: "AWDL excursions (idle pair)", value: describeExcursions(schedule),
-                source: "the duration fitted, the interval assumed: the measured runs of a fresh connection and one "
-                    + "exchange over AWDL, warm and with the Bonjour answer cached as measured (PrivateDrop evaluation "
-                    + "data, USENIX Security 2021; calibration/privatedrop-awdl.json), identify only the share of "
-                    + "time a device is away (fitted with both free: 3.83 s and 323 ms); Kolmogorov–Smirnov distance "
-                    + "0.056–0.077 over 30 seeds, mean 0.067 (the 5% critical value is 0.046); plausible ranges from "
-                    + "ping spikes of 200–800 ms every 1–5 s over awdl0 (seemoo-lab/owl issue 38; NearDrop issue 59)",
-                isAssumption: true))
+                evidence: .assumed,
+                ranges: [PlausibleRange("activation", 10, 200, "ms", paths: ["\(at).activation"])],
+                paths: ["\(at).start"]))
+            if schedule.excursionDuration != .zero {
+                rows.append(CalibratedDefault(
+                    setting: "AWDL excursion duration (idle pair)", value: describeExcursionDuration(schedule),
+                    source: "fitted (the interval below held): the measured runs of a fresh connection and one "
+                        + "exchange over AWDL, warm and with the Bonjour answer cached as measured (PrivateDrop "
+                        + "evaluation data, USENIX Security 2021; calibration/privatedrop-awdl.json), identify only the "
+                        + "share of time a device is away (fitted with the interval free as well: 3.83 s and 323 ms); "
+                        + "Kolmogorov–Smirnov distance 0.056–0.077 over 30 seeds, mean 0.067 (the 5% critical value is "
+                        + "0.046); range: the fit's 95% bootstrap interval (5 replicates, docs/calibration.md); ping "
+                        + "spikes over awdl0 last 200–800 ms (seemoo-lab/owl issue 38; NearDrop issue 59)",
+                    evidence: .measured(dataset: privateDropAWDL + " (network_ms)"),
+                    ranges: [PlausibleRange("duration", 288.3, 334.4, "ms", paths: ["\(at).excursionDuration"])]))
+                rows.append(CalibratedDefault(
+                    setting: "AWDL excursion interval (idle pair)", value: describeExcursionInterval(schedule),
+                    source: "assumption: the measured runs identify only the share of time away, not how it splits "
+                        + "into interval and duration (a fit with both free gave 3.83 s); plausible 1–5 s from ping "
+                        + "spikes every 1–5 s over awdl0 (seemoo-lab/owl issue 38; NearDrop issue 59)",
+                    evidence: .assumed,
+                    ranges: [PlausibleRange("interval", 1, 5, "s", paths: ["\(at).excursionInterval"])]))
+            } else {
+                rows.append(CalibratedDefault(
+                    setting: "AWDL excursions (idle pair)", value: "none", source: "assumption", evidence: .assumed,
+                    paths: ["\(at).excursionDuration", "\(at).excursionInterval"]))
+            }
             rows.append(CalibratedDefault(
                 setting: "AWDL active pair", value: describeActive(schedule),
                 source: "assumption: the richer sequence of a pair with traffic travels in the next sync frame "
                     + "(seemoo-lab/owl sync.c); the away slot (plausible 0–2 per sequence) and the time a pair "
                     + "stays active (plausible 0.5–5 s) are not in any data",
-                isAssumption: true))
+                evidence: .assumed,
+                ranges: [
+                    PlausibleRange("away slots", 0, 2, "", paths: ["\(at).awaySlots"]),
+                    PlausibleRange("active for", 0.5, 5, "s", paths: ["\(at).idleAfter"]),
+                ]))
         }
+        let lan = "network.localNetwork"
         rows.append(CalibratedDefault(
             setting: "local network (both devices on one Wi-Fi network), each way",
             value: describe(LinkParameters.localNetwork),
@@ -100,33 +288,56 @@ public enum CalibratedDefaults {
                 + "of jitter from contention, half of a typical 802.11ac/ax link rate, 802.11 retries leaving 0.1% "
                 + "loss; plausible: 1–10 ms, jitter 0–20 ms, 20–400 Mbit/s, loss 0–1%. No measurement of Rapport "
                 + "over a LAN is public; that the service is reachable there: pyatv's Companion protocol notes",
-            isAssumption: true))
+            evidence: .assumed,
+            ranges: [
+                PlausibleRange("latency", 1, 10, "ms", paths: ["\(lan).latency"]),
+                PlausibleRange("jitter", 0, 20, "ms", paths: ["\(lan).jitter"]),
+                PlausibleRange("rate", 20, 400, "Mbit/s", paths: ["\(lan).bandwidth"]),
+                PlausibleRange("loss", 0, 0.01, "", paths: ["\(lan).loss"]),
+            ],
+            paths: ["\(lan).mtu", "\(lan).headerBytes", "\(lan).queueLimit"]))
         let servers = NetworkProfile.toAppleServers
+        let down = "network.internetPath.downlink", up = "network.internetPath.uplink"
         rows.append(CalibratedDefault(
             setting: "path to Apple's servers (before the device's profile impairs it)", value: describe(servers),
             source: "assumption: a broadband access near one of Apple's points of presence, round trip about 24 ms; "
                 + "plausible: 5–60 ms each way, 10–1,000 Mbit/s down, 2–100 Mbit/s up. A device's internet profile "
                 + "(the Network Link Conditioner presets above) impairs this path as the tool impairs a real "
                 + "interface: delays add, the lower rate wins, losses combine",
-            isAssumption: true))
+            evidence: .assumed,
+            ranges: [
+                PlausibleRange("latency each way", 5, 60, "ms", paths: ["\(down).latency", "\(up).latency"]),
+                PlausibleRange("rate down", 10, 1000, "Mbit/s", paths: ["\(down).bandwidth"]),
+                PlausibleRange("rate up", 2, 100, "Mbit/s", paths: ["\(up).bandwidth"]),
+            ],
+            paths: ["\(down).jitter", "\(up).jitter", "\(down).loss", "\(up).loss"]))
         let ble = LinkParameters.bluetoothLowEnergy
         rows.append(CalibratedDefault(
             setting: "Bluetooth LE link, each way", value: describe(ble),
             source: "300 kbit/s: application throughput measured on iPhones (Apple Developer Forums); 15 ms: half "
                 + "of a 30 ms connection interval (Accessory Design Guidelines: 15 ms minimum); MTU: the 185-byte "
-                + "ATT MTU iOS negotiates, less 3 B ATT and 4 B L2CAP headers",
-            isAssumption: true))
+                + "ATT MTU iOS negotiates, less 3 B ATT and 4 B L2CAP headers; assumed: that these figures hold "
+                + "for Handoff's connection; plausible 7.5–30 ms (half of connection intervals of 15–60 ms) and "
+                + "100 kbit/s–1 Mbit/s (a long interval to LE data length extension)",
+            evidence: .assumed,
+            ranges: [
+                PlausibleRange("latency", 7.5, 30, "ms", paths: ["network.bluetooth.latency"]),
+                PlausibleRange("rate", 100, 1000, "kbit/s", paths: ["network.bluetooth.bandwidth"]),
+            ],
+            paths: ["network.bluetooth.jitter", "network.bluetooth.loss", "network.bluetooth.mtu",
+                    "network.bluetooth.headerBytes", "network.bluetooth.queueLimit"]))
+        let indoor = [PlausibleRange("path-loss exponent", 1.8, 3, ""), PlausibleRange("shadowing σ", 3, 14, "dB")]
         rows.append(CalibratedDefault(
             setting: "Bluetooth LE radio", value: describe(RadioPropagation.bluetoothLowEnergy),
             source: "−59 dBm at 1 m: iBeacon calibrated power at 0 dBm; exponent 3.0 and σ 6 dB: indoor values "
                 + "(Rappaport's table, exponent 1.8–3.0 indoors, σ 3–14 dB); −90 dBm: typical receiver "
                 + "sensitivity; the threshold distance matches Apple's ~10 m Continuity range",
-            isAssumption: true))
+            evidence: .assumed, ranges: indoor))
         rows.append(CalibratedDefault(
             setting: "Wi-Fi radio (5 GHz)", value: describe(RadioPropagation.wifi),
             source: "15 dBm transmit power less 46 dB free-space loss at 1 m; −82 dBm: 802.11's minimum "
                 + "sensitivity for the lowest 20 MHz rate; exponent and σ as for Bluetooth",
-            isAssumption: true))
+            evidence: .assumed, ranges: indoor))
         let advertising = WorldConfiguration.defaultAdvertising
         rows.append(CalibratedDefault(
             setting: "advertising interval",
@@ -135,7 +346,7 @@ public enum CalibratedDefaults {
             source: "30 ms then 181.25 ms: WirelessProximity's Continuity rates (WPContinuity, rate 48 then 290 in "
                 + "0.625 ms units); that the fast rate lasts 2 s (updateTime 2.0) is an assumption; 0–10 ms advDelay: "
                 + "Bluetooth Core Specification Vol 6 Part B §4.4.2.2.1",
-            isAssumption: true))
+            evidence: .assumed))
         let scanning = WorldConfiguration.defaultScanning
         rows.append(CalibratedDefault(
             setting: "scanning", value: "\(scanning.window) every \(scanning.interval) with the screen on, every "
@@ -145,13 +356,19 @@ public enum CalibratedDefaults {
                 + "and a screen-off interval, and the screen state picks one, but their values are not published; "
                 + "300 ms catches one of the 30 ms fast advertisements in the first 2 s almost surely (a 6% duty "
                 + "cycle), 1.5 s is a fifth of that duty cycle for a dark screen; plausible 100 ms–1 s and 1–5 s",
-            isAssumption: true))
+            evidence: .assumed,
+            ranges: [
+                PlausibleRange("interval, screen on", 100, 1000, "ms"),
+                PlausibleRange("interval, screen off", 1, 5, "s"),
+            ]))
         let transport = TransportParameters()
+        let tcp = "network.transport"
         rows.append(CalibratedDefault(
             setting: "retransmission timeout: initial, maximum",
             value: "initial \(transport.initialRetransmissionTimeout), maximum \(transport.maximumRetransmissionTimeout)",
             source: "sourced: xnu bsd/netinet/tcp_timer.h (TCPTV_RTOBASE 1 s, TCPTV_REXMTMAX 64 s)",
-            isAssumption: false))
+            evidence: .sourced(document: "xnu bsd/netinet/tcp_timer.h"),
+            paths: ["\(tcp).initialRetransmissionTimeout"]))
         rows.append(CalibratedDefault(
             setting: "retransmission timeout: minimum",
             value: "\(transport.minimumRetransmissionTimeout)",
@@ -159,11 +376,14 @@ public enum CalibratedDefaults {
                 + "(xnu bsd/netinet/tcp_subr.c net.inet.tcp.rtt_min 100, tcp_timer.h TCPTV_REXMTSLOP), which this "
                 + "model (SRTT + 4·RTTVAR within [minimum, maximum]) cannot express; 200 ms is Linux's floor and "
                 + "the figure the transport was validated with; plausible 100–300 ms",
-            isAssumption: true))
+            evidence: .assumed,
+            ranges: [PlausibleRange("minimum", 100, 300, "ms", paths: ["\(tcp).minimumRetransmissionTimeout"])]))
         rows.append(CalibratedDefault(
             setting: "retry limit", value: "\(transport.retryLimit) timeouts in a row",
-            source: "assumption: with backoff, about a minute without progress before the connection fails",
-            isAssumption: true))
+            source: "assumption: with backoff, about a minute without progress before the connection fails; "
+                + "plausible 3–12 (12: XNU's TCP_MAXRXTSHIFT, xnu bsd/netinet/tcp_timer.h)",
+            evidence: .assumed,
+            ranges: [PlausibleRange("timeouts", 3, 12, "")]))
         let cubic = transport.cubic
         rows.append(CalibratedDefault(
             setting: "congestion control",
@@ -174,17 +394,19 @@ public enum CalibratedDefaults {
             source: "sourced: xnu bsd/netinet/tcp_subr.c (CUBIC unless net.inet.tcp.use_newreno), tcp_cubic.c "
                 + "(C 0.4; backoff 0.3, fast-convergence factor 0.85 with tcp_sysctls.c's cubic_rfc_compliant = 1); "
                 + "RFC 9438",
-            isAssumption: false))
+            evidence: .sourced(document: "xnu bsd/netinet/tcp_subr.c, tcp_cubic.c, tcp_sysctls.c; RFC 9438"),
+            paths: ["\(tcp).congestionControl", "\(tcp).cubic"]))
         rows.append(CalibratedDefault(
             setting: "initial window", value: "\(transport.initialWindow) segments",
             source: "sourced: xnu bsd/netinet/tcp_cc.h (TCP_CC_CWND_INIT_PKTS 10, with cubic_minor_fixes = 1); "
                 + "RFC 6928",
-            isAssumption: false))
+            evidence: .sourced(document: "xnu bsd/netinet/tcp_cc.h; RFC 6928"),
+            paths: ["\(tcp).initialWindow"]))
         rows.append(CalibratedDefault(
             setting: "loss detection",
             value: "RACK-TLP: reorder window ¼ of the minimum RTT (0 after 3 SACKed segments until reordering is "
                 + "seen), probe after 2·SRTT (+ \(transport.worstCaseDelayedAcknowledgement) with one segment in flight)",
-            source: "RFC 8985", isAssumption: false))
+            source: "RFC 8985", evidence: .sourced(document: "RFC 8985"), paths: ["\(tcp).lossDetection"]))
         rows.append(CalibratedDefault(
             setting: "acknowledgements",
             value: transport.delayedAcknowledgement.map { "delayed, every second segment or after \($0)" }
@@ -193,15 +415,18 @@ public enum CalibratedDefaults {
                 + "tcp_timer.c tcp_delack 100 ms) by a rule of its own (bsd/netinet/tcp_cc.c: every second segment "
                 + "while the window grows, then up to half a BDP) that neither setting here expresses; acknowledging "
                 + "every segment is the setting the peer-to-peer fit and the ns-3 comparison were made with",
-            isAssumption: true))
+            evidence: .assumed, paths: ["\(tcp).delayedAcknowledgement"]))
         rows.append(CalibratedDefault(
             setting: "connection setup",
             value: "TCP's three-way handshake (\(transport.handshakeBytes) B payload each way)",
             source: "RFC 9293 §3.5; the first-contact key exchange is its own Bluetooth LE step (protocol.keyExchange)",
-            isAssumption: false))
+            evidence: .sourced(document: "RFC 9293 §3.5")))
         rows.append(CalibratedDefault(
             setting: "flow-control window", value: "\(transport.window / 1024) KiB each way",
-            source: "assumption: TCP's largest window without window scaling (RFC 7323)", isAssumption: true))
+            source: "assumption: TCP's largest window without window scaling (RFC 7323); plausible 64 KiB–1 MiB: "
+                + "XNU scales its windows and sizes its buffers to the path, and a short transfer rarely needs more",
+            evidence: .assumed,
+            ranges: [PlausibleRange("window", 64, 1024, "KiB", paths: ["\(tcp).window"])]))
         return rows
     }
 
@@ -239,11 +464,12 @@ public enum CalibratedDefaults {
             + "synchronised at the peer's next sync frame in a shared slot"
     }
 
-    static func describeExcursions(_ schedule: PeerToPeerSchedule) -> String {
-        schedule.excursionDuration == .zero
-            ? "none"
-            : "each device away once every \(schedule.excursionInterval) for \(schedule.excursionDuration) (½–1½×); "
-                + "its frames wait, frames to it are lost"
+    static func describeExcursionDuration(_ schedule: PeerToPeerSchedule) -> String {
+        "each device away for \(schedule.excursionDuration) (½–1½×); its frames wait, frames to it are lost"
+    }
+
+    static func describeExcursionInterval(_ schedule: PeerToPeerSchedule) -> String {
+        "each device away once every \(schedule.excursionInterval)"
     }
 
     static func describeActive(_ schedule: PeerToPeerSchedule) -> String {

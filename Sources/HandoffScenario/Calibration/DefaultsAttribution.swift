@@ -1,0 +1,232 @@
+import Foundation
+import Handoff
+import HandoffWorld
+
+/// A value a scenario file or an overlay writes over a default, and where
+/// it comes from: what `handoff-sim defaults --scenario FILE --overlay FIT`
+/// shows beside each row.
+package struct DefaultOverride: Sendable, Equatable {
+    /// Who wrote the value.
+    package enum Origin: Sendable, Equatable {
+        /// The scenario file itself.
+        case scenario(file: String)
+        /// An overlay: its file (the scenario's own `"overlay"` or one given),
+        /// its description, and the experiment a fit names (`"fitted by
+        /// handoff-sim calibrate FILE"`): its file, and its name when the file
+        /// can be read.
+        case overlay(file: String, description: String, experiment: (file: String, name: String?)?)
+
+        package static func == (lhs: Origin, rhs: Origin) -> Bool {
+            switch (lhs, rhs) {
+            case let (.scenario(a), .scenario(b)): a == b
+            case let (.overlay(a, b, c), .overlay(d, e, f)):
+                a == d && b == e && c?.file == f?.file && c?.name == f?.name
+            default: false
+            }
+        }
+    }
+
+    /// Where the value is (a scenario's array index as the file has it).
+    package let path: String
+    /// The value as written: a string's text, or compact JSON.
+    package let value: String
+    /// Who wrote it.
+    package let origin: Origin
+
+    /// `"measured"` for a fit's value, `"scenario"` or `"overlay"` otherwise.
+    package var evidence: String {
+        switch origin {
+        case .scenario: "scenario"
+        case let .overlay(_, _, experiment): experiment == nil ? "overlay" : "measured"
+        }
+    }
+
+    /// How the table says it: `set by the scenario (FILE)`, `measured
+    /// (overlay FIT, fitted to EXPERIMENT: "NAME")` or `set by overlay FIT`.
+    package var wording: String {
+        switch origin {
+        case let .scenario(file):
+            return "set by the scenario (\(file))"
+        case let .overlay(file, description, experiment):
+            guard let experiment else {
+                return "set by overlay \(file)" + (description.isEmpty ? "" : " (\"\(description)\")")
+            }
+            let name = experiment.name.map { ": \"\($0)\"" } ?? ""
+            return "measured (overlay \(file), fitted to \(experiment.file)\(name))"
+        }
+    }
+}
+
+/// Which values a scenario and its overlays write over the defaults table.
+package enum DefaultsAttribution {
+    /// What a fit's overlay says before the experiment's file.
+    static let fitPrefix = "fitted by handoff-sim calibrate "
+
+    /// For each row of `table`, the values the scenario at `file` (when
+    /// given) and then its own overlay and `overlay` write at the row's
+    /// paths, in that order, a value overwritten by a later one left out;
+    /// and the overlays' values that no row's path names.
+    ///
+    /// The scenario is validated with its overlays first, so a table is
+    /// never shown for a scenario that does not run.
+    package static func overrides(
+        of table: [CalibratedDefault], scenario file: String?, overlay: Overlay?
+    ) -> Result<(rows: [[DefaultOverride]], unmatched: [DefaultOverride]), ScenarioError> {
+        var tree: JSONNode?
+        var overlays: [Overlay] = []
+        if let file {
+            do {
+                _ = try ScenarioSuite.load(file, overlay: overlay)
+            } catch {
+                return .failure(error)
+            }
+            guard let data = FileManager.default.contents(atPath: file) else {
+                return .failure(ScenarioError(.invalidInput, "\(file): cannot read the file"))
+            }
+            let root: JSONNode
+            switch ScenarioDecoder.parse(Array(data), file: file) {
+            case let .success(parsed): root = parsed
+            case let .failure(problems): return .failure(.invalid(problems))
+            }
+            tree = root
+            switch Overlay.named(in: root, file: file) {
+            case let .success(named): overlays += [named].compactMap { $0 }
+            case let .failure(problems): return .failure(.invalid(problems))
+            }
+        }
+        overlays += [overlay].compactMap { $0 }
+        let settings: [(setting: Overlay.Setting, origin: DefaultOverride.Origin)] = overlays.flatMap { overlay in
+            let origin = Self.origin(of: overlay)
+            return overlay.settings.map { ($0, origin) }
+        }
+        var rows: [[DefaultOverride]] = []
+        var matched = Array(repeating: false, count: settings.count)
+        for row in table {
+            var found: [(components: [ParameterPath.Component], value: DefaultOverride)] = []
+            for text in row.paths {
+                guard let path = ParameterPath(text) else { continue }
+                if let tree, let file {
+                    for (components, node) in values(in: tree, at: path.components[...], prefix: []) {
+                        found.append((components, DefaultOverride(
+                            path: ParameterPath.written(components), value: rendered(node), origin: .scenario(file: file))))
+                    }
+                }
+                for (index, entry) in settings.enumerated()
+                where overlaps(entry.setting.parsed.components, path.components) {
+                    matched[index] = true
+                    found.append((entry.setting.parsed.components, DefaultOverride(
+                        path: entry.setting.path, value: entry.setting.value, origin: entry.origin)))
+                }
+            }
+            // A later value at the same place, or above it, overwrites an
+            // earlier one; a row with several paths finds an overlay's value
+            // once.
+            var kept: [DefaultOverride] = []
+            for (index, entry) in found.enumerated() {
+                let later = found[(index + 1)...]
+                let overwritten = later.contains { isPrefix($0.components, of: entry.components) }
+                if !overwritten, !kept.contains(entry.value) { kept.append(entry.value) }
+            }
+            rows.append(kept)
+        }
+        let unmatched = settings.indices.filter { !matched[$0] }.map { index in
+            DefaultOverride(path: settings[index].setting.path, value: settings[index].setting.value,
+                            origin: settings[index].origin)
+        }
+        return .success((rows, unmatched))
+    }
+
+    /// Who wrote `overlay`'s values, with the experiment a fit names.
+    static func origin(of overlay: Overlay) -> DefaultOverride.Origin {
+        guard overlay.description.hasPrefix(fitPrefix) else {
+            return .overlay(file: overlay.file, description: overlay.description, experiment: nil)
+        }
+        let experiment = String(overlay.description.dropFirst(fitPrefix.count))
+        // The file as calibrate was given it: from where it ran, or beside
+        // the overlay.
+        let candidates = [experiment, ExperimentDecoder.folder(of: overlay.file) + experiment]
+        var name: String?
+        for candidate in candidates {
+            guard let data = FileManager.default.contents(atPath: candidate),
+                  case let .success(decoded) = ExperimentDecoder.decode(Array(data), file: candidate)
+            else { continue }
+            name = decoded.name
+            break
+        }
+        return .overlay(file: overlay.file, description: overlay.description, experiment: (experiment, name))
+    }
+
+    /// The values in `node` at `path` (an index in `path` stands for every
+    /// element), with where each is; a value that is not an object or an
+    /// array where the path goes on (a `null` schedule) sets everything
+    /// below it, and is found there.
+    static func values(
+        in node: JSONNode, at path: ArraySlice<ParameterPath.Component>, prefix: [ParameterPath.Component]
+    ) -> [([ParameterPath.Component], JSONNode)] {
+        guard let step = path.first else { return [(prefix, node)] }
+        switch (step, node.value) {
+        case let (.key(key), .object):
+            guard let member = node.member(key) else { return [] }
+            return values(in: member.value, at: path.dropFirst(), prefix: prefix + [.key(key)])
+        case (.index, .array(let elements)):
+            return elements.indices.flatMap { values(in: elements[$0], at: path.dropFirst(), prefix: prefix + [.index($0)]) }
+        case (_, .object), (_, .array):
+            return []
+        default:
+            return prefix.isEmpty ? [] : [(prefix, node)]
+        }
+    }
+
+    /// Whether a value written at `written` touches the row path `row`: one
+    /// is above the other (an index in `row` stands for every element).
+    static func overlaps(_ written: [ParameterPath.Component], _ row: [ParameterPath.Component]) -> Bool {
+        zip(written, row).allSatisfy { pair in
+            switch pair {
+            case let (.key(a), .key(b)): a == b
+            case (.index, .index): true
+            default: false
+            }
+        }
+    }
+
+    /// Whether `prefix` is `path` or above it.
+    static func isPrefix(_ prefix: [ParameterPath.Component], of path: [ParameterPath.Component]) -> Bool {
+        prefix.count <= path.count && Array(path.prefix(prefix.count)) == prefix
+    }
+
+    /// A value as the table shows it: a string's text, anything else as
+    /// compact JSON.
+    static func rendered(_ node: JSONNode) -> String {
+        switch node.value {
+        case let .string(text): return text
+        default: return compact(node)
+        }
+    }
+
+    static func compact(_ node: JSONNode) -> String {
+        switch node.value {
+        case .null: return "null"
+        case let .bool(value): return value ? "true" : "false"
+        case let .number(number): return number.text
+        case let .string(text): return JSONOutput.string(text).render(pretty: false)
+        case let .array(elements): return "[" + elements.map(compact).joined(separator: ", ") + "]"
+        case let .object(members):
+            return "{" + members.map { JSONOutput.string($0.key).render(pretty: false) + ": " + compact($0.value) }
+                .joined(separator: ", ") + "}"
+        }
+    }
+}
+
+extension ParameterPath {
+    /// `components` written as a path: `apps[1].coldLaunch`.
+    static func written(_ components: [Component]) -> String {
+        var text = ""
+        for component in components {
+            switch component {
+            case let .key(key): text += text.isEmpty ? key : "." + key
+            case let .index(index): text += "[\(index)]"
+            }
+        }
+        return text
+    }
+}
