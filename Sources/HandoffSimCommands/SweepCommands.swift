@@ -158,6 +158,15 @@ extension CommandOption where Self == Option<SimDuration?> {
     }
 }
 
+extension CommandOption where Self == Option<Bool> {
+    /// `advise --sensitivity`.
+    static var sensitivity: Option<Bool> {
+        .flag(
+            name: "--sensitivity",
+            help: "Move every default the file does not set across its plausible range (on common random numbers) and report how far each moves the answer, largest first.")
+    }
+}
+
 extension CommandOption where Self == Option<Double> {
     /// `advise --success RATE`.
     static var success: Option<Double> {
@@ -264,7 +273,7 @@ extension CommandSpec {
             .seed, .activity, .device,
             .jobs.helping("Spread the trials over N threads. The advice never depends on N."),
             .reportFormat.helping("The advice's format."),
-            .output, .overlay,
+            .sensitivity, .output, .overlay,
         ],
         notes: """
             Each answer is found by bisection over the payload size, running the \
@@ -506,7 +515,7 @@ func adviseCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(
     if let overlayFailure { return overlayFailure }
     let options = SweepRunner.Options(
         trials: trials, seed: seed, activity: parsed[.activity], device: parsed[.device], overlay: overlay)
-    let advisor = Advisor(jobs: jobs, resolution: resolution)
+    let advisor = Advisor(jobs: jobs, resolution: resolution, sensitivity: parsed[.sensitivity])
     switch Result(catching: { () throws(ScenarioError) in
         try advisor.advise(Array(data), file: file, profiles: profiles, target: target, options: options)
     }) {

@@ -122,17 +122,49 @@ struct SweepCommandTests {
                 "\(run.standardError)")
     }
 
-    @Test("advise answers in words and in JSON")
+    @Test("advise answers in words and in JSON, labelled by the path, with the schema's fields, its budget and its sensitivity")
     func advise() throws {
         let words = try ProductRunner.run(
             "handoff-sim", ["advise", scenario, "--p95", "5s", "--success", "90%", "--trials", "4", "--resolution", "8KiB"])
         #expect(words.status == 0, "\(words.standardError)")
-        #expect(words.standardOutput.hasPrefix("WiFi: every userInfo up to the 64 KiB (65 536 bytes) limit keeps accept → continue p95 under 5s"))
+        // The fixture fetches over peer-to-peer Wi-Fi: the answer is the
+        // path's, not an internet profile's.
+        #expect(words.standardOutput.hasPrefix("peer-to-peer Wi-Fi (AWDL): every userInfo up to the 64 KiB (65 536 bytes) limit keeps accept → continue p95 under 5s"))
+        #expect(words.standardOutput.contains("where the time goes at 64 KiB"))
         let json = try ProductRunner.run(
-            "handoff-sim", ["advise", scenario, "--p95", "5s", "--trials", "4", "--resolution", "8KiB", "--format", "json"])
+            "handoff-sim",
+            ["advise", scenario, "--p95", "5s", "--trials", "4", "--resolution", "8KiB", "--format", "json", "--sensitivity"])
         #expect(json.status == 0)
         let object = try #require(JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
-        let profiles = try #require(object["profiles"] as? [[String: Any]])
-        #expect(profiles.first?["largestPayloadBytes"] as? Int == 65_536)
+        let answers = try #require(object["answers"] as? [[String: Any]])
+        #expect(answers.count == 1)
+        let answer = try #require(answers.first)
+        // Every key the schema requires, and no other.
+        let schemaData = try #require(FileManager.default.contents(atPath: root + "/schema/advice.schema.json"))
+        let schema = try #require(JSONSerialization.jsonObject(with: schemaData) as? [String: Any])
+        let answerSchema = try #require(
+            ((schema["properties"] as? [String: Any])?["answers"] as? [String: Any])?["items"] as? [String: Any])
+        let required = try #require(answerSchema["required"] as? [String])
+        let allowed = try #require(answerSchema["properties"] as? [String: Any]).keys
+        #expect(required.allSatisfy { answer.keys.contains($0) })
+        #expect(answer.keys.allSatisfy { allowed.contains($0) })
+        #expect(answer["bytes"] as? Int == 65_536)
+        #expect(answer["profile"] is NSNull)
+        #expect(answer["path"] as? String == "peer-to-peer Wi-Fi (AWDL)")
+        let smallest = try #require(answer["smallestTried"] as? [String: Any])
+        #expect(smallest["bytes"] as? Int == 64)
+        let budget = try #require(answer["budget"] as? [[String: Any]])
+        let shares = budget.compactMap { $0["share"] as? Double }
+        #expect(!shares.isEmpty && abs(shares.reduce(0, +) - 1) < 1e-3)
+        #expect(zip(shares, shares.dropFirst()).allSatisfy { $0 >= $1 })
+        let sensitivity = try #require(answer["sensitivity"] as? [[String: Any]])
+        #expect(!sensitivity.isEmpty)
+        #expect(sensitivity.allSatisfy { ["measured", "sourced", "assumed"].contains($0["evidence"] as? String ?? "") })
+        // Largest movement first.
+        let spans = sensitivity.compactMap { entry -> Int? in
+            guard let low = entry["low"] as? Int, let high = entry["high"] as? Int else { return nil }
+            return abs(high - low)
+        }
+        #expect(zip(spans, spans.dropFirst()).allSatisfy { $0 >= $1 })
     }
 }

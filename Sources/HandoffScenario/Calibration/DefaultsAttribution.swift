@@ -72,8 +72,6 @@ package enum DefaultsAttribution {
     package static func overrides(
         of table: [CalibratedDefault], scenario file: String?, overlay: Overlay?
     ) -> Result<(rows: [[DefaultOverride]], unmatched: [DefaultOverride]), ScenarioError> {
-        var tree: JSONNode?
-        var overlays: [Overlay] = []
         if let file {
             do {
                 _ = try ScenarioSuite.load(file, overlay: overlay)
@@ -83,11 +81,32 @@ package enum DefaultsAttribution {
             guard let data = FileManager.default.contents(atPath: file) else {
                 return .failure(ScenarioError(.invalidInput, "\(file): cannot read the file"))
             }
-            let root: JSONNode
-            switch ScenarioDecoder.parse(Array(data), file: file) {
-            case let .success(parsed): root = parsed
-            case let .failure(problems): return .failure(.invalid(problems))
-            }
+            return overrides(of: table, bytes: Array(data), file: file, overlay: overlay)
+        }
+        return overrides(of: table, tree: nil, file: nil, overlay: overlay)
+    }
+
+    /// As ``overrides(of:scenario:overlay:)``, for the scenario file
+    /// `bytes` (named `file`), already validated.
+    package static func overrides(
+        of table: [CalibratedDefault], bytes: [UInt8], file: String, overlay: Overlay?
+    ) -> Result<(rows: [[DefaultOverride]], unmatched: [DefaultOverride]), ScenarioError> {
+        let root: JSONNode
+        switch ScenarioDecoder.parse(bytes, file: file) {
+        case let .success(parsed): root = parsed
+        case let .failure(problems): return .failure(.invalid(problems))
+        }
+        return overrides(of: table, tree: root, file: file, overlay: overlay)
+    }
+
+    /// The attribution of the parsed scenario `tree` (when given) and its
+    /// overlays.
+    static func overrides(
+        of table: [CalibratedDefault], tree root: JSONNode?, file: String?, overlay: Overlay?
+    ) -> Result<(rows: [[DefaultOverride]], unmatched: [DefaultOverride]), ScenarioError> {
+        var tree: JSONNode?
+        var overlays: [Overlay] = []
+        if let root, let file {
             tree = root
             switch Overlay.named(in: root, file: file) {
             case let .success(named): overlays += [named].compactMap { $0 }

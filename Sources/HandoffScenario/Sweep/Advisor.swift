@@ -1,4 +1,5 @@
 import Handoff
+import HandoffWorld
 import SimKernel
 
 /// Payload guidance: per network profile, the largest `userInfo` that
@@ -39,8 +40,15 @@ public struct Advisor: Sendable {
 
     /// The advice for one profile.
     public struct Advice: Hashable, Sendable {
-        /// The profile (the file's own when none was named).
+        /// The profile named, or the file's own; it shapes only the
+        /// internet links, so it applies to the answer only on the cloud
+        /// relay (``profileApplies``).
         public let profile: String
+        /// The path the fetch takes, in words: `peer-to-peer Wi-Fi (AWDL)`,
+        /// `the same Wi-Fi network`, `the cloud relay`, `Bluetooth LE`.
+        public let path: String
+        /// Whether ``profile`` shapes the path (the cloud relay's).
+        public let profileApplies: Bool
         /// The largest payload in bytes that meets the target, or nil when
         /// even the smallest size tried does not.
         public let largestPayload: Int?
@@ -52,12 +60,72 @@ public struct Advisor: Sendable {
         public let latencyAtLargest: SimDuration?
         /// The success rate at ``largestPayload``.
         public let successAtLargest: Double?
+        /// The smallest size tried and its percentile (nil when no trial
+        /// reached the metric there).
+        public let smallestTried: (bytes: Int, value: SimDuration?)
+        /// Where accept → continue goes at the answer's size (at the
+        /// smallest size tried when none meets the target).
+        public let budget: BudgetSummary?
+        /// How far each parameter the answer depends on moves it, largest
+        /// first (empty unless asked for: ``Advisor/sensitivity``).
+        public let sensitivity: [Sensitivity]
         /// The smallest size at which continuation streams reach "restored"
         /// sooner (p50) than `userInfo`, or nil when they are never sooner
         /// up to the limit.
         public let streamsSoonerFrom: Int?
         /// How many sizes were tried.
         package let probes: Int
+
+        /// The label answers are given under: the path, and the profile
+        /// where it applies (`the cloud relay, LTE`).
+        public var label: String { profileApplies ? "\(path), \(profile)" : path }
+
+        public static func == (lhs: Advice, rhs: Advice) -> Bool {
+            lhs.profile == rhs.profile && lhs.path == rhs.path && lhs.largestPayload == rhs.largestPayload
+                && lhs.limitBinds == rhs.limitBinds && lhs.latencyAtLargest == rhs.latencyAtLargest
+                && lhs.successAtLargest == rhs.successAtLargest && lhs.smallestTried.bytes == rhs.smallestTried.bytes
+                && lhs.smallestTried.value == rhs.smallestTried.value && lhs.budget == rhs.budget
+                && lhs.sensitivity == rhs.sensitivity && lhs.streamsSoonerFrom == rhs.streamsSoonerFrom
+                && lhs.probes == rhs.probes
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(profile)
+            hasher.combine(largestPayload)
+            hasher.combine(latencyAtLargest)
+        }
+    }
+
+    /// How far one parameter, moved across its plausible range, moves an
+    /// answer, on common random numbers (trial k draws from the same
+    /// streams at either end, so the difference is the parameter's).
+    public struct Sensitivity: Hashable, Sendable {
+        /// The default's setting and the quantity varied:
+        /// `AWDL start: activation`.
+        public let parameter: String
+        /// What the default rests on.
+        public let evidence: Evidence
+        /// The range varied over.
+        public let range: PlausibleRange
+        /// The size the percentile is read at: the answer, or the smallest
+        /// size tried when none meets the target.
+        public let bytes: Int
+        /// The percentile at ``bytes`` with the parameter at its low and at
+        /// its high end (nil when no trial reached the metric).
+        public let low: SimDuration?
+        public let high: SimDuration?
+        /// The answer (the largest size meeting the target, nil when none
+        /// does) with the parameter at each end; computed for the
+        /// parameters that move the percentile most
+        /// (``Advisor/answeredParameters``), nil for the others.
+        public let lowAnswer: Int??
+        public let highAnswer: Int??
+
+        /// How far the percentile moves across the range.
+        public var span: SimDuration {
+            guard let low, let high else { return .zero }
+            return low > high ? low - high : high - low
+        }
     }
 
     /// Threads per probe.
@@ -66,16 +134,45 @@ public struct Advisor: Sendable {
     package var resolution: Int
     /// The smallest size tried.
     package var minimum: Int
+    /// Whether each answer gets its sensitivity to the defaults it rests on.
+    package var sensitivity: Bool
+    /// How many parameters (those that move the percentile most) get the
+    /// answer at both ends of their range.
+    package static let answeredParameters = 5
 
-    /// An advisor.
-    public init(jobs: Int = 1, resolution: Int = 64, minimum: Int = 64) {
+    /// An advisor; with `sensitivity`, each answer is read again with every
+    /// default the scenario does not set moved to both ends of its
+    /// plausible range.
+    public init(jobs: Int = 1, resolution: Int = 64, minimum: Int = 64, sensitivity: Bool = false) {
         self.jobs = max(1, jobs)
         self.resolution = max(1, resolution)
         self.minimum = max(1, minimum)
+        self.sensitivity = sensitivity
+    }
+
+    /// The path a scenario's fetch takes to `device`, in words, and
+    /// whether internet profiles shape it.
+    static func path(of scenario: Scenario, activity: Int, device: String) -> (words: String, profileApplies: Bool) {
+        let configuration = scenario.setup.configuration
+        switch configuration.fetchPath {
+        case .cloudRelay: return ("the cloud relay", true)
+        case .bluetooth: return ("Bluetooth LE", false)
+        case .localNetwork: return ("the same Wi-Fi network", false)
+        case .wifiPeerToPeer:
+            let devices = scenario.setup.devices
+            let source = scenario.activities.indices.contains(activity) ? scenario.activities[activity].device : ""
+            let sourceNetwork = devices.first { $0.name == source }?.wifiNetwork
+            let receiverNetwork = devices.first { $0.name == device }?.wifiNetwork
+            if let sourceNetwork, sourceNetwork == receiverNetwork {
+                return ("the same Wi-Fi network (or AWDL, whichever answers first)", false)
+            }
+            return ("peer-to-peer Wi-Fi (AWDL)", false)
+        }
     }
 
     /// Advice for each of `profiles` (or the file's own profile when
-    /// empty), for the scenario file `bytes`.
+    /// empty; once for the path when it is not the cloud relay, which
+    /// alone the profiles shape), for the scenario file `bytes`.
     ///
     /// - Parameters:
     ///   - bytes: The scenario file's bytes.
@@ -101,13 +198,20 @@ public struct Advisor: Sendable {
         }
         let runner = SweepRunner(jobs: jobs)
         let trials = options.shard?.trials(of: probe.trials) ?? 0..<probe.trials
+        let (pathWords, profileApplies) = Self.path(of: probe.base, activity: probe.activity, device: probe.device)
+        let varied = sensitivity ? try Self.variedParameters(bytes, file: file, overlay: options.overlay) : []
         var results: [Advice] = []
-        for profile in profiles.isEmpty ? [nil] : profiles.map(Optional.some) {
+        // Profiles shape only the internet links: off the cloud relay they
+        // cannot change the answer, which is given once, for the path.
+        for profile in profiles.isEmpty || !profileApplies ? [nil] : profiles.map(Optional.some) {
             var probes = 0
-            /// The aggregate at `size`, sent as userInfo or over streams.
-            func measure(_ size: Int, streams: Bool) throws(ScenarioError) -> PointAggregate {
+            /// The aggregate at `size`, sent as userInfo or over streams,
+            /// with `extra` values written over the file.
+            func measure(
+                _ size: Int, streams: Bool, extra: [(path: String, values: [String])] = []
+            ) throws(ScenarioError) -> PointAggregate {
                 probes += 1
-                var parameters: [(path: String, values: [String])] = []
+                var parameters: [(path: String, values: [String])] = extra
                 if streams {
                     parameters.append((probe.activityPath + ".supportsContinuationStreams", ["true"]))
                     for index in probe.base.setup.apps.indices {
@@ -128,32 +232,37 @@ public struct Advisor: Sendable {
                 case let .failure(failure): throw failure.prefixed("at \(size) bytes: ")
                 }
             }
-            func meets(_ aggregate: PointAggregate) -> Bool {
-                guard aggregate.successRate >= target.success,
-                    let value = aggregate.histogram(target.metric).value(atPercentile: target.percentile)
-                else { return false }
-                return value <= target.latency.nanoseconds
+            func value(_ aggregate: PointAggregate) -> SimDuration? {
+                aggregate.histogram(target.metric).value(atPercentile: target.percentile).map(SimDuration.nanoseconds)
             }
-            // Largest size meeting the target: bisection between a size that
-            // meets it and one that does not.
-            var largest: (size: Int, aggregate: PointAggregate)?
-            var limitBinds = false
-            let atLimit = try measure(limit, streams: false)
-            if meets(atLimit) {
-                largest = (limit, atLimit)
-                limitBinds = true
-            } else {
-                let atMinimum = try measure(minimum, streams: false)
-                if meets(atMinimum) {
-                    var low = (size: minimum, aggregate: atMinimum)
-                    var high = limit
-                    while high - low.size > resolution {
-                        let middle = low.size + (high - low.size) / 2
-                        let aggregate = try measure(middle, streams: false)
-                        if meets(aggregate) { low = (middle, aggregate) } else { high = middle }
-                    }
-                    largest = low
+            func meets(_ aggregate: PointAggregate) -> Bool {
+                guard aggregate.successRate >= target.success, let value = value(aggregate) else { return false }
+                return value <= target.latency
+            }
+            /// The largest size meeting the target with `extra` written:
+            /// bisection between a size that meets it and one that does not.
+            func largestMeeting(
+                _ extra: [(path: String, values: [String])]
+            ) throws(ScenarioError) -> (largest: (size: Int, aggregate: PointAggregate)?, limitBinds: Bool, atMinimum: PointAggregate?) {
+                let atLimit = try measure(limit, streams: false, extra: extra)
+                if meets(atLimit) { return ((limit, atLimit), true, nil) }
+                let atMinimum = try measure(minimum, streams: false, extra: extra)
+                guard meets(atMinimum) else { return (nil, false, atMinimum) }
+                var low = (size: minimum, aggregate: atMinimum)
+                var high = limit
+                while high - low.size > resolution {
+                    let middle = low.size + (high - low.size) / 2
+                    let aggregate = try measure(middle, streams: false, extra: extra)
+                    if meets(aggregate) { low = (middle, aggregate) } else { high = middle }
                 }
+                return (low, false, atMinimum)
+            }
+            let answer = try largestMeeting([])
+            let smallest: PointAggregate
+            if let atMinimum = answer.atMinimum {
+                smallest = atMinimum
+            } else {
+                smallest = try measure(minimum, streams: false)
             }
             // Where streams overtake userInfo (p50 accept → restored).
             func streamsSooner(_ size: Int) throws(ScenarioError) -> Bool {
@@ -177,13 +286,76 @@ public struct Advisor: Sendable {
                 }
                 crossover = high
             }
+            // Sensitivity: each parameter at both ends, read at the answer's
+            // size; the answer itself again for those that move it most.
+            let reference = answer.largest?.size ?? minimum
+            var screened: [(parameter: VariedParameter, low: SimDuration?, high: SimDuration?)] = []
+            for parameter in varied {
+                let low = try measure(reference, streams: false, extra: parameter.edits(parameter.range.low))
+                let high = try measure(reference, streams: false, extra: parameter.edits(parameter.range.high))
+                screened.append((parameter, value(low), value(high)))
+            }
+            func span(_ entry: (parameter: VariedParameter, low: SimDuration?, high: SimDuration?)) -> Int64 {
+                guard let low = entry.low, let high = entry.high else { return entry.low == entry.high ? 0 : .max }
+                return (low > high ? low - high : high - low).nanoseconds
+            }
+            let order = screened.indices.filter { span(screened[$0]) > 0 }
+                .sorted { (span(screened[$1]), $0) < (span(screened[$0]), $1) }
+            var items: [Sensitivity] = []
+            for (rank, index) in order.enumerated() {
+                let entry = screened[index]
+                var lowAnswer: Int??
+                var highAnswer: Int??
+                if rank < Self.answeredParameters {
+                    lowAnswer = .some(try largestMeeting(entry.parameter.edits(entry.parameter.range.low)).largest?.size)
+                    highAnswer = .some(try largestMeeting(entry.parameter.edits(entry.parameter.range.high)).largest?.size)
+                }
+                items.append(Sensitivity(
+                    parameter: entry.parameter.name, evidence: entry.parameter.evidence, range: entry.parameter.range,
+                    bytes: reference, low: entry.low, high: entry.high, lowAnswer: lowAnswer, highAnswer: highAnswer))
+            }
             let profileName = profile ?? probe.points[0].scenario.setup.devices.first { $0.name == probe.device }?.internet.name ?? ""
+            let budgetAggregate = answer.largest?.aggregate ?? smallest
             results.append(Advice(
-                profile: profileName, largestPayload: largest?.size, limitBinds: limitBinds,
-                latencyAtLargest: largest?.aggregate.histogram(target.metric).value(atPercentile: target.percentile)
-                    .map(SimDuration.nanoseconds),
-                successAtLargest: largest?.aggregate.successRate, streamsSoonerFrom: crossover, probes: probes))
+                profile: profileName, path: pathWords, profileApplies: profileApplies,
+                largestPayload: answer.largest?.size, limitBinds: answer.limitBinds,
+                latencyAtLargest: answer.largest.flatMap { value($0.aggregate) },
+                successAtLargest: answer.largest?.aggregate.successRate,
+                smallestTried: (minimum, value(smallest)), budget: budgetAggregate.budget.summary(),
+                sensitivity: items, streamsSoonerFrom: crossover, probes: probes))
         }
         return results
+    }
+
+    /// A default's number varied across its plausible range.
+    struct VariedParameter {
+        let name: String
+        let evidence: Evidence
+        let range: PlausibleRange
+
+        /// The values that set the number to `value` at every path.
+        func edits(_ value: Double) -> [(path: String, values: [String])] {
+            range.paths.map { ($0, [range.text(value)]) }
+        }
+    }
+
+    /// The defaults to vary: every range with scenario paths, of every row
+    /// neither the scenario nor an overlay sets (a value the team wrote is
+    /// theirs, not an assumption to vary).
+    static func variedParameters(_ bytes: [UInt8], file: String, overlay: Overlay?) throws(ScenarioError) -> [VariedParameter] {
+        let table = HandoffDefaults.table
+        let set: [[DefaultOverride]]
+        switch DefaultsAttribution.overrides(of: table, bytes: bytes, file: file, overlay: overlay) {
+        case let .success(found): set = found.rows
+        case let .failure(error): throw error
+        }
+        var parameters: [VariedParameter] = []
+        for (index, row) in table.enumerated() where set[index].isEmpty {
+            for range in row.parameters where range.low < range.high {
+                let name = row.parameters.count > 1 ? "\(row.setting): \(range.quantity)" : row.setting
+                parameters.append(VariedParameter(name: name, evidence: row.evidence, range: range))
+            }
+        }
+        return parameters
     }
 }
