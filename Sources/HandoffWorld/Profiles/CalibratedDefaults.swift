@@ -70,6 +70,15 @@ public enum CalibratedDefaults {
                     + "sync frames every 110 TU (state.c), unicast only to known peers (daemon/core.c)",
                 isAssumption: false))
             rows.append(CalibratedDefault(
+                setting: "AWDL idle presence", value: describePresence(schedule),
+                source: "assumption: a slot is four availability windows of 16 TU, and a device announces a "
+                    + "committed window length and how far it extends windows for traffic (seemoo-lab/owl sync.c, "
+                    + "frame.h: aw_period, aw_com_length, aw_ext_length, min_ext, max_ext_unicast); how much of an "
+                    + "idle slot an Apple device commits to is not published (OWL announces the whole slot); 3 of "
+                    + "4 windows chosen by the fit to the measured runs over AWDL (PrivateDrop evaluation data, "
+                    + "calibration/privatedrop-awdl.json) among 1–4, plausible 16–64 TU",
+                isAssumption: true))
+            rows.append(CalibratedDefault(
                 setting: "AWDL start", value: describeStart(schedule),
                 source: "assumption: AWDL is switched on when a peer-to-peer browse starts (\"Adding PTR: "
                     + "_companion-link._tcp … Enabling AWDL\", itlwm issue log); that Handoff's browse does so, and "
@@ -79,12 +88,14 @@ public enum CalibratedDefaults {
                 isAssumption: true))
             rows.append(CalibratedDefault(
                 setting: "AWDL excursions (idle pair)", value: describeExcursions(schedule),
-                source: "the duration fitted, the interval assumed: the measured runs of a fresh connection and one "
-                    + "exchange over AWDL, warm and with the Bonjour answer cached as measured (PrivateDrop evaluation "
-                    + "data, USENIX Security 2021; calibration/privatedrop-awdl.json), identify only the share of "
-                    + "time a device is away (fitted with both free: 3.83 s and 323 ms); Kolmogorov–Smirnov distance "
-                    + "0.056–0.077 over 30 seeds, mean 0.067 (the 5% critical value is 0.046); plausible ranges from "
-                    + "ping spikes of 200–800 ms every 1–5 s over awdl0 (seemoo-lab/owl issue 38; NearDrop issue 59)",
+                source: "fitted to the measured runs of a fresh connection and one exchange over AWDL, warm and "
+                    + "with the Bonjour answer cached as measured (PrivateDrop evaluation data, USENIX Security 2021; "
+                    + "calibration/privatedrop-awdl.json): duration and interval chosen by the mean "
+                    + "Kolmogorov–Smirnov distance over seeds 1–10 on a grid (the data identify mainly the share of "
+                    + "time away, about 6%); distance 0.032–0.063 over 30 seeds, mean 0.047 (the 5% critical value "
+                    + "is 0.046); plausible 40–300 ms every 0.6–4 s (ping spikes of 200–800 ms every 1–5 s over "
+                    + "awdl0, seemoo-lab/owl issue 38 and NearDrop issue 59, are an excursion plus the wait for a "
+                    + "shared slot)",
                 isAssumption: true))
             rows.append(CalibratedDefault(
                 setting: "AWDL active pair", value: describeActive(schedule),
@@ -232,6 +243,11 @@ public enum CalibratedDefaults {
         "slots of \(schedule.slot), \(schedule.slotsPerSequence) per sequence; an idle pair shares slots "
             + "\(list(schedule.sharedSlots.slots)); multicast in slots \(list(schedule.multicastSlots.slots)); sync frames every "
             + "\(schedule.syncInterval); unicast to a peer not yet heard is dropped"
+    }
+
+    static func describePresence(_ schedule: PeerToPeerSchedule) -> String {
+        "\(schedule.idlePresence) from the start of each shared slot; the rest of the slot only once a frame of "
+            + "the pair is heard in it"
     }
 
     static func describeStart(_ schedule: PeerToPeerSchedule) -> String {
