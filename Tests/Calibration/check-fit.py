@@ -9,22 +9,25 @@ fails it about once in 300,000 if the spread is normal), rounded out:
 
 | figure | over 30 seeds: min / mean / max (sd) | bound |
 |---|---|---|
-| AWDL request/response KS (2,000 simulated, 1,500 measured) | 0.056 / 0.067 / 0.077 (0.0053) | <= 0.091 |
+| AWDL request/response KS (2,000 simulated, 1,500 measured) | 0.032 / 0.047 / 0.063 (0.0067) | <= 0.077 |
 | cable request/response KS | 0.080 / 0.089 / 0.104 (0.0067) | <= 0.12 |
-| AWDL 10.49 MB upload KS (200 simulated) | 0.102 / 0.142 / 0.175 (0.020) | <= 0.24 |
-| upload median against the measured 871 ms | -1.4% / -0.1% / +1.5% (0.67%) | within -3.2% .. +2.9% |
-| upload interquartile range (measured 81 ms) | 79 / 94 / 107 ms (7.7) | 59 .. 129 ms |
+| AWDL 10.49 MB upload KS (200 simulated) | 0.096 / 0.136 / 0.175 (0.020) | <= 0.23 |
+| upload median against the measured 871 ms | -1.3% / 0.0% / +1.8% (0.76%) | within -3.5% .. +3.5% |
+| upload interquartile range (measured 81 ms) | 80 / 94 / 107 ms (7.5) | 60 .. 128 ms |
 
 Measured 2026-11-26 with the merged model: CUBIC with XNU's constants,
-the slot-structured schedule (OWL's idle sequence, excursions, warm AWDL
-and a cached resolve as in the measured runs) and no Handoff payload
+the slot-structured schedule (OWL's idle sequence, an idle device on the
+channel for the first 48 TU of a shared slot unless the pair has traffic
+in it, excursions of 80 ms every 1.3 s, warm AWDL and a cached resolve as
+in the measured runs) and no Handoff payload
 coding in the measured scenarios (`protocol.coding` null):
 `calibrate --check` on copies of the two experiments with "seed" set to
 1..30.
 
-The KS distances sit above the 5% critical value (0.046 for AWDL): the
-AWDL fit is close, not indistinguishable; the cable's and the upload's are
-further off (docs/calibration.md says why).
+The AWDL request/response KS distance straddles the 5% critical value
+(0.046): the fit is close, not indistinguishable; the cable's and the
+upload's are further off (docs/calibration.md says why). The cable's
+figures did not move (its link has no schedule).
 
 - The report is the same for any --jobs.
 - The check can fail: the AWDL model against the cable's runs is far off
@@ -63,15 +66,15 @@ awdl = check(os.path.join(root, "calibration/privatedrop-awdl.json"))
 expect(awdl == check(os.path.join(root, "calibration/privatedrop-awdl.json"), jobs="1"),
        "AWDL: the same groups, distances and quantiles on 1 thread as on 2")
 fetch, upload = awdl[0], awdl[1]
-expect(fetch["metric"] == "fetch" and fetch["ks"] <= 0.091,
-       f"AWDL request/response: KS {fetch['ks']:.3f} <= 0.091 ({fetch['simulated']} simulated, "
+expect(fetch["metric"] == "fetch" and fetch["ks"] <= 0.077,
+       f"AWDL request/response: KS {fetch['ks']:.3f} <= 0.077 ({fetch['simulated']} simulated, "
        f"{fetch['measured']} measured; 5% critical value {fetch['critical']:.3f})")
 measured_median, simulated_median = quantile(upload, 0.5)
-expect(upload["metric"] == "streamRound" and -0.032 <= simulated_median / measured_median - 1 <= 0.029,
-       f"AWDL 10.49 MB upload: median {simulated_median:.1f} ms within -3.2% .. +2.9% of the measured {measured_median:.1f} ms")
+expect(upload["metric"] == "streamRound" and -0.035 <= simulated_median / measured_median - 1 <= 0.035,
+       f"AWDL 10.49 MB upload: median {simulated_median:.1f} ms within -3.5% .. +3.5% of the measured {measured_median:.1f} ms")
 iqr = quantile(upload, 0.75)[1] - quantile(upload, 0.25)[1]
-expect(59 <= iqr <= 129, f"AWDL 10.49 MB upload: interquartile range {iqr:.1f} ms within 59-129 ms (measured 81 ms)")
-expect(upload["ks"] <= 0.24, f"AWDL 10.49 MB upload: KS {upload['ks']:.3f} <= 0.24 "
+expect(60 <= iqr <= 128, f"AWDL 10.49 MB upload: interquartile range {iqr:.1f} ms within 60-128 ms (measured 81 ms)")
+expect(upload["ks"] <= 0.23, f"AWDL 10.49 MB upload: KS {upload['ks']:.3f} <= 0.23 "
        f"(5% critical value {upload['critical']:.3f})")
 
 cable = check(os.path.join(root, "calibration/privatedrop-cable.json"))[0]

@@ -13,14 +13,14 @@ root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 base = os.path.join(root, "calibration/scenarios/awdl-request-response.json")
 truth = {  # path: (value as the scenario takes it, value in the report's unit)
     "network.wifiPeerToPeer.latency": ("3000000ns", 3_000_000),
-    "network.wifiPeerToPeer.schedule.excursionDuration": ("400000000ns", 400_000_000),
+    "network.wifiPeerToPeer.schedule.excursionDuration": ("150000000ns", 150_000_000),
 }
 work = tempfile.mkdtemp(prefix="recovery-")
 scenario = json.load(open(base))
 scenario.pop("$schema", None)
 # The data identify the share of time a device is away, not how it splits
 # into how often and how long: the interval stays at the scenario's (the
-# default, 3.8 s) in the truth and in the fit, and the duration is fitted.
+# default, 1.3 s) in the truth and in the fit, and the duration is fitted.
 for path, (value, _) in truth.items():
     node = scenario
     keys = path.split(".")
@@ -46,7 +46,7 @@ experiment = {
     "data": [{"file": measured, "column": "network_ms", "unit": "ms", "metric": "fetch"}],
     "parameters": [
         {"path": "network.wifiPeerToPeer.latency", "min": "0.5ms", "max": "10ms", "scale": "log"},
-        {"path": "network.wifiPeerToPeer.schedule.excursionDuration", "min": "100ms", "max": "900ms"},
+        {"path": "network.wifiPeerToPeer.schedule.excursionDuration", "min": "30ms", "max": "400ms"},
     ],
 }
 experiment_file = os.path.join(work, "experiment.json")

@@ -14,11 +14,11 @@ struct ScheduleDecodingTests {
         let wire = try validScenario(scenarioText(#""network": { "wifiPeerToPeer": { "schedule": null } }"#))
         #expect(wire.setup.world.wifiPeerToPeer.schedule == nil)
         let tuned = try validScenario(scenarioText(
-            #""network": { "wifiPeerToPeer": { "schedule": { "sharedSlots": [0, 4], "multicastSlots": [4], "syncInterval": "450ms", "start": "warm", "activation": "20ms", "excursionInterval": "2s", "excursionDuration": "400ms", "awaySlots": 2, "idleAfter": "3s", "slot": "50ms", "slotsPerSequence": 8 } } }"#))
+            #""network": { "wifiPeerToPeer": { "schedule": { "sharedSlots": [0, 4], "multicastSlots": [4], "idlePresence": "30ms", "syncInterval": "450ms", "start": "warm", "activation": "20ms", "excursionInterval": "2s", "excursionDuration": "400ms", "awaySlots": 2, "idleAfter": "3s", "slot": "50ms", "slotsPerSequence": 8 } } }"#))
         let schedule = try #require(tuned.setup.world.wifiPeerToPeer.schedule)
         #expect(schedule == PeerToPeerSchedule(
             slot: .milliseconds(50), slotsPerSequence: 8, sharedSlots: .init([0, 4]), multicastSlots: .init([4]),
-            syncInterval: .milliseconds(450), start: .warm, activation: .milliseconds(20),
+            idlePresence: .milliseconds(30), syncInterval: .milliseconds(450), start: .warm, activation: .milliseconds(20),
             excursionInterval: .seconds(2), excursionDuration: .milliseconds(400), awaySlots: 2, idleAfter: .seconds(3)))
     }
 
@@ -29,6 +29,8 @@ struct ScheduleDecodingTests {
         (#"{ "multicastSlots": [3] }"#, "schedule.multicastSlots"),
         (#"{ "excursionInterval": "1s", "excursionDuration": "900ms" }"#, "schedule.excursionDuration"),
         (#"{ "awaySlots": 16 }"#, "schedule.awaySlots"),
+        (#"{ "idlePresence": "70ms" }"#, "schedule.idlePresence"),
+        (#"{ "idlePresence": "0s" }"#, "schedule.idlePresence"),
         (#"{ "every": "1s" }"#, "every"),
         (#""sometimes""#, "a schedule object"),
     ])

@@ -77,7 +77,7 @@ enum ScenarioKeys {
     ]
     static let peerToPeerLink = link + ["schedule"]
     static let schedule = [
-        "slot", "slotsPerSequence", "sharedSlots", "multicastSlots", "syncInterval", "start", "activation",
+        "slot", "slotsPerSequence", "sharedSlots", "multicastSlots", "idlePresence", "syncInterval", "start", "activation",
         "excursionInterval", "excursionDuration", "awaySlots", "idleAfter",
     ]
     static let burst = ["goodToBad", "badToGood", "lossInGood", "lossInBad"]

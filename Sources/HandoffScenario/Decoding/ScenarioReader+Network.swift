@@ -167,6 +167,7 @@ extension ScenarioReader {
         for (key, keyPath) in [("sharedSlots", \PeerToPeerSchedule.sharedSlots), ("multicastSlots", \.multicastSlots)] {
             if let slots = object.optional(key, { readSlots($0, $1) }) { schedule[keyPath: keyPath] = slots }
         }
+        if let presence = object.optional("idlePresence", { context.duration($0, $1) }) { schedule.idlePresence = presence }
         if let interval = object.optional("syncInterval", { context.duration($0, $1) }) { schedule.syncInterval = interval }
         if let start = object.optional("start", {
             context.choice($0, $1, what: "AWDL start", among: PeerToPeerSchedule.Start.allCases.map(\.rawValue))

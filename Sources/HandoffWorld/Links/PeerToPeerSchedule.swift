@@ -16,7 +16,11 @@ import SimKernel
 ///
 /// - **Idle** (no unicast frame for ``idleAfter``): a unicast frame waits
 ///   for the next slot of ``sharedSlots``, a multicast frame for the next
-///   of ``multicastSlots``. Each device of the pair also leaves the channel
+///   of ``multicastSlots``. A slot is four availability windows of 16 TU;
+///   an idle device commits to the first ones (``idlePresence``) and stays
+///   on the channel for the rest of the slot only when the pair has traffic
+///   in it, so a frame offered later in a slot that has carried none waits
+///   for the next slot. Each device of the pair also leaves the channel
 ///   now and then for longer than a slot (a background scan, the
 ///   infrastructure network's traffic): one excursion in every
 ///   ``excursionInterval``, at a random point of it, lasting from half to
@@ -92,6 +96,12 @@ public struct PeerToPeerSchedule: Hashable, Sendable {
     /// The slots in which multicast frames go out (0 and 10); a subset of
     /// ``sharedSlots``.
     public var multicastSlots: Slots
+    /// How long from the start of each shared slot an idle device is sure
+    /// to be on the AWDL channel (its committed availability windows of
+    /// 16 TU each; 48 TU); it stays for the rest of the slot only once a
+    /// frame of the pair has been heard in it. The whole ``slot`` is no
+    /// restriction.
+    public var idlePresence: SimDuration
     /// The interval of the synchronising device's sync frames (110 TU).
     public var syncInterval: SimDuration
     /// Whether AWDL starts warm or cold.
@@ -115,14 +125,16 @@ public struct PeerToPeerSchedule: Hashable, Sendable {
     public init(
         slot: SimDuration = .nanoseconds(65_536_000), slotsPerSequence: Int = 16,
         sharedSlots: Slots = Slots([0, 8, 9, 10]), multicastSlots: Slots = Slots([0, 10]),
+        idlePresence: SimDuration = .nanoseconds(49_152_000),
         syncInterval: SimDuration = .nanoseconds(112_640_000), start: Start = .cold,
-        activation: SimDuration = .milliseconds(50), excursionInterval: SimDuration = .milliseconds(3_800),
-        excursionDuration: SimDuration = .milliseconds(320), awaySlots: Int = 1, idleAfter: SimDuration = .seconds(1)
+        activation: SimDuration = .milliseconds(50), excursionInterval: SimDuration = .milliseconds(1_300),
+        excursionDuration: SimDuration = .milliseconds(80), awaySlots: Int = 1, idleAfter: SimDuration = .seconds(1)
     ) {
         self.slot = slot
         self.slotsPerSequence = slotsPerSequence
         self.sharedSlots = sharedSlots
         self.multicastSlots = multicastSlots
+        self.idlePresence = idlePresence
         self.syncInterval = syncInterval
         self.start = start
         self.activation = activation
@@ -156,6 +168,11 @@ public struct PeerToPeerSchedule: Hashable, Sendable {
             throw .invalidParameter(
                 name: "schedule.multicastSlots", value: "\(multicastSlots.slots)",
                 expected: "at least one slot number, each one of the shared slots \(sharedSlots.slots)")
+        }
+        guard idlePresence > .zero, idlePresence <= slot else {
+            throw .invalidParameter(
+                name: "schedule.idlePresence", value: "\(idlePresence)",
+                expected: "a duration above 0 and at most the slot (\(slot))")
         }
         guard syncInterval >= .milliseconds(1), syncInterval <= .seconds(10) else {
             throw .invalidParameter(

@@ -34,6 +34,10 @@ struct ScheduleClock: Sendable {
     /// The pair is active from `activeFrom` until `activeUntil` (0, 0: idle).
     var activeFrom: Int64 = 0
     var activeUntil: Int64 = 0
+    /// The start of the last idle slot in which a frame of the pair was
+    /// heard: both devices stay on the channel for the whole of it, past
+    /// their committed presence (`Int64.min`: none).
+    var extendedSlot: Int64 = .min
     /// Each device's excursion seed (device 0 is the lower), derived from
     /// ``seed`` whenever it is set rather than on every frame.
     private(set) var excursionSeeds: (UInt64, UInt64) = ScheduleClock.excursionSeeds(of: 0)
@@ -102,7 +106,9 @@ struct ScheduleClock: Sendable {
         if multicast {
             start = max(start, syncedAt)
             for _ in 0..<256 {
-                start = Self.nextSlot(in: schedule.multicastSlots, at: start, phase: phase, schedule: schedule)
+                start = isActive(at: start)
+                    ? Self.nextSlot(in: schedule.multicastSlots, at: start, phase: phase, schedule: schedule)
+                    : nextPresence(in: schedule.multicastSlots, at: start, schedule: schedule)
                 if !isActive(at: start), let back = excursionEnd(of: senderIsLow ? 0 : 1, at: start, schedule: schedule) {
                     start = back
                     continue
@@ -111,7 +117,10 @@ struct ScheduleClock: Sendable {
             }
             let away = !isActive(at: start) && excursionEnd(of: senderIsLow ? 1 : 0, at: start, schedule: schedule) != nil
             // A peer that hears a frame of the device knows it.
-            if !away { knownAt = min(knownAt, start) }
+            if !away {
+                knownAt = min(knownAt, start)
+                if !isActive(at: start) { extend(at: start, schedule: schedule) }
+            }
             return (start, away ? .peerAway : .heard)
         }
         if start < knownAt { return (start, .unknownPeer) }
@@ -125,7 +134,7 @@ struct ScheduleClock: Sendable {
                 start += sequence - sinceStart
                 continue
             }
-            let slotStart = Self.nextSlot(in: schedule.sharedSlots, at: start, phase: phase, schedule: schedule)
+            let slotStart = nextPresence(in: schedule.sharedSlots, at: start, schedule: schedule)
             // The active sequence may begin before that slot.
             if activeFrom > start, activeFrom < slotStart, activeFrom < activeUntil {
                 start = activeFrom
@@ -141,6 +150,7 @@ struct ScheduleClock: Sendable {
         if !isActive(at: start), excursionEnd(of: senderIsLow ? 1 : 0, at: start, schedule: schedule) != nil {
             return (start, .peerAway)
         }
+        if !isActive(at: start) { extend(at: start, schedule: schedule) }
         let until = start + schedule.idleAfter.nanoseconds
         if start < activeUntil {
             activeUntil = max(activeUntil, until)
@@ -156,20 +166,22 @@ struct ScheduleClock: Sendable {
 
     /// Switches AWDL on at `time` (nothing if it is on): up after the
     /// activation, synchronised at the first sync frame the peer sends in
-    /// a shared slot, known to the peer from the middle of the next shared
-    /// slot (where the device's own frames reach it).
+    /// the committed presence of a shared slot, known to the peer from the
+    /// middle of the next shared slot's presence (where the device's own
+    /// frames reach it).
     mutating func switchOn(at time: Int64, schedule: PeerToPeerSchedule) {
         guard syncedAt == .max else { return }
         let up = time + schedule.activation.nanoseconds
         let slot = schedule.slot.nanoseconds
         let frame = nextHeardSyncFrame(atOrAfter: up, schedule: schedule)
         syncedAt = frame
+        let present = schedule.idlePresence.nanoseconds
         let slotStart = phase + Self.floorDivide(frame - phase, slot) * slot
-        if slotStart + slot / 2 >= frame {
-            knownAt = slotStart + slot / 2
+        if slotStart + present / 2 >= frame {
+            knownAt = slotStart + present / 2
         } else {
             knownAt = Self.nextSlot(in: schedule.sharedSlots, at: slotStart + slot, phase: phase, schedule: schedule)
-                + slot / 2
+                + present / 2
         }
     }
 
@@ -183,19 +195,47 @@ struct ScheduleClock: Sendable {
         return since == 0 ? time : time + (interval - since)
     }
 
-    /// The first sync frame at or after `time` sent in a shared slot (the
-    /// only ones the peer hears while idle).
+    /// The first sync frame at or after `time` sent in the committed
+    /// presence of a shared slot (the only ones a device that has just come
+    /// up hears).
     ///
     /// - Complexity: O(k) for k sync frames skipped (at most 1,024).
     func nextHeardSyncFrame(atOrAfter time: Int64, schedule: PeerToPeerSchedule) -> Int64 {
         let slot = schedule.slot.nanoseconds
         var frame = nextSyncFrame(atOrAfter: time, schedule: schedule)
         for _ in 0..<1_024 {
-            let index = Self.floorModulo(Self.floorDivide(frame - phase, slot), Int64(schedule.slotsPerSequence))
-            if schedule.sharedSlots.contains(Int(index)) { break }
+            let index = Self.floorDivide(frame - phase, slot)
+            let position = Int(Self.floorModulo(index, Int64(schedule.slotsPerSequence)))
+            if schedule.sharedSlots.contains(position),
+                frame - (phase + index * slot) < schedule.idlePresence.nanoseconds
+            {
+                break
+            }
             frame += schedule.syncInterval.nanoseconds
         }
         return frame
+    }
+
+    /// The first instant at or after `time` at which an idle pair is on the
+    /// channel in a slot of `slots`: inside the slot's committed presence,
+    /// or anywhere in a slot extended by a heard frame; otherwise the start
+    /// of the next slot of `slots`.
+    @inline(__always)
+    func nextPresence(in slots: PeerToPeerSchedule.Slots, at time: Int64, schedule: PeerToPeerSchedule) -> Int64 {
+        let start = Self.nextSlot(in: slots, at: time, phase: phase, schedule: schedule)
+        guard start == time else { return start }
+        let slot = schedule.slot.nanoseconds
+        let slotStart = phase + Self.floorDivide(time - phase, slot) * slot
+        if time - slotStart < schedule.idlePresence.nanoseconds || slotStart == extendedSlot { return time }
+        return Self.nextSlot(in: slots, at: slotStart + slot, phase: phase, schedule: schedule)
+    }
+
+    /// A frame was heard at `time` while idle: the pair stays on the
+    /// channel for the rest of that slot.
+    @inline(__always)
+    mutating func extend(at time: Int64, schedule: PeerToPeerSchedule) {
+        let slot = schedule.slot.nanoseconds
+        extendedSlot = phase + Self.floorDivide(time - phase, slot) * slot
     }
 
     /// The first instant at or after `time` inside a slot of `slots`.

@@ -386,6 +386,9 @@ extension World {
         }
         if links[reverse].state.clock.syncedAt > clock.syncedAt { links[reverse].state.clock.syncedAt = clock.syncedAt }
         if links[reverse].state.clock.knownAt > clock.knownAt { links[reverse].state.clock.knownAt = clock.knownAt }
+        if links[reverse].state.clock.extendedSlot < clock.extendedSlot {
+            links[reverse].state.clock.extendedSlot = clock.extendedSlot
+        }
     }
 
     /// Switches AWDL on between `a` and `b` at `now`, as a peer-to-peer

@@ -236,6 +236,16 @@ public enum CalibratedDefaults {
                 paths: ["\(at).slot", "\(at).slotsPerSequence", "\(at).sharedSlots", "\(at).multicastSlots",
                         "\(at).syncInterval"]))
             rows.append(CalibratedDefault(
+                setting: "AWDL idle presence", value: describePresence(schedule),
+                source: "assumption: a slot is four availability windows of 16 TU, and a device announces a "
+                    + "committed window length and how far it extends windows for traffic (seemoo-lab/owl sync.c, "
+                    + "frame.h: aw_period, aw_com_length, aw_ext_length, min_ext, max_ext_unicast); how much of an "
+                    + "idle slot an Apple device commits to is not published (OWL announces the whole slot); 3 of "
+                    + "4 windows chosen by the fit to the measured runs over AWDL (PrivateDrop evaluation data, "
+                    + "calibration/privatedrop-awdl.json) among 1–4, plausible 16–64 TU",
+                evidence: .assumed,
+                ranges: [PlausibleRange("idle presence", 16.384, 65.536, "ms", paths: ["\(at).idlePresence"])]))
+            rows.append(CalibratedDefault(
                 setting: "AWDL start", value: describeStart(schedule),
                 source: "assumption: AWDL is switched on when a peer-to-peer browse starts (\"Adding PTR: "
                     + "_companion-link._tcp … Enabling AWDL\", itlwm issue log); that Handoff's browse does so, and "
@@ -247,23 +257,20 @@ public enum CalibratedDefaults {
                 paths: ["\(at).start"]))
             if schedule.excursionDuration != .zero {
                 rows.append(CalibratedDefault(
-                    setting: "AWDL excursion duration (idle pair)", value: describeExcursionDuration(schedule),
-                    source: "fitted (the interval below held): the measured runs of a fresh connection and one "
-                        + "exchange over AWDL, warm and with the Bonjour answer cached as measured (PrivateDrop "
-                        + "evaluation data, USENIX Security 2021; calibration/privatedrop-awdl.json), identify only the "
-                        + "share of time a device is away (fitted with the interval free as well: 3.83 s and 323 ms); "
-                        + "Kolmogorov–Smirnov distance 0.056–0.077 over 30 seeds, mean 0.067 (the 5% critical value is "
-                        + "0.046); range: the fit's 95% bootstrap interval (5 replicates, docs/calibration.md); ping "
-                        + "spikes over awdl0 last 200–800 ms (seemoo-lab/owl issue 38; NearDrop issue 59)",
+                    setting: "AWDL excursions (idle pair)", value: describeExcursions(schedule),
+                    source: "fitted to the measured runs of a fresh connection and one exchange over AWDL, warm and "
+                        + "with the Bonjour answer cached as measured (PrivateDrop evaluation data, USENIX Security 2021; "
+                        + "calibration/privatedrop-awdl.json): duration and interval chosen by the mean "
+                        + "Kolmogorov–Smirnov distance over seeds 1–10 on a grid (the data identify mainly the share of "
+                        + "time away, about 6%); distance 0.032–0.063 over 30 seeds, mean 0.047 (the 5% critical value "
+                        + "is 0.046); no bootstrap interval for this fit yet: the ranges are the plausible 40–300 ms "
+                        + "every 0.6–4 s (ping spikes of 200–800 ms every 1–5 s over awdl0, seemoo-lab/owl issue 38 and "
+                        + "NearDrop issue 59, are an excursion plus the wait for a shared slot)",
                     evidence: .measured(dataset: privateDropAWDL + " (network_ms)"),
-                    ranges: [PlausibleRange("duration", 288.3, 334.4, "ms", paths: ["\(at).excursionDuration"])]))
-                rows.append(CalibratedDefault(
-                    setting: "AWDL excursion interval (idle pair)", value: describeExcursionInterval(schedule),
-                    source: "assumption: the measured runs identify only the share of time away, not how it splits "
-                        + "into interval and duration (a fit with both free gave 3.83 s); plausible 1–5 s from ping "
-                        + "spikes every 1–5 s over awdl0 (seemoo-lab/owl issue 38; NearDrop issue 59)",
-                    evidence: .assumed,
-                    ranges: [PlausibleRange("interval", 1, 5, "s", paths: ["\(at).excursionInterval"])]))
+                    ranges: [
+                        PlausibleRange("duration", 40, 300, "ms", paths: ["\(at).excursionDuration"]),
+                        PlausibleRange("interval", 0.6, 4, "s", paths: ["\(at).excursionInterval"]),
+                    ]))
             } else {
                 rows.append(CalibratedDefault(
                     setting: "AWDL excursions (idle pair)", value: "none", source: "assumption", evidence: .assumed,
@@ -459,17 +466,19 @@ public enum CalibratedDefaults {
             + "\(schedule.syncInterval); unicast to a peer not yet heard is dropped"
     }
 
+    static func describePresence(_ schedule: PeerToPeerSchedule) -> String {
+        "\(schedule.idlePresence) from the start of each shared slot; the rest of the slot only once a frame of "
+            + "the pair is heard in it"
+    }
+
     static func describeStart(_ schedule: PeerToPeerSchedule) -> String {
         "\(schedule.start.rawValue); switched on by the peer-to-peer browse, up after \(schedule.activation), then "
             + "synchronised at the peer's next sync frame in a shared slot"
     }
 
-    static func describeExcursionDuration(_ schedule: PeerToPeerSchedule) -> String {
-        "each device away for \(schedule.excursionDuration) (½–1½×); its frames wait, frames to it are lost"
-    }
-
-    static func describeExcursionInterval(_ schedule: PeerToPeerSchedule) -> String {
-        "each device away once every \(schedule.excursionInterval)"
+    static func describeExcursions(_ schedule: PeerToPeerSchedule) -> String {
+        "each device away once every \(schedule.excursionInterval) for \(schedule.excursionDuration) (½–1½×); "
+            + "its frames wait, frames to it are lost"
     }
 
     static func describeActive(_ schedule: PeerToPeerSchedule) -> String {
