@@ -82,13 +82,17 @@ public struct VerdictConfidence: Hashable, Sendable {
     public var settleText: String? {
         guard let trialsToSettle else {
             if case let .exceptionRate(exceptions, trials, upperBound, allowed) = interval, upperBound > allowed, allowed > 0,
-               Double(exceptions) / Double(trials) >= allowed {
+               Double(exceptions) / Double(trials) >= allowed - 1e-9 {
                 return "the measured rate is at the bound: no trial count would settle it"
             }
             return nil
         }
         return "\(trialsToSettleIsMinimum ? "at least" : "about") \(Self.groupedText(trialsToSettle)) trials would settle it"
     }
+
+    /// The most trials a fragile verdict is said to need: beyond this a
+    /// count is no advice (ten times the most trials a scenario may run).
+    package static let maximumTrialsToSettle = 100_000_000
 
     /// α, one minus the confidence level.
     static var alpha: Double { 1 - level }
@@ -185,14 +189,17 @@ public struct VerdictConfidence: Hashable, Sendable {
     /// allowed rate A. At zero exceptions that is ⌈ln α / ln(1 − A)⌉ (the
     /// rule of three, ≈ 3/A); otherwise it is found by doubling N from n,
     /// then bisection. Nil when the measured rate is not below A (no N
-    /// settles it) or N would exceed 2^40.
+    /// settles it; A within 10⁻⁹ of it counts as equal, so that
+    /// `atLeast 99%` allows 1 % however 1 − 0.99 rounds) or N would exceed
+    /// ``maximumTrialsToSettle``.
     package static func trialsToSettle(exceptions x: Int, trials n: Int, allowed: Double) -> Int? {
         guard n > 0, allowed > 0 else { return nil }
         if allowed >= 1 { return nil }
         let rate = Double(x) / Double(n)
-        guard rate < allowed else { return nil }
+        guard rate < allowed - 1e-9 else { return nil }
         if x == 0 {
-            return max(n + 1, Int((PortableMath.log(alpha) / PortableMath.log(1 - allowed)).rounded(.up)))
+            let needed = (PortableMath.log(alpha) / PortableMath.log(1 - allowed)).rounded(.up)
+            return needed > Double(maximumTrialsToSettle) ? nil : max(n + 1, Int(needed))
         }
         func settles(_ count: Int) -> Bool {
             let events = min(count, Int((rate * Double(count)).rounded()))
@@ -203,7 +210,7 @@ public struct VerdictConfidence: Hashable, Sendable {
         while !settles(good) {
             bad = good
             good *= 2
-            if good > 1 << 40 { return nil }
+            if good > maximumTrialsToSettle { return nil }
         }
         while good - bad > 1 {
             let middle = bad + (good - bad) / 2
@@ -223,7 +230,7 @@ public struct VerdictConfidence: Hashable, Sendable {
         guard values > 0, width > 0, margin > 0 else { return nil }
         let ratio = width / margin
         let needed = (Double(values) * ratio * ratio).rounded(.up)
-        guard needed < 0x1p40 else { return nil }
+        guard needed <= Double(maximumTrialsToSettle) else { return nil }
         return scaled(max(values + 1, Int(needed)), values: values, trials: trials)
     }
 
