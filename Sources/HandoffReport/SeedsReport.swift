@@ -2,7 +2,8 @@ import HandoffScenario
 
 /// The summary `handoff-sim run --seeds` prints: one line per scenario file
 /// with its verdict under each seed, then, seed by seed, what did not pass
-/// (as ``TextReport`` shows it, with replay commands), and a total.
+/// (as ``TextReport`` shows it, with replay commands; an invalid file's
+/// problems once, under the first seed), and a total.
 ///
 /// ```
 /// PASS     Burst loss on the peer-to-peer link   pass pass pass
@@ -81,9 +82,10 @@ public enum SeedsReport {
             lines.append("\(worst.label) \(TextReport.pad(TextReport.name(of: result), width))  "
                 + statuses.map(\.word).joined(separator: " "))
         }
-        for run in runs {
+        for (index, run) in runs.enumerated() {
             for result in run.results { if case let .ran(ran) = result.outcome { seconds += ran.wallClockSeconds } }
-            let notPassed = run.results.filter { Status($0) > .pass }
+            // An invalid file's problems are the same under every seed: shown once.
+            let notPassed = run.results.filter { Status($0) > .pass && (index == 0 || Status($0) != .invalid) }
             guard !notPassed.isEmpty else { continue }
             lines.append("")
             lines.append("seed \(run.seed):")
