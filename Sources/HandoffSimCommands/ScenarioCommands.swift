@@ -172,7 +172,7 @@ extension CommandSpec {
             output. When GITHUB_STEP_SUMMARY is set, the Markdown summary is appended \
             to it; when GITHUB_ACTIONS is "true", failing expectations, scenario \
             errors and problems in invalid files are also printed as ::error \
-            annotations.
+            annotations (a fragile expectation as a ::warning).
             """,
         exitCodes: [
             ExitCodeSpec(.success, "every expectation held (some perhaps fragilely), under every seed"),

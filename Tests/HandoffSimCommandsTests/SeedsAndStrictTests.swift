@@ -78,5 +78,11 @@ struct SeedsAndStrictTests {
         let strictJUnit = try String(contentsOfFile: directory + "/s.xml", encoding: .utf8)
         #expect(strictJUnit.contains(#"type="FragileVerdict""#))
         #expect(runInProcess(["run", fixtures + "passes.json", "--no-progress", "--strict"]).status == .success)
+
+        // On GitHub Actions a fragile expectation is a warning on its line.
+        let github = runInProcess(["run", fixtures + "fragile.json", "--no-progress"], environment: ["GITHUB_ACTIONS": "true"])
+        #expect(github.status == .success)
+        #expect(github.output.contains("::warning file=\(fixtures)fragile.json,line="))
+        #expect(!github.output.contains("::error"))
     }
 }
