@@ -64,8 +64,8 @@ public struct VerdictConfidence: Hashable, Sendable {
     /// interval has an end on the bound's side at all.
     public let trialsToSettleIsMinimum: Bool
 
-    /// The interval in words: "95% interval 812ms–1.12s", "exceptions
-    /// ≤ 2.95% (95% upper bound)".
+    /// The interval in words: "95% interval 1.22s–3.5s", "exception rate
+    /// ≤ 2.95% (95% upper bound, rule of three)".
     public var text: String {
         let level = percentText(Self.level)
         switch interval {
