@@ -2,9 +2,11 @@ import HandoffScenario
 
 /// GitHub Actions workflow commands (`::error file=…,line=…::message`)
 /// for failing expectations, scenario errors and invalid files, so they
-/// show on the pull request's diff.
+/// show on the pull request's diff; a fragile expectation (it held, but its
+/// confidence interval crosses its bound) is a `::warning`.
 public enum GitHubAnnotations {
-    /// One `::error` line per problem, in file order.
+    /// One `::error` line per problem and one `::warning` line per fragile
+    /// expectation, in file order.
     public static func lines(for results: [FileResult], command: String = "handoff-sim") -> [String] {
         var lines: [String] = []
         for result in results {
@@ -35,6 +37,15 @@ public enum GitHubAnnotations {
                     lines.append(annotation(
                         file: run.scenario.file, line: expectation.expectation.line, column: nil,
                         title: "expectation failed: \(run.scenario.name)", message: message))
+                }
+                for expectation in run.expectations where expectation.verdict == .fragile {
+                    var message = "expected \(expectation.asked); measured \(expectation.measured)".escapingControlCharacters
+                    if let confidence = expectation.confidence {
+                        message += "\n\(confidence.text) crosses the bound" + (confidence.settleText.map { "; \($0)" } ?? "")
+                    }
+                    lines.append(annotation(
+                        file: run.scenario.file, line: expectation.expectation.line, column: nil,
+                        title: "fragile expectation: \(run.scenario.name)", message: message, level: "warning"))
                 }
             }
         }
@@ -73,12 +84,14 @@ public enum GitHubAnnotations {
     /// escapes (``Swift/String/escapingControlCharacters``); the message's line
     /// breaks are its own (callers escape the values in it) and are encoded
     /// as `%0A`, as the runner expects.
-    static func annotation(file: String, line: Int?, column: Int?, title: String, message: String) -> String {
+    static func annotation(
+        file: String, line: Int?, column: Int?, title: String, message: String, level: String = "error"
+    ) -> String {
         var properties = ["file=\(escapeProperty(file.escapingControlCharacters))"]
         if let line { properties.append("line=\(line)") }
         if let column { properties.append("col=\(column)") }
         properties.append("title=\(escapeProperty(title.escapingControlCharacters))")
-        return "::error \(properties.joined(separator: ","))::\(escapeMessage(message))"
+        return "::\(level) \(properties.joined(separator: ","))::\(escapeMessage(message))"
     }
 
     static func escapeMessage(_ text: String) -> String {

@@ -7,8 +7,10 @@ import SimKernel
 /// The same files and seed give byte-identical output, whatever `--jobs`
 /// was, except for the fields named `wallClockSeconds`.
 public enum JSONReport {
-    /// The report's format version; bumped when a field changes meaning.
-    public static let formatVersion: Int64 = 1
+    /// The report's format version; bumped when a field changes meaning
+    /// (2: a scenario's status may be "fragile", which `summary.passed` no
+    /// longer counts; each expectation has its `verdict` and `confidence`).
+    public static let formatVersion: Int64 = 2
 
     /// The report as pretty-printed JSON.
     ///
@@ -16,10 +18,15 @@ public enum JSONReport {
     ///   - toolVersion: the `handoff-sim` version.
     ///   - trials: the `--trials` override, if any.
     ///   - seed: the `--seed` override, if any.
+    ///   - seeds: the `--seeds` list, if any (`results` then holds every
+    ///     file under the first seed, then every file under the next, …).
+    ///   - strict: whether `--strict` made a fragile verdict a failure.
     public static func render(
-        _ results: [FileResult], toolVersion: String, trials: Int?, seed: UInt64?, command: String = "handoff-sim"
+        _ results: [FileResult], toolVersion: String, trials: Int?, seed: UInt64?, seeds: [UInt64]? = nil,
+        strict: Bool = false, command: String = "handoff-sim"
     ) -> String {
         var passed: Int64 = 0
+        var fragile: Int64 = 0
         var failed: Int64 = 0
         var errors: Int64 = 0
         var invalid: Int64 = 0
@@ -31,7 +38,15 @@ public enum JSONReport {
             case .skipped: skipped += 1
             case let .ran(run):
                 seconds += run.wallClockSeconds
-                if run.failure != nil { errors += 1 } else if run.passed { passed += 1 } else { failed += 1 }
+                if run.failure != nil {
+                    errors += 1
+                } else if run.isFragile {
+                    fragile += 1
+                } else if run.passed {
+                    passed += 1
+                } else {
+                    failed += 1
+                }
             }
         }
         let report: JSONOutput = .object([
@@ -41,10 +56,13 @@ public enum JSONReport {
             ("run", .object([
                 ("trials", trials.map { .int(Int64($0)) } ?? .null),
                 ("seed", seed.map { .int(Int64($0)) } ?? .null),
+                ("seeds", seeds.map { .array($0.map { .int(Int64($0)) }) } ?? .null),
+                ("strict", .bool(strict)),
             ])),
             ("summary", .object([
                 ("scenarios", .int(Int64(results.count))),
                 ("passed", .int(passed)),
+                ("fragile", .int(fragile)),
                 ("failed", .int(failed)),
                 ("errors", .int(errors)),
                 ("invalid", .int(invalid)),
@@ -80,7 +98,7 @@ public enum JSONReport {
                 ("reason", .string("no expectations (a file for sweeps)")),
             ])
         case let .ran(run):
-            let status = run.failure != nil ? "error" : run.passed ? "passed" : "failed"
+            let status = run.failure != nil ? "error" : run.isFragile ? "fragile" : run.passed ? "passed" : "failed"
             return .object([
                 ("file", .string(result.file)),
                 ("name", .string(run.scenario.name)),
@@ -95,6 +113,8 @@ public enum JSONReport {
                         ("path", .string(expectation.expectation.path)),
                         ("line", expectation.expectation.line.map { .int(Int64($0)) } ?? .null),
                         ("passed", .bool(expectation.passed)),
+                        ("verdict", .string(expectation.verdict.rawValue)),
+                        ("confidence", expectation.confidence.map(confidence) ?? .null),
                         ("expected", .string(expectation.asked)),
                         ("measured", .string(expectation.measured)),
                         ("failingTrial", expectation.failingTrial.map { .int(Int64($0)) } ?? .null),
@@ -106,6 +126,36 @@ public enum JSONReport {
             ])
         }
     }
+
+    /// An expectation's confidence interval or bound.
+    static func confidence(_ confidence: VerdictConfidence) -> JSONOutput {
+        var fields: [(String, JSONOutput)] = [("level", .double(VerdictConfidence.level))]
+        switch confidence.interval {
+        case let .percentile(low, high, values):
+            fields += [
+                ("kind", .string("percentile")),
+                ("values", .int(Int64(values))),
+                ("lowNanoseconds", low.map { .int($0.nanoseconds) } ?? .null),
+                ("highNanoseconds", high.map { .int($0.nanoseconds) } ?? .null),
+            ]
+        case let .exceptionRate(exceptions, trials, upperBound, allowed):
+            fields += [
+                ("kind", .string("exceptionRate")),
+                ("exceptions", .int(Int64(exceptions))),
+                ("trials", .int(Int64(trials))),
+                ("upperBound", .double(rounded(upperBound))),
+                ("allowed", .double(allowed)),
+            ]
+        }
+        fields += [
+            ("trialsToSettle", confidence.trialsToSettle.map { .int(Int64($0)) } ?? .null),
+            ("trialsToSettleIsMinimum", .bool(confidence.trialsToSettleIsMinimum)),
+        ]
+        return .object(fields)
+    }
+
+    /// A rate to nine decimals, so the field is short.
+    static func rounded(_ rate: Double) -> Double { (rate * 1e9).rounded() / 1e9 }
 
     static func pair(_ pair: PairSummary) -> JSONOutput {
         .object([

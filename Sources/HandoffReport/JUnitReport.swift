@@ -5,15 +5,29 @@ import HandoffScenario
 /// `<failure>` for failed expectations, `<error>` for an invalid or aborted
 /// scenario; the seed and trials in `<properties>`; times in seconds with a
 /// `.` (the only wall-clock figures in the file).
+///
+/// A fragile scenario (every expectation held, some only fragilely; see
+/// ``Verdict``) is a passing test case, so that it does not fail CI: its
+/// `<testsuite>` has the property `verdict` = `fragile` and the test case a
+/// `<system-out>` naming each fragile expectation with its interval. With
+/// `strict`, it is a `<failure>` of type `FragileVerdict` instead.
 public enum JUnitReport {
     /// The report as XML.
-    public static func render(_ results: [FileResult], toolVersion: String, command: String = "handoff-sim") -> String {
+    ///
+    /// - Parameters:
+    ///   - strict: report a fragile scenario as a failure.
+    ///   - namesSeeds: add " [seed S]" to every test suite's and test
+    ///     case's name (for `run --seeds`, where a file runs once per seed).
+    public static func render(
+        _ results: [FileResult], toolVersion: String, command: String = "handoff-sim", strict: Bool = false,
+        namesSeeds: Bool = false
+    ) -> String {
         var suites: [String] = []
         var failures = 0
         var errors = 0
         var total = 0.0
         for result in results {
-            let suite = testSuite(result, toolVersion: toolVersion, command: command)
+            let suite = testSuite(result, toolVersion: toolVersion, command: command, strict: strict, namesSeeds: namesSeeds)
             suites.append(suite.xml)
             failures += suite.failures
             errors += suite.errors
@@ -28,7 +42,7 @@ public enum JUnitReport {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    static func testSuite(_ result: FileResult, toolVersion: String, command: String)
+    static func testSuite(_ result: FileResult, toolVersion: String, command: String, strict: Bool, namesSeeds: Bool = false)
         -> (xml: String, failures: Int, errors: Int, seconds: Double)
     {
         let className = dottedClassName(result.file)
@@ -53,18 +67,22 @@ public enum JUnitReport {
             lines.append("  </testsuite>")
             return (lines.joined(separator: "\n"), 0, 0, 0)
         case let .ran(run):
-            let failed = run.failure == nil && !run.passed
+            let fragile = run.isFragile
+            let failed = run.failure == nil && (!run.passed || (strict && fragile))
             let errored = run.failure != nil
+            let verdict = errored ? "error" : !run.passed ? "fail" : fragile ? "fragile" : "pass"
             let time = seconds(run.wallClockSeconds)
-            lines.append("  <testsuite name=\"\(escape(result.file))\" tests=\"1\" failures=\"\(failed ? 1 : 0)\" errors=\"\(errored ? 1 : 0)\" skipped=\"0\" time=\"\(time)\">")
+            let suffix = namesSeeds ? " [seed \(run.seed)]" : ""
+            lines.append("  <testsuite name=\"\(escape(result.file + suffix))\" tests=\"1\" failures=\"\(failed ? 1 : 0)\" errors=\"\(errored ? 1 : 0)\" skipped=\"0\" time=\"\(time)\">")
             lines.append("    <properties>")
             lines.append("      <property name=\"seed\" value=\"\(run.seed)\"/>")
             lines.append("      <property name=\"trials\" value=\"\(run.trials)\"/>")
             lines.append("      <property name=\"digest\" value=\"\(run.scenario.digest)\"/>")
             lines.append("      <property name=\"toolVersion\" value=\"\(escape(toolVersion))\"/>")
+            lines.append("      <property name=\"verdict\" value=\"\(verdict)\"/>")
             lines.append("    </properties>")
-            let opening = "    <testcase classname=\"\(escape(className))\" name=\"\(escape(run.scenario.name))\" time=\"\(time)\""
-            if run.passed {
+            let opening = "    <testcase classname=\"\(escape(className))\" name=\"\(escape(run.scenario.name + suffix))\" time=\"\(time)\""
+            if run.passed && !fragile {
                 lines.append(opening + "/>")
                 lines.append("  </testsuite>")
                 return (lines.joined(separator: "\n"), 0, 0, run.wallClockSeconds)
@@ -76,6 +94,22 @@ public enum JUnitReport {
                     body += "\nreplay: " + ReplayCommand.text(command: command, scenario: run.scenario, seed: run.seed, trial: trial)
                 }
                 lines.append("      <error message=\"\(escape("\(failure)"))\" type=\"ScenarioError\">\(escape(body))</error>")
+            } else if fragile {
+                var body: [String] = []
+                for expectation in run.expectations where expectation.verdict == .fragile {
+                    body.append("fragile: \(expectation.expectation.path): expected \(expectation.asked)")
+                    body.append("  measured: \(expectation.measured)")
+                    if let confidence = expectation.confidence {
+                        body.append("  \(confidence.text) crosses the bound" + (confidence.settleText.map { "; \($0)" } ?? ""))
+                    }
+                }
+                let count = run.expectations.filter { $0.verdict == .fragile }.count
+                if strict {
+                    let message = "\(count) of \(run.expectations.count) expectation\(run.expectations.count == 1 ? "" : "s") fragile (--strict)"
+                    lines.append("      <failure message=\"\(escape(message))\" type=\"FragileVerdict\">\(escape(body.joined(separator: "\n")))</failure>")
+                } else {
+                    lines.append("      <system-out>\(escape(body.joined(separator: "\n")))</system-out>")
+                }
             } else if failed {
                 let broken = run.expectations.filter { !$0.passed }
                 var body: [String] = []

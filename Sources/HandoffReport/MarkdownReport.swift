@@ -5,8 +5,12 @@ import HandoffScenario
 /// and replay command.
 public enum MarkdownReport {
     /// The summary as Markdown.
-    public static func render(_ results: [FileResult], command: String = "handoff-sim") -> String {
+    ///
+    /// - Parameter namesSeeds: add " (seed S)" to every scenario's name
+    ///   (for `run --seeds`, where a file runs once per seed).
+    public static func render(_ results: [FileResult], command: String = "handoff-sim", namesSeeds: Bool = false) -> String {
         var passed = 0
+        var fragile = 0
         var notPassed = 0
         var lines = ["## HandoffSim scenarios", "", "| | Scenario | File | Trials | Expectations |", "|---|---|---|---:|---:|"]
         var details: [String] = []
@@ -24,13 +28,15 @@ public enum MarkdownReport {
             case let .skipped(scenario):
                 lines.append("| ⏭️ | \(cell(scenario.name)) | `\(cell(result.file))` | | skipped: no expectations |")
             case let .ran(run):
+                let name = run.scenario.name + (namesSeeds ? " (seed \(run.seed))" : "")
                 let held = run.expectations.filter(\.passed).count
-                let mark = run.failure != nil ? "⚠️" : run.passed ? "✅" : "❌"
+                let mark = run.failure != nil ? "⚠️" : run.isFragile ? "🟡" : run.passed ? "✅" : "❌"
                 if run.passed { passed += 1 } else { notPassed += 1 }
+                if run.isFragile { fragile += 1 }
                 let expectations = run.failure == nil ? "\(held)/\(run.expectations.count)" : "error"
-                lines.append("| \(mark) | \(cell(run.scenario.name)) | `\(cell(result.file))` | \(run.trials) | \(expectations) |")
+                lines.append("| \(mark) | \(cell(name)) | `\(cell(result.file))` | \(run.trials) | \(expectations) |")
                 if let failure = run.failure {
-                    details.append("### ⚠️ \(run.scenario.name)")
+                    details.append("### ⚠️ \(name)")
                     details.append("")
                     details.append("\(failure)")
                     if let trial = failure.trial {
@@ -40,8 +46,19 @@ public enum MarkdownReport {
                         details.append("```")
                     }
                     details.append("")
+                } else if run.isFragile {
+                    details.append("### 🟡 \(name) (fragile)")
+                    details.append("")
+                    for expectation in run.expectations where expectation.verdict == .fragile {
+                        var line = "- `\(expectation.expectation.path)`: expected \(expectation.asked); measured \(expectation.measured)"
+                        if let confidence = expectation.confidence {
+                            line += "; \(confidence.text) crosses the bound" + (confidence.settleText.map { "; \($0)" } ?? "")
+                        }
+                        details.append(line)
+                    }
+                    details.append("")
                 } else if !run.passed {
-                    details.append("### ❌ \(run.scenario.name)")
+                    details.append("### ❌ \(name)")
                     details.append("")
                     for expectation in run.expectations where !expectation.passed {
                         details.append("- `\(expectation.expectation.path)`: expected \(expectation.asked); measured \(expectation.measured)")
@@ -58,7 +75,8 @@ public enum MarkdownReport {
             }
         }
         lines.append("")
-        lines.append("**\(passed) of \(results.count) scenario\(results.count == 1 ? "" : "s") passed.**")
+        lines.append("**\(passed) of \(results.count) scenario\(results.count == 1 ? "" : "s") passed"
+            + (fragile > 0 ? " (\(fragile) fragile: held, but a confidence interval crosses the bound).**" : ".**"))
         lines.append("")
         lines.append(contentsOf: details)
         while lines.last == "" { lines.removeLast() }

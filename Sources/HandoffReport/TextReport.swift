@@ -9,16 +9,20 @@ public enum TextReport {
     /// - Parameters:
     ///   - command: how to invoke the tool in replay commands, e.g.
     ///     `"handoff-sim"`.
-    ///   - quiet: list only scenarios that did not pass.
+    ///   - quiet: list only scenarios that did not pass surely (failed,
+    ///     fragile, errors, invalid).
     ///   - budgets: under each scenario, where accept → continue goes on
     ///     each pair (``BudgetSummary``); a failing scenario shows its
     ///     pairs' budgets either way.
+    ///   - showsTotal: end with the total line.
     public static func render(
-        _ results: [FileResult], command: String = "handoff-sim", quiet: Bool = false, budgets: Bool = false
+        _ results: [FileResult], command: String = "handoff-sim", quiet: Bool = false, budgets: Bool = false,
+        showsTotal: Bool = true
     ) -> String {
         var lines: [String] = []
         let width = max(8, results.map { name(of: $0).count }.max() ?? 8)
         var passed = 0
+        var fragile = 0
         var failed = 0
         var errors = 0
         var invalid = 0
@@ -44,6 +48,12 @@ public enum TextReport {
                     if let trial = failure.trial {
                         lines.append("         replay: \(ReplayCommand.text(command: command, scenario: run.scenario, seed: run.seed, trial: trial))")
                     }
+                } else if run.isFragile {
+                    fragile += 1
+                    lines.append(contentsOf: fragileLines(run, name: pad(name(of: result), width), held: held))
+                    if budgets {
+                        for pair in run.pairs { lines += BudgetText.lines(pair, indent: "         ") }
+                    }
                 } else if run.passed {
                     passed += 1
                     if !quiet {
@@ -67,14 +77,31 @@ public enum TextReport {
             }
         }
         var total = "\(results.count) scenario\(results.count == 1 ? "" : "s"): \(passed) passed"
+        if fragile > 0 { total += ", \(fragile) fragile" }
         if failed > 0 { total += ", \(failed) failed" }
         if errors > 0 { total += ", \(errors) with errors" }
         if invalid > 0 { total += ", \(invalid) invalid" }
         if skipped > 0 { total += ", \(skipped) skipped" }
         total += " in \(secondsText(seconds)) of wall time"
-        if !lines.isEmpty { lines.append("") }
-        lines.append(total)
+        if showsTotal {
+            if !lines.isEmpty { lines.append("") }
+            lines.append(total)
+        }
         return lines.escapedLines
+    }
+
+    /// A fragile scenario: its line, then each fragile expectation with
+    /// its measurement, its interval and how many trials would settle it.
+    static func fragileLines(_ run: ScenarioResult, name: String, held: Int) -> [String] {
+        var lines = ["FRAGILE  \(name)  \(run.trials) trials, \(held)/\(run.expectations.count) expectations"]
+        for expectation in run.expectations where expectation.verdict == .fragile {
+            lines.append("         ~ \(expectation.expectation.path): expected \(expectation.asked)")
+            lines.append("           measured: \(expectation.measured)")
+            if let confidence = expectation.confidence {
+                lines.append("           \(confidence.text) crosses the bound" + (confidence.settleText.map { "; \($0)" } ?? ""))
+            }
+        }
+        return lines
     }
 
     static func name(of result: FileResult) -> String {

@@ -159,13 +159,16 @@ extension CommandSpec {
             other files still run. A failing expectation is shown with what was \
             expected, what was measured and the command that replays the trial that \
             shows it; a scenario that stops at a limit is reported as ERROR with its \
-            replay command. A file with a "sweep" block and no "expect" is skipped.
+            replay command. A file with a "sweep" block and no "expect" is skipped. \
+            Every verdict carries its 95% confidence interval: an expectation that \
+            held but whose interval crosses its bound is FRAGILE, shown with how \
+            many trials would settle it; it passes unless --strict is given.
             """,
         arguments: [.scenarioFiles],
         options: [
             .trials.helping("Run N trials of every scenario instead of the file's \"trials\"."),
-            .seed, .jobs, .junit, .json, .markdown, .samples, .overlay, .trialsWith, .trialsOver, .limit, .quiet, .budget,
-            .noProgress, .checkDeterminism,
+            .seed, .seeds, .jobs, .junit, .json, .markdown, .samples, .overlay, .trialsWith, .trialsOver, .limit, .quiet,
+            .budget, .strict, .noProgress, .checkDeterminism,
         ],
         notes: """
             Output paths are checked before anything runs, and files are written \
@@ -173,11 +176,11 @@ extension CommandSpec {
             output. When GITHUB_STEP_SUMMARY is set, the Markdown summary is appended \
             to it; when GITHUB_ACTIONS is "true", failing expectations, scenario \
             errors and problems in invalid files are also printed as ::error \
-            annotations.
+            annotations (a fragile expectation as a ::warning).
             """,
         exitCodes: [
-            ExitCodeSpec(.success, "every expectation held"),
-            ExitCodeSpec(.expectationFailed, "an expectation failed, or a scenario stopped at a limit (limits.maxEvents, limits.maxSimulatedTime)"),
+            ExitCodeSpec(.success, "every expectation held (some perhaps fragilely), under every seed"),
+            ExitCodeSpec(.expectationFailed, "an expectation failed under some seed (or, with --strict, was fragile), or a scenario stopped at a limit (limits.maxEvents, limits.maxSimulatedTime)"),
             .usage,
             ExitCodeSpec(.dataError, "a scenario file is invalid, or a scenario's setup was refused (this outranks 70 and 1)"),
             ExitCodeSpec(.software, "internal error: the determinism check found a difference, the simulator broke one of its own rules (this outranks 1), or an output could not be written"),
@@ -274,6 +277,15 @@ func scenarioFiles(_ paths: [String]) throws(UsageError) -> [String] {
 func runCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(UsageError) -> ExitCode {
     let io = context.io
     let (trials, seed, jobs) = (parsed[.trials], parsed[.seed], parsed[.jobs])
+    let seedList = parsed[.seeds]
+    if seedList != nil {
+        if parsed.isGiven(.seed) {
+            throw UsageError(message: "option '\(Option<SeedList?>.seeds.name)' cannot be used with '\(Option<UInt64?>.seed.name)'")
+        }
+        if parsed.isGiven(.samples) {
+            throw UsageError(message: "option '\(Option<SeedList?>.seeds.name)' cannot be used with '\(Option<String?>.samples.name)'")
+        }
+    }
     let files = try scenarioFiles(parsed.positional)
     let showsProgress = io.standardErrorIsTerminal && !parsed[.noProgress]
     let filter = try trialFilter(parsed)
@@ -284,19 +296,33 @@ func runCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(Usa
         io.writeError("\u{1B}[2K\r[\(index + 1)/\(count)] \(file)", newline: false)
     } : nil
     if let failure = preflightOutputs(parsed, context) { return failure }
-    let results = ScenarioSuite.run(
-        files: files, runner: runner, trials: trials, seed: seed, overlay: overlay, progress: progress)
-    if showsProgress { io.writeError("\u{1B}[2K\r", newline: false) }
-
-    if parsed[.checkDeterminism] {
-        let again = ScenarioSuite.run(files: files, runner: runner, trials: trials, seed: seed, overlay: overlay)
-        if let difference = DeterminismCheck.firstDifference(results, again) {
-            io.writeError("error: internal error: the determinism check found a difference: \(difference)")
-            return .software
+    // One run of the suite per seed (the files' own seeds without --seeds).
+    let seeds: [UInt64?] = seedList.map { $0.seeds.map(Optional.some) } ?? [seed]
+    var runs: [SeedsReport.SeedRun] = []
+    var results: [FileResult] = []
+    for runSeed in seeds {
+        let seedResults = ScenarioSuite.run(
+            files: files, runner: runner, trials: trials, seed: runSeed, overlay: overlay, progress: progress)
+        if parsed[.checkDeterminism] {
+            let again = ScenarioSuite.run(files: files, runner: runner, trials: trials, seed: runSeed, overlay: overlay)
+            if let difference = DeterminismCheck.firstDifference(seedResults, again) {
+                if showsProgress { io.writeError("\u{1B}[2K\r", newline: false) }
+                io.writeError("error: internal error: the determinism check found a difference: \(difference)"
+                    + (seedList == nil ? "" : " (seed \(runSeed ?? 0))"))
+                return .software
+            }
         }
+        if let runSeed { runs.append(SeedsReport.SeedRun(seed: runSeed, results: seedResults)) }
+        results += seedResults
     }
+    if showsProgress { io.writeError("\u{1B}[2K\r", newline: false) }
+    let multipleSeeds = seedList != nil
 
-    io.writeOutput(TextReport.render(results, quiet: parsed[.quiet], budgets: parsed[.budget]))
+    if multipleSeeds {
+        io.writeOutput(SeedsReport.render(runs, quiet: parsed[.quiet]))
+    } else {
+        io.writeOutput(TextReport.render(results, quiet: parsed[.quiet], budgets: parsed[.budget]))
+    }
     if let filter { io.writeOutput(TrialListReport.render(results, filter: filter)) }
     let environment = context.environment
     if environment["GITHUB_ACTIONS"] == "true" {
@@ -304,12 +330,16 @@ func runCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(Usa
     }
     do {
         if let path = parsed[.json] {
-            try writeAtomically(JSONReport.render(results, toolVersion: toolVersion, trials: trials, seed: seed), to: path, io: io)
+            let report = JSONReport.render(
+                results, toolVersion: toolVersion, trials: trials, seed: seed, seeds: seedList?.seeds, strict: parsed[.strict])
+            try writeAtomically(report, to: path, io: io)
         }
         if let path = parsed[.junit] {
-            try writeAtomically(JUnitReport.render(results, toolVersion: toolVersion), to: path, io: io)
+            let report = JUnitReport.render(
+                results, toolVersion: toolVersion, strict: parsed[.strict], namesSeeds: multipleSeeds)
+            try writeAtomically(report, to: path, io: io)
         }
-        let markdown = MarkdownReport.render(results)
+        let markdown = MarkdownReport.render(results, namesSeeds: multipleSeeds)
         if let path = parsed[.markdown] { try writeAtomically(markdown, to: path, io: io) }
         if let path = parsed[.samples] { try writeAtomically(SamplesCSV.render(results), to: path, io: io) }
         if let path = environment["GITHUB_STEP_SUMMARY"], !path.isEmpty { try append(markdown, to: path) }
@@ -317,7 +347,7 @@ func runCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(Usa
         io.writeError("error: \(error.message)")
         return .software
     }
-    return exitCode(for: results)
+    return exitCode(for: results, strict: parsed[.strict])
 }
 
 /// The filter `--trials-with`, `--trials-over` and `--limit` ask for, if
@@ -340,14 +370,15 @@ func trialFilter(_ parsed: ParsedArguments) throws(UsageError) -> TrialFilter? {
 
 /// The status of a run: 65 if a file is invalid (or a scenario's setup
 /// was refused), else 70 if the simulator broke one of its rules, else 1 if
-/// an expectation failed or a scenario stopped at a limit, else 0.
-func exitCode(for results: [FileResult]) -> ExitCode {
+/// an expectation failed (or, when `strict`, was fragile) or a scenario
+/// stopped at a limit, else 0.
+func exitCode(for results: [FileResult], strict: Bool = false) -> ExitCode {
     var codes: Set<ExitCode> = []
     for result in results {
         switch result.outcome {
         case .invalid: codes.insert(.dataError)
         case let .ran(run) where run.failure != nil: codes.insert(ExitCode(run.failure!.category))
-        case let .ran(run) where !run.passed: codes.insert(.expectationFailed)
+        case let .ran(run) where !run.passed || (strict && run.isFragile): codes.insert(.expectationFailed)
         default: break
         }
     }

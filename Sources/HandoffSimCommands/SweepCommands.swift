@@ -163,7 +163,7 @@ extension CommandOption where Self == Option<Bool> {
     static var sensitivity: Option<Bool> {
         .flag(
             name: "--sensitivity",
-            help: "Move every default the file does not set across its plausible range (on common random numbers) and report how far each moves the answer, largest first.")
+            help: "Move every value the file does not set to both ends of its plausible range (on common random numbers) and report how far each moves the answer, largest first.")
     }
 }
 

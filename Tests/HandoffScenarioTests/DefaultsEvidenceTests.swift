@@ -250,7 +250,7 @@ struct DefaultsAttributionTests {
                      {"path": "duration", "value": "2m"}]}
             """.utf8), file: "fit.json")
         let found = try DefaultsAttribution.overrides(of: HandoffDefaults.table, scenario: file, overlay: fitted).get()
-        let duration = try #require(found.rows[try Self.row("AWDL excursion duration (idle pair)")].first)
+        let duration = try #require(found.rows[try Self.row("AWDL excursions (idle pair)")].first)
         #expect(duration.evidence == "measured")
         #expect(duration.wording.hasPrefix("measured (overlay fit.json, fitted to \(experiment): \"AWDL: a fresh connection"))
         // The overlay's activation overwrites the scenario's.

@@ -12,7 +12,7 @@ import Testing
 ///
 /// Expectations about a share of trials or a percentile need the file's
 /// full trial count; CI checks them in a release build
-/// (`handoff-sim run scenarios calibration/scenarios --check-determinism`
+/// (`handoff-sim run scenarios calibration/scenarios --check-determinism --strict`
 /// in `.ci/run`), where the whole suite takes seconds rather than the
 /// minutes a debug build needs.
 @Suite("Shipped scenarios")

@@ -14,7 +14,7 @@ private let xmllint: String? = ["/usr/bin/xmllint", "/usr/local/bin/xmllint", "/
 /// xunit plugin uses, for every kind of result at once.
 @Suite("JUnit against its schema")
 struct JUnitSchemaTests {
-    @Test("passed, failed, errored, skipped and invalid scenarios give a report that xmllint validates",
+    @Test("passed, fragile, failed, errored, skipped and invalid scenarios give a report that xmllint validates",
           .enabled(if: xmllint != nil, "xmllint is not installed (Debian: libxml2-utils)"))
     func reportValidates() throws {
         let directory = NSTemporaryDirectory() + "handoff-sim-junit-" + UUID().uuidString
@@ -22,13 +22,14 @@ struct JUnitSchemaTests {
         let report = directory + "/junit.xml"
         let fixtures = root + "/Tests/Fixtures/"
         let run = try ProductRunner.run("handoff-sim", [
-            "run", fixtures + "run-scenarios/passes.json", fixtures + "run-scenarios/latency-bound.json",
+            "run", fixtures + "run-scenarios/passes.json", fixtures + "run-scenarios/fragile.json",
+            fixtures + "run-scenarios/latency-bound.json",
             fixtures + "run-scenarios/event-limit.json", root + "/sweeps/guidance/relay.json",
             fixtures + "invalid-scenarios/unknown-key.json", "--no-progress", "--junit", report,
         ])
         #expect(run.status == 65)
         let xml = try String(contentsOfFile: report, encoding: .utf8)
-        for element in ["<failure ", "<error ", "<skipped ", "<properties>"] { #expect(xml.contains(element)) }
+        for element in ["<failure ", "<error ", "<skipped ", "<properties>", "<system-out>"] { #expect(xml.contains(element)) }
 
         let lint = Process()
         lint.executableURL = URL(fileURLWithPath: try #require(xmllint))

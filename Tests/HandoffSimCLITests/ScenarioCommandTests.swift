@@ -248,7 +248,7 @@ struct ScenarioCommandTests {
         let json = try #require(JSONSerialization.jsonObject(with: Data(try read(directory + "/r.json").utf8)) as? [String: Any])
         #expect(json["toolVersion"] as? String == "0.1.0")
         let summary = try #require(json["summary"] as? [String: Int])
-        #expect(summary == ["scenarios": 4, "passed": 1, "failed": 1, "errors": 1, "invalid": 1, "skipped": 0])
+        #expect(summary == ["scenarios": 4, "passed": 1, "fragile": 0, "failed": 1, "errors": 1, "invalid": 1, "skipped": 0])
         let scenarios = try #require(json["scenarios"] as? [[String: Any]])
         #expect(scenarios.map { $0["status"] as? String } == ["passed", "failed", "error", "invalid"])
         #expect((scenarios[0]["digest"] as? String)?.count == 64)

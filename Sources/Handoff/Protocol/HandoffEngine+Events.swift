@@ -55,8 +55,13 @@ extension HandoffEngine {
     /// no offer still to come on a device whose user accepts on their own.
     ///
     /// On such a device every current activity must have reached it (and
-    /// been accepted) or been blocked by a rule; an activity that is out of
-    /// range keeps the run going until its limit.
+    /// been accepted), been blocked by a rule, or stopped being advertised
+    /// for good: its advertising ended (the source's user went idle, the
+    /// screen locked or dimmed) and the resume window after it is over, and
+    /// with no action left nothing can start it again, so the device is
+    /// never offered it (a receiver out of range then ends as not offered,
+    /// `outOfRange`). An activity out of range of a source whose user keeps
+    /// using it (`devicesInUse`) keeps the run going until its limit.
     func settled() -> Bool {
         guard actionsRemaining == 0 else { return false }
         for index in attempts.indices {
@@ -76,7 +81,10 @@ extension HandoffEngine {
                 guard let activity = currentActivity[source] else { continue }
                 let slot = pairSlot(activity.index, device)
                 if rejections[slot] != nil { continue }
-                guard let attempt = attemptIndex[slot] else { return false }
+                guard let attempt = attemptIndex[slot] else {
+                    if activities[activity.index].advertisingOver && !world.isAdvertising(DeviceID(source)) { continue }
+                    return false
+                }
                 switch attempts[attempt].state {
                 case .discovered, .offered: return false
                 default: continue

@@ -184,6 +184,7 @@ extension HandoffEngine {
     /// new generation.
     mutating func advertise(_ id: ActivityID, now: SimInstant) {
         activities[id.index].advertGeneration &+= 1
+        activities[id.index].advertisingOver = false
         let payload = UInt64(id.index) | UInt64(activities[id.index].advertGeneration) << 32
         world.startAdvertising(activities[id.index].device, payload: payload, at: now)
     }
@@ -213,6 +214,7 @@ extension HandoffEngine {
         guard activities[id.index].advertGeneration == generation else { return }
         let device = activities[id.index].device
         if currentActivity[device.index] == id, world.isAdvertising(device) { return }
+        activities[id.index].advertisingOver = true
         for receiver in 0..<world.deviceCount {
             guard let attempt = attemptIndex[pairSlot(id.index, receiver)] else { continue }
             switch attempts[attempt].state {

@@ -211,6 +211,10 @@ struct SourceActivity {
     var lastBecameCurrent: SimInstant?
     /// Bumped whenever its advertising restarts; adverts carry it.
     var advertGeneration: UInt32 = 0
+    /// Whether its advertising has ended and so has the resume window
+    /// after it (cleared when it is advertised again): no receiver can
+    /// discover it any more until then.
+    var advertisingOver = false
     /// Whether an active-payload update is scheduled for it.
     var payloadUpdatePending = false
     let delegate: any UserActivityDelegate

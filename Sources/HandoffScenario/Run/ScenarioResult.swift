@@ -32,8 +32,13 @@ public struct ScenarioResult: Sendable {
     /// differs between runs, and never part of a digest.
     package let wallClockSeconds: Double
 
-    /// Whether every expectation held.
+    /// Whether every expectation held (on its point estimate: a fragile
+    /// expectation held).
     public var passed: Bool { failure == nil && expectations.allSatisfy(\.passed) }
+
+    /// Whether every expectation held but at least one only fragilely (its
+    /// confidence interval crosses what it promises).
+    public var isFragile: Bool { passed && expectations.contains { $0.verdict == .fragile } }
 }
 
 /// What happened to one activity on one receiving device over all trials.
@@ -76,8 +81,14 @@ public struct LatencySummary: Hashable, Sendable {
 public struct ExpectationResult: Hashable, Sendable {
     /// The expectation.
     package let expectation: Expectation
-    /// Whether it held.
-    public let passed: Bool
+    /// Whether it held, on the point estimate (a fragile expectation held).
+    public var passed: Bool { verdict != .fail }
+    /// Pass, fragile or fail.
+    public let verdict: Verdict
+    /// The confidence interval or bound behind the verdict; nil when there
+    /// was nothing to estimate (no trial, or no trial reached a latency's
+    /// end).
+    public let confidence: VerdictConfidence?
     /// What it asks, in words: "outcome on ipad is continued in every trial".
     public let asked: String
     /// What was measured, in words: "continued in 97 of 100 trials (97%)".
@@ -155,8 +166,10 @@ struct ExpectationEvaluator {
             let passed = count == trials
             let detail = passed ? measured
                 : measured + "; trial \(firstMiss!.trial) was \(firstMiss!.outcome.map { "\($0)" } ?? "not observed")"
+            let (verdict, confidence) = VerdictConfidence.share(
+                passed: passed, exceptions: trials - count, trials: trials, allowed: nil)
             return ExpectationResult(
-                expectation: expectation, passed: passed, asked: asked, measured: detail,
+                expectation: expectation, verdict: verdict, confidence: confidence, asked: asked, measured: detail,
                 failingTrial: passed ? nil : firstMiss?.trial)
         }
         let passed = rate.holds(for: fraction)
@@ -165,8 +178,9 @@ struct ExpectationEvaluator {
         case .atLeast: failing = passed ? nil : firstMiss?.trial
         case .atMost: failing = passed ? nil : firstMatch
         }
+        let (verdict, confidence) = VerdictConfidence.share(passed: passed, rate: rate, matches: count, trials: trials)
         return ExpectationResult(
-            expectation: expectation, passed: passed, asked: asked, measured: measured,
+            expectation: expectation, verdict: verdict, confidence: confidence, asked: asked, measured: measured,
             failingTrial: failing)
     }
 
@@ -179,25 +193,29 @@ struct ExpectationEvaluator {
             "trial \(trial) had [\(got.map(\.rawValue).joined(separator: ", "))]" + firstDifference(got, expected)
         }
         guard let rate else {
+            let (verdict, confidence) = VerdictConfidence.share(
+                passed: firstFailure == nil, exceptions: trials - matches, trials: trials, allowed: nil)
             if let (trial, got) = firstFailure {
                 return ExpectationResult(
-                    expectation: expectation, passed: false, asked: asked, measured: failure(trial, got), failingTrial: trial)
+                    expectation: expectation, verdict: verdict, confidence: confidence, asked: asked,
+                    measured: failure(trial, got), failingTrial: trial)
             }
             return ExpectationResult(
-                expectation: expectation, passed: true, asked: asked,
+                expectation: expectation, verdict: verdict, confidence: confidence, asked: asked,
                 measured: "as expected in all \(trials) trials", failingTrial: nil)
         }
         let fraction = trials == 0 ? 0 : Double(matches) / Double(trials)
         let measured = "as expected in \(matches) of \(trials) trials (\(percentText(fraction)))"
         let passed = rate.holds(for: fraction)
+        let (verdict, confidence) = VerdictConfidence.share(passed: passed, rate: rate, matches: matches, trials: trials)
         guard !passed, case .atLeast = rate, let (trial, got) = firstFailure else {
             return ExpectationResult(
-                expectation: expectation, passed: passed, asked: asked,
+                expectation: expectation, verdict: verdict, confidence: confidence, asked: asked,
                 measured: firstFailure.map { measured + "; " + failure($0.trial, $0.got) } ?? measured, failingTrial: nil)
         }
         return ExpectationResult(
-            expectation: expectation, passed: false, asked: asked, measured: measured + "; " + failure(trial, got),
-            failingTrial: trial)
+            expectation: expectation, verdict: verdict, confidence: confidence, asked: asked,
+            measured: measured + "; " + failure(trial, got), failingTrial: trial)
     }
 
     /// Where two sequences first differ, in words.
@@ -225,7 +243,7 @@ struct ExpectationEvaluator {
         let label = "p\(numberText(percentile))"
         guard let range = histogram.range(atPercentile: percentile) else {
             return ExpectationResult(
-                expectation: expectation, passed: false, asked: asked,
+                expectation: expectation, verdict: .fail, confidence: nil, asked: asked,
                 measured: "no trial of \(trials) reached the end of \(metric.rawValue)",
                 failingTrial: trials == 0 ? nil : 0)
         }
@@ -237,8 +255,15 @@ struct ExpectationEvaluator {
             // The bound falls inside the bucket: say why it does not pass.
             measured += " (the histogram places it between \(low) and \(high), on both sides of the bound)"
         }
+        let point: SimDuration
+        switch bound {
+        case .below: point = high
+        case .above: point = low
+        }
+        let (verdict, confidence) = VerdictConfidence.percentile(
+            passed: passed, histogram: histogram, percentile: percentile, bound: bound, point: point, trials: trials)
         return ExpectationResult(
-            expectation: expectation, passed: passed, asked: asked, measured: measured,
+            expectation: expectation, verdict: verdict, confidence: confidence, asked: asked, measured: measured,
             failingTrial: passed ? nil : firstBreaking)
     }
 }
