@@ -88,7 +88,7 @@ public enum AdviceReport {
             if let end = ends.first(where: { end in end.1.map { ($0 <= target.latency) != meets } ?? false }), let value = end.1 {
                 lines.append(
                     "  An assumption alone can move this answer across the target: with \(entry.parameter) at the \(end.0) end of its "
-                        + "plausible range \(entry.range.quantity) \(SweepChart.number(end.2))\(entry.range.unit.isEmpty ? "" : " " + entry.range.unit), \(percentile) at \(sizeWords(at)) is "
+                        + "plausible range (\(entry.range.quantity) \(SweepChart.number(end.2))\(entry.range.unit.isEmpty ? "" : " " + entry.range.unit)), \(percentile) at \(sizeWords(at)) is "
                         + "\(value.rounded(toSignificantDigits: 3)), \(meets ? "over" : "within") the target of \(target.latency).")
                 break
             }

@@ -351,7 +351,9 @@ public struct Advisor: Sendable {
         }
         var parameters: [VariedParameter] = []
         for (index, row) in table.enumerated() where set[index].isEmpty {
-            for range in row.parameters where range.low < range.high {
+            // The userInfo limit bounds the search itself: varying it moves
+            // the ceiling of the answer, not the latency.
+            for range in row.parameters where range.low < range.high && !range.paths.contains(where: { $0.hasSuffix("userInfoLimit") }) {
                 let name = row.parameters.count > 1 ? "\(row.setting): \(range.quantity)" : row.setting
                 parameters.append(VariedParameter(name: name, evidence: row.evidence, range: range))
             }
