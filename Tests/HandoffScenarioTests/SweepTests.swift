@@ -1,3 +1,4 @@
+import Foundation
 import Handoff
 import HandoffWorld
 @testable import HandoffScenario
@@ -227,5 +228,55 @@ struct AdvisorTests {
         #expect(chunks.count == 24 * 8 - 4 + 16)
         #expect(chunks.first?.trials.count == 1_250)
         #expect(chunks.suffix(16).allSatisfy { (312...313).contains($0.trials.count) })
+    }
+}
+
+/// `advise --sensitivity`: each default the file does not set, moved to
+/// both ends of its plausible range on common random numbers.
+@Suite("Payload advice: sensitivity")
+struct AdvisorSensitivityTests {
+    /// The shipped same-network guidance, on few trials.
+    static func advice(jobs: Int, text: String? = nil) throws -> [Advisor.Advice] {
+        let file = packageRoot() + "/sweeps/guidance/same-lan.json"
+        let bytes = try text.map { Array($0.utf8) } ?? Array(#require(FileManager.default.contents(atPath: file)))
+        let target = Advisor.Target(latency: .seconds(1), success: 0.9)
+        return try Advisor(jobs: jobs, resolution: 32_768, sensitivity: true).advise(
+            bytes, file: file, profiles: ["WiFi", "3G"], target: target, options: SweepRunner.Options(trials: 12))
+    }
+
+    @Test("sensitivity is identical for 1 and 2 threads, ranked by movement, each parameter with its evidence")
+    func deterministicAndRanked() throws {
+        let one = try Self.advice(jobs: 1)
+        let two = try Self.advice(jobs: 2)
+        #expect(one == two)
+        // Off the cloud relay the profiles cannot matter: one answer, for the path.
+        #expect(one.count == 1)
+        let advice = try #require(one.first)
+        #expect(advice.path.hasPrefix("the same Wi-Fi network"))
+        #expect(!advice.profileApplies)
+        let spans = advice.sensitivity.map(\.span)
+        #expect(!spans.isEmpty)
+        #expect(zip(spans, spans.dropFirst()).allSatisfy { $0 >= $1 })
+        // The app's cold launch is on the critical path of a LAN handoff:
+        // it moves the answer, an assumption with its range.
+        let launch = try #require(advice.sensitivity.first { $0.parameter.hasPrefix("app launch") })
+        #expect(launch.evidence == .assumed)
+        #expect(try #require(launch.high) > #require(launch.low))
+        // The relay's delay is not on this path: common random numbers give
+        // exactly the same trials at both ends, so it is not listed.
+        #expect(!advice.sensitivity.contains { $0.parameter.hasPrefix("cloud relay") })
+        // The five that move it most have the answer at both ends.
+        #expect(advice.sensitivity.prefix(Advisor.answeredParameters).allSatisfy { $0.lowAnswer != nil && $0.highAnswer != nil })
+    }
+
+    @Test("a value the file sets is the team's own: it is not varied")
+    func fileValuesAreNotVaried() throws {
+        let file = packageRoot() + "/sweeps/guidance/same-lan.json"
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        let edited = text.replacingOccurrences(
+            of: #""activityTypes": ["#, with: #""coldLaunch": "300ms", "activityTypes": ["#)
+        #expect(edited != text)
+        let advice = try #require(try Self.advice(jobs: 2, text: edited).first)
+        #expect(!advice.sensitivity.contains { $0.parameter.hasPrefix("app launch") })
     }
 }
