@@ -16,7 +16,10 @@ import SimKernel
 /// 4. for accept → continue, accept → restored and advert → offered, in that
 ///    order: p50, p90, p95, p99, p99.9 and max. Percentiles are the
 ///    histogram's nearest-rank values (see
-///    `LatencyHistogram.value(atPercentile:)`).
+///    `LatencyHistogram.value(atPercentile:)`);
+/// 5. where the p95 trials' time goes (the latency budget): in the text
+///    (`--columns full`) and Markdown tables its three largest phases, in
+///    CSV every phase's share of the p95 trials' time and its mean.
 ///
 /// The output depends only on the result: numbers are formatted by hand
 /// (never by locale), and nothing is iterated in hash order.
@@ -170,7 +173,21 @@ public enum SweepTable {
         for metric in metrics {
             names += statistics.map { "\(metric.csvName)_\($0.csvName)_ns" }
         }
+        names += LatencyBudget.Phase.allCases.map { budgetName($0) + "_p95_share" }
+        names += LatencyBudget.Phase.allCases.map { budgetName($0) + "_mean_ns" }
         return names
+    }
+
+    /// A phase's stem in CSV names: `phase_pair_verify`.
+    static func budgetName(_ phase: LatencyBudget.Phase) -> String { String(phase.csvName.dropLast(3)) }
+
+    /// Where the p95 trials' time goes, for a table cell: the three
+    /// largest shares, `resolve 90% · Pair-Verify 6% · …`; `—` without
+    /// budgets.
+    static func budgetCell(_ aggregate: PointAggregate) -> String {
+        guard let summary = aggregate.budget.summary() else { return "—" }
+        let top = summary.ranked.filter { $0.tailShare >= 0.005 }.prefix(3)
+        return top.map { "\($0.phase.label) \(BudgetText.percent($0.tailShare))" }.joined(separator: " · ")
     }
 
     /// One CSV row, unquoted.
@@ -184,6 +201,12 @@ public enum SweepTable {
         for metric in metrics {
             let histogram = aggregate.histogram(metric)
             fields += statistics.map { histogram.value(atPercentile: $0.percentile).map { String($0) } ?? "" }
+        }
+        if let summary = aggregate.budget.summary() {
+            fields += summary.phases.map { figure in decimalText(UInt64((figure.tailShare * 1_000_000).rounded()), scale: 1_000_000) }
+            fields += summary.phases.map { String($0.mean.nanoseconds) }
+        } else {
+            fields += Array(repeating: "", count: 2 * LatencyBudget.Phase.allCases.count)
         }
         return fields
     }
@@ -232,6 +255,7 @@ public enum SweepTable {
         for metric in metrics {
             names += statistics.map { "\(metric.shortName) \($0.displayName)" }
         }
+        names.append("p95 trials' time")
         return names
     }
 
@@ -248,6 +272,7 @@ public enum SweepTable {
             let histogram = aggregate.histogram(metric)
             fields += statistics.map { durationText(histogram.value(atPercentile: $0.percentile)) }
         }
+        fields.append(budgetCell(aggregate))
         return fields
     }
 

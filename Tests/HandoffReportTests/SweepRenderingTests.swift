@@ -45,10 +45,15 @@ struct SweepRenderingTests {
             + "accept_to_restored_p99_9_ns,accept_to_restored_max_ns,"
             + "advert_to_offered_p50_ns,advert_to_offered_p90_ns,advert_to_offered_p95_ns,advert_to_offered_p99_ns,"
             + "advert_to_offered_p99_9_ns,advert_to_offered_max_ns,"
-            + "fetch_p50_ns,fetch_p90_ns,fetch_p95_ns,fetch_p99_ns,fetch_p99_9_ns,fetch_max_ns"
-        let expected = header + "\n"
-            + "1KiB,1024,1000,1,0,0,0,0,0,500,900,950,990,999,1000,,,,,,,1500,1500,1500,1500,1500,1500,,,,,,\n"
-            + "4KiB,4096,3,0.666667,0,0,1,0,0,7,9,9,9,9,9,8,8,8,8,8,8,,,,,,,,,,,,\n"
+            + "fetch_p50_ns,fetch_p90_ns,fetch_p95_ns,fetch_p99_ns,fetch_p99_9_ns,fetch_max_ns,"
+        let shares: [String] = LatencyBudget.Phase.allCases.map { String($0.csvName.dropLast(3)) + "_p95_share" }
+        let means: [String] = LatencyBudget.Phase.allCases.map { String($0.csvName.dropLast(3)) + "_mean_ns" }
+        let budgetHeader: String = (shares + means).joined(separator: ",")
+        // No budgets recorded here: their 26 columns are empty.
+        let noBudget = String(repeating: ",", count: 26)
+        let expected = header + budgetHeader + "\n"
+            + "1KiB,1024,1000,1,0,0,0,0,0,500,900,950,990,999,1000,,,,,,,1500,1500,1500,1500,1500,1500,,,,,," + noBudget + "\n"
+            + "4KiB,4096,3,0.666667,0,0,1,0,0,7,9,9,9,9,9,8,8,8,8,8,8,,,,,,,,,,,," + noBudget + "\n"
         #expect(SweepTable.csv(result) == expected)
     }
 
@@ -66,7 +71,7 @@ struct SweepRenderingTests {
         #expect(lines.count == 3)  // header, one row, and the empty text after the final LF
         #expect(lines[0].hasPrefix("\"odd,\"\"axis\"\"\",payload,payload_bytes,"))
         // No trials: the rate and every latency are empty, the counts 0.
-        #expect(lines[1] == "\"x, y\",1KiB,1024,0,,0,0,0,0,0" + String(repeating: ",", count: 24))
+        #expect(lines[1] == "\"x, y\",1KiB,1024,0,,0,0,0,0,0" + String(repeating: ",", count: 24 + 26))
     }
 
     @Test("success rates round half up to six decimals (CSV) and two decimals of a percent (text)")
@@ -126,7 +131,7 @@ struct SweepRenderingTests {
         }
         #expect(lines[0].hasPrefix("profile           payload  bytes  trials  success"))
         #expect(lines[0].contains("a→c p50"))
-        #expect(lines[0].hasSuffix("fetch max"))
+        #expect(lines[0].hasSuffix("fetch max  p95 trials' time"))
         #expect(lines[2].hasPrefix("WiFi              256B       256     100"))
         #expect(lines[2].contains(" 40ms "))
         #expect(lines[2].hasSuffix("—"))  // advert → offered was never recorded
@@ -585,6 +590,21 @@ struct SweepChartAnswerTests {
         // Without a target, nothing of it.
         let plain = try #require(parseXML(SweepChart.svg(Self.result(points))))
         #expect(!plain.descendants("g").contains { $0.attributes["class"] == "target" || $0.attributes["class"] == "answer" })
+    }
+
+    @Test("the tables carry the budget: CSV every phase's p95 share and mean, the text and Markdown its largest phases")
+    func budgetColumns() throws {
+        let result = Self.result([Self.point(bytes: 1024, milliseconds: 300, resolveShare: 0.75)])
+        let lines = SweepTable.csv(result).split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        let header = lines[0]
+        let shares = header.indices.filter { header[$0].hasSuffix("_p95_share") }
+        #expect(shares.count == LatencyBudget.Phase.allCases.count)
+        let values = shares.map { Double(lines[1][$0]) ?? -1 }
+        #expect(abs(values.reduce(0, +) - 1) < 1e-5)
+        let resolve = try #require(header.firstIndex(of: "phase_resolve_p95_share"))
+        #expect(abs((Double(lines[1][resolve]) ?? 0) - 0.75) < 0.01)
+        #expect(SweepTable.markdown(result).contains("resolve 75% · transfer 25%"))
+        #expect(SweepTable.text(result, columns: .full).contains("resolve 75% · transfer 25%"))
     }
 
     @Test("the budget strip stacks each phase's share of the p95 trials, with a legend of the phases that appear")
