@@ -258,8 +258,10 @@ public enum SweepChart {
                 groups.append([(order, point)])
             }
         }
+        // Off the cloud relay a profile shapes nothing: name the path instead.
+        let fixedPath = result.axes.contains { $0.name == profileAxis } ? nil : result.fixedPath
         return keys.indices.map { group in
-            var label = keys[group][0]
+            var label = fixedPath ?? keys[group][0]
             for (name, value) in zip(names, keys[group].dropFirst()) { label += ", \(name)=\(value)" }
             let samples = groups[group]
                 .sorted { ($0.point.payloadBytes, $0.order) < ($1.point.payloadBytes, $1.order) }

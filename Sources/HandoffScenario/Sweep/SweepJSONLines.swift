@@ -37,6 +37,7 @@ public enum SweepJSONLines {
                 .object([("name", .string(axis.name)), ("values", .array(axis.values.map(JSONOutput.string)))])
             })),
             ("shard", result.shard.map { .object([("index", .int(Int64($0.index))), ("count", .int(Int64($0.count)))]) } ?? .null),
+            ("fixedPath", result.fixedPath.map(JSONOutput.string) ?? .null),
         ])
     }
 
@@ -212,9 +213,11 @@ public enum SweepJSONLines {
             guard values.count == axes.count else { throw fail(number, "the point has \(values.count) coordinates for \(axes.count) axes") }
             points.append(SweepPoint(coordinates: values, payloadBytes: Int(payload), profile: profile, aggregate: aggregate))
         }
-        let result = SweepResult(
+        var result = SweepResult(
             file: scenarioFile, name: name, digest: digest, seed: UInt64(seed), trials: Int(trials), activity: activity,
             device: device, axes: axes, points: points, shard: shard)
+        // Files written before it was recorded lack it: the chart then names profiles.
+        result.fixedPath = header.string("fixedPath")
         return Part(toolVersion: toolVersion, result: result)
     }
 
@@ -270,10 +273,11 @@ public enum SweepJSONLines {
         for (_, part) in parts.dropFirst() {
             for index in points.indices { points[index].aggregate.merge(part.result.points[index].aggregate) }
         }
-        let merged = SweepResult(
+        var merged = SweepResult(
             file: reference.file, name: reference.name, digest: reference.digest, seed: reference.seed,
             trials: reference.trials, activity: reference.activity, device: reference.device, axes: reference.axes,
             points: points, shard: nil)
+        merged.fixedPath = reference.fixedPath
         return (first.toolVersion, merged)
     }
 }

@@ -184,6 +184,11 @@ public struct SweepResult: Sendable, Equatable {
     public var points: [SweepPoint]
     /// The slice of trials this result holds; nil for all of them.
     package let shard: Shard?
+    /// The path the fetch takes, in words, when internet profiles do not
+    /// shape it (`peer-to-peer Wi-Fi (AWDL)`); nil on the cloud relay, or
+    /// when not known. Charts label such a sweep's series by it rather
+    /// than by a profile that cannot apply.
+    package var fixedPath: String?
 
     /// A sweep result.
     package init(

@@ -267,10 +267,13 @@ public struct SweepRunner: Sendable {
                 result.samples = aggregate.samples
                 return result
             }
-            return SweepResult(
+            var result = SweepResult(
                 file: sweep.base.file, name: sweep.base.name, digest: sweep.base.digest, seed: sweep.seed,
                 trials: sweep.trials, activity: sweep.base.activities[sweep.activity].name, device: sweep.device,
                 axes: sweep.axes, points: results, shard: sweep.shard)
+            let path = Advisor.path(of: sweep.base, activity: sweep.activity, device: sweep.device)
+            if !path.profileApplies { result.fixedPath = path.words }
+            return result
         }
     }
 
