@@ -95,15 +95,6 @@ struct CalibrationSearchTests {
         let second = try Self.search(2, f)
         #expect(first.point == second.point && first.value == second.value)
     }
-
-    @Test("a bootstrap replicate's quadratic refit finds a quadratic's minimum near the start")
-    func refit() throws {
-        let target = [0.46, 0.57]
-        let found = try GlobalSearch().refit(from: [0.5, 0.5], radius: 0.1, key: Self.key.child("bootstrap", 0)) { point in
-            (point[0] - target[0]) * (point[0] - target[0]) + 3 * (point[1] - target[1]) * (point[1] - target[1])
-        }
-        #expect(zip(found.point, target).allSatisfy { abs($0 - $1) < 1e-6 }, "\(found.point)")
-    }
 }
 
 extension CalibrationSearchTests {
