@@ -31,7 +31,7 @@ struct GlobalSearch {
     /// Simulations per vertex (d + 1) of each middle-stage run, and of the
     /// last stage.
     var localBudget = 10
-    var finalBudget = 10
+    var finalBudget = 7
 
     /// A point and its objective.
     typealias Evaluated = (point: [Double], value: Double)
