@@ -68,9 +68,10 @@ public struct Overlay: Sendable, Equatable {
     /// ```
     package var replicates: [Overlay] {
         replicateSettings.map { replicate in
-            Overlay(file: file, description: description, settings: settings.map { setting in
-                replicate.first { $0.parsed == setting.parsed } ?? setting
-            })
+            // Looked up by path; the order is the base's.
+            var values: [ParameterPath: Setting] = [:]
+            for setting in replicate { values[setting.parsed] = setting }
+            return Overlay(file: file, description: description, settings: settings.map { values[$0.parsed] ?? $0 })
         }
     }
 
@@ -97,6 +98,9 @@ public struct Overlay: Sendable, Equatable {
                     $0, $1, expected: "an array of bootstrap replicates ({\"set\": [...]} objects)",
                     maximumCount: maximumReplicates)
             } ?? []
+            // Membership only (no order reaches the output): a replicate's
+            // paths are checked in time linear in its size.
+            let fitted = Set(settings.map(\.parsed))
             for (index, element) in listed.enumerated() {
                 let replicatePath = path.key("replicates").index(index)
                 guard let replicate = context.object(
@@ -107,12 +111,13 @@ public struct Overlay: Sendable, Equatable {
                 else { continue }
                 let setPath = replicatePath.key("set")
                 var values: [Setting] = []
+                var seen = Set<ParameterPath>()
                 for (offset, setting) in Self.settings(list, at: setPath, context: context) {
                     let elementPath = setPath.index(offset)
-                    if !settings.contains(where: { $0.parsed == setting.parsed }) {
+                    if !fitted.contains(setting.parsed) {
                         context.report(elementPath.key("path"), at: setting.position,
                                        "expected a path the overlay's \"set\" sets (a replicate gives other values to the fitted paths), found \"\(setting.path)\"")
-                    } else if values.contains(where: { $0.parsed == setting.parsed }) {
+                    } else if !seen.insert(setting.parsed).inserted {
                         context.report(elementPath.key("path"), at: setting.position,
                                        "expected each path once in a replicate, found \"\(setting.path)\" again")
                     } else {
