@@ -8,7 +8,7 @@ public enum CalibrationReport {
     /// quantiles.
     public static func text(_ result: CalibrationResult) -> String {
         var lines = ["\(result.name) (\(result.file)): "
-            + (result.fitted ? "fitted in \(result.evaluations) simulations of \(result.trials) trials per group"
+            + (result.fitted ? "fitted in \(result.evaluations) simulations of at most \(result.trials) trials per group (\(result.trialsSimulated) trials in all)"
                 : "checked with \(result.trials) trials per group")
             + ", seed \(result.seed)"]
         if !result.parameters.isEmpty {
@@ -57,6 +57,7 @@ public enum CalibrationReport {
             ("trials", .int(Int64(result.trials))),
             ("fitted", .bool(result.fitted)),
             ("evaluations", .int(Int64(result.evaluations))),
+            ("trialsSimulated", .int(Int64(result.trialsSimulated))),
             ("bootstrap", .int(Int64(result.bootstrap))),
             ("objective", .double(result.objective)),
             ("parameters", .array(result.parameters.map { fitted in

@@ -14,7 +14,7 @@ extension CommandOption where Self == Option<Int> {
     static var bootstrap: Option<Int> {
         .option(
             name: "--bootstrap", .integer("N", in: 0...1_000), default: 0,
-            help: "Refit on N resamplings of the measurements for a 95% interval on every parameter.")
+            help: "Refit on N resamplings of the measurements for a 95% interval on every parameter; --output keeps each replicate's values.")
     }
 }
 
@@ -57,8 +57,11 @@ extension CommandSpec {
             by a column whose value is written into the scenario) and the parameters \
             to fit with their ranges. Each candidate is simulated on the same random \
             numbers (the experiment's seed) and scored by the Kolmogorov–Smirnov \
-            distance and a tail-weighted quantile loss; Nelder–Mead searches the \
-            ranges. docs/calibration.md describes the experiment file.
+            distance and a tail-weighted quantile loss. The search screens the whole \
+            ranges on an eighth of the trials, descends by Nelder–Mead from the two \
+            best screened points on a quarter, and finishes on every trial, so it \
+            does not depend on where it starts. docs/calibration.md describes the \
+            experiment file and the search.
             """,
         arguments: [ArgumentSpec("experiment", help: "The experiment file (JSON).")],
         options: [

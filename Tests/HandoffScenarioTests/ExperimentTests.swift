@@ -195,12 +195,13 @@ struct ExperimentTests {
     func nelderMead() throws {
         let target = [0.3, 0.72, 0.5]
         func f(_ point: [Double]) -> Double { zip(point, target).map { ($0 - $1) * ($0 - $1) }.reduce(0, +) }
-        let first = try Calibrator.minimise(from: [0.5, 0.5, 0.5], size: 0.25, budget: 400, restarts: 2) { f($0) }
-        let second = try Calibrator.minimise(from: [0.5, 0.5, 0.5], size: 0.25, budget: 400, restarts: 2) { f($0) }
+        let start = [0.5, 0.5, 0.5]
+        let first = try Calibrator.nelderMead(from: start, value: f(start), size: 0.25, budget: 400) { f($0) }
+        let second = try Calibrator.nelderMead(from: start, value: f(start), size: 0.25, budget: 400) { f($0) }
         #expect(first.point == second.point)
         #expect(zip(first.point, target).allSatisfy { abs($0 - $1) < 0.01 })
         // A minimum outside the cube: the boundary.
-        let clamped = try Calibrator.minimise(from: [0.5], size: 0.25, budget: 200, restarts: 1) { ($0[0] - 1.4) * ($0[0] - 1.4) }
+        let clamped = try Calibrator.nelderMead(from: [0.5], value: 0.81, size: 0.25, budget: 200) { ($0[0] - 1.4) * ($0[0] - 1.4) }
         #expect(clamped.point[0] > 0.99)
     }
 

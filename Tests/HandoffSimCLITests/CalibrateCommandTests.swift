@@ -123,6 +123,25 @@ struct OverlayCommandTests {
         let overlayText = try String(contentsOfFile: directory + "/fitted.json", encoding: .utf8)
         #expect(overlayText.contains("\"network.wifiPeerToPeer.latency\""))
         #expect(overlayText.contains("\"network.wifiPeerToPeer.bandwidthSpread\""))
+        #expect(!overlayText.contains("\"replicates\""), "no bootstrap, no replicates")
+
+        // With a bootstrap, each replicate's values are kept, and the overlay
+        // still runs (its "set").
+        let bootstrapped = try ProductRunner.run(
+            "handoff-sim",
+            ["calibrate", directory + "/experiment.json", "--trials", "200", "--evaluations", "2", "--bootstrap", "2",
+             "--output", directory + "/replicated.json", "--no-progress"])
+        #expect(bootstrapped.status == 0, "\(bootstrapped.standardError)")
+        let replicated = try JSONSerialization.jsonObject(
+            with: Data(contentsOf: URL(fileURLWithPath: directory + "/replicated.json"))) as? [String: Any]
+        let replicates = replicated?["replicates"] as? [[String: Any]] ?? []
+        #expect(replicates.count == 2)
+        func paths(_ object: [String: Any]?) -> [String] { (object?["set"] as? [[String: Any]] ?? []).compactMap { $0["path"] as? String } }
+        #expect(replicates.allSatisfy { paths($0) == paths(replicated) } && paths(replicated).count == 2)
+        let withReplicates = try ProductRunner.run(
+            "handoff-sim", ["run", Self.root + "/scenarios/payload-3kib.json", "--trials", "5", "--overlay",
+                            directory + "/replicated.json", "--no-progress"])
+        #expect(withReplicates.status == 0 || withReplicates.status == 1, "\(withReplicates.standardError)")
 
         // A hand-written overlay that makes the link much slower: run's
         // figures move, and equal those of the scenario with the value written in.

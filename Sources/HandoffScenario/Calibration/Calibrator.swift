@@ -71,6 +71,12 @@ public struct CalibrationResult: Sendable, Equatable {
     public let parameters: [FittedParameter]
     /// Each group's fit, datasets in order, groups in file order.
     package let groups: [GroupFit]
+    /// Each bootstrap replicate's fitted values, in the order of
+    /// ``parameters`` (each in its kind's unit); empty without a bootstrap.
+    package var replicates: [[Double]] = []
+    /// Trials simulated in all (every group of every simulation): the
+    /// cost of the fit, whatever the machine.
+    package var trialsSimulated = 0
 }
 
 /// Fits an ``Experiment``'s parameters to its measurements by simulation.
@@ -84,11 +90,14 @@ public struct CalibrationResult: Sendable, Equatable {
 /// Kolmogorov–Smirnov distance between simulated and measured latencies,
 /// half the mean absolute log-ratio of their 5, 25, 50, 75, 95 and 99%
 /// quantiles (the last two weighted twice: the tail matters), and the gap
-/// between success shares when the data has outcomes. Nelder–Mead searches
-/// the parameters' ranges mapped to [0, 1] (log ranges in the logarithm),
-/// then restarts twice from the best point with a smaller simplex. A
-/// bootstrap refits on resampled measurements, each replicate on its own
-/// random numbers, for 95% intervals. Nothing
+/// between success shares when the data has outcomes. The search
+/// (``GlobalSearch``) works on the parameters' ranges mapped to [0, 1] (log
+/// ranges in the logarithm): a Latin-hypercube screen of the whole ranges
+/// on an eighth of the trials, Nelder–Mead from the two best screened
+/// points on a quarter, and Nelder–Mead from the better of them on every
+/// trial, so where it starts does not decide where it ends. A bootstrap
+/// refits on resampled measurements, each replicate on its own random
+/// numbers, for 95% intervals, and keeps each replicate's values. Nothing
 /// depends on the number of threads: they only share out each point's
 /// trials.
 public struct Calibrator: Sendable {
@@ -105,6 +114,15 @@ public struct Calibrator: Sendable {
         self.bootstrap = max(0, bootstrap)
         self.maximumEvaluations = maximumEvaluations
     }
+
+    /// A bootstrap replicate's refit: Nelder–Mead from the fit, on every
+    /// trial, with a simplex of this size (of each range mapped to [0, 1])
+    /// and this many simulations per vertex. A simplex, unlike a model
+    /// fitted in a region around the fit, can end anywhere in the ranges:
+    /// one round of a quadratic model in ±0.03 of the fit (31 simulations
+    /// a replicate) gave the region's edges as the interval.
+    static let replicateSimplex = 0.05
+    static let replicateBudget = 8
 
     static let levels = [0.05, 0.25, 0.5, 0.75, 0.95, 0.99]
     static let weights = [1.0, 1, 1, 1, 2, 2]
@@ -148,15 +166,20 @@ public struct Calibrator: Sendable {
             return CalibrationResult(
                 name: experiment.name, file: experiment.file, seed: experiment.seed, trials: experiment.trials,
                 fitted: false, evaluations: evaluator.evaluations, bootstrap: 0,
-                objective: Evaluator.objective(groups), parameters: checked, groups: groups)
+                objective: Evaluator.objective(groups), parameters: checked, groups: groups,
+                trialsSimulated: evaluator.trialsSimulated)
         }
         let measured = experiment.datasets.map { $0.groups.map(\.milliseconds) }
         let budget = maximumEvaluations ?? 60 * (parameters.count + 1)
         let start = parameters.map { $0.unit(of: $0.start) }
-        let best = try Self.minimise(from: start, size: 0.25, budget: budget, restarts: 2) { unit throws(ScenarioError) in
-            try evaluator.objective(unit: unit, measured: measured)
+        let search = GlobalSearch()
+        let best = try search.minimise(
+            from: start, budget: budget, key: RandomStreamKey(seed: experiment.seed).child("calibrate")
+        ) { unit, divisor throws(ScenarioError) in
+            try evaluator.objective(unit: unit, measured: measured, divisor: divisor)
         }
         var intervals: [ClosedRange<Double>?] = Array(repeating: nil, count: parameters.count)
+        var replicates: [[Double]] = []
         if bootstrap > 0 {
             var estimates: [[Double]] = Array(repeating: [], count: parameters.count)
             for replicate in 0..<bootstrap {
@@ -172,14 +195,16 @@ public struct Calibrator: Sendable {
                         }
                     }
                 }
-                let refit = try Self.minimise(
-                    from: best.point, size: 0.1, budget: max(budget / 4, 10 * (parameters.count + 1)), restarts: 0
+                let startValue = try evaluator.objective(unit: best.point, measured: resampled, seed: simulationSeed)
+                let refit = try Self.nelderMead(
+                    from: best.point, value: startValue, size: Self.replicateSimplex,
+                    budget: Self.replicateBudget * (parameters.count + 1) - 1
                 ) { unit throws(ScenarioError) in
                     try evaluator.objective(unit: unit, measured: resampled, seed: simulationSeed)
                 }
-                for index in parameters.indices {
-                    estimates[index].append(parameters[index].value(at: refit.point[index]))
-                }
+                let values = parameters.indices.map { parameters[$0].value(at: refit.point[$0]) }
+                for index in parameters.indices { estimates[index].append(values[index]) }
+                replicates.append(values)
             }
             for index in parameters.indices {
                 let sorted = estimates[index].sorted()
@@ -196,7 +221,8 @@ public struct Calibrator: Sendable {
         return CalibrationResult(
             name: experiment.name, file: experiment.file, seed: experiment.seed, trials: experiment.trials,
             fitted: true, evaluations: evaluator.evaluations, bootstrap: bootstrap,
-            objective: Evaluator.objective(groups), parameters: fitted, groups: groups)
+            objective: Evaluator.objective(groups), parameters: fitted, groups: groups, replicates: replicates,
+            trialsSimulated: evaluator.trialsSimulated)
     }
 
     /// The bytes of every scenario file of `experiment`, by path.
@@ -300,24 +326,10 @@ public struct Calibrator: Sendable {
 
     // MARK: Nelder–Mead
 
-    /// The best point found by Nelder–Mead in [0, 1]^d from `start`, with
-    /// `restarts` more runs from the best point at a third of the size.
-    static func minimise(
-        from start: [Double], size: Double, budget: Int, restarts: Int,
-        _ f: (_ point: [Double]) throws(ScenarioError) -> Double
-    ) throws(ScenarioError) -> (point: [Double], value: Double) {
-        var best = (point: start, value: try f(start))
-        var used = 1
-        var simplexSize = size
-        for _ in 0...restarts where used < budget {
-            let run = try nelderMead(from: best.point, value: best.value, size: simplexSize, budget: budget - used, f)
-            used += run.evaluations
-            if run.value < best.value { best = (run.point, run.value) }
-            simplexSize /= 3
-        }
-        return best
-    }
-
+    /// The best point found by Nelder–Mead in [0, 1]^d from `start` (whose
+    /// objective is `value`), with a simplex of `size` on every axis and at
+    /// most `budget` simulations; stops early when the simplex is narrower
+    /// than 0.001 (or 0.01 with values within 1e-6).
     static func nelderMead(
         from start: [Double], value: Double, size: Double, budget: Int,
         _ f: (_ point: [Double]) throws(ScenarioError) -> Double
@@ -389,6 +401,8 @@ struct Evaluator {
     let jobs: Int
     let progress: (@Sendable (Int) -> Void)?
     private(set) var evaluations = 0
+    /// Trials simulated in all, over every dataset and group.
+    private(set) var trialsSimulated = 0
 
     init(experiment: Experiment, scenarios: [String: [UInt8]], jobs: Int, progress: (@Sendable (Int) -> Void)?) {
         self.experiment = experiment
@@ -400,14 +414,17 @@ struct Evaluator {
     /// The simulated latencies (ms) of every group and the share of trials
     /// that continued, for `values` (nil: the scenario as it is), under
     /// `seed` (the experiment's when nil).
-    mutating func simulate(values: [Double]?, seed: UInt64? = nil) throws(ScenarioError) -> [[(latencies: [Double], success: Double)]] {
+    mutating func simulate(
+        values: [Double]?, seed: UInt64? = nil, divisor: Int = 1
+    ) throws(ScenarioError) -> [[(latencies: [Double], success: Double)]] {
         var result: [[(latencies: [Double], success: Double)]] = []
         for dataset in experiment.datasets {
             var groups: [(latencies: [Double], success: Double)] = []
             for group in dataset.groups {
                 // The trial count always written: an axis, so that the file's
                 // own sweep block (if any) is not used instead.
-                var parameters = [(path: "trials", values: [String(dataset.trials)])]
+                let trials = Self.trials(dataset.trials, divisor: divisor)
+                var parameters = [(path: "trials", values: [String(trials)])]
                 if let values {
                     for (parameter, value) in zip(experiment.parameters, values) {
                         parameters.append((parameter.path, [parameter.text(value)]))
@@ -415,7 +432,7 @@ struct Evaluator {
                 }
                 if let path = dataset.groupPath { parameters.append((path, [group.value])) }
                 let options = SweepRunner.Options(
-                    trials: dataset.trials, seed: seed ?? experiment.seed, activity: experiment.activity,
+                    trials: trials, seed: seed ?? experiment.seed, activity: experiment.activity,
                     device: experiment.device)
                 let prepared = try SweepRunner.prepare(
                     scenarios[dataset.scenarioFile] ?? [], file: dataset.scenarioFile, payloads: [], profiles: [],
@@ -425,6 +442,7 @@ struct Evaluator {
                     sample.latency(dataset.metric).map { Double($0.nanoseconds) / 1e6 }
                 }
                 groups.append((latencies, point.aggregate.successRate))
+                trialsSimulated += trials
             }
             result.append(groups)
         }
@@ -434,9 +452,20 @@ struct Evaluator {
     }
 
     /// The objective at `unit` (each parameter's position in its range).
-    mutating func objective(unit: [Double], measured: [[[Double]]], seed: UInt64? = nil) throws(ScenarioError) -> Double {
+    mutating func objective(
+        unit: [Double], measured: [[[Double]]], seed: UInt64? = nil, divisor: Int = 1
+    ) throws(ScenarioError) -> Double {
         let values = zip(experiment.parameters, unit).map { $0.value(at: $1) }
-        return Self.objective(fits(try simulate(values: values, seed: seed), measured: measured))
+        return Self.objective(fits(try simulate(values: values, seed: seed, divisor: divisor), measured: measured))
+    }
+
+    /// The fewest trials a simulation at a divisor runs (all, when a
+    /// dataset has fewer).
+    static let minimumTrials = 20
+
+    /// The trials of a dataset of `trials` at `divisor`.
+    static func trials(_ trials: Int, divisor: Int) -> Int {
+        divisor <= 1 ? trials : max(min(trials, minimumTrials), trials / divisor)
     }
 
     /// Each group's fit.

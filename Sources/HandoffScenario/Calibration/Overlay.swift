@@ -18,6 +18,12 @@ import Foundation
 /// Each value goes to its path as `sweep --vary` writes one (missing
 /// objects on the way are made), in order; the scenario is then validated
 /// as usual, so a value that does not fit is reported against it.
+///
+/// A fit with a bootstrap (`calibrate --bootstrap N --output FIT`) also
+/// stores each replicate's values, as `"replicates": [{"set": [...]}, ...]`:
+/// each replicate sets some of the paths `set` sets (no other, each once),
+/// and ``replicates`` makes each of them an overlay of its own, `set` with
+/// the replicate's values in place.
 public struct Overlay: Sendable, Equatable {
     /// The overlay file.
     package let file: String
@@ -26,6 +32,9 @@ public struct Overlay: Sendable, Equatable {
     /// The values, in order: a path and the value as text (a JSON number,
     /// or a string such as `"2ms"`).
     package let settings: [Setting]
+    /// Each bootstrap replicate's values (paths that `settings` sets), in
+    /// the file's order; empty without a bootstrap.
+    package let replicateSettings: [[Setting]]
 
     /// One value to write.
     package struct Setting: Sendable, Equatable {
@@ -34,12 +43,37 @@ public struct Overlay: Sendable, Equatable {
         let parsed: ParameterPath
         /// Where the value is in the overlay file (nil for a fit's).
         var position: SourcePosition? = nil
+        /// The value's JSON path in the overlay file, when it is not
+        /// `$.set[i].value` (a replicate's).
+        var source: String? = nil
 
         package static func == (lhs: Setting, rhs: Setting) -> Bool { lhs.path == rhs.path && lhs.value == rhs.value }
     }
 
-    static let keys = ["$schema", "overlay", "set"]
+    static let keys = ["$schema", "overlay", "set", "replicates"]
     static let settingKeys = ["path", "value"]
+    static let replicateKeys = ["set"]
+    /// The most bootstrap replicates an overlay may hold (as many as
+    /// `calibrate --bootstrap` makes).
+    package static let maximumReplicates = 1_000
+
+    /// The overlays of the bootstrap replicates, in order: each this
+    /// overlay with the replicate's values written in place of its own (the
+    /// paths it does not set keep this overlay's values). Empty without a
+    /// bootstrap.
+    ///
+    /// ```swift
+    /// let fitted = try Overlay.load("fitted.json")
+    /// for replicate in fitted.replicates { _ = try ScenarioSuite.load("scenarios/payload-3kib.json", overlay: replicate) }
+    /// ```
+    package var replicates: [Overlay] {
+        replicateSettings.map { replicate in
+            // Looked up by path; the order is the base's.
+            var values: [ParameterPath: Setting] = [:]
+            for setting in replicate { values[setting.parsed] = setting }
+            return Overlay(file: file, description: description, settings: settings.map { values[$0.parsed] ?? $0 })
+        }
+    }
 
     /// Reads an overlay file, or every problem in it.
     package static func decode(_ bytes: [UInt8], file: String) -> Result<Overlay, ScenarioProblems> {
@@ -52,51 +86,97 @@ public struct Overlay: Sendable, Equatable {
         let path = JSONPath()
         var settings: [Setting] = []
         var description = ""
+        var replicates: [[Setting]] = []
         if let object = context.object(root, path, what: "an overlay object", allowed: keys) {
             description = object.optional("overlay") { context.string($0, $1) } ?? ""
             let list = object.required("set", what: "the values to write") {
                 context.array($0, $1, expected: "an array of {\"path\", \"value\"} objects")
             } ?? []
-            for (index, element) in list.enumerated() {
-                let elementPath = path.key("set").index(index)
-                guard let setting = context.object(element, elementPath, what: "a value to write", allowed: settingKeys),
-                      let text = setting.required("path", what: "where the value goes", { context.nonEmptyString($0, $1) })
+            settings = Self.settings(list, at: path.key("set"), context: context).map(\.setting)
+            let listed = object.optional("replicates") {
+                context.array(
+                    $0, $1, expected: "an array of bootstrap replicates ({\"set\": [...]} objects)",
+                    maximumCount: maximumReplicates)
+            } ?? []
+            // Membership only (no order reaches the output): a replicate's
+            // paths are checked in time linear in its size.
+            let fitted = Set(settings.map(\.parsed))
+            for (index, element) in listed.enumerated() {
+                let replicatePath = path.key("replicates").index(index)
+                guard let replicate = context.object(
+                    element, replicatePath, what: "a bootstrap replicate", allowed: replicateKeys),
+                    let list = replicate.required("set", what: "the replicate's values", {
+                        context.array($0, $1, expected: "an array of {\"path\", \"value\"} objects")
+                    })
                 else { continue }
-                guard let parsed = ParameterPath(text) else {
-                    context.report(elementPath.key("path"), at: setting.position(of: "path"),
-                                   ParameterPath.expected(text, example: "network.wifiPeerToPeer.latency") ?? "")
-                    continue
-                }
-                // The scenario's overlay is read before any overlay is
-                // written over it: setting it would do nothing.
-                if parsed.components.first == .key("overlay") {
-                    context.report(elementPath.key("path"), at: setting.position(of: "path"),
-                                   "expected a scenario value to write, found \"\(text)\": an overlay cannot name another overlay (put its values in this one)")
-                    continue
-                }
-                let value = setting.required("value", what: "the value (a number or a string)") { node, valuePath -> String? in
-                    switch node.value {
-                    case let .number(number):
-                        // A number past a double's range has no value to write.
-                        guard number.doubleValue.isFinite else {
-                            context.report(valuePath, at: node.position,
-                                           "expected a number a double can hold (at most about 1.8e308), found \(number.text)")
-                            return nil
-                        }
-                        return number.text
-                    case let .string(string): return string
-                    default:
-                        context.mismatch(node, valuePath, expected: "a number or a string such as \"2ms\"")
-                        return nil
+                let setPath = replicatePath.key("set")
+                var values: [Setting] = []
+                var seen = Set<ParameterPath>()
+                for (offset, setting) in Self.settings(list, at: setPath, context: context) {
+                    let elementPath = setPath.index(offset)
+                    if !fitted.contains(setting.parsed) {
+                        context.report(elementPath.key("path"), at: setting.position,
+                                       "expected a path the overlay's \"set\" sets (a replicate gives other values to the fitted paths), found \"\(setting.path)\"")
+                    } else if !seen.insert(setting.parsed).inserted {
+                        context.report(elementPath.key("path"), at: setting.position,
+                                       "expected each path once in a replicate, found \"\(setting.path)\" again")
+                    } else {
+                        var sourced = setting
+                        sourced.source = elementPath.key("value").description
+                        values.append(sourced)
                     }
                 }
-                if let value {
-                    settings.append(Setting(path: text, value: value, parsed: parsed, position: setting.position(of: "value")))
-                }
+                replicates.append(values)
             }
         }
         guard context.problems.isEmpty else { return .failure(ScenarioProblems(problems: context.sortedProblems)) }
-        return .success(Overlay(file: file, description: description, settings: settings))
+        return .success(Overlay(file: file, description: description, settings: settings, replicates: replicates))
+    }
+
+    /// The values of a `set` array at `path`, each with its element's
+    /// index (an invalid element is reported and left out).
+    private static func settings(
+        _ list: [JSONNode], at path: JSONPath, context: DecodingContext
+    ) -> [(index: Int, setting: Setting)] {
+        var settings: [(index: Int, setting: Setting)] = []
+        for (index, element) in list.enumerated() {
+            let elementPath = path.index(index)
+            guard let setting = context.object(element, elementPath, what: "a value to write", allowed: settingKeys),
+                  let text = setting.required("path", what: "where the value goes", { context.nonEmptyString($0, $1) })
+            else { continue }
+            guard let parsed = ParameterPath(text) else {
+                context.report(elementPath.key("path"), at: setting.position(of: "path"),
+                               ParameterPath.expected(text, example: "network.wifiPeerToPeer.latency") ?? "")
+                continue
+            }
+            // The scenario's overlay is read before any overlay is
+            // written over it: setting it would do nothing.
+            if parsed.components.first == .key("overlay") {
+                context.report(elementPath.key("path"), at: setting.position(of: "path"),
+                               "expected a scenario value to write, found \"\(text)\": an overlay cannot name another overlay (put its values in this one)")
+                continue
+            }
+            let value = setting.required("value", what: "the value (a number or a string)") { node, valuePath -> String? in
+                switch node.value {
+                case let .number(number):
+                    // A number past a double's range has no value to write.
+                    guard number.doubleValue.isFinite else {
+                        context.report(valuePath, at: node.position,
+                                       "expected a number a double can hold (at most about 1.8e308), found \(number.text)")
+                        return nil
+                    }
+                    return number.text
+                case let .string(string): return string
+                default:
+                    context.mismatch(node, valuePath, expected: "a number or a string such as \"2ms\"")
+                    return nil
+                }
+            }
+            if let value {
+                settings.append((index, Setting(path: text, value: value, parsed: parsed, position: setting.position(of: "value"))))
+            }
+        }
+        return settings
     }
 
     /// The overlay a scenario's `"overlay"` key names (relative to the
@@ -156,7 +236,7 @@ public struct Overlay: Sendable, Equatable {
                     else { continue }
                     return ScenarioProblem(
                         file: overlay.file.isEmpty ? problem.file : overlay.file,
-                        path: "$.set[\(index)].value", position: setting.position,
+                        path: setting.source ?? "$.set[\(index)].value", position: setting.position,
                         message: "the value of \(setting.path) does not fit \(problem.file) (\(problem.path)): \(problem.message)")
                 }
             }
@@ -224,12 +304,20 @@ public struct Overlay: Sendable, Equatable {
                 path: fitted.parameter.path, value: fitted.parameter.text(fitted.value),
                 parsed: ParameterPath(fitted.parameter.path)!)
         }
+        replicateSettings = result.replicates.map { values in
+            zip(result.parameters, values).map { fitted, value in
+                Setting(
+                    path: fitted.parameter.path, value: fitted.parameter.text(value),
+                    parsed: ParameterPath(fitted.parameter.path)!)
+            }
+        }
     }
 
-    init(file: String, description: String, settings: [Setting]) {
+    init(file: String, description: String, settings: [Setting], replicates: [[Setting]] = []) {
         self.file = file
         self.description = description
         self.settings = settings
+        self.replicateSettings = replicates
     }
 
     /// `root` with every value written, or the path that has no place in it.
@@ -250,9 +338,8 @@ public struct Overlay: Sendable, Equatable {
 
     /// The overlay file's text: JSON, every value in order.
     public var json: String {
-        let output: JSONOutput = .object([
-            ("overlay", .string(description)),
-            ("set", .array(settings.map { setting in
+        func list(_ settings: [Setting]) -> JSONOutput {
+            .array(settings.map { setting in
                 let value: JSONOutput
                 if let number = JSONNumber(setting.value), number.int64Value != nil || number.doubleValue.isFinite {
                     value = number.int64Value.map(JSONOutput.int) ?? .double(number.doubleValue)
@@ -260,8 +347,12 @@ public struct Overlay: Sendable, Equatable {
                     value = .string(setting.value)
                 }
                 return .object([("path", .string(setting.path)), ("value", value)])
-            })),
-        ])
-        return output.render(pretty: true)
+            })
+        }
+        var members: [(String, JSONOutput)] = [("overlay", .string(description)), ("set", list(settings))]
+        if !replicateSettings.isEmpty {
+            members.append(("replicates", .array(replicateSettings.map { .object([("set", list($0))]) })))
+        }
+        return JSONOutput.object(members).render(pretty: true)
     }
 }
