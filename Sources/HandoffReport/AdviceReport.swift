@@ -38,6 +38,11 @@ public enum AdviceReport {
                 line += " Continuation streams are never sooner up to the userInfo limit; use them only above it (where userInfo fails with 4611)."
             }
             lines.append(line)
+            if let interval = item.interval {
+                lines.append(
+                    "  over the fit's \(interval.replicates) bootstrap replicates the answer lies between "
+                        + "\(interval.low.map(sizeWords) ?? "none") and \(interval.high.map(sizeWords) ?? "none") (95%)")
+            }
             let at = item.largestPayload ?? item.smallestTried.bytes
             if let budget = item.budget {
                 lines.append("  where the time goes at \(sizeWords(at)) (p\(Int(budget.tailPercentile)) trials): \(BudgetText.shares(budget))")
@@ -136,7 +141,13 @@ public enum AdviceReport {
                     ("smallestTried", .object([
                         ("bytes", .int(Int64(item.smallestTried.bytes))), ("value", nanoseconds(item.smallestTried.value)),
                     ])),
-                    ("interval", .null),
+                    ("interval", item.interval.map { interval in
+                        .object([
+                            ("low", interval.low.map { .int(Int64($0)) } ?? .null),
+                            ("high", interval.high.map { .int(Int64($0)) } ?? .null),
+                            ("replicates", .int(Int64(interval.replicates))),
+                        ])
+                    } ?? .null),
                     ("sensitivity", .array(item.sensitivity.map { entry in
                         func answer(_ bytes: Int??) -> JSONOutput {
                             guard let bytes else { return .null }

@@ -280,3 +280,54 @@ struct AdvisorSensitivityTests {
         #expect(!advice.sensitivity.contains { $0.parameter.hasPrefix("app launch") })
     }
 }
+
+/// `advise --overlay FIT` with a fit's bootstrap replicates: the answer
+/// again under each replicate, on common random numbers, and its interval.
+@Suite("Payload advice: intervals from the fit's replicates")
+struct AdvisorIntervalTests {
+    /// A loss-free link at 1 Mbit/s, where size costs time in closed form;
+    /// the overlay moves its rate, and each replicate moves it again.
+    static let text = SweepTests.lossFree(rate: "1Mbit/s").replacingOccurrences(of: #""trials": 20"#, with: #""trials": 3"#)
+
+    static func overlay(_ rates: [String]) throws -> Overlay {
+        let replicates = rates.map { #"{"set": [{"path": "network.wifiPeerToPeer.bandwidth", "value": "\#($0)"}]}"# }
+        let json = #"{"overlay": "fitted by a test", "set": [{"path": "network.wifiPeerToPeer.bandwidth", "value": "1Mbit/s"}], "replicates": ["#
+            + replicates.joined(separator: ", ") + "]}"
+        return try Overlay(bytes: Array(json.utf8), file: "fit.json")
+    }
+
+    static func advise(_ overlay: Overlay, jobs: Int = 1) throws -> Advisor.Advice {
+        let target = Advisor.Target(latency: .milliseconds(400), success: 1)
+        let advice = try Advisor(jobs: jobs, resolution: 256).advise(
+            Array(text.utf8), file: "advise.json", profiles: [], target: target, options: SweepRunner.Options(overlay: overlay))
+        return try #require(advice.first)
+    }
+
+    @Test("the interval runs from the slowest replicate's answer to the fastest's, identical for 1 and 2 threads")
+    func interval() throws {
+        let overlay = try Self.overlay(["0.8Mbit/s", "1Mbit/s", "1.25Mbit/s"])
+        let advice = try Self.advise(overlay)
+        let interval = try #require(advice.interval)
+        #expect(interval.replicates == 3)
+        let answer = try #require(advice.largestPayload)
+        let low = try #require(interval.low), high = try #require(interval.high)
+        // A slower link fits less in the same time, a faster more; the
+        // middle replicate is the overlay's own rate, so its answer is the
+        // point answer.
+        #expect(low < answer && answer < high)
+        #expect(try Self.advise(overlay, jobs: 2) == advice)
+        // Without replicates there is no interval.
+        let plain = try Overlay(bytes: Array(#"{"set": [{"path": "network.wifiPeerToPeer.bandwidth", "value": "1Mbit/s"}]}"#.utf8), file: "o.json")
+        #expect(try Self.advise(plain).interval == nil)
+    }
+
+    @Test("a replicate under which no size meets the target counts below every size")
+    func noneBelow() {
+        let interval = Advisor.AnswerInterval([nil, 4096, 8192, 2048])
+        #expect(interval.low == nil)
+        #expect(interval.high == 8192)
+        let all = Advisor.AnswerInterval((1...40).map { Optional($0 * 100) })
+        // Nearest rank: the 1st and the 39th of 40.
+        #expect(all.low == 100 && all.high == 3_900)
+    }
+}

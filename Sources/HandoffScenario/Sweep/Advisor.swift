@@ -63,6 +63,9 @@ public struct Advisor: Sendable {
         /// The smallest size tried and its percentile (nil when no trial
         /// reached the metric there).
         public let smallestTried: (bytes: Int, value: SimDuration?)
+        /// The answer's interval over the bootstrap replicates of the
+        /// overlay's fit (nil without replicates).
+        public let interval: AnswerInterval?
         /// Where accept → continue goes at the answer's size (at the
         /// smallest size tried when none meets the target).
         public let budget: BudgetSummary?
@@ -84,7 +87,8 @@ public struct Advisor: Sendable {
             lhs.profile == rhs.profile && lhs.path == rhs.path && lhs.largestPayload == rhs.largestPayload
                 && lhs.limitBinds == rhs.limitBinds && lhs.latencyAtLargest == rhs.latencyAtLargest
                 && lhs.successAtLargest == rhs.successAtLargest && lhs.smallestTried.bytes == rhs.smallestTried.bytes
-                && lhs.smallestTried.value == rhs.smallestTried.value && lhs.budget == rhs.budget
+                && lhs.smallestTried.value == rhs.smallestTried.value && lhs.interval == rhs.interval
+                && lhs.budget == rhs.budget
                 && lhs.sensitivity == rhs.sensitivity && lhs.streamsSoonerFrom == rhs.streamsSoonerFrom
                 && lhs.probes == rhs.probes
         }
@@ -93,6 +97,29 @@ public struct Advisor: Sendable {
             hasher.combine(profile)
             hasher.combine(largestPayload)
             hasher.combine(latencyAtLargest)
+        }
+    }
+
+    /// An answer's interval over a fit's bootstrap replicates: the 2.5th
+    /// and 97.5th percentiles (nearest rank) of the answers the replicates
+    /// give, a replicate under which no size meets the target counting as
+    /// below every size.
+    public struct AnswerInterval: Hashable, Sendable {
+        /// The low end (nil: no size meets the target there).
+        public let low: Int?
+        /// The high end (nil: no size meets the target there).
+        public let high: Int?
+        /// How many replicates.
+        public let replicates: Int
+
+        /// The interval of `answers` (at least one).
+        init(_ answers: [Int?]) {
+            let sorted = answers.sorted { ($0 ?? -1) < ($1 ?? -1) }
+            let count = sorted.count
+            func rank(_ fraction: Double) -> Int { min(count - 1, max(0, Int((fraction * Double(count)).rounded(.up)) - 1)) }
+            low = sorted[rank(0.025)]
+            high = sorted[rank(0.975)]
+            replicates = count
         }
     }
 
@@ -200,6 +227,7 @@ public struct Advisor: Sendable {
         let trials = options.shard?.trials(of: probe.trials) ?? 0..<probe.trials
         let (pathWords, profileApplies) = Self.path(of: probe.base, activity: probe.activity, device: probe.device)
         let varied = sensitivity ? try Self.variedParameters(bytes, file: file, overlay: options.overlay) : []
+        let replicates = options.overlay?.replicates ?? []
         var results: [Advice] = []
         // Profiles shape only the internet links: off the cloud relay they
         // cannot change the answer, which is given once, for the path.
@@ -208,7 +236,7 @@ public struct Advisor: Sendable {
             /// The aggregate at `size`, sent as userInfo or over streams,
             /// with `extra` values written over the file.
             func measure(
-                _ size: Int, streams: Bool, extra: [(path: String, values: [String])] = []
+                _ size: Int, streams: Bool, extra: [(path: String, values: [String])] = [], overlay: Overlay? = nil
             ) throws(ScenarioError) -> PointAggregate {
                 probes += 1
                 var parameters: [(path: String, values: [String])] = extra
@@ -223,7 +251,7 @@ public struct Advisor: Sendable {
                 let payload = streams ? 0 : size
                 let prepared = try SweepRunner.prepare(
                     bytes, file: file, payloads: [String(payload)], profiles: profile.map { [$0] } ?? [],
-                    parameters: parameters, options: options)
+                    parameters: parameters, options: overlay.map { options.replacingOverlay($0) } ?? options)
                 switch runner.runPoint(
                     prepared.points[0], activity: prepared.activity, device: prepared.device, trials: trials,
                     seed: prepared.seed)
@@ -242,22 +270,30 @@ public struct Advisor: Sendable {
             /// The largest size meeting the target with `extra` written:
             /// bisection between a size that meets it and one that does not.
             func largestMeeting(
-                _ extra: [(path: String, values: [String])]
+                _ extra: [(path: String, values: [String])], overlay: Overlay? = nil
             ) throws(ScenarioError) -> (largest: (size: Int, aggregate: PointAggregate)?, limitBinds: Bool, atMinimum: PointAggregate?) {
-                let atLimit = try measure(limit, streams: false, extra: extra)
+                let atLimit = try measure(limit, streams: false, extra: extra, overlay: overlay)
                 if meets(atLimit) { return ((limit, atLimit), true, nil) }
-                let atMinimum = try measure(minimum, streams: false, extra: extra)
+                let atMinimum = try measure(minimum, streams: false, extra: extra, overlay: overlay)
                 guard meets(atMinimum) else { return (nil, false, atMinimum) }
                 var low = (size: minimum, aggregate: atMinimum)
                 var high = limit
                 while high - low.size > resolution {
                     let middle = low.size + (high - low.size) / 2
-                    let aggregate = try measure(middle, streams: false, extra: extra)
+                    let aggregate = try measure(middle, streams: false, extra: extra, overlay: overlay)
                     if meets(aggregate) { low = (middle, aggregate) } else { high = middle }
                 }
                 return (low, false, atMinimum)
             }
             let answer = try largestMeeting([])
+            // The fit's uncertainty: the answer again under each bootstrap
+            // replicate of the overlay, on the same random numbers.
+            var interval: AnswerInterval?
+            if !replicates.isEmpty {
+                var answers: [Int?] = []
+                for replicate in replicates { answers.append(try largestMeeting([], overlay: replicate).largest?.size) }
+                interval = AnswerInterval(answers)
+            }
             let smallest: PointAggregate
             if let atMinimum = answer.atMinimum {
                 smallest = atMinimum
@@ -321,7 +357,7 @@ public struct Advisor: Sendable {
                 largestPayload: answer.largest?.size, limitBinds: answer.limitBinds,
                 latencyAtLargest: answer.largest.flatMap { value($0.aggregate) },
                 successAtLargest: answer.largest?.aggregate.successRate,
-                smallestTried: (minimum, value(smallest)), budget: budgetAggregate.budget.summary(),
+                smallestTried: (minimum, value(smallest)), interval: interval, budget: budgetAggregate.budget.summary(),
                 sensitivity: items, streamsSoonerFrom: crossover, probes: probes))
         }
         return results
@@ -359,5 +395,14 @@ public struct Advisor: Sendable {
             }
         }
         return parameters
+    }
+}
+
+extension SweepRunner.Options {
+    /// These options with `overlay` in place of theirs.
+    func replacingOverlay(_ overlay: Overlay) -> SweepRunner.Options {
+        var options = self
+        options.overlay = overlay
+        return options
     }
 }
