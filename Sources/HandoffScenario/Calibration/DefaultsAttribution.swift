@@ -235,17 +235,3 @@ package enum DefaultsAttribution {
         }
     }
 }
-
-extension ParameterPath {
-    /// `components` written as a path: `apps[1].coldLaunch`.
-    static func written(_ components: [Component]) -> String {
-        var text = ""
-        for component in components {
-            switch component {
-            case let .key(key): text += text.isEmpty ? key : "." + key
-            case let .index(index): text += "[\(index)]"
-            }
-        }
-        return text
-    }
-}

@@ -165,7 +165,10 @@ package struct ParameterPath: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    package var description: String {
+    package var description: String { Self.written(components) }
+
+    /// `components` written as a path: `apps[1].coldLaunch`.
+    static func written(_ components: [Component]) -> String {
         var text = ""
         for component in components {
             switch component {
