@@ -63,7 +63,7 @@ public enum AdviceReport {
         let reference = item.largestPayload != nil ? item.latencyAtLargest : item.smallestTried.value
         var lines = [
             "  sensitivity: \(percentile) at \(sizeWords(at))"
-                + (reference.map { " (\($0.rounded(toSignificantDigits: 3)) with the defaults)" } ?? "")
+                + (reference.map { " (\($0.rounded(toSignificantDigits: 3)) as the file and its overlay stand)" } ?? "")
                 + " with each default moved across its plausible range, largest movement first:",
         ]
         let rows = item.sensitivity.map { entry -> [String] in

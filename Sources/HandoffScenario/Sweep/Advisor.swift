@@ -375,9 +375,9 @@ public struct Advisor: Sendable {
         }
     }
 
-    /// The defaults to vary: every range with scenario paths, of every row
-    /// neither the scenario nor an overlay sets (a value the team wrote is
-    /// theirs, not an assumption to vary).
+    /// The defaults to vary: every range with scenario paths that neither
+    /// the scenario nor an overlay writes (a value the team wrote, or a
+    /// fit's, is theirs, not an assumption to vary).
     static func variedParameters(_ bytes: [UInt8], file: String, overlay: Overlay?) throws(ScenarioError) -> [VariedParameter] {
         let table = HandoffDefaults.table
         let set: [[DefaultOverride]]
@@ -386,10 +386,17 @@ public struct Advisor: Sendable {
         case let .failure(error): throw error
         }
         var parameters: [VariedParameter] = []
-        for (index, row) in table.enumerated() where set[index].isEmpty {
+        for (index, row) in table.enumerated() {
+            // A number the file or an overlay writes (at its path, or at a
+            // path above it) is theirs; the row's other numbers still vary.
+            let written = set[index].map(\.path)
+            func isWritten(_ path: String) -> Bool {
+                written.contains { $0 == path || path.hasPrefix($0 + ".") || path.hasPrefix($0 + "[") }
+            }
             // The userInfo limit bounds the search itself: varying it moves
             // the ceiling of the answer, not the latency.
-            for range in row.parameters where range.low < range.high && !range.paths.contains(where: { $0.hasSuffix("userInfoLimit") }) {
+            for range in row.parameters
+            where range.low < range.high && !range.paths.contains(where: { $0.hasSuffix("userInfoLimit") || isWritten($0) }) {
                 let name = row.parameters.count > 1 ? "\(row.setting): \(range.quantity)" : row.setting
                 parameters.append(VariedParameter(name: name, evidence: row.evidence, range: range))
             }
