@@ -328,7 +328,9 @@ public struct Calibrator: Sendable {
 
     /// The best point found by Nelder–Mead in [0, 1]^d from `start` (whose
     /// objective is `value`), with a simplex of `size` on every axis and at
-    /// most `budget` simulations; stops early when the simplex is narrower
+    /// most `budget` simulations (at least d for the first simplex; an
+    /// expansion or shrink is cut short at the budget, not run past it);
+    /// stops early when the simplex is narrower
     /// than 0.001 (or 0.01 with values within 1e-6).
     static func nelderMead(
         from start: [Double], value: Double, size: Double, budget: Int,
@@ -364,14 +366,17 @@ public struct Calibrator: Sendable {
             let reflected = toward(1)
             let reflectedValue = try f(reflected)
             evaluations += 1
-            if reflectedValue < simplex[0].value {
+            if reflectedValue < simplex[0].value, evaluations < budget {
                 let expanded = toward(2)
                 let expandedValue = try f(expanded)
                 evaluations += 1
                 simplex[dimension] = expandedValue < reflectedValue ? (expanded, expandedValue) : (reflected, reflectedValue)
-            } else if reflectedValue < simplex[dimension - 1].value {
-                simplex[dimension] = (reflected, reflectedValue)
+            } else if reflectedValue < simplex[dimension - 1].value || evaluations >= budget {
+                // With no simulation left, the reflection replaces the
+                // worst vertex if it is better.
+                if reflectedValue < worst.value { simplex[dimension] = (reflected, reflectedValue) }
             } else {
+                // (The contraction and the shrink stop at the budget.)
                 let contracted = reflectedValue < worst.value ? toward(0.5) : toward(-0.5)
                 let contractedValue = try f(contracted)
                 evaluations += 1
@@ -380,7 +385,7 @@ public struct Calibrator: Sendable {
                 } else {
                     // Shrink toward the best vertex.
                     let bestPoint = simplex[0].point
-                    for index in 1...dimension {
+                    for index in 1...dimension where evaluations < budget {
                         let point = clamp((0..<dimension).map { bestPoint[$0] + 0.5 * (simplex[index].point[$0] - bestPoint[$0]) })
                         simplex[index] = (point, try f(point))
                         evaluations += 1

@@ -32,6 +32,9 @@ struct GlobalSearch {
     /// last stage.
     var localBudget = 10
     var finalBudget = 7
+    /// The middle stage's simplex, of each range mapped to [0, 1]; nil:
+    /// ``simplexSize(screened:dimension:)``. The last stage's is a third.
+    var simplex: Double? = nil
 
     /// A point and its objective.
     typealias Evaluated = (point: [Double], value: Double)
@@ -67,7 +70,11 @@ struct GlobalSearch {
             }
             if !near { starts.append(candidate.point) }
         }
-        let size = min(0.15, max(0.05, 2 * cell))
+        // The simplex spans half the screen's spacing in d dimensions
+        // (count^(-1/d) on each axis: 0.40 for 40 points in four), not
+        // its cell on one axis (1/count): a smaller one stalls in the
+        // ripples of the screened point's own basin.
+        let size = simplex ?? Self.simplexSize(screened: count, dimension: dimension)
         let finalShare = finalBudget * (dimension + 1)
         var local: [Evaluated] = []
         for (index, point) in starts.enumerated() {
@@ -87,6 +94,14 @@ struct GlobalSearch {
             from: best.point, value: value, size: size / 3, budget: min(finalShare, budget - used)
         ) { point throws(ScenarioError) in try evaluate(point, 1) }
         return run.value < value ? (run.point, run.value) : (best.point, value)
+    }
+
+    /// The middle stage's simplex (of each range mapped to [0, 1]) after a
+    /// screen of `screened` points in `dimension` parameters: half their
+    /// spacing, `screened^(-1/dimension) / 2`, within 0.05 … 0.25.
+    static func simplexSize(screened: Int, dimension: Int) -> Double {
+        let spacing = pow(Double(max(screened, 1)), -1 / Double(max(dimension, 1)))
+        return min(0.25, max(0.05, spacing / 2))
     }
 
     /// By value, then by the point's coordinates: a stable order.
