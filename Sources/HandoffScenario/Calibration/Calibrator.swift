@@ -91,7 +91,7 @@ public struct CalibrationResult: Sendable, Equatable {
 /// half the mean absolute log-ratio of their 5, 25, 50, 75, 95 and 99%
 /// quantiles (the last two weighted twice: the tail matters), and the gap
 /// between success shares when the data has outcomes. The search
-/// (``GlobalSearch``) works on the parameters' ranges mapped to [0, 1] (log
+/// (`GlobalSearch`) works on the parameters' ranges mapped to [0, 1] (log
 /// ranges in the logarithm): a Latin-hypercube screen of the whole ranges
 /// on an eighth of the trials, Nelder–Mead from the two best screened
 /// points on a quarter, and Nelder–Mead from the better of them on every

@@ -22,7 +22,7 @@ import Foundation
 /// A fit with a bootstrap (`calibrate --bootstrap N --output FIT`) also
 /// stores each replicate's values, as `"replicates": [{"set": [...]}, ...]`:
 /// each replicate sets some of the paths `set` sets (no other, each once),
-/// and ``replicates`` makes each of them an overlay of its own, `set` with
+/// and `replicates` makes each of them an overlay of its own, `set` with
 /// the replicate's values in place.
 public struct Overlay: Sendable, Equatable {
     /// The overlay file.

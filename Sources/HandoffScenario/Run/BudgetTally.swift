@@ -188,7 +188,7 @@ struct WideSum: Sendable, Equatable {
 }
 
 /// Where accept → continue went over many trials, phase by phase (see
-/// ``LatencyBudget``): each phase's mean over the trials that continued,
+/// `LatencyBudget`): each phase's mean over the trials that continued,
 /// and its share of the time of the slowest trials.
 public struct BudgetSummary: Hashable, Sendable {
     /// One phase's figures.
@@ -210,7 +210,7 @@ public struct BudgetSummary: Hashable, Sendable {
     /// The trials in the tail: at or above the percentile's band, 1/16 of
     /// an octave wide, so a few may lie up to 4.4% below it.
     public let tailTrials: Int
-    /// Every phase, in ``LatencyBudget/Phase`` order (the means add up to
+    /// Every phase, in `LatencyBudget.Phase` order (the means add up to
     /// the mean of accept → continue, to rounding).
     public let phases: [PhaseFigure]
 

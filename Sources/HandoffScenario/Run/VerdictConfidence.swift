@@ -56,8 +56,8 @@ public struct VerdictConfidence: Hashable, Sendable {
     /// The interval.
     public let interval: Interval
     /// For a fragile verdict, about how many trials would settle it if the
-    /// measured rate or spread held (see ``trialsToSettle(exceptions:trials:allowed:)``
-    /// and ``trialsToSettle(values:trials:point:end:bound:)``); nil when the
+    /// measured rate or spread held (see `trialsToSettle(exceptions:trials:allowed:)`
+    /// and `trialsToSettle(values:trials:point:end:bound:)`); nil when the
     /// verdict is not fragile or no trial count would settle it.
     public let trialsToSettle: Int?
     /// Whether ``trialsToSettle`` is only the least count at which the

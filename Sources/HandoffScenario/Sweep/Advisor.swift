@@ -70,7 +70,7 @@ public struct Advisor: Sendable {
         /// smallest size tried when none meets the target).
         public let budget: BudgetSummary?
         /// How far each parameter the answer depends on moves it, largest
-        /// first (empty unless asked for: ``Advisor/sensitivity``).
+        /// first (empty unless asked for: `Advisor.sensitivity`).
         public let sensitivity: [Sensitivity]
         /// The smallest size at which continuation streams reach "restored"
         /// sooner (p50) than `userInfo`, or nil when they are never sooner
@@ -83,6 +83,7 @@ public struct Advisor: Sendable {
         /// where it applies (`the cloud relay, LTE`).
         public var label: String { profileApplies ? "\(path), \(profile)" : path }
 
+        /// Whether both give the same answer with the same figures.
         public static func == (lhs: Advice, rhs: Advice) -> Bool {
             lhs.profile == rhs.profile && lhs.path == rhs.path && lhs.largestPayload == rhs.largestPayload
                 && lhs.limitBinds == rhs.limitBinds && lhs.latencyAtLargest == rhs.latencyAtLargest
@@ -93,6 +94,7 @@ public struct Advisor: Sendable {
                 && lhs.probes == rhs.probes
         }
 
+        /// Hashes the profile and the answer.
         public func hash(into hasher: inout Hasher) {
             hasher.combine(profile)
             hasher.combine(largestPayload)
@@ -137,15 +139,17 @@ public struct Advisor: Sendable {
         /// The size the percentile is read at: the answer, or the smallest
         /// size tried when none meets the target.
         public let bytes: Int
-        /// The percentile at ``bytes`` with the parameter at its low and at
-        /// its high end (nil when no trial reached the metric).
+        /// The percentile at ``bytes`` with the parameter at its low end
+        /// (nil when no trial reached the metric).
         public let low: SimDuration?
+        /// The percentile at ``bytes`` with the parameter at its high end.
         public let high: SimDuration?
         /// The answer (the largest size meeting the target, nil when none
         /// does) with the parameter at each end; computed for the
         /// parameters that move the percentile most
-        /// (``Advisor/answeredParameters``), nil for the others.
+        /// (`Advisor.answeredParameters`), nil for the others.
         public let lowAnswer: Int??
+        /// The answer with the parameter at its high end, as ``lowAnswer``.
         public let highAnswer: Int??
 
         /// How far the percentile moves across the range.
