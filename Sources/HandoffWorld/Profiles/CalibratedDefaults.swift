@@ -215,13 +215,13 @@ public enum CalibratedDefaults {
                 + "exchange over AWDL between a Mac and an iPhone (PrivateDrop evaluation data, USENIX Security 2021; "
                 + "calibration/data/): the rate and its spread fitted to the 1,500 uploads of 10.49 MB on the "
                 + "established connection (upload_ms; calibration/privatedrop-awdl.json), median 96.3 Mbit/s as "
-                + "measured; ranges: the refit's 95% bootstrap intervals (20 replicates, docs/calibration.md) "
-                + "widened to take in the default",
+                + "measured; ranges: the refit's 95% bootstrap intervals (20 replicates, docs/calibration.md), "
+                + "every default inside its interval",
             evidence: .measured(dataset: privateDropAWDL + " (network_ms, upload_ms)"),
             ranges: [
-                PlausibleRange("latency", 2.19, 2.244, "ms", paths: ["\(link).latency"]),
-                PlausibleRange("rate", 106.2, 110.68, "Mbit/s", paths: ["\(link).bandwidth"]),
-                PlausibleRange("rate spread σ", 0.09, 0.131, "", paths: ["\(link).bandwidthSpread"]),
+                PlausibleRange("latency", 1.926, 2.233, "ms", paths: ["\(link).latency"]),
+                PlausibleRange("rate", 105.56, 108.24, "Mbit/s", paths: ["\(link).bandwidth"]),
+                PlausibleRange("rate spread σ", 0.0559, 0.0925, "", paths: ["\(link).bandwidthSpread"]),
             ],
             paths: ["\(link).jitter", "\(link).loss", "\(link).mtu", "\(link).headerBytes", "\(link).queueLimit"]))
         if let schedule = wifi.schedule {
@@ -264,13 +264,13 @@ public enum CalibratedDefaults {
                         + "Kolmogorov–Smirnov distance over seeds 1–10 on a grid (the data identify mainly the share of "
                         + "time away, about 6%); distance 0.032–0.063 over 30 seeds, mean 0.047 (the 5% critical value "
                         + "is 0.046); ranges: the duration's 95% bootstrap interval from a refit of the experiment (20 "
-                        + "replicates, 69.7–105.6 ms, docs/calibration.md); the interval is not in the experiment's "
+                        + "replicates, 71.96–108.9 ms, docs/calibration.md); the interval is not in the experiment's "
                         + "parameters: its range is the plausible 0.6–4 s (ping spikes of 200–800 ms every 1–5 s over "
                         + "awdl0, seemoo-lab/owl issue 38 and NearDrop issue 59, are an excursion plus the wait for a "
                         + "shared slot)",
                     evidence: .measured(dataset: privateDropAWDL + " (network_ms)"),
                     ranges: [
-                        PlausibleRange("duration", 69.7, 105.6, "ms", paths: ["\(at).excursionDuration"]),
+                        PlausibleRange("duration", 71.96, 108.9, "ms", paths: ["\(at).excursionDuration"]),
                         PlausibleRange("interval", 0.6, 4, "s", paths: ["\(at).excursionInterval"]),
                     ]))
             } else {
