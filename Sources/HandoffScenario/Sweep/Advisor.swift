@@ -60,9 +60,8 @@ public struct Advisor: Sendable {
         public let latencyAtLargest: SimDuration?
         /// The success rate at ``largestPayload``.
         public let successAtLargest: Double?
-        /// The smallest size tried and its percentile (nil when no trial
-        /// reached the metric there).
-        public let smallestTried: (bytes: Int, value: SimDuration?)
+        /// The smallest size tried and its percentile.
+        public let smallestTried: Figure
         /// The answer's interval over the bootstrap replicates of the
         /// overlay's fit (nil without replicates).
         public let interval: AnswerInterval?
@@ -82,24 +81,15 @@ public struct Advisor: Sendable {
         /// The label answers are given under: the path, and the profile
         /// where it applies (`the cloud relay, LTE`).
         public var label: String { profileApplies ? "\(path), \(profile)" : path }
+    }
 
-        /// Whether both give the same answer with the same figures.
-        public static func == (lhs: Advice, rhs: Advice) -> Bool {
-            lhs.profile == rhs.profile && lhs.path == rhs.path && lhs.largestPayload == rhs.largestPayload
-                && lhs.limitBinds == rhs.limitBinds && lhs.latencyAtLargest == rhs.latencyAtLargest
-                && lhs.successAtLargest == rhs.successAtLargest && lhs.smallestTried.bytes == rhs.smallestTried.bytes
-                && lhs.smallestTried.value == rhs.smallestTried.value && lhs.interval == rhs.interval
-                && lhs.budget == rhs.budget
-                && lhs.sensitivity == rhs.sensitivity && lhs.streamsSoonerFrom == rhs.streamsSoonerFrom
-                && lhs.probes == rhs.probes
-        }
-
-        /// Hashes the profile and the answer.
-        public func hash(into hasher: inout Hasher) {
-            hasher.combine(profile)
-            hasher.combine(largestPayload)
-            hasher.combine(latencyAtLargest)
-        }
+    /// A size and the percentile measured there (nil when no trial
+    /// reached the metric).
+    public struct Figure: Hashable, Sendable {
+        /// The size in bytes.
+        public let bytes: Int
+        /// The percentile at that size.
+        public let value: SimDuration?
     }
 
     /// An answer's interval over a fit's bootstrap replicates: the 2.5th
@@ -361,7 +351,7 @@ public struct Advisor: Sendable {
                 largestPayload: answer.largest?.size, limitBinds: answer.limitBinds,
                 latencyAtLargest: answer.largest.flatMap { value($0.aggregate) },
                 successAtLargest: answer.largest?.aggregate.successRate,
-                smallestTried: (minimum, value(smallest)), interval: interval, budget: budgetAggregate.budget.summary(),
+                smallestTried: Figure(bytes: minimum, value: value(smallest)), interval: interval, budget: budgetAggregate.budget.summary(),
                 sensitivity: items, streamsSoonerFrom: crossover, probes: probes))
         }
         return results
