@@ -1,0 +1,309 @@
+import Handoff
+import HandoffScenario
+import SimKernel
+
+/// The chart's SVG elements: the opening, the grid and axes, each panel's
+/// series, target and budget strip, and the legend.
+extension SweepChart {
+    /// The `<svg>` start tag, `<title>`, `<desc>`, background, title and
+    /// subtitle.
+    static func opening(_ result: SweepResult, metric: LatencyMetric, target: Target?, height: Int) -> [String] {
+        var description = "Scenario \(result.name) (\(result.file)); \(metric.label) latency; seed \(result.seed); "
+        description += "\(result.trials) trial\(result.trials == 1 ? "" : "s") per point"
+        if let shard = result.shard { description += " (this result holds shard \(shard) of them)" }
+        description += "; activity \(result.activity) on \(result.device). "
+        description += "One panel per series: p50 solid line, p5–p95 band, p99 dashed line; points no trial reached are left out"
+        if let target { description += "; target p\(percentText(target.percentile)) ≤ \(target.latency), with each panel's answer" }
+        description += "."
+        var subtitle = "\(metric.label) latency: p50 (solid), p5–p95 (band), p99 (dashed); seed \(result.seed), "
+            + "\(result.trials) trial\(result.trials == 1 ? "" : "s") per point"
+        if let target { subtitle += "; target p\(percentText(target.percentile)) ≤ \(target.latency)" }
+        return [
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(width)\" height=\"\(height)\" viewBox=\"0 0 \(width) \(height)\" "
+                + "font-family=\"Helvetica, Arial, sans-serif\" font-size=\"12\">",
+            "  <title>\(escape(result.name)): \(metric.label) latency by userInfo payload</title>",
+            "  <desc>\(escape(description))</desc>",
+            "  <rect class=\"background\" x=\"0\" y=\"0\" width=\"\(width)\" height=\"\(height)\" fill=\"#ffffff\"/>",
+            "  <text class=\"title\" x=\"\(number(leftMargin))\" y=\"28\" font-size=\"16\" font-weight=\"bold\">\(escape(result.name))</text>",
+            "  <text class=\"subtitle\" x=\"\(number(leftMargin))\" y=\"46\" fill=\"#444444\">\(escape(subtitle))</text>",
+        ]
+    }
+
+    /// A percentile as written in labels: `95`, `99.9`.
+    static func percentText(_ percentile: Double) -> String {
+        percentile == percentile.rounded() ? String(Int(percentile)) : String(percentile)
+    }
+
+    /// A light line at every tick of both axes.
+    static func grid(x: PayloadScale, y: LatencyScale) -> [String] {
+        var lines = ["    <g class=\"grid\" stroke=\"#e6e6e6\" stroke-width=\"1\">"]
+        for tick in y.ticks {
+            let position = number(y.position(tick))
+            lines.append("      <line x1=\"\(number(x.left))\" y1=\"\(position)\" x2=\"\(number(x.right))\" y2=\"\(position)\"/>")
+        }
+        for exponent in x.tickExponents {
+            let position = number(x.position(exponent: exponent))
+            lines.append("      <line x1=\"\(position)\" y1=\"\(number(y.top))\" x2=\"\(position)\" y2=\"\(number(y.bottom))\"/>")
+        }
+        lines.append("    </g>")
+        return lines
+    }
+
+    /// Both axes with their tick labels and titles (the x ticks under the
+    /// budget strip when there is one).
+    static func axes(
+        x: PayloadScale, y: LatencyScale, metric: LatencyMetric, showsXTicks: Bool, showsYTitle: Bool
+    ) -> [String] {
+        let left = number(x.left)
+        let bottom = number(y.bottom)
+        var lines = [
+            "    <g class=\"y-axis\" fill=\"#333333\">",
+            "      <line x1=\"\(left)\" y1=\"\(number(y.top))\" x2=\"\(left)\" y2=\"\(bottom)\" stroke=\"#333333\" stroke-width=\"1\"/>",
+        ]
+        for tick in y.ticks {
+            lines.append(
+                "      <text class=\"y-tick\" x=\"\(number(x.left - 8))\" y=\"\(number(y.position(tick) + 4))\" "
+                    + "text-anchor=\"end\">\(SweepTable.decimalText(UInt64(tick), scale: 1_000_000))</text>")
+        }
+        if showsYTitle {
+            let middle = number((y.top + y.bottom) / 2)
+            lines.append(
+                "      <text class=\"axis-title\" transform=\"translate(\(number(x.left - 56)) \(middle)) rotate(-90)\" "
+                    + "text-anchor=\"middle\">\(metric.label) latency (ms)</text>")
+        }
+        lines.append("    </g>")
+        lines.append("    <g class=\"x-axis\" fill=\"#333333\">")
+        lines.append(
+            "      <line x1=\"\(left)\" y1=\"\(bottom)\" x2=\"\(number(x.right))\" y2=\"\(bottom)\" stroke=\"#333333\" stroke-width=\"1\"/>")
+        if showsXTicks { lines += xTicks(x, below: y.bottom) }
+        lines.append("    </g>")
+        return lines
+    }
+
+    /// The payload ticks and the axis title under a plot whose bottom is
+    /// `bottom`.
+    static func xTicks(_ x: PayloadScale, below bottom: Double) -> [String] {
+        var lines: [String] = []
+        for exponent in x.tickExponents {
+            lines.append(
+                "      <text class=\"x-tick\" x=\"\(number(x.position(exponent: exponent)))\" y=\"\(number(bottom + 18))\" "
+                    + "text-anchor=\"middle\" data-bytes=\"\(UInt64(1) << UInt64(exponent))\">\(bytesText(exponent: exponent))</text>")
+        }
+        lines.append(
+            "      <text class=\"axis-title\" x=\"\(number((x.left + x.right) / 2))\" y=\"\(number(bottom + 40))\" "
+                + "text-anchor=\"middle\">userInfo payload (bytes, log₂ scale)</text>")
+        return lines
+    }
+
+    /// One series: the band, the p50 and p99 paths, and a dot per p50.
+    ///
+    /// - Precondition: the series has samples.
+    static func seriesElements(_ series: Series, x: PayloadScale, y: LatencyScale) -> [String] {
+        let label = escape(series.label)
+        func point(_ bytes: Int, _ nanoseconds: Int64) -> String {
+            "\(number(x.position(bytes))),\(number(y.position(nanoseconds)))"
+        }
+        func line(_ points: [String]) -> String {
+            "M" + points.joined(separator: " L")
+        }
+        let upper = series.samples.map { point($0.bytes, $0.p95) }
+        let lower = series.samples.reversed().map { point($0.bytes, $0.p5) }
+        var lines = [
+            "    <g class=\"series\" data-series=\"\(label)\">",
+            "      <path class=\"band\" data-series=\"\(label)\" d=\"\(line(upper + lower)) Z\" "
+                + "fill=\"\(series.colour)\" fill-opacity=\"0.2\" stroke=\"none\"/>",
+            "      <path class=\"p50\" data-series=\"\(label)\" d=\"\(line(series.samples.map { point($0.bytes, $0.p50) }))\" "
+                + "fill=\"none\" stroke=\"\(series.colour)\" stroke-width=\"2\"/>",
+            "      <path class=\"p99\" data-series=\"\(label)\" d=\"\(line(series.samples.map { point($0.bytes, $0.p99) }))\" "
+                + "fill=\"none\" stroke=\"\(series.colour)\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\"/>",
+        ]
+        for sample in series.samples {
+            lines.append(
+                "      <circle class=\"p50-point\" cx=\"\(number(x.position(sample.bytes)))\" cy=\"\(number(y.position(sample.p50)))\" "
+                    + "r=\"3\" fill=\"\(series.colour)\"/>")
+        }
+        lines.append("    </g>")
+        return lines
+    }
+
+    /// The largest payload of `series` whose targeted percentile meets
+    /// `target`, every smaller payload meeting it too; nil when the
+    /// smallest does not.
+    static func answer(_ series: Series, target: Target) -> Int? {
+        var largest: Int?
+        for sample in series.samples {
+            guard sample.targeted <= target.latency.nanoseconds else { break }
+            largest = sample.bytes
+        }
+        return largest
+    }
+
+    /// The target's line across the panel and the panel's answer: a marker
+    /// on the curve at the largest size that meets it, or words saying
+    /// none does.
+    static func targetElements(_ target: Target, _ series: Series, x: PayloadScale, y: LatencyScale, metric: LatencyMetric) -> [String] {
+        let level = number(y.position(target.latency.nanoseconds))
+        let percentile = percentText(target.percentile)
+        var lines = [
+            "    <g class=\"target\" data-nanoseconds=\"\(target.latency.nanoseconds)\">",
+            "      <line x1=\"\(number(x.left))\" y1=\"\(level)\" x2=\"\(number(x.right))\" y2=\"\(level)\" stroke=\"#B00020\" "
+                + "stroke-width=\"1.5\" stroke-dasharray=\"2 3\"/>",
+            "      <text x=\"\(number(x.right - 4))\" y=\"\(number(y.position(target.latency.nanoseconds) - 5))\" text-anchor=\"end\" "
+                + "fill=\"#B00020\">target p\(percentile) ≤ \(target.latency)</text>",
+            "    </g>",
+        ]
+        guard !series.samples.isEmpty else { return lines }
+        if let bytes = answer(series, target: target), let sample = series.samples.last(where: { $0.bytes == bytes }) {
+            let cx = number(x.position(bytes))
+            let cy = number(y.position(sample.targeted))
+            lines.append("    <g class=\"answer\" data-series=\"\(escape(series.label))\" data-bytes=\"\(bytes)\">")
+            lines.append(
+                "      <line x1=\"\(cx)\" y1=\"\(cy)\" x2=\"\(cx)\" y2=\"\(number(y.bottom))\" stroke=\"#B00020\" stroke-width=\"1\"/>")
+            lines.append(
+                "      <circle cx=\"\(cx)\" cy=\"\(cy)\" r=\"5\" fill=\"#ffffff\" stroke=\"#B00020\" stroke-width=\"2\"/>")
+            let anchor = x.position(bytes) > (x.left + x.right) / 2 ? "end" : "start"
+            let offset = anchor == "end" ? -8.0 : 8.0
+            lines.append(
+                "      <text x=\"\(number(x.position(bytes) + offset))\" y=\"\(number(y.position(sample.targeted) + 16))\" "
+                    + "text-anchor=\"\(anchor)\" fill=\"#B00020\" font-weight=\"bold\">up to \(sizeText(bytes)) "
+                    + "(p\(percentile) \(SimDuration.nanoseconds(sample.targeted).rounded(toSignificantDigits: 3)))</text>")
+            lines.append("    </g>")
+        } else {
+            let smallest = series.samples[0]
+            lines.append("    <g class=\"answer\" data-series=\"\(escape(series.label))\" data-bytes=\"none\">")
+            lines.append(
+                "      <text x=\"\(number(x.right))\" y=\"\(number(y.top - 10))\" text-anchor=\"end\" fill=\"#B00020\" font-weight=\"bold\">"
+                    + "no size meets the target: p\(percentile) is "
+                    + "\(SimDuration.nanoseconds(smallest.targeted).rounded(toSignificantDigits: 3)) at \(sizeText(smallest.bytes))</text>")
+            lines.append("    </g>")
+        }
+        return lines
+    }
+
+    /// The budget strip: per payload, each phase's share of the p95
+    /// trials' time, stacked in phase order from the bottom.
+    static func budgetStrip(_ series: Series, x: PayloadScale, frame: Frame) -> [String] {
+        let height = frame.budgetBottom - frame.budgetTop
+        var lines = [
+            "    <g class=\"budget\" data-series=\"\(escape(series.label))\">",
+            "      <text class=\"budget-title\" x=\"\(number(frame.left))\" y=\"\(number(frame.budgetTop - 6))\" fill=\"#333333\">"
+                + "where the p95 trials' time goes</text>",
+            "      <rect x=\"\(number(frame.left))\" y=\"\(number(frame.budgetTop))\" width=\"\(number(frame.right - frame.left))\" "
+                + "height=\"\(number(height))\" fill=\"#f4f4f4\"/>",
+        ]
+        let samples = series.samples.filter { $0.budget != nil }
+        if !samples.isEmpty {
+            var below = [Double](repeating: 0, count: samples.count)
+            for phase in LatencyBudget.Phase.allCases {
+                let shares = samples.map { $0.budget?[phase.rawValue] ?? 0 }
+                guard shares.contains(where: { $0 > 0 }) else { continue }
+                let above = zip(below, shares).map { $0 + $1 }
+                func y(_ share: Double) -> Double { frame.budgetBottom - min(share, 1) * height }
+                var points: [String] = []
+                if samples.count == 1 {
+                    // One payload: a bar a tenth of the panel wide.
+                    let centre = x.position(samples[0].bytes)
+                    let half = (frame.right - frame.left) / 20
+                    points = [
+                        "\(number(centre - half)),\(number(y(above[0])))", "\(number(centre + half)),\(number(y(above[0])))",
+                        "\(number(centre + half)),\(number(y(below[0])))", "\(number(centre - half)),\(number(y(below[0])))",
+                    ]
+                } else {
+                    for (index, sample) in samples.enumerated() {
+                        points.append("\(number(x.position(sample.bytes))),\(number(y(above[index])))")
+                    }
+                    for (index, sample) in samples.enumerated().reversed() {
+                        points.append("\(number(x.position(sample.bytes))),\(number(y(below[index])))")
+                    }
+                }
+                lines.append(
+                    "      <path class=\"budget-phase\" data-phase=\"\(phase.description)\" d=\"M\(points.joined(separator: " L")) Z\" "
+                        + "fill=\"\(colour(of: phase))\" stroke=\"#ffffff\" stroke-width=\"0.5\"/>")
+                below = above
+            }
+        }
+        for (share, label) in [(0.0, "0%"), (0.5, "50%"), (1.0, "100%")] {
+            lines.append(
+                "      <text class=\"budget-tick\" x=\"\(number(frame.left - 8))\" y=\"\(number(frame.budgetBottom - share * height + 4))\" "
+                    + "text-anchor=\"end\" fill=\"#333333\">\(label)</text>")
+        }
+        lines.append("    </g>")
+        lines.append("    <g class=\"x-axis\" fill=\"#333333\">")
+        lines += xTicks(x, below: frame.budgetBottom)
+        lines.append("    </g>")
+        return lines
+    }
+
+    /// A swatch and label per series, a key to the line styles and the
+    /// target, and the budget's phases that appear.
+    static func legend(_ allSeries: [Series], hasBudget: Bool, target: Target?, top: Double) -> [String] {
+        var lines = ["  <g class=\"legend\">"]
+        var left = leftMargin
+        var row = top
+        /// A swatch of `colour` and `label`, on the next row when the row is full.
+        func entry(_ colour: String, _ label: String) {
+            let width = 40 + Double(label.count) * 6.5
+            if left + width > Double(SweepChart.width) - rightMargin {
+                left = leftMargin
+                row += 18
+            }
+            lines.append("      <rect x=\"\(number(left))\" y=\"\(number(row))\" width=\"18\" height=\"10\" fill=\"\(colour)\"/>")
+            lines.append("      <text x=\"\(number(left + 24))\" y=\"\(number(row + 10))\">\(escape(label))</text>")
+            lines.append("    </g>")
+            left += width
+        }
+        for series in allSeries {
+            lines.append("    <g class=\"legend-entry\" data-series=\"\(escape(series.label))\">")
+            entry(series.colour, series.label)
+        }
+        left = leftMargin
+        row += 20
+        lines.append("    <g class=\"legend-key\" fill=\"#333333\">")
+        lines.append(
+            "      <line x1=\"\(number(left))\" y1=\"\(number(row + 5))\" x2=\"\(number(left + 18))\" y2=\"\(number(row + 5))\" "
+                + "stroke=\"#333333\" stroke-width=\"2\"/>")
+        lines.append("      <text x=\"\(number(left + 24))\" y=\"\(number(row + 10))\">p50</text>")
+        left += 70
+        lines.append("      <rect x=\"\(number(left))\" y=\"\(number(row))\" width=\"18\" height=\"10\" fill=\"#333333\" fill-opacity=\"0.2\"/>")
+        lines.append("      <text x=\"\(number(left + 24))\" y=\"\(number(row + 10))\">p5–p95</text>")
+        left += 80
+        lines.append(
+            "      <line x1=\"\(number(left))\" y1=\"\(number(row + 5))\" x2=\"\(number(left + 18))\" y2=\"\(number(row + 5))\" "
+                + "stroke=\"#333333\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\"/>")
+        lines.append("      <text x=\"\(number(left + 24))\" y=\"\(number(row + 10))\">p99</text>")
+        left += 70
+        if let target {
+            lines.append(
+                "      <line x1=\"\(number(left))\" y1=\"\(number(row + 5))\" x2=\"\(number(left + 18))\" y2=\"\(number(row + 5))\" "
+                    + "stroke=\"#B00020\" stroke-width=\"1.5\" stroke-dasharray=\"2 3\"/>")
+            lines.append(
+                "      <text x=\"\(number(left + 24))\" y=\"\(number(row + 10))\">target p\(percentText(target.percentile)) ≤ "
+                    + "\(target.latency); ○ the largest size meeting it</text>")
+        }
+        lines.append("    </g>")
+        if hasBudget {
+            left = leftMargin
+            row += 20
+            let shown = LatencyBudget.Phase.allCases.filter { phase in
+                allSeries.contains { $0.samples.contains { ($0.budget?[phase.rawValue] ?? 0) > 0 } }
+            }
+            for phase in shown {
+                lines.append("    <g class=\"legend-phase\" data-phase=\"\(phase.description)\">")
+                entry(colour(of: phase), phase.label)
+            }
+        }
+        lines.append("  </g>")
+        return lines
+    }
+
+    /// A complete SVG with the title and "no data: `reason`".
+    static func noData(_ result: SweepResult, metric: LatencyMetric, reason: String) -> String {
+        let height = 540
+        var lines = opening(result, metric: metric, target: nil, height: height)
+        lines.append(
+            "  <text class=\"no-data\" x=\"\(width / 2)\" y=\"\(height / 2)\" text-anchor=\"middle\" font-size=\"16\" "
+                + "fill=\"#555555\">no data: \(escape(reason))</text>")
+        lines.append("</svg>")
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
