@@ -190,7 +190,10 @@ struct DefaultsEvidenceTests {
 @Suite("Defaults as a scenario sees them")
 struct DefaultsAttributionTests {
     static func temporary(_ name: String, _ text: String) throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("defaults-attribution-\(getpid())")
+        // A folder of its own per call: the suite's tests run in parallel
+        // and each writes a scenario.json of its own.
+        let folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("defaults-attribution-\(getpid())-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let file = folder.appendingPathComponent(name).path
         try text.write(toFile: file, atomically: true, encoding: .utf8)
