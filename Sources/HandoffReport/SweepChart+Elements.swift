@@ -118,6 +118,18 @@ extension SweepChart {
                 + "fill=\"none\" stroke=\"\(series.colour)\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\"/>",
         ]
         for sample in series.samples {
+            guard let interval = sample.interval else { continue }
+            // An end no trial reached is drawn at the plot's top.
+            let centre = x.position(sample.bytes)
+            let low = y.position(interval.low ?? y.maximum), high = y.position(interval.high ?? y.maximum)
+            lines.append(
+                "      <path class=\"interval\" data-series=\"\(label)\" data-bytes=\"\(sample.bytes)\" "
+                    + "d=\"M\(number(centre)),\(number(low)) L\(number(centre)),\(number(high)) "
+                    + "M\(number(centre - 4)),\(number(low)) L\(number(centre + 4)),\(number(low)) "
+                    + "M\(number(centre - 4)),\(number(high)) L\(number(centre + 4)),\(number(high))\" "
+                    + "fill=\"none\" stroke=\"\(series.colour)\" stroke-width=\"1.5\"/>")
+        }
+        for sample in series.samples {
             lines.append(
                 "      <circle class=\"p50-point\" cx=\"\(number(x.position(sample.bytes)))\" cy=\"\(number(y.position(sample.p50)))\" "
                     + "r=\"3\" fill=\"\(series.colour)\"/>")
@@ -236,7 +248,9 @@ extension SweepChart {
 
     /// A swatch and label per series, a key to the line styles and the
     /// target, and the budget's phases that appear.
-    static func legend(_ allSeries: [Series], hasBudget: Bool, target: Target?, top: Double) -> [String] {
+    static func legend(
+        _ allSeries: [Series], hasBudget: Bool, target: Target?, replicates: (count: Int, percentile: Double)?, top: Double
+    ) -> [String] {
         var lines = ["  <g class=\"legend\">"]
         var left = leftMargin
         var row = top
@@ -272,6 +286,17 @@ extension SweepChart {
                 + "stroke=\"#333333\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\"/>")
         lines.append("      <text x=\"\(number(left + 24))\" y=\"\(number(row + 10))\">p99</text>")
         left += 70
+        if let replicates {
+            let middle = left + 9
+            lines.append(
+                "      <path d=\"M\(number(middle)),\(number(row)) L\(number(middle)),\(number(row + 10)) "
+                    + "M\(number(middle - 4)),\(number(row)) L\(number(middle + 4)),\(number(row)) "
+                    + "M\(number(middle - 4)),\(number(row + 10)) L\(number(middle + 4)),\(number(row + 10))\" "
+                    + "fill=\"none\" stroke=\"#333333\" stroke-width=\"1.5\"/>")
+            let text = "p\(percentText(replicates.percentile)): 95% interval over \(replicates.count) fit replicates"
+            lines.append("      <text x=\"\(number(left + 24))\" y=\"\(number(row + 10))\">\(escape(text))</text>")
+            left += 40 + Double(text.count) * 6.5
+        }
         if let target {
             lines.append(
                 "      <line x1=\"\(number(left))\" y1=\"\(number(row + 5))\" x2=\"\(number(left + 18))\" y2=\"\(number(row + 5))\" "

@@ -32,7 +32,11 @@ import SimKernel
 /// (`class="target"`) and marks its answer (`class="answer"`, with
 /// `data-bytes`): the largest payload swept whose percentile meets the
 /// target with every smaller one meeting it too, or "no size meets the
-/// target". When the points carry latency budgets, each panel has a budget
+/// target". When the sweep ran an overlay's bootstrap replicates, each
+/// point has a whisker (`class="interval"`) spanning the 95% interval of
+/// the target's percentile (p95 without a target) over them, drawn to the
+/// top of the plot when some replicate's trials never reached the metric.
+/// When the points carry latency budgets, each panel has a budget
 /// strip below it (`class="budget"`): per payload, the share of the p95
 /// trials' time in each ``LatencyBudget/Phase`` (`data-phase`), stacked in
 /// phase order, with a legend of the phases that appear.
@@ -95,7 +99,8 @@ public enum SweepChart {
         }
         let allSeries = series(of: result, metric: metric, percentile: target?.percentile ?? 95)
         let highestP99 = allSeries.flatMap(\.samples).map(\.p99).max()
-        let top = max(highestP99 ?? 1_000_000, target.map { $0.latency.nanoseconds } ?? 0)
+        let highestInterval = allSeries.flatMap(\.samples).compactMap { $0.interval?.high }.max() ?? 0
+        let top = max(highestP99 ?? 1_000_000, target.map { $0.latency.nanoseconds } ?? 0, highestInterval)
         // A twentieth of headroom, so a line at the top is not lost in the frame.
         let y = LatencyScale(covering: top + top / 20)
         let hasBudget = allSeries.contains { series in series.samples.contains { $0.budget != nil } }
@@ -134,7 +139,8 @@ public enum SweepChart {
             if hasBudget { lines += budgetStrip(entry, x: x, frame: frame) }
             lines.append("  </g>")
         }
-        lines += legend(allSeries, hasBudget: hasBudget, target: target, top: layout.legendTop)
+        let replicates = result.replicates > 0 ? (result.replicates, target?.percentile ?? 95) : nil
+        lines += legend(allSeries, hasBudget: hasBudget, target: target, replicates: replicates, top: layout.legendTop)
         lines.append("</svg>")
         return lines.joined(separator: "\n") + "\n"
     }
@@ -228,6 +234,9 @@ public enum SweepChart {
         let targeted: Int64
         /// Each phase's share of the p95 trials' time (nil without budgets).
         let budget: [Double]?
+        /// The targeted percentile's 95% interval over the fit's bootstrap
+        /// replicates (nil without them).
+        var interval: PercentileInterval? = nil
     }
 
     /// One panel of the chart: its label, colour and samples by payload.
@@ -288,7 +297,9 @@ public enum SweepChart {
             let p99 = histogram.value(atPercentile: 99), let targeted = histogram.value(atPercentile: percentile)
         else { return nil }
         let budget = point.aggregate.budget.summary().map { $0.phases.map(\.tailShare) }
-        return Sample(bytes: point.payloadBytes, p5: p5, p50: p50, p95: p95, p99: p99, targeted: targeted, budget: budget)
+        return Sample(
+            bytes: point.payloadBytes, p5: p5, p50: p50, p95: p95, p99: p99, targeted: targeted, budget: budget,
+            interval: point.interval(metric, atPercentile: percentile))
     }
 
     // MARK: Scales

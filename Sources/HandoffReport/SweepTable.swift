@@ -19,7 +19,14 @@ import SimKernel
 ///    `LatencyHistogram.value(atPercentile:)`);
 /// 5. where the p95 trials' time goes (the latency budget): in the text
 ///    (`--columns full`) and Markdown tables its three largest phases, in
-///    CSV every phase's share of the p95 trials' time and its mean.
+///    CSV every phase's share of the p95 trials' time and its mean;
+/// 6. when the sweep ran an overlay's bootstrap replicates
+///    (``SweepResult/replicates``), the 95% interval of each p50, p90, p95
+///    and p99 over them: in the text and Markdown tables beside the value
+///    (`1.05s [1.02s–1.10s]`, with a line saying what it is), in CSV as
+///    `_low_ns` and `_high_ns` columns after every other
+///    (`accept_to_continue_p95_low_ns`), empty where no trial reached the
+///    metric under that replicate.
 ///
 /// The output depends only on the result: numbers are formatted by hand
 /// (never by locale), and nothing is iterated in hash order.
@@ -74,6 +81,7 @@ public enum SweepTable {
         }
         var lines = [line(header), widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ")]
         lines.append(contentsOf: rows.map(line))
+        if let note = intervalNote(result) { lines.append(note) }
         return lines.escapedLines
     }
 
@@ -138,6 +146,10 @@ public enum SweepTable {
         lines.append(
             "a→c: accept → continue; a→r: accept → restored; ad→o: advert → offered; fetch: the fetch's start → the payload. "
                 + "Latencies are nearest-rank percentiles to three significant digits; — where no trial reached them.")
+        if let note = intervalNote(result) {
+            lines.append("")
+            lines.append(MarkdownReport.cell(note))
+        }
         return lines.escapedLines
     }
 
@@ -175,6 +187,13 @@ public enum SweepTable {
         }
         names += LatencyBudget.Phase.allCases.map { budgetName($0) + "_p95_share" }
         names += LatencyBudget.Phase.allCases.map { budgetName($0) + "_mean_ns" }
+        if result.replicates > 0 {
+            for metric in metrics {
+                for statistic in statistics where PercentileInterval.percentiles.contains(statistic.percentile) {
+                    names += ["low", "high"].map { "\(metric.csvName)_\(statistic.csvName)_\($0)_ns" }
+                }
+            }
+        }
         return names
     }
 
@@ -208,6 +227,14 @@ public enum SweepTable {
         } else {
             fields += Array(repeating: "", count: 2 * LatencyBudget.Phase.allCases.count)
         }
+        if !point.replicates.isEmpty {
+            for metric in metrics {
+                for statistic in statistics where PercentileInterval.percentiles.contains(statistic.percentile) {
+                    let interval = point.interval(metric, atPercentile: statistic.percentile)
+                    fields += [interval?.low, interval?.high].map { $0.map { String($0) } ?? "" }
+                }
+            }
+        }
         return fields
     }
 
@@ -237,8 +264,7 @@ public enum SweepTable {
         fields.append(successRate(aggregate, scale: 10_000).map { decimalText($0, scale: 100) + "%" } ?? "—")
         fields.append(String(aggregate.failures.reduce(0, +)))
         fields.append(String(aggregate.notOffered))
-        let histogram = aggregate.histogram(.acceptToContinue)
-        fields += compactStatistics.map { durationText(histogram.value(atPercentile: $0.percentile)) }
+        fields += compactStatistics.map { latencyCell(point, .acceptToContinue, percentile: $0.percentile) }
         return fields
     }
 
@@ -269,11 +295,28 @@ public enum SweepTable {
         fields += aggregate.failures.map { String($0) }
         fields.append(String(aggregate.notOffered))
         for metric in metrics {
-            let histogram = aggregate.histogram(metric)
-            fields += statistics.map { durationText(histogram.value(atPercentile: $0.percentile)) }
+            fields += statistics.map { latencyCell(point, metric, percentile: $0.percentile) }
         }
         fields.append(budgetCell(aggregate))
         return fields
+    }
+
+    /// A latency cell: the percentile, then with replicates its 95%
+    /// interval over them, `1.05s [1.02s–1.10s]` (`—` for an end no trial
+    /// reached).
+    static func latencyCell(_ point: SweepPoint, _ metric: LatencyMetric, percentile: Double) -> String {
+        let value = durationText(point.aggregate[metric].value(atPercentile: percentile))
+        guard PercentileInterval.percentiles.contains(percentile),
+            let interval = point.interval(metric, atPercentile: percentile)
+        else { return value }
+        return value + " [" + durationText(interval.low) + "–" + durationText(interval.high) + "]"
+    }
+
+    /// The line explaining the intervals, when the sweep ran replicates.
+    static func intervalNote(_ result: SweepResult) -> String? {
+        guard result.replicates > 0 else { return nil }
+        return "[low–high]: the 95% interval of p50, p90, p95 and p99 over the overlay's \(result.replicates) bootstrap "
+            + "replicate\(result.replicates == 1 ? "" : "s"), each run on the same trials"
     }
 
     /// The point's coordinates, one per axis (empty where a malformed point

@@ -159,6 +159,13 @@ extension CommandOption where Self == Option<SimDuration?> {
 }
 
 extension CommandOption where Self == Option<Bool> {
+    /// `--no-intervals`, for sweep and advise.
+    static var noIntervals: Option<Bool> {
+        .flag(
+            name: "--no-intervals",
+            help: "Do not run the bootstrap replicates an --overlay from 'calibrate --bootstrap N --output' holds (without this flag each replicate runs on the same trials and gives a 95% interval: one more run per replicate).")
+    }
+
     /// `advise --sensitivity`.
     static var sensitivity: Option<Bool> {
         .flag(
@@ -218,7 +225,7 @@ extension CommandSpec {
             .p50.helping("With --format svg: the target drawn (a bound on the median), e.g. 1s."), .p90.helping("With --format svg: a bound on the 90th percentile as the target."), .p95.helping("With --format svg: a bound on the 95th percentile, drawn as the target with each panel's answer (the largest size swept that meets it), e.g. 1s."), .p99.helping("With --format svg: a bound on the 99th percentile as the target."),
             .columns.helping(
                 "The text table's columns: compact has the axes, trials, success, failures, not offered and the accept → continue percentiles (under 120 columns); full has every error code and latency."),
-            .output, .samples, .overlay, .noProgress,
+            .output, .samples, .overlay, .noIntervals, .noProgress,
         ],
         notes: """
             When the sweep varies network profiles but the scenario does not fetch \
@@ -273,7 +280,7 @@ extension CommandSpec {
             .seed, .activity, .device,
             .jobs.helping("Spread the trials over N threads. The advice never depends on N."),
             .reportFormat.helping("The advice's format."),
-            .sensitivity, .output, .overlay,
+            .sensitivity, .output, .overlay, .noIntervals,
         ],
         notes: """
             Each answer is found by bisection over the payload size, running the \
@@ -405,7 +412,8 @@ func sweepCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(U
     let (overlay, overlayFailure) = try loadOverlay(parsed, context.io)
     if let overlayFailure { return overlayFailure }
     let options = SweepRunner.Options(
-        trials: trials, seed: seed, shard: shard, activity: parsed[.activity], device: parsed[.device], overlay: overlay)
+        trials: trials, seed: seed, shard: shard, activity: parsed[.activity], device: parsed[.device], overlay: overlay,
+        runsReplicates: !parsed[.noIntervals])
     let prepared: PreparedSweep
     do {
         prepared = try SweepRunner.prepare(
@@ -514,7 +522,8 @@ func adviseCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(
     let (overlay, overlayFailure) = try loadOverlay(parsed, context.io)
     if let overlayFailure { return overlayFailure }
     let options = SweepRunner.Options(
-        trials: trials, seed: seed, activity: parsed[.activity], device: parsed[.device], overlay: overlay)
+        trials: trials, seed: seed, activity: parsed[.activity], device: parsed[.device], overlay: overlay,
+        runsReplicates: !parsed[.noIntervals])
     let advisor = Advisor(jobs: jobs, resolution: resolution, sensitivity: parsed[.sensitivity])
     switch Result(catching: { () throws(ScenarioError) in
         try advisor.advise(Array(data), file: file, profiles: profiles, target: target, options: options)

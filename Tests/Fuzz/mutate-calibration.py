@@ -13,8 +13,9 @@ A sibling of mutate-scenarios.py for the inputs calibration added:
   hexadecimal floats, subnormals, thousands of groups), run with
   `calibrate --check` on a fixed experiment;
 - overlays: fitted overlays with their paths and values replaced (deep,
-  malformed, "overlay", out of bounds), run with `run`, `sweep`, `replay`
-  and `validate` of a scenario naming the overlay.
+  malformed, "overlay", out of bounds), half of them with bootstrap
+  replicates, run with `run`, `sweep`, `advise`, `replay` and `validate`
+  of a scenario naming the overlay.
 
 Any exit by a signal, any "Fatal error" and any run over 60 s is a finding;
 the input is kept in the output folder.
@@ -126,10 +127,13 @@ def one(kind, index):
             {"file": "data.csv", "column": "ms", "unit": rng.choice(["ms", "ns", "s", "duration"]), "metric": "fetch"}]}))
         commands = [["calibrate", path, "--check", "--no-progress"]]
     else:
+        # A fit with bootstrap replicates (sweep and advise run each), or without.
+        replicates = [{"set": [{"path": "network.wifiPeerToPeer.latency", "value": f"{1900 + 100 * k}000ns"},
+                               {"path": "network.wifiPeerToPeer.loss", "value": 0.05 * k}]} for k in range(3)]
         base = json.dumps({"overlay": "fitted", "set": [
             {"path": "network.wifiPeerToPeer.latency", "value": "2117000ns"},
             {"path": "network.wifiPeerToPeer.loss", "value": 0.1},
-            {"path": "activity.payloadSize", "value": "3KiB"}]})
+            {"path": "activity.payloadSize", "value": "3KiB"}], **({"replicates": replicates} if rng.random() < 0.5 else {})})
         text = mutate_json(base, overlay_values, rng)
         path = work + "/o.json"
         open(path, "w").write(text)
@@ -139,6 +143,7 @@ def one(kind, index):
         commands = [["run", passes, "--trials", "2", "--overlay", path],
                     rng.choice([["sweep", passes, "--payload", "1KiB", "--trials", "2", "--no-progress", "--overlay", path],
                                 ["replay", passes, "--seed", "1", "--trial", "0", "--overlay", path],
+                                ["advise", passes, "--p95", "5s", "--trials", "2", "--resolution", "16KiB", "--overlay", path],
                                 ["validate", work + "/named.json"]])]
     found = False
     for command in commands:

@@ -167,4 +167,43 @@ struct SweepCommandTests {
         }
         #expect(zip(spans, spans.dropFirst()).allSatisfy { $0 >= $1 })
     }
+
+    @Test("with the shipped fit's replicates: sweep gives intervals in every format and advise an interval; --no-intervals skips them")
+    func intervalsFromTheShippedFit() throws {
+        let fit = root + "/calibration/fits/privatedrop-awdl.json"
+        let guidance = root + "/sweeps/guidance/peer-to-peer.json"
+        let common = ["sweep", guidance, "--overlay", fit, "--payload", "256B,64KiB", "--trials", "6", "--no-progress"]
+        let text = try ProductRunner.run("handoff-sim", common)
+        #expect(text.status == 0, "\(text.standardError)")
+        #expect(text.standardOutput.contains("over the overlay's 20 bootstrap replicates"))
+        #expect(text.standardOutput.split(separator: "\n").filter { $0.contains(" [") }.count == 2)
+        let csv = try ProductRunner.run("handoff-sim", common + ["--format", "csv"])
+        #expect(csv.standardOutput.split(separator: "\n").first?.hasSuffix("_p99_high_ns") == true)
+        let skipped = try ProductRunner.run("handoff-sim", common + ["--no-intervals"])
+        #expect(skipped.status == 0)
+        #expect(!skipped.standardOutput.contains("["))
+        // The point estimate is the same with or without the replicates.
+        let strip = { (output: String) in
+            output.split(separator: "\n").map { line in
+                line.replacingOccurrences(of: #" \[[^\]]*\]"#, with: "", options: .regularExpression)
+                    .split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+            }
+        }
+        #expect(Array(strip(text.standardOutput).prefix(4)).dropFirst(2) == Array(strip(skipped.standardOutput).prefix(4)).dropFirst(2))
+        let advice = try ProductRunner.run(
+            "handoff-sim",
+            ["advise", guidance, "--overlay", fit, "--p95", "1.3s", "--trials", "6", "--resolution", "16KiB", "--format", "json"])
+        #expect(advice.status == 0, "\(advice.standardError)")
+        let object = try #require(JSONSerialization.jsonObject(with: Data(advice.standardOutput.utf8)) as? [String: Any])
+        let answer = try #require((object["answers"] as? [[String: Any]])?.first)
+        let interval = try #require(answer["interval"] as? [String: Any])
+        #expect(interval["replicates"] as? Int == 20)
+        let bare = try ProductRunner.run(
+            "handoff-sim",
+            ["advise", guidance, "--overlay", fit, "--p95", "1.3s", "--trials", "6", "--resolution", "16KiB", "--format", "json",
+             "--no-intervals"])
+        let bareAnswer = try #require(
+            ((try JSONSerialization.jsonObject(with: Data(bare.standardOutput.utf8)) as? [String: Any])?["answers"] as? [[String: Any]])?.first)
+        #expect(bareAnswer["interval"] is NSNull)
+    }
 }

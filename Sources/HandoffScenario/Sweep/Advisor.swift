@@ -210,6 +210,11 @@ public struct Advisor: Sendable {
     public func advise(
         _ bytes: [UInt8], file: String, profiles: [String], target: Target, options: SweepRunner.Options
     ) throws(ScenarioError) -> [Advice] {
+        let replicates = options.runsReplicates ? options.overlay?.replicates ?? [] : []
+        // Each probe runs one size under one overlay: the replicates are
+        // run here, one answer each, not by the sweep runner.
+        var options = options
+        options.runsReplicates = false
         // Prepare once to validate the file and resolve the activity and device.
         let probe = try SweepRunner.prepare(bytes, file: file, payloads: [String(minimum)], options: options)
         let limit = probe.base.setup.configuration.userInfoLimit
@@ -221,7 +226,6 @@ public struct Advisor: Sendable {
         let trials = options.shard?.trials(of: probe.trials) ?? 0..<probe.trials
         let (pathWords, profileApplies) = Self.path(of: probe.base, activity: probe.activity, device: probe.device)
         let varied = sensitivity ? try Self.variedParameters(bytes, file: file, overlay: options.overlay) : []
-        let replicates = options.overlay?.replicates ?? []
         var results: [Advice] = []
         // Profiles shape only the internet links: off the cloud relay they
         // cannot change the answer, which is given once, for the path.

@@ -3,6 +3,9 @@ import SimKernel
 
 /// Sweep results as JSON Lines: a header line, then one line per point with
 /// its counts, latency sums and percentiles, and the encoded histograms.
+/// When the sweep ran a fit's bootstrap replicates, the header says how
+/// many (`replicates`) and each point holds its 95% intervals
+/// (`intervals`) and every replicate's counts and histograms.
 ///
 /// This is both an output format and the format of partial results:
 /// ``read(_:file:)`` reads it back exactly, and ``merge(_:)`` adds shards
@@ -38,6 +41,7 @@ public enum SweepJSONLines {
             })),
             ("shard", result.shard.map { .object([("index", .int(Int64($0.index))), ("count", .int(Int64($0.count)))]) } ?? .null),
             ("fixedPath", result.fixedPath.map(JSONOutput.string) ?? .null),
+            ("replicates", .int(Int64(result.replicates))),
         ])
     }
 
@@ -68,7 +72,48 @@ public enum SweepJSONLines {
                 ]))
             })),
             ("budget", budgetObject(aggregate.budget)),
-        ])
+        ] + replicateMembers(point))
+    }
+
+    /// With replicates: each metric's 95% interval per percentile
+    /// (`intervals`), and each replicate's counts and histograms
+    /// (`replicates`, for merging shards). Nothing without.
+    static func replicateMembers(_ point: SweepPoint) -> [(key: String, value: JSONOutput)] {
+        guard !point.replicates.isEmpty else { return [] }
+        let intervals = JSONOutput.object(LatencyMetric.allCases.map { metric in
+            (metric.rawValue, .object(PercentileInterval.percentiles.map { percentile in
+                let interval = point.interval(metric, atPercentile: percentile)
+                return (percentileKey(percentile), .object([
+                    ("low", interval?.low.map(JSONOutput.int) ?? .null),
+                    ("high", interval?.high.map(JSONOutput.int) ?? .null),
+                ]))
+            }))
+        })
+        let replicates = JSONOutput.array(point.replicates.map { aggregate in
+            .object(countMembers(aggregate) + [
+                ("latencies", .object(LatencyMetric.allCases.map { metric in
+                    (metric.rawValue, .object([("histogram", .string(aggregate[metric].encoded))]))
+                })),
+            ])
+        })
+        return [("intervals", intervals), ("replicates", replicates)]
+    }
+
+    /// `p50`, `p99_9`: a percentile as a JSON key.
+    static func percentileKey(_ percentile: Double) -> String {
+        percentile == percentile.rounded() ? "p\(Int(percentile))" : "p" + "\(percentile)".replacingOccurrences(of: ".", with: "_")
+    }
+
+    /// An aggregate's outcome counts.
+    static func countMembers(_ aggregate: PointAggregate) -> [(key: String, value: JSONOutput)] {
+        [
+            ("trials", .int(Int64(aggregate.trials))),
+            ("continued", .int(Int64(aggregate.continued))),
+            ("continuedInBrowser", .int(Int64(aggregate.continuedInBrowser))),
+            ("failures", .object(zip(PointAggregate.failureCodes, aggregate.failures).map { (String($0), .int(Int64($1))) })),
+            ("notOffered", .int(Int64(aggregate.notOffered))),
+            ("other", .int(Int64(aggregate.otherOutcomes))),
+        ]
     }
 
     /// A point's latency budget: per phase its mean and its share of the
@@ -136,6 +181,11 @@ public enum SweepJSONLines {
             else { throw fail(1, "the shard is not i/n with 0 ≤ i < n ≤ \(Shard.maximumCount)") }
             shard = parsed
         }
+        // Files written before replicates were run lack the count: none.
+        let replicateCount = header.member("replicates") == nil ? 0 : header.integer("replicates") ?? -1
+        guard (0...Int64(Overlay.maximumReplicates)).contains(replicateCount) else {
+            throw fail(1, "the replicate count is not a whole number in 0...\(Overlay.maximumReplicates)")
+        }
         var points: [SweepPoint] = []
         for (offset, line) in lines.dropFirst().enumerated() {
             let number = offset + 2
@@ -147,11 +197,7 @@ public enum SweepJSONLines {
             }
             guard case let .object(coordinates)? = node.member("point")?.value.value,
                 let payload = node.integer("payloadBytes"), payload >= 0, let profile = node.string("profile"),
-                let trialCount = node.integer("trials"), let events = node.integer("events"),
-                let continued = node.integer("continued"),
-                let browser = node.integer("continuedInBrowser"), let notOffered = node.integer("notOffered"),
-                let other = node.integer("other"), let failureNode = node.member("failures")?.value,
-                let latencyNode = node.member("latencies")?.value
+                let trialCount = node.integer("trials"), let events = node.integer("events")
             else { throw fail(number, "a point lacks a field") }
             // Counts are checked against the trials this part holds, so that
             // no edited file can make a merge overflow.
@@ -163,40 +209,8 @@ public enum SweepJSONLines {
             guard (0...maximumEvents).contains(events) else {
                 throw fail(number, "the point's event count \(events) is outside 0...\(maximumEvents)")
             }
-            var aggregate = PointAggregate()
-            aggregate.trials = UInt64(trialCount)
+            var aggregate = try counts(node, trials: trialCount) { fail(number, $0) }
             aggregate.events = UInt64(events)
-            var outcomes: [Int64] = [continued, browser, notOffered, other]
-            for (index, code) in PointAggregate.failureCodes.enumerated() {
-                guard let count = failureNode.integer(String(code)) else { throw fail(number, "failures lack \(code)") }
-                outcomes.append(count)
-                aggregate.failures[index] = UInt64(clamping: count)
-            }
-            guard outcomes.allSatisfy({ (0...trialCount).contains($0) }), outcomes.reduce(0, +) == trialCount else {
-                throw fail(number, "the point's outcome counts do not add up to its \(trialCount) trials")
-            }
-            aggregate.continued = UInt64(continued)
-            aggregate.continuedInBrowser = UInt64(browser)
-            aggregate.notOffered = UInt64(notOffered)
-            aggregate.otherOutcomes = UInt64(other)
-            for metric in LatencyMetric.allCases {
-                // Files written before a metric was added lack it: it is
-                // empty there. The first four are in every file.
-                if !Self.inEveryFile.contains(metric), latencyNode.member(metric.rawValue) == nil { continue }
-                guard let encoded = latencyNode.member(metric.rawValue)?.value.string("histogram") else {
-                    throw fail(number, "no \(metric.rawValue) histogram")
-                }
-                let histogram: LatencyHistogram
-                do {
-                    histogram = try LatencyHistogram(encoded: encoded)
-                } catch {
-                    throw fail(number, "\(error)")
-                }
-                guard histogram.count <= UInt64(trialCount) else {
-                    throw fail(number, "the \(metric.rawValue) histogram has \(histogram.count) values for \(trialCount) trials")
-                }
-                aggregate[metric] = histogram
-            }
             // Files written before the budget was added lack it: it is empty there.
             if let budget = node.member("budget")?.value {
                 guard let encoded = budget.string("tally"), let tally = BudgetTally(encoded: encoded) else {
@@ -211,7 +225,23 @@ public enum SweepJSONLines {
                 if case let .string(text) = member.value.value { return text } else { return nil }
             }
             guard values.count == axes.count else { throw fail(number, "the point has \(values.count) coordinates for \(axes.count) axes") }
-            points.append(SweepPoint(coordinates: values, payloadBytes: Int(payload), profile: profile, aggregate: aggregate))
+            var point = SweepPoint(coordinates: values, payloadBytes: Int(payload), profile: profile, aggregate: aggregate)
+            if replicateCount > 0 {
+                guard case let .array(replicateNodes)? = node.member("replicates")?.value.value,
+                    replicateNodes.count == replicateCount
+                else { throw fail(number, "the point does not hold the header's \(replicateCount) replicates") }
+                for (index, replicateNode) in replicateNodes.enumerated() {
+                    guard replicateNode.integer("trials") == trialCount else {
+                        throw fail(number, "replicate \(index + 1) does not hold the point's \(trialCount) trials")
+                    }
+                    point.replicates.append(try counts(replicateNode, trials: trialCount) {
+                        fail(number, "replicate \(index + 1): \($0)")
+                    })
+                }
+            } else if node.member("replicates") != nil {
+                throw fail(number, "the point holds replicates the header does not announce")
+            }
+            points.append(point)
         }
         var result = SweepResult(
             file: scenarioFile, name: name, digest: digest, seed: UInt64(seed), trials: Int(trials), activity: activity,
@@ -219,6 +249,52 @@ public enum SweepJSONLines {
         // Files written before it was recorded lack it: the chart then names profiles.
         result.fixedPath = header.string("fixedPath")
         return Part(toolVersion: toolVersion, result: result)
+    }
+
+    /// The outcome counts and histograms of `node` (a point, or one of its
+    /// replicates), checked against the `trials` it must hold.
+    static func counts(
+        _ node: JSONNode, trials trialCount: Int64, fail: (String) -> ScenarioError
+    ) throws(ScenarioError) -> PointAggregate {
+        guard let continued = node.integer("continued"),
+            let browser = node.integer("continuedInBrowser"), let notOffered = node.integer("notOffered"),
+            let other = node.integer("other"), let failureNode = node.member("failures")?.value,
+            let latencyNode = node.member("latencies")?.value
+        else { throw fail("a point lacks a field") }
+        var aggregate = PointAggregate()
+        aggregate.trials = UInt64(trialCount)
+        var outcomes: [Int64] = [continued, browser, notOffered, other]
+        for (index, code) in PointAggregate.failureCodes.enumerated() {
+            guard let count = failureNode.integer(String(code)) else { throw fail("failures lack \(code)") }
+            outcomes.append(count)
+            aggregate.failures[index] = UInt64(clamping: count)
+        }
+        guard outcomes.allSatisfy({ (0...trialCount).contains($0) }), outcomes.reduce(0, +) == trialCount else {
+            throw fail("the point's outcome counts do not add up to its \(trialCount) trials")
+        }
+        aggregate.continued = UInt64(continued)
+        aggregate.continuedInBrowser = UInt64(browser)
+        aggregate.notOffered = UInt64(notOffered)
+        aggregate.otherOutcomes = UInt64(other)
+        for metric in LatencyMetric.allCases {
+            // Files written before a metric was added lack it: it is
+            // empty there. The first four are in every file.
+            if !Self.inEveryFile.contains(metric), latencyNode.member(metric.rawValue) == nil { continue }
+            guard let encoded = latencyNode.member(metric.rawValue)?.value.string("histogram") else {
+                throw fail("no \(metric.rawValue) histogram")
+            }
+            let histogram: LatencyHistogram
+            do {
+                histogram = try LatencyHistogram(encoded: encoded)
+            } catch {
+                throw fail("\(error)")
+            }
+            guard histogram.count <= UInt64(trialCount) else {
+                throw fail("the \(metric.rawValue) histogram has \(histogram.count) values for \(trialCount) trials")
+            }
+            aggregate[metric] = histogram
+        }
+        return aggregate
     }
 
     /// The metrics every file has had since the format's first version
@@ -253,6 +329,9 @@ public enum SweepJSONLines {
             if result.points.map(\.coordinates) != reference.points.map(\.coordinates) {
                 throw mismatch("points", "\(reference.points.count) points", "\(result.points.count) points")
             }
+            if result.replicates != reference.replicates {
+                throw mismatch("bootstrap replicates run", "\(reference.replicates)", "\(result.replicates)")
+            }
         }
         // Shards: one n, each index once, all present.
         let shards = parts.map { ($0.file, $0.part.result.shard) }
@@ -271,7 +350,12 @@ public enum SweepJSONLines {
         guard missing.isEmpty else { throw .missingShards(missing.map { "\($0)/\(count)" }) }
         var points = reference.points
         for (_, part) in parts.dropFirst() {
-            for index in points.indices { points[index].aggregate.merge(part.result.points[index].aggregate) }
+            for index in points.indices {
+                points[index].aggregate.merge(part.result.points[index].aggregate)
+                for replicate in points[index].replicates.indices {
+                    points[index].replicates[replicate].merge(part.result.points[index].replicates[replicate])
+                }
+            }
         }
         var merged = SweepResult(
             file: reference.file, name: reference.name, digest: reference.digest, seed: reference.seed,

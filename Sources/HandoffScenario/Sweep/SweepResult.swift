@@ -117,6 +117,10 @@ public struct SweepPoint: Sendable, Equatable {
     /// Every trial's sample, in trial order, when the runner recorded them
     /// (``SweepRunner/recordsSamples``); empty otherwise.
     package var samples: [TrialSample] = []
+    /// What the same trials showed under each bootstrap replicate of the
+    /// overlay's fit, in the overlay's order (empty without replicates).
+    /// Their budgets and event counts are not kept.
+    package var replicates: [PointAggregate] = []
 
     /// A point.
     package init(coordinates: [String], payloadBytes: Int, profile: String, aggregate: PointAggregate) {
@@ -124,6 +128,48 @@ public struct SweepPoint: Sendable, Equatable {
         self.payloadBytes = payloadBytes
         self.profile = profile
         self.aggregate = aggregate
+    }
+}
+
+extension SweepPoint {
+    /// The 95% interval of `metric`'s percentile at this point over the
+    /// fit's bootstrap replicates: the 2.5th and 97.5th percentiles
+    /// (nearest rank) of the values the replicates give on the same
+    /// trials. Nil when the sweep ran no replicates.
+    ///
+    /// ```swift
+    /// if let interval = point.interval(.acceptToContinue, atPercentile: 95) { print(interval) }
+    /// ```
+    public func interval(_ metric: LatencyMetric, atPercentile percentile: Double) -> PercentileInterval? {
+        guard !replicates.isEmpty else { return nil }
+        return PercentileInterval(replicates.map { $0[metric].value(atPercentile: percentile) })
+    }
+}
+
+/// A percentile's 95% interval over a fit's bootstrap replicates: the 2.5th
+/// and 97.5th percentiles (nearest rank) of the values the replicates give,
+/// a replicate under which no trial reached the metric counting as above
+/// every value.
+public struct PercentileInterval: Hashable, Sendable {
+    /// The low end in nanoseconds (nil: no trial reached the metric there).
+    public let low: Int64?
+    /// The high end in nanoseconds (nil: no trial reached the metric there).
+    public let high: Int64?
+    /// How many replicates.
+    public let replicates: Int
+
+    /// The percentiles a sweep gives intervals for.
+    package static let percentiles: [Double] = [50, 90, 95, 99]
+
+    /// The interval of `values` (at least one), nil counting as above
+    /// every value.
+    package init(_ values: [Int64?]) {
+        let sorted = values.sorted { ($0 ?? .max) < ($1 ?? .max) }
+        let count = sorted.count
+        func rank(_ fraction: Double) -> Int { min(count - 1, max(0, Int((fraction * Double(count)).rounded(.up)) - 1)) }
+        low = sorted[rank(0.025)]
+        high = sorted[rank(0.975)]
+        replicates = count
     }
 }
 
@@ -189,6 +235,9 @@ public struct SweepResult: Sendable, Equatable {
     /// when not known. Charts label such a sweep's series by it rather
     /// than by a profile that cannot apply.
     package var fixedPath: String?
+    /// How many bootstrap replicates of the overlay's fit every point also
+    /// ran (0: none, so no intervals).
+    public var replicates: Int { points.first?.replicates.count ?? 0 }
 
     /// A sweep result.
     package init(

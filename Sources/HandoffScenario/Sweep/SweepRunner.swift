@@ -66,11 +66,16 @@ public struct SweepRunner: Sendable {
         /// Values written over the file before anything else (a fitted
         /// model, from `handoff-sim calibrate --output`).
         public var overlay: Overlay?
+        /// Whether the bootstrap replicates `overlay` holds (from
+        /// `calibrate --bootstrap N --output`) are run too, each on the same
+        /// trials, for an interval on every percentile; it costs one sweep
+        /// per replicate.
+        public var runsReplicates: Bool
 
         /// Options; every value optional.
         public init(
             trials: Int? = nil, seed: UInt64? = nil, shard: Shard? = nil, activity: String? = nil, device: String? = nil,
-            overlay: Overlay? = nil
+            overlay: Overlay? = nil, runsReplicates: Bool = true
         ) {
             self.trials = trials
             self.seed = seed
@@ -78,6 +83,7 @@ public struct SweepRunner: Sendable {
             self.activity = activity
             self.device = device
             self.overlay = overlay
+            self.runsReplicates = runsReplicates
         }
     }
 
@@ -233,9 +239,30 @@ public struct SweepRunner: Sendable {
             // The same problem at many points is listed once per point; keep the first few.
             throw .invalid(ScenarioProblems(problems: Array(problems.prefix(20))))
         }
+        // Every point again under each bootstrap replicate of the given
+        // overlay, on the same axes, activity and device.
+        var replicates: [[SweepPointScenario]] = []
+        if options.runsReplicates, let overlay = options.overlay {
+            for (index, replicate) in overlay.replicates.enumerated() {
+                var replicateOptions = options
+                replicateOptions.overlay = replicate
+                replicateOptions.runsReplicates = false
+                replicateOptions.activity = base.activities[activityIndex].name
+                replicateOptions.device = device
+                let prepared: PreparedSweep
+                do {
+                    prepared = try Self.prepare(
+                        bytes, file: file, payloads: payloads, profiles: profiles, parameters: parameters,
+                        options: replicateOptions)
+                } catch {
+                    throw error.prefixed("under the overlay's bootstrap replicate \(index + 1): ")
+                }
+                replicates.append(prepared.points)
+            }
+        }
         return PreparedSweep(
             base: base, axes: specification.axes.map { SweepAxis(name: $0.name, values: $0.values.map(\.text)) },
-            points: points, activity: activityIndex, activityPath: activityPath, device: device,
+            points: points, replicates: replicates, activity: activityIndex, activityPath: activityPath, device: device,
             trials: options.trials ?? base.trials, seed: options.seed ?? base.seed, shard: options.shard)
     }
 
@@ -250,21 +277,51 @@ public struct SweepRunner: Sendable {
     ///   happened at.
     public func run(_ sweep: PreparedSweep, progress: (@Sendable (Int, Int) -> Void)? = nil) throws(ScenarioError) -> SweepResult {
         let trials = sweep.shard?.trials(of: sweep.trials) ?? 0..<sweep.trials
+        let total = sweep.points.count * (1 + sweep.replicates.count)
         let outcome = runPoints(
             sweep.points, activity: sweep.activity, device: sweep.device, trials: trials, seed: sweep.seed,
-            progress: progress)
+            progress: Self.offsetting(progress, by: 0, total: total))
+        func label(_ index: Int) -> String {
+            zip(sweep.axes, sweep.points[index].coordinates).map { "\($0.name)=\($1)" }.joined(separator: ", ")
+        }
+        // The replicates' points, all together, on the same trials; their
+        // samples, budgets and event counts are not kept.
+        var replicateAggregates: [[PointAggregate]] = []
+        if !sweep.replicates.isEmpty, case .success = outcome {
+            var quiet = self
+            quiet.recordsSamples = false
+            let count = sweep.points.count
+            switch quiet.runPoints(
+                sweep.replicates.flatMap { $0 }, activity: sweep.activity, device: sweep.device, trials: trials,
+                seed: sweep.seed, progress: Self.offsetting(progress, by: count, total: total))
+            {
+            case let .failure(index, failure):
+                throw failure.prefixed(
+                    "under the overlay's bootstrap replicate \(index / count + 1), at the sweep point \(label(index % count)): ")
+            case let .success(outputs):
+                replicateAggregates = (0..<sweep.replicates.count).map { replicate in
+                    outputs[(replicate * count)..<((replicate + 1) * count)].map { output in
+                        var aggregate = output.aggregate
+                        aggregate.events = 0
+                        aggregate.budget = BudgetTally()
+                        return aggregate
+                    }
+                }
+            }
+        }
         switch outcome {
         case let .failure(index, failure):
-            let label = zip(sweep.axes, sweep.points[index].coordinates).map { "\($0.name)=\($1)" }.joined(separator: ", ")
-            throw failure.prefixed("at the sweep point \(label): ")
+            throw failure.prefixed("at the sweep point \(label(index)): ")
         case let .success(aggregates):
-            let results = zip(sweep.points, aggregates).map { point, aggregate in
+            let results = zip(sweep.points, aggregates).enumerated().map { index, pair in
+                let (point, aggregate) = pair
                 let activity = point.scenario.activities[sweep.activity]
                 let profile = point.scenario.setup.devices.first { $0.name == sweep.device }?.internet.name ?? ""
                 var result = SweepPoint(
                     coordinates: point.coordinates, payloadBytes: activity.content.transferSize, profile: profile,
                     aggregate: aggregate.aggregate)
                 result.samples = aggregate.samples
+                result.replicates = replicateAggregates.map { $0[index] }
                 return result
             }
             var result = SweepResult(
@@ -275,6 +332,15 @@ public struct SweepRunner: Sendable {
             if !path.profileApplies { result.fixedPath = path.words }
             return result
         }
+    }
+
+    /// `progress` told of `done + offset` points of `total` when a run of
+    /// some of them has done `done`.
+    private static func offsetting(
+        _ progress: (@Sendable (Int, Int) -> Void)?, by offset: Int, total: Int
+    ) -> (@Sendable (Int, Int) -> Void)? {
+        guard let progress else { return nil }
+        return { done, _ in progress(offset + done, total) }
     }
 
     /// The aggregate of `trials` of one point's scenario.
@@ -393,6 +459,9 @@ public struct PreparedSweep: Sendable {
     public let axes: [SweepAxis]
     /// Every point: its coordinates and its scenario.
     package let points: [SweepPointScenario]
+    /// Every point again under each bootstrap replicate of the overlay
+    /// (empty without replicates), in the overlay's order.
+    package let replicates: [[SweepPointScenario]]
     /// The activity measured (index) and the device it is measured on.
     package let activity: Int
     /// The measured activity's place in the file: `activity` or

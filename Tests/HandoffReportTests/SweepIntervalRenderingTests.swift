@@ -1,0 +1,79 @@
+import Handoff
+@testable import HandoffReport
+import HandoffScenario
+import SimKernel
+import Testing
+
+/// A sweep's intervals over a fit's bootstrap replicates in every table
+/// and in the chart.
+@Suite("Sweep rendering: intervals from the fit's replicates")
+struct SweepIntervalRenderingTests {
+    let helpers = SweepRenderingTests()
+
+    /// One payload point with 100 trials at 10…109 ms, and three replicates
+    /// shifted by −5, +5 and +20 ms (the last with a trial short of the
+    /// metric, so p99 and p95 still exist).
+    func result() -> SweepResult {
+        var point = helpers.point(profile: "WiFi", bytes: 1024, milliseconds: Array(10...109))
+        point.replicates = [-5, 5, 20].map { shift in
+            helpers.point(profile: "WiFi", bytes: 1024, milliseconds: (10...109).map { $0 + shift }).aggregate
+        }
+        return helpers.sweep(axes: [SweepAxis(name: "payload", values: ["1KiB"])], points: [point])
+    }
+
+    @Test("text and Markdown: the interval beside each p50, p90, p95 and p99, and one line saying what it is")
+    func tables() {
+        let result = result()
+        let text = SweepTable.text(result)
+        // Nearest rank: p95 of 10…109 ms is 104 ms; the replicates give 99 and 124 ms.
+        #expect(text.contains("104ms [99ms–124ms]"))
+        #expect(text.contains("59ms [54ms–79ms]"))
+        #expect(!text.contains("109ms ["), "max has no interval")
+        #expect(text.contains("over the overlay's 3 bootstrap replicates"))
+        let markdown = SweepTable.markdown(result)
+        #expect(markdown.contains("104ms [99ms–124ms]"))
+        #expect(markdown.contains("3 bootstrap replicates"))
+        // Without replicates, neither.
+        var plain = result
+        plain.points[0].replicates = []
+        #expect(!SweepTable.text(plain).contains("["))
+        #expect(!SweepTable.text(plain).contains("bootstrap"))
+    }
+
+    @Test("CSV: low and high columns after every other, in nanoseconds")
+    func csv() throws {
+        let result = result()
+        let lines = SweepTable.csv(result).split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        let header = lines[0], row = lines[1]
+        #expect(header.count == row.count)
+        let low = try #require(header.firstIndex(of: "accept_to_continue_p95_low_ns"))
+        #expect(header[low + 1] == "accept_to_continue_p95_high_ns")
+        // The fastest and the slowest replicate's histogram values.
+        let ends = [0, 2].map { result.points[0].replicates[$0][.acceptToContinue].value(atPercentile: 95).map { String($0) } }
+        #expect(row[low] == ends[0] && row[low + 1] == ends[1])
+        #expect(row[low] != row[low + 1])
+        #expect(header.last == "advert_to_offered_p99_high_ns" || header.last?.hasSuffix("_p99_high_ns") == true)
+        // The accept → restored metric has no trials: empty ends.
+        let restored = try #require(header.firstIndex(of: "accept_to_restored_p50_low_ns"))
+        #expect(row[restored] == "" && row[restored + 1] == "")
+        var plain = result
+        plain.points[0].replicates = []
+        #expect(!SweepTable.csv(plain).contains("_low_ns"))
+    }
+
+    @Test("chart: a whisker per point over the target's percentile, inside the plot, and a legend entry")
+    func chart() throws {
+        let svg = SweepChart.svg(result(), target: SweepChart.Target(latency: .milliseconds(110)))
+        let root = try #require(parseXML(svg))
+        let whiskers = root.descendants("path").filter { $0.attributes["class"] == "interval" }
+        #expect(whiskers.count == 1)
+        let points = pathPoints(try #require(whiskers.first))
+        let ys = points.map(\.y)
+        // The y axis covers the high end (124 ms) above the p99.
+        #expect(ys.allSatisfy { $0 >= 0 })
+        #expect(svg.contains("p95: 95% interval over 3 fit replicates"))
+        var plain = result()
+        plain.points[0].replicates = []
+        #expect(!SweepChart.svg(plain).contains("class=\"interval\""))
+    }
+}
