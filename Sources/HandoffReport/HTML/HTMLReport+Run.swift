@@ -3,8 +3,9 @@ import HandoffScenario
 import SimKernel
 
 extension HTMLReport {
-    /// The report of a `run`: a summary table, then one section per
-    /// scenario with each expectation (what was asked, what was measured,
+    /// The report of a `run`: a summary table in the files' order, then one
+    /// section per scenario (failures first, then fragile passes, passes
+    /// and skipped files) with each expectation (what was asked, what was measured,
     /// its verdict and confidence interval). A failing scenario shows, for
     /// each failing expectation, the trial that shows it replayed as an
     /// inline trace diagram, its replay command, and where accept →
@@ -25,12 +26,12 @@ extension HTMLReport {
         var page = HTMLPage(kind: "run", title: "HandoffSim run")
         var counts: [String: Int] = [:]  // counted only; printed in a fixed order
         var rows: [[String]] = []
-        var sections: [String] = []
+        var sections: [(rank: Int, lines: [String])] = []
         for (index, result) in results.enumerated() {
             let section = scenarioSection(result, index: index, command: command, namesSeeds: namesSeeds)
             counts[section.verdict, default: 0] += 1
             rows.append(section.row)
-            sections += section.lines
+            sections.append((Self.rank(of: section.verdict), section.lines))
         }
         let passed = (counts["pass"] ?? 0) + (counts["fragile"] ?? 0)
         let ran = results.count - (counts["skipped"] ?? 0)
@@ -62,8 +63,20 @@ extension HTMLReport {
         }
         table.append("</tbody></table></div>")
         page.body += table
-        page.body += sections
+        // What needs a look comes first; the order is otherwise the files'.
+        for rank in 0...3 { page.body += sections.filter { $0.rank == rank }.flatMap(\.lines) }
         return page.render(context)
+    }
+
+    /// Where a verdict's sections go: failures first, then fragile passes,
+    /// passes, and files that did not run.
+    static func rank(of verdict: String) -> Int {
+        switch verdict {
+        case "fail", "error", "invalid": 0
+        case "fragile": 1
+        case "pass": 2
+        default: 3
+        }
     }
 
     /// One scenario's section, its row in the summary and its verdict.
