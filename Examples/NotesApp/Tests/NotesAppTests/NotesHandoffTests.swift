@@ -49,14 +49,24 @@ final class NotesScene: HandoffSceneDelegate {
 
 /// The source side: the editor's state goes into the activity just before
 /// it is sent.
-final class NotesActivity: DefaultUserActivityDelegate {
+final class NotesActivity: UserActivityDelegate {
     let editor: NoteEditor
 
     init(editor: NoteEditor) { self.editor = editor }
 
-    override func userActivityWillSave(_ activity: inout ActivityContent, context: inout CallbackContext) {
+    func userActivityWillSave(_ activity: inout ActivityContent, context: inout CallbackContext) {
         if let entries = try? UserInfo(validating: editor.userInfo) { activity.addUserInfoEntries(entries) }
     }
+
+    func updateUserActivityState(_ activity: inout ActivityContent, responder: String, context: inout CallbackContext) {}
+
+    func userActivityWasContinued(_ activity: ActivityContent, by device: String, context: inout CallbackContext) {}
+
+    func userActivity(_ activity: ActivityContent, didReceiveStreamsFrom device: String, context: inout CallbackContext) {}
+
+    func userActivity(
+        _ activity: ActivityContent, respondToStreamRequest round: Int, requestBytes: Int, context: inout CallbackContext
+    ) -> Int { 0 }
 }
 
 @Suite("The notes app's Handoff")
