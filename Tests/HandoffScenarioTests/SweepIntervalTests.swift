@@ -12,12 +12,9 @@ struct SweepIntervalTests {
     /// sets its rate to 1 Mbit/s, and each replicate moves it.
     static let text = SweepTests.lossFree(rate: "1Mbit/s").replacingOccurrences(of: #""trials": 20"#, with: #""trials": 12"#)
 
-    static func overlay(_ rates: [String]) throws -> Overlay {
-        let replicates = rates.map { #"{"set": [{"path": "network.wifiPeerToPeer.bandwidth", "value": "\#($0)"}]}"# }
-        let json = #"{"overlay": "fitted by a test", "set": [{"path": "network.wifiPeerToPeer.bandwidth", "value": "1Mbit/s"}], "replicates": ["#
-            + replicates.joined(separator: ", ") + "]}"
-        return try Overlay(bytes: Array(json.utf8), file: "fit.json")
-    }
+    /// The same overlay as advise's interval tests: 1 Mbit/s, and one
+    /// replicate per rate.
+    static func overlay(_ rates: [String]) throws -> Overlay { try AdvisorIntervalTests.overlay(rates) }
 
     static func sweep(
         _ overlay: Overlay, jobs: Int = 1, shard: Shard? = nil, runsReplicates: Bool = true
