@@ -13,18 +13,20 @@ must be built. Needs python3 and PyYAML.
 What it checks (the conventions are in docs/contributing.md, "Keeping the
 documentation true"):
 
-- every fenced block, by its language (the first word of its info string):
+- every fenced block names its language, and is checked by it (the first word of its info string):
   `yaml`/`yml` parse (PyYAML's safe_load); `json` parses, a line holding
   only `…` standing for elided members or elements (it and the comma
   before it are dropped); a JSON object with "devices", "activity" or
   "activities" is a scenario, and `handoff-sim validate` must accept it;
-  `sh`/`shell`/`bash`/`console` (and an untagged block whose lines start
-  with `$ handoff-`): every handoff-sim and handoff-bench command names a
+  `sh`/`shell`/`bash`/`console` (a console block's commands are its `$ `
+  lines): every handoff-sim and handoff-bench command names a
   command that exists, every --option it uses is in that command's --help,
   and every file it names in the repository's folders exists;
 - a `text output` block is the exact standard output of the one command in
   the nearest `sh` block above it: the command is run and the output
   compared (trailing whitespace aside);
+- a `text excerpt` block is lines of that output, in order, a line of only
+  `...` or `…` standing for lines left out;
 - a `text usage` block is the USAGE lines of its command's --help;
 - the handoff-sim commands in YAML files and blocks (in any string, such as
   a workflow's `run:`) are checked as shell commands are;
@@ -323,15 +325,48 @@ def run_for_output(where, tool, words):
     return result.stdout
 
 
-def compare_output(block, shown_after):
+def command_above(block, shown_after):
+    """The one command of the nearest `sh` block above a `text output` or
+    `text excerpt` block."""
     if shown_after is None:
-        problem(block.where, "a `text output` block with no `sh` block above it")
+        problem(block.where, "a `text output` or `text excerpt` block with no `sh` block above it")
+        return None
+    if len(shown_after) != 1:
+        problem(block.where, f"a `text output` or `text excerpt` block must follow an `sh` block of one command "
+                f"(found {len(shown_after)})")
+        return None
+    return shown_after[0]
+
+
+def compare_excerpt(block, shown_after):
+    """Every line of the block, but a line of only `...` or `…` (lines left
+    out), is a line of the command's output, in the same order."""
+    command = command_above(block, shown_after)
+    if command is None:
         return
-    commands = shown_after
-    if len(commands) != 1:
-        problem(block.where, f"a `text output` block must follow an `sh` block of one command (found {len(commands)})")
+    tool, words = command
+    actual = run_for_output(block.where, tool, words)
+    if actual is None:
         return
-    tool, words = commands[0]
+    remaining = [line.rstrip() for line in actual.split("\n")]
+    position = 0
+    for number, line in enumerate(block.text.rstrip("\n").split("\n"), block.line + 1):
+        line = line.rstrip()
+        if line.strip() in ("...", "…"):
+            continue
+        try:
+            position = remaining.index(line, position) + 1
+        except ValueError:
+            problem(f"{block.path}:{number}", f"not a line of the output of '{tool} {' '.join(words)}' "
+                    f"(after the lines above it):\n    shown: {line}")
+            return
+
+
+def compare_output(block, shown_after):
+    command = command_above(block, shown_after)
+    if command is None:
+        return
+    tool, words = command
     actual = run_for_output(block.where, tool, words)
     if actual is None:
         return
@@ -457,7 +492,9 @@ def check_markdown(path):
     last_shell = None
     for block in fenced_blocks(path, text.split("\n")):
         language = block.language
-        if language not in KNOWN:
+        if language == "":
+            problem(block.where, "a fenced block without a language: name it (`text` for output)")
+        elif language not in KNOWN:
             problem(block.where, f"unknown language '{language}' (the checker knows {', '.join(sorted(KNOWN - {''}))})")
         if language in ("yaml", "yml"):
             check_yaml(block.path, block.line + 1, block.text)
@@ -465,10 +502,10 @@ def check_markdown(path):
             check_json(block)
         elif language in SHELL:
             last_shell = check_shell(block, console=language == "console")
-        elif language == "" and block.text.startswith("$ handoff-"):
-            check_shell(block, console=True)
         elif language == "text" and "output" in block.flags:
             compare_output(block, last_shell)
+        elif language == "text" and "excerpt" in block.flags:
+            compare_excerpt(block, last_shell)
         elif language == "text" and "usage" in block.flags:
             check_usage(block)
     # Command lines in indented code blocks (four spaces, outside lists).
