@@ -28,7 +28,9 @@ documentation true"):
 - a `text excerpt` block is lines of that output, in order, a line of only
   `...` or `…` standing for lines left out;
 - a `text usage` block is the USAGE lines of its command's --help;
-- the handoff-sim commands in YAML files and blocks (in any string, such as
+- the commands in inline code spans (`handoff-sim run … --junit PATH`) are
+  checked as those of an `sh` block, and so are the handoff-sim commands in
+  YAML files and blocks (in any string, such as
   a workflow's `run:`) are checked as shell commands are;
 - relative links point at files that exist;
 - numbers that describe the shipped suite (how many scenarios, how many
@@ -171,6 +173,18 @@ def logical_lines(text, console):
     return joined
 
 
+def starts_command(before):
+    """Whether a tool's name after these tokens is the command run (not an
+    argument of another program, as in `mutate-scenarios.py BINARY 1 300`):
+    after nothing, a shell operator, environment assignments, `swift run`
+    with its options, or `time`."""
+    start = max([0] + [index + 1 for index, token in enumerate(before) if token in SHELL_OPERATORS])
+    rest = [token for token in before[start:] if not re.match(r"^[A-Z_][A-Z0-9_]*=", token) and token != "time"]
+    if rest[:2] == ["swift", "run"]:
+        rest = [token for token in rest[2:] if token not in ("-c", "release", "debug") and not token.startswith("--")]
+    return not rest
+
+
 def commands_in(line):
     """Each handoff-sim or handoff-bench invocation in a line of shell:
     (tool, the words after it up to a shell operator)."""
@@ -181,7 +195,7 @@ def commands_in(line):
     found = []
     for index, token in enumerate(tokens):
         match = TOOL.search(token)
-        if not match:
+        if not match or not starts_command(tokens[:index]):
             continue
         # `swift run [-c release] handoff-sim`, a path, or the bare name.
         words = []
@@ -206,7 +220,7 @@ def check_command(where, tool, words):
         command = [words[0]]
         if words[0] == "baseline" and len(words) > 1 and not words[1].startswith("-"):
             command.append(words[1])
-        if command[0] == "help" or command[0].startswith("<") or "COMMAND" in command[0]:
+        if command[0] in ("help", "…", "...") or command[0].startswith("<") or "COMMAND" in command[0]:
             return
         code, text = help_text(tool, command)
         if code != 0:
@@ -215,6 +229,8 @@ def check_command(where, tool, words):
         options = text
     else:
         code, text = help_text(tool, [])
+        if words[0] in ("…", "..."):
+            return
         if not re.search(rf"^  {re.escape(words[0])}\s", text, re.M):
             problem(where, f"'handoff-bench {words[0]}' is not a command (not in handoff-bench --help)")
             return
@@ -508,6 +524,12 @@ def check_markdown(path):
             compare_excerpt(block, last_shell)
         elif language == "text" and "usage" in block.flags:
             check_usage(block)
+    # Commands in inline code spans, outside fenced blocks.
+    prose = re.sub(r"(?ms)^ *(`{3,}|~{3,}).*?^ *\1", lambda block: "\n" * block.group(0).count("\n"), text)
+    for match in re.finditer(r"(?<!`)`([^`]*?handoff-(?:sim|bench) [^`]*)`(?!`)", prose):
+        line = prose.count("\n", 0, match.start()) + 1
+        for tool, words in commands_in(" ".join(match.group(1).split())):
+            check_command(f"{path}:{line}", tool, words)
     # Command lines in indented code blocks (four spaces, outside lists).
     for number, line in enumerate(text.split("\n"), 1):
         match = re.match(r"^    ((?:swift run (?:-c release )?|\.build/release/)?handoff-(?:sim|bench) .*)$", line)
