@@ -32,6 +32,9 @@ documentation true"):
   checked as those of an `sh` block, and so are the handoff-sim commands in
   YAML files and blocks (in any string, such as
   a workflow's `run:`) are checked as shell commands are;
+- a GitHub Actions workflow (YAML with `jobs`) holds together: jobs run
+  somewhere and need jobs that exist, steps run or use a versioned action,
+  `steps.ID` and `matrix.KEY` name a step and a matrix key of their job;
 - relative links point at files that exist;
 - numbers that describe the shipped suite (how many scenarios, how many
   trials) are what `handoff-sim run scenarios` runs;
@@ -296,6 +299,49 @@ def check_yaml(path, first_line, text):
         return
     for document in documents:
         check_strings(f"{path}:{first_line}", document)
+        if isinstance(document, dict) and isinstance(document.get("jobs"), dict):
+            check_workflow(f"{path}:{first_line}", document, whole=first_line == 1)
+
+
+EXPRESSION = re.compile(r"\$\{\{(.*?)\}\}", re.S)
+
+
+def check_workflow(where, workflow, whole):
+    """What a YAML parser cannot see in a GitHub Actions workflow: a whole
+    file has `on` (PyYAML reads the key as True) and `jobs`; every job runs
+    somewhere and needs only jobs that exist; every step runs or uses an
+    action at a version; `steps.ID` names a step of the same job and
+    `matrix.KEY` a key of the job's matrix."""
+    if whole and "on" not in workflow and True not in workflow:
+        problem(where, "the workflow has no 'on:' (what starts it)")
+    jobs = workflow["jobs"]
+    for name, job in jobs.items():
+        if not isinstance(job, dict):
+            problem(where, f"job {name} is not a mapping")
+            continue
+        if "runs-on" not in job and "uses" not in job:
+            problem(where, f"job {name} has no runs-on")
+        needs = job.get("needs", [])
+        for need in [needs] if isinstance(needs, str) else needs:
+            if need not in jobs:
+                problem(where, f"job {name} needs {need}, which is not a job")
+        steps = job.get("steps", [])
+        ids = {step.get("id") for step in steps if isinstance(step, dict)}
+        matrix = ((job.get("strategy") or {}).get("matrix") or {})
+        for index, step in enumerate(steps):
+            if not isinstance(step, dict) or ("run" in step) == ("uses" in step):
+                problem(where, f"job {name}, step {index + 1}: a step has exactly one of run and uses")
+                continue
+            if "uses" in step and "@" not in step["uses"] and not step["uses"].startswith(("./", "docker://")):
+                problem(where, f"job {name}, step {index + 1}: {step['uses']} names no version (@v4)")
+        for expression in EXPRESSION.findall(json.dumps(job)) + [str(step.get("if", "")) for step in steps
+                                                                  if isinstance(step, dict)]:
+            for step_id in re.findall(r"\bsteps\.([A-Za-z_][\w-]*)", expression):
+                if step_id not in ids:
+                    problem(where, f"job {name}: steps.{step_id} is not a step of the job")
+            for key in re.findall(r"\bmatrix\.([A-Za-z_][\w-]*)", expression):
+                if key not in matrix:
+                    problem(where, f"job {name}: matrix.{key} is not in the job's matrix")
 
 
 ELISION = re.compile(r",?(\s*\n\s*…\s*)(?=\n)")
