@@ -92,7 +92,7 @@ extension CommandSpec {
             .scenarioFiles,
         ],
         options: [
-            .tolerances, .markdown.helping("Also write the diff table as Markdown to PATH."), .baselineJobs, .overlay,
+            .tolerances, .markdown.helping("Also write the diff table as Markdown to PATH."), .html, .baselineJobs, .overlay,
         ],
         notes: """
             The diff table is printed, and appended as Markdown to \
@@ -170,6 +170,8 @@ func baselineUpdateCommand(_ parsed: ParsedArguments, _ context: CommandContext)
 func baselineCheckCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(UsageError) -> ExitCode {
     let io = context.io
     if let failure = preflightOutputs(parsed, context) { return failure }
+    let clock = ContinuousClock()
+    let started = clock.now
     let (jobs, tolerances) = (parsed[.baselineJobs], parsed[.tolerances])
     let path = parsed.positional[0]
     let rest = Array(parsed.positional.dropFirst())
@@ -202,6 +204,12 @@ func baselineCheckCommand(_ parsed: ParsedArguments, _ context: CommandContext) 
     let markdown = BaselineReport.markdown(comparison)
     do {
         if let path = parsed[.markdown] { try writeAtomically(markdown, to: path, io: io) }
+        if let path = parsed[.html] {
+            let given = parsed.texts(of: Option<[Tolerance]>.tolerances.spec)
+            let report = HTMLReport.baseline(
+                comparison, tolerances: given, context: htmlContext(context, parsed, since: started, clock: clock))
+            try writeAtomically(report, to: path, io: io)
+        }
         if let path = context.environment["GITHUB_STEP_SUMMARY"], !path.isEmpty {
             try append(markdown, to: path)
         }

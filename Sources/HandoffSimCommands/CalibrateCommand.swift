@@ -69,7 +69,7 @@ extension CommandSpec {
             .calibrationTrials,
             .seed.helping("The seed of every simulation instead of the experiment's."),
             .jobs.helping("Spread the simulations over N threads. The result never depends on N."),
-            .reportFormat, .chart,
+            .reportFormat, .chart, .html,
             .output.helping("Also write the fitted values to PATH as an overlay, for run, sweep, advise and replay --overlay."),
             .noProgress,
         ],
@@ -87,6 +87,8 @@ extension CommandSpec {
 func calibrateCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(UsageError) -> ExitCode {
     let io = context.io
     if let failure = preflightOutputs(parsed, context) { return failure }
+    let clock = ContinuousClock()
+    let started = clock.now
     let file = parsed.positional[0]
     let (bootstrap, evaluations) = (parsed[.bootstrap], parsed[.evaluations])
     let (trials, seed, jobs) = (parsed[.calibrationTrials], parsed[.seed], parsed[.jobs])
@@ -125,6 +127,15 @@ func calibrateCommand(_ parsed: ParsedArguments, _ context: CommandContext) thro
         if let chart = parsed[.chart] {
             do {
                 try writeAtomically(CalibrationChart.svg(result), to: chart, io: io)
+            } catch {
+                io.writeError("error: \(error.message)")
+                return .software
+            }
+        }
+        if let path = parsed[.html] {
+            do {
+                try writeAtomically(
+                    HTMLReport.calibration(result, context: htmlContext(context, parsed, since: started, clock: clock)), to: path, io: io)
             } catch {
                 io.writeError("error: \(error.message)")
                 return .software

@@ -18,6 +18,15 @@ package struct CommandContext: Sendable {
     package let environment: [String: String]
     /// The command being run.
     package let path: CommandPath
+    /// The command's own arguments, as given (after its words: `run`,
+    /// `baseline check`).
+    package var arguments: [String] = []
+
+    /// The command's words and arguments, as a report names the command
+    /// that made it (`["baseline", "check", "b.json", "scenarios"]`).
+    package var commandArguments: [String] {
+        Array(path.invocation.split(separator: " ").dropFirst().map(String.init)) + arguments
+    }
 }
 
 /// Runs `handoff-sim` with `arguments` (without the program's name) and
@@ -126,7 +135,7 @@ package enum HandoffSimCommandLine {
                 return .success
             }
             try parsed.checkPositionals(for: path)
-            return try action(parsed, CommandContext(io: io, environment: environment, path: path))
+            return try action(parsed, CommandContext(io: io, environment: environment, path: path, arguments: arguments))
         } catch {
             io.writeError("error: \(error.message)")
             return .usage

@@ -19,6 +19,13 @@ extension CommandOption where Self == Option<String?> {
     static var markdown: Option<String?> {
         .option(name: "--markdown", .text("PATH"), outputPath: true, help: "Write the Markdown summary to PATH.")
     }
+
+    /// `--html PATH`, for run, sweep, advise, calibrate and baseline check.
+    static var html: Option<String?> {
+        .option(
+            name: "--html", .text("PATH"), outputPath: true,
+            help: "Also write a self-contained HTML report to PATH (one file: inline CSS and pictures, nothing loaded from elsewhere).")
+    }
 }
 
 extension CommandOption where Self == Option<OutcomeKind?> {
@@ -167,7 +174,7 @@ extension CommandSpec {
         arguments: [.scenarioFiles],
         options: [
             .trials.helping("Run N trials of every scenario instead of the file's \"trials\"."),
-            .seed, .seeds, .jobs, .junit, .json, .markdown, .samples, .overlay, .trialsWith, .trialsOver, .limit, .quiet,
+            .seed, .seeds, .jobs, .junit, .json, .markdown, .html, .samples, .overlay, .trialsWith, .trialsOver, .limit, .quiet,
             .budget, .strict, .noProgress, .checkDeterminism,
         ],
         notes: """
@@ -296,6 +303,8 @@ func runCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(Usa
         io.writeError("\u{1B}[2K\r[\(index + 1)/\(count)] \(file)", newline: false)
     } : nil
     if let failure = preflightOutputs(parsed, context) { return failure }
+    let clock = ContinuousClock()
+    let started = clock.now
     // One run of the suite per seed (the files' own seeds without --seeds).
     let seeds: [UInt64?] = seedList.map { $0.seeds.map(Optional.some) } ?? [seed]
     var runs: [SeedsReport.SeedRun] = []
@@ -342,12 +351,30 @@ func runCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(Usa
         let markdown = MarkdownReport.render(results, namesSeeds: multipleSeeds)
         if let path = parsed[.markdown] { try writeAtomically(markdown, to: path, io: io) }
         if let path = parsed[.samples] { try writeAtomically(SamplesCSV.render(results), to: path, io: io) }
+        if let path = parsed[.html] {
+            let report = HTMLReport.run(
+                results, context: htmlContext(context, parsed, since: started, clock: clock), namesSeeds: multipleSeeds)
+            try writeAtomically(report, to: path, io: io)
+        }
         if let path = environment["GITHUB_STEP_SUMMARY"], !path.isEmpty { try append(markdown, to: path) }
     } catch {
         io.writeError("error: \(error.message)")
         return .software
     }
     return exitCode(for: results, strict: parsed[.strict])
+}
+
+/// What an HTML report says about the command that made it: the tool's
+/// version, the command line, the wall time since `started` and the
+/// overlay.
+func htmlContext(
+    _ context: CommandContext, _ parsed: ParsedArguments, since started: ContinuousClock.Instant, clock: ContinuousClock
+) -> HTMLReport.Context {
+    let elapsed = clock.now - started
+    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    let overlay = context.path.spec.option(named: "--overlay").flatMap { parsed.texts(of: $0).last }
+    return HTMLReport.Context(
+        toolVersion: toolVersion, arguments: context.commandArguments, wallSeconds: seconds, overlay: overlay)
 }
 
 /// The filter `--trials-with`, `--trials-over` and `--limit` ask for, if

@@ -225,7 +225,7 @@ extension CommandSpec {
             .p50.helping("With --format svg: the target drawn (a bound on the median), e.g. 1s."), .p90.helping("With --format svg: a bound on the 90th percentile as the target."), .p95.helping("With --format svg: a bound on the 95th percentile, drawn as the target with each panel's answer (the largest size swept that meets it), e.g. 1s."), .p99.helping("With --format svg: a bound on the 99th percentile as the target."),
             .columns.helping(
                 "The text table's columns: compact has the axes, trials, success, failures, not offered and the accept → continue percentiles (under 120 columns); full has every error code and latency."),
-            .output, .samples, .overlay, .noIntervals, .noProgress,
+            .output, .html, .samples, .overlay, .noIntervals, .noProgress,
         ],
         notes: """
             When the sweep varies network profiles but the scenario does not fetch \
@@ -252,7 +252,7 @@ extension CommandSpec {
             0/N ... N-1/N, each once; otherwise merge says which part does not fit.
             """,
         arguments: [ArgumentSpec("part", repeating: true, help: "A partial result of 'handoff-sim sweep --shard' (JSON Lines).")],
-        options: [.sweepFormat, .chartMetric, .p50.helping("With --format svg: the target drawn (a bound on the median), e.g. 1s."), .p90.helping("With --format svg: a bound on the 90th percentile as the target."), .p95.helping("With --format svg: a bound on the 95th percentile, drawn as the target with each panel's answer (the largest size swept that meets it), e.g. 1s."), .p99.helping("With --format svg: a bound on the 99th percentile as the target."), .columns, .output],
+        options: [.sweepFormat, .chartMetric, .p50.helping("With --format svg: the target drawn (a bound on the median), e.g. 1s."), .p90.helping("With --format svg: a bound on the 90th percentile as the target."), .p95.helping("With --format svg: a bound on the 95th percentile, drawn as the target with each panel's answer (the largest size swept that meets it), e.g. 1s."), .p99.helping("With --format svg: a bound on the 99th percentile as the target."), .columns, .output, .html],
         exitCodes: [
             ExitCodeSpec(.success, "merged"),
             ExitCodeSpec(.usage, "bad command-line usage, or a part that does not exist"),
@@ -280,7 +280,7 @@ extension CommandSpec {
             .seed, .activity, .device,
             .jobs.helping("Spread the trials over N threads. The advice never depends on N."),
             .reportFormat.helping("The advice's format."),
-            .sensitivity, .output, .overlay, .noIntervals,
+            .sensitivity, .output, .html, .overlay, .noIntervals,
         ],
         notes: """
             Each answer is found by bisection over the payload size, running the \
@@ -405,6 +405,9 @@ func sweepCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(U
     if shard != nil, format != .jsonl, parsed.isGiven(.sweepFormat) {
         throw UsageError(message: "a shard writes a partial result as JSON Lines; merge the parts with 'handoff-sim merge' to render \(format)")
     }
+    if shard != nil, parsed.isGiven(.html) {
+        throw UsageError(message: "a shard holds part of the trials; merge the parts with 'handoff-sim merge --html PATH' for the report")
+    }
     let parameters = parsed[.vary].map { (path: $0.path, values: $0.values) }
     guard let data = FileManager.default.contents(atPath: file) else {
         throw UsageError(message: "\(file): no such file or cannot be read")
@@ -455,6 +458,16 @@ func sweepCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(U
                 return .software
             }
         }
+        if let path = parsed[.html] {
+            do {
+                let report = HTMLReport.sweep(
+                    result, context: htmlContext(context, parsed, since: start, clock: clock), metric: metric, target: target)
+                try writeAtomically(report, to: path, io: io)
+            } catch {
+                io.writeError("error: \(error.message)")
+                return .software
+            }
+        }
         return emit(
             render(result, format: shard == nil ? format : .jsonl, metric: metric, columns: columns, target: target),
             parsed, context)
@@ -466,6 +479,8 @@ func sweepCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(U
 /// `handoff-sim merge`: the parts of a sharded sweep as one result.
 func mergeCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(UsageError) -> ExitCode {
     if let failure = preflightOutputs(parsed, context) { return failure }
+    let clock = ContinuousClock()
+    let started = clock.now
     let (format, metric, columns) = (parsed[.sweepFormat], parsed[.chartMetric], parsed[.columns])
     let target = try chartTarget(parsed)
     // A missing input is a usage error (64) in every command.
@@ -488,6 +503,16 @@ func mergeCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(U
         } else {
             text = render(merged.result, format: format, metric: metric, columns: columns, target: target)
         }
+        if let path = parsed[.html] {
+            do {
+                let report = HTMLReport.sweep(
+                    merged.result, context: htmlContext(context, parsed, since: started, clock: clock), metric: metric, target: target)
+                try writeAtomically(report, to: path, io: context.io)
+            } catch {
+                context.io.writeError("error: \(error.message)")
+                return .software
+            }
+        }
         return emit(text, parsed, context)
     } catch {
         return reportError(error, context)
@@ -500,6 +525,8 @@ func adviseCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(
     let io = context.io
     let bounds = latencyBounds
     if let failure = preflightOutputs(parsed, context) { return failure }
+    let clock = ContinuousClock()
+    let started = clock.now
     let file = parsed.positional[0]
     let given = bounds.compactMap { bound in parsed[bound.option].map { (latency: $0, percentile: bound.percentile) } }
     guard given.count == 1, case let (bound, percentile)? = given.first else {
@@ -529,6 +556,16 @@ func adviseCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(
         try advisor.advise(Array(data), file: file, profiles: profiles, target: target, options: options)
     }) {
     case let .success(advice):
+        if let path = parsed[.html] {
+            do {
+                let report = HTMLReport.advice(
+                    advice, target: target, file: file, context: htmlContext(context, parsed, since: started, clock: clock))
+                try writeAtomically(report, to: path, io: io)
+            } catch {
+                io.writeError("error: \(error.message)")
+                return .software
+            }
+        }
         let text = parsed[.reportFormat] == .json
             ? AdviceReport.json(advice, target: target, file: file, toolVersion: toolVersion)
             : AdviceReport.text(advice, target: target)

@@ -227,4 +227,15 @@ struct ReplayFormatTests {
         let latency = try #require(outcomes.first?["acceptToContinueNanoseconds"] as? Int)
         #expect(latency > 500_000_000)
     }
+
+    @Test("the sequence diagram docs/traces.md shows is what the command it names draws today")
+    func documentedDiagramIsCurrent() throws {
+        // docs/traces.md: handoff-sim replay scenarios/payload-3kib.json --seed 1 --trial 0 --packets --format svg
+        let drawn = try ProductRunner.run(
+            "handoff-sim", ["replay", "scenarios/payload-3kib.json", "--seed", "1", "--trial", "0", "--packets", "--format", "svg"],
+            directory: root)
+        #expect(drawn.status == 0)
+        let shipped = try String(contentsOfFile: root + "/docs/images/replay-payload-3kib.svg", encoding: .utf8)
+        #expect(drawn.standardOutput == shipped, "regenerate docs/images/replay-payload-3kib.svg with the command above")
+    }
 }

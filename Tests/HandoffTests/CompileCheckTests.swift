@@ -51,9 +51,8 @@ struct CompileCheckTests {
                 func scene(continue activity: ContinuedActivity, context: inout ContinueContext) {}
             \(Self.sceneRest)
             }
-            final class Notes: DefaultAppDelegate {
-                override func application(continue activity: ContinuedActivity, context: inout ContinueContext) -> Bool { true }
-            }
+            let ready: [HandoffDelegate] = [.scene(DefaultSceneDelegate()), .application(DefaultAppDelegate())]
+            let activityDelegate: any UserActivityDelegate = DefaultUserActivityDelegate()
             """)
         #expect(result.status == 0, "\(result.output)")
     }
@@ -73,9 +72,15 @@ struct CompileCheckTests {
              func application(didFailToContinueUserActivityWithType type: String, error: ContinuationError, context: inout CallbackContext) {}
          }
          """, "does not conform to protocol 'HandoffAppDelegate'"),
-        // An override of the ready-made default with a wrong signature.
-        ("final class A: DefaultAppDelegate {\n override func application(continue activity: ContinuedActivity) -> Bool { true }\n}",
-         "does not override any method from its superclass"),
+        // A subclass of a ready-made default adding a near-miss without
+        // `override`: it would compile and never be called, so the
+        // defaults are final classes and the subclass itself is refused.
+        ("final class S: DefaultSceneDelegate {\n func scene(continueActivity activity: ContinuedActivity, context: inout ContinueContext) {}\n}",
+         "inheritance from a final class 'DefaultSceneDelegate'"),
+        ("final class A: DefaultAppDelegate {\n func application(continueActivity activity: ContinuedActivity, context: inout ContinueContext) -> Bool { true }\n}",
+         "inheritance from a final class 'DefaultAppDelegate'"),
+        ("final class U: DefaultUserActivityDelegate {\n func userActivityWillSave(activity: inout ActivityContent, context: inout CallbackContext) {}\n}",
+         "inheritance from a final class 'DefaultUserActivityDelegate'"),
         // A restorable object without its callback's context.
         ("final class R: Restorable {\n let restorationIdentifier = \"r\"\n func restoreUserActivityState(_ activity: ContinuedActivity) {}\n}",
          "does not conform to protocol 'Restorable'"),

@@ -15,14 +15,18 @@ struct ContinuationPathTests {
     }
 
     /// A receiving controller that keeps what it was given.
-    final class Recorder: DefaultAppDelegate, ContinuationStreamsDelegate {
+    final class Recorder: HandoffAppDelegate, ContinuationStreamsDelegate {
         var continued: [ContinuedActivity] = []
         var responses: [StreamResponse] = []
         let rounds: [Int]
         let root = RestorableObject("root")
         init(streamRequests rounds: [Int] = []) { self.rounds = rounds }
 
-        override func application(continue activity: ContinuedActivity, context: inout ContinueContext) -> Bool {
+        func application(willContinueUserActivityWithType type: String, context: inout CallbackContext) -> Bool {
+            false
+        }
+
+        func application(continue activity: ContinuedActivity, context: inout ContinueContext) -> Bool {
             continued.append(activity)
             if rounds.isEmpty {
                 context.restore([root])
@@ -31,6 +35,10 @@ struct ContinuationPathTests {
             }
             return true
         }
+
+        func application(
+            didFailToContinueUserActivityWithType type: String, error: ContinuationError, context: inout CallbackContext
+        ) {}
 
         func continuationStreamsOpened(for activity: ContinuedActivity, context: inout StreamContext) {
             context.request(bytes: rounds[0])

@@ -46,16 +46,21 @@ struct HandoffDocumentationExampleTests {
     }
 
     /// The library guide's app-delegate controller.
-    final class TabController: DefaultAppDelegate {
+    final class TabController: HandoffAppDelegate {
         var openedURL: String?
         let tab = RestorableObject("tab")
-        override func application(continue activity: ContinuedActivity, context: inout ContinueContext) -> Bool {
+        func application(willContinueUserActivityWithType type: String, context: inout CallbackContext) -> Bool {
+            false                              // the system shows its own progress
+        }
+        func application(continue activity: ContinuedActivity, context: inout ContinueContext) -> Bool {
             guard case let .string(url)? = activity.userInfo["Url"] else { return false }
             openedURL = url                    // your code
             context.charge(.milliseconds(20))  // what it costs in simulated time
             context.restore([tab])             // then tab.restoreUserActivityState is called
             return true
         }
+        func application(didFailToContinueUserActivityWithType type: String, error: ContinuationError,
+                         context: inout CallbackContext) {}
     }
 
     @Test("a scene delegate restores the tab in the app's own web view, 20 ms after continue")
@@ -90,7 +95,7 @@ struct HandoffDocumentationExampleTests {
         #expect(summary[.acceptToRestored].map { $0 - (summary[.acceptToContinue] ?? .zero) } == .milliseconds(20))
     }
 
-    @Test("the library guide's app-delegate controller: an overridden default continues the tab")
+    @Test("the library guide's app-delegate controller continues the tab")
     func libraryAppDelegateExample() throws {
         let setup = try monkeySetup()
         let controller = TabController()

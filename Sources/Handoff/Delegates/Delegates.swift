@@ -217,8 +217,10 @@ public protocol Restorable: AnyObject {
 ///
 /// Every requirement must be implemented (there are no defaults), so a
 /// callback with a slightly wrong signature — a missing `context:`, a
-/// context that is not `inout` — does not compile. Subclass
-/// ``DefaultSceneDelegate`` and `override` only what you need instead.
+/// context that is not `inout` — does not compile. Write the callbacks you
+/// do not need with empty bodies; ``DefaultSceneDelegate``, a final class,
+/// is a ready-made delegate for apps whose callbacks a test does not
+/// exercise.
 ///
 /// ```swift
 /// final class NotesScene: HandoffSceneDelegate {
@@ -257,8 +259,8 @@ public protocol HandoffSceneDelegate: AnyObject {
 /// without scenes, which Apple marks as available through iOS 26).
 ///
 /// Every requirement must be implemented (there are no defaults), so a
-/// near-miss does not compile. Subclass ``DefaultAppDelegate`` and
-/// `override` only what you need instead.
+/// near-miss does not compile. ``DefaultAppDelegate``, a final class, is a
+/// ready-made delegate with the default answers.
 ///
 /// ```swift
 /// final class BrowserController: HandoffAppDelegate {
@@ -325,44 +327,51 @@ public enum HandoffDelegate {
 }
 
 /// A scene delegate with every callback at its default: nothing is
-/// restored, and the source adds nothing. Subclass it and `override` the
-/// callbacks you need: `override` makes a misspelt one a compile error.
-open class DefaultSceneDelegate: HandoffSceneDelegate {
+/// restored, and the source adds nothing.
+///
+/// It is `final`: to handle a callback, conform to
+/// ``HandoffSceneDelegate`` and implement every requirement. A subclass
+/// could add a near-miss (`scene(continueActivity:context:)` without
+/// `override`) that compiles and is never called; a conformance with a
+/// near-miss does not compile.
+public final class DefaultSceneDelegate: HandoffSceneDelegate {
     /// A delegate with the defaults.
     public init() {}
 
     /// Does nothing: the system shows its own progress.
-    open func scene(willContinueUserActivityWithType type: String, context: inout CallbackContext) {}
+    public func scene(willContinueUserActivityWithType type: String, context: inout CallbackContext) {}
 
     /// Handles the activity and restores nothing.
-    open func scene(continue activity: ContinuedActivity, context: inout ContinueContext) {}
+    public func scene(continue activity: ContinuedActivity, context: inout ContinueContext) {}
 
     /// Does nothing.
-    open func scene(
+    public func scene(
         didFailToContinueUserActivityWithType type: String, error: ContinuationError, context: inout CallbackContext
     ) {}
 
     /// Adds nothing.
-    open func scene(didUpdate activity: inout ActivityContent, context: inout CallbackContext) {}
+    public func scene(didUpdate activity: inout ActivityContent, context: inout CallbackContext) {}
 }
 
 /// An app delegate with every callback at its default: the system shows
 /// its own progress, the activity is handled and nothing is restored.
-/// Subclass it and `override` the callbacks you need.
-open class DefaultAppDelegate: HandoffAppDelegate {
+///
+/// It is `final`, as ``DefaultSceneDelegate`` is: to handle a callback,
+/// conform to ``HandoffAppDelegate`` and implement every requirement.
+public final class DefaultAppDelegate: HandoffAppDelegate {
     /// A delegate with the defaults.
     public init() {}
 
     /// Returns `false`: the system shows its own progress.
-    open func application(willContinueUserActivityWithType type: String, context: inout CallbackContext) -> Bool {
+    public func application(willContinueUserActivityWithType type: String, context: inout CallbackContext) -> Bool {
         false
     }
 
     /// Returns `true` (handled) and restores nothing.
-    open func application(continue activity: ContinuedActivity, context: inout ContinueContext) -> Bool { true }
+    public func application(continue activity: ContinuedActivity, context: inout ContinueContext) -> Bool { true }
 
     /// Does nothing.
-    open func application(
+    public func application(
         didFailToContinueUserActivityWithType type: String, error: ContinuationError, context: inout CallbackContext
     ) {}
 }
@@ -371,8 +380,9 @@ open class DefaultAppDelegate: HandoffAppDelegate {
 /// responders' `updateUserActivityState`, for one source activity.
 ///
 /// Every requirement must be implemented (a near-miss does not compile);
-/// subclass ``DefaultUserActivityDelegate`` and `override` only what you
-/// need instead.
+/// write the callbacks you do not need with empty bodies.
+/// ``DefaultUserActivityDelegate``, a final class, is a ready-made one with
+/// the defaults.
 public protocol UserActivityDelegate: AnyObject {
     /// `userActivityWillSave(_:)`: bring the activity up to date before it
     /// is sent (called when `needsSave` is set; the system clears it).
@@ -397,30 +407,32 @@ public protocol UserActivityDelegate: AnyObject {
 }
 
 /// An activity delegate with every callback at its default: it adds
-/// nothing and answers stream requests with nothing. Subclass it and
-/// `override` the callbacks you need.
-open class DefaultUserActivityDelegate: UserActivityDelegate {
+/// nothing and answers stream requests with nothing.
+///
+/// It is `final`, as ``DefaultSceneDelegate`` is: to handle a callback,
+/// conform to ``UserActivityDelegate`` and implement every requirement.
+public final class DefaultUserActivityDelegate: UserActivityDelegate {
     /// A delegate with the defaults.
     public init() {}
 
     /// Adds nothing.
-    open func userActivityWillSave(_ activity: inout ActivityContent, context: inout CallbackContext) {}
+    public func userActivityWillSave(_ activity: inout ActivityContent, context: inout CallbackContext) {}
 
     /// Adds nothing.
-    open func updateUserActivityState(
+    public func updateUserActivityState(
         _ activity: inout ActivityContent, responder: String, context: inout CallbackContext
     ) {}
 
     /// Does nothing.
-    open func userActivityWasContinued(_ activity: ActivityContent, by device: String, context: inout CallbackContext) {}
+    public func userActivityWasContinued(_ activity: ActivityContent, by device: String, context: inout CallbackContext) {}
 
     /// Does nothing.
-    open func userActivity(
+    public func userActivity(
         _ activity: ActivityContent, didReceiveStreamsFrom device: String, context: inout CallbackContext
     ) {}
 
     /// Answers with nothing: 0 bytes.
-    open func userActivity(
+    public func userActivity(
         _ activity: ActivityContent, respondToStreamRequest round: Int, requestBytes: Int,
         context: inout CallbackContext
     ) -> Int { 0 }

@@ -1,5 +1,6 @@
 // The notes app's Handoff tests: its own editor, plugged into simulated
 // devices through HandoffSim, by the Swift API and against a scenario file.
+// NotesHandoffXCTests.swift runs the same checks with XCTest.
 import Foundation
 import HandoffSim
 import NotesApp
@@ -49,13 +50,54 @@ final class NotesScene: HandoffSceneDelegate {
 
 /// The source side: the editor's state goes into the activity just before
 /// it is sent.
-final class NotesActivity: DefaultUserActivityDelegate {
+final class NotesActivity: UserActivityDelegate {
     let editor: NoteEditor
 
     init(editor: NoteEditor) { self.editor = editor }
 
-    override func userActivityWillSave(_ activity: inout ActivityContent, context: inout CallbackContext) {
+    func userActivityWillSave(_ activity: inout ActivityContent, context: inout CallbackContext) {
         if let entries = try? UserInfo(validating: editor.userInfo) { activity.addUserInfoEntries(entries) }
+    }
+
+    func updateUserActivityState(_ activity: inout ActivityContent, responder: String, context: inout CallbackContext) {}
+
+    func userActivityWasContinued(_ activity: ActivityContent, by device: String, context: inout CallbackContext) {}
+
+    func userActivity(_ activity: ActivityContent, didReceiveStreamsFrom device: String, context: inout CallbackContext) {}
+
+    func userActivity(
+        _ activity: ActivityContent, respondToStreamRequest round: Int, requestBytes: Int, context: inout CallbackContext
+    ) -> Int { 0 }
+}
+
+/// The scene delegates a scenario runner made for the iPhone, from its
+/// threads.
+final class SceneLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var made: [NotesScene] = []
+
+    /// A new scene delegate, kept.
+    func make(store: [String: String]) -> NotesScene {
+        let scene = NotesScene(store: store)
+        lock.lock()
+        defer { lock.unlock() }
+        made.append(scene)
+        return scene
+    }
+
+    /// The scenes that restored a note: one for each trial that continued.
+    var restored: [NotesScene] {
+        lock.lock()
+        defer { lock.unlock() }
+        return made.filter { $0.editor.noteID != nil }
+    }
+}
+
+extension ScenarioResult {
+    /// The trials in which `device` continued the activity.
+    func continuedTrials(on device: String) -> Int {
+        pairs.filter { $0.device == device }.flatMap(\.outcomes).filter { $0.outcome == "continued" }.map(\.trials)
+            .reduce(0, +)
     }
 }
 
@@ -99,19 +141,25 @@ struct NotesHandoffTests {
         #expect(run.trace.contains { $0.device.name == "ipad" && $0.event == .callback(.restoreUserActivityState("editor")) })
     }
 
-    @Test("a shipped scenario file passes with the app's own scene delegate on the iPhone")
+    @Test("a shipped scenario file passes with the app's own scene delegate on the iPhone, which restores its note")
     func scenarioFile() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
-        let scenario = try ScenarioSuite.load(root + "/scenarios/payload-3kib.json")
+        let scenes = SceneLog()  // every NotesScene made for the iPhone, on the runner's threads
         let runner = ScenarioRunner(jobs: 2, appDelegates: { device, _ in
-            device == "iphone" ? .scene(NotesScene(store: Self.store)) : nil  // nil: the file's scripted app
+            device == "iphone" ? .scene(scenes.make(store: Self.store)) : nil  // nil: the file's scripted app
         })
-        let result = runner.run(scenario)
+        let result = runner.run(try ScenarioSuite.load(root + "/scenarios/payload-3kib.json"))
         #expect(result.failure == nil)
         #expect(result.passed, "\(result.expectations.map(\.measured))")
         for expectation in result.expectations {
             #expect(expectation.passed, "\(expectation.asked): \(expectation.measured)")
         }
+        // The iPhone continued in every trial, and restored the note the
+        // Mac's activity names.
+        #expect(result.continuedTrials(on: "iphone") == result.trials)
+        #expect(scenes.restored.count == result.trials)  // userInfo: {"noteID": "groceries", "cursor": 12}
+        #expect(scenes.restored.allSatisfy { $0.editor.noteID == "groceries" && $0.editor.cursor == 12 })
+        #expect(scenes.restored.allSatisfy { $0.editor.text == Self.store["groceries"] })
     }
 }

@@ -1,0 +1,127 @@
+import Handoff
+import HandoffScenario
+import SimKernel
+
+extension HTMLReport {
+    /// The report of a `sweep` (or `merge`): the chart (with the target and
+    /// each panel's answer when one is given, the budget strips and, with a
+    /// fit's replicates, the intervals) and the full table of every point.
+    ///
+    /// - Parameters:
+    ///   - result: The sweep.
+    ///   - context: How the report was made.
+    ///   - metric: The latency the chart draws.
+    ///   - target: The target the chart draws, if any.
+    /// - Returns: The HTML document.
+    public static func sweep(
+        _ result: SweepResult, context: Context, metric: LatencyMetric = .acceptToContinue, target: SweepChart.Target? = nil
+    ) -> String {
+        var page = HTMLPage(kind: "sweep", title: "Sweep: \(result.name)")
+        page.lede = html("\(result.points.count) point\(result.points.count == 1 ? "" : "s"), "
+            + "\(result.trials) trial\(result.trials == 1 ? "" : "s") per point"
+            + (result.replicates > 0 ? ", each also under the fit's \(result.replicates) bootstrap replicates" : "")
+            + (result.shard.map { ", shard \($0)" } ?? ""))
+        page.facts = [("file", result.file), ("activity", "\(result.activity) on \(result.device)"), ("seed", String(result.seed))]
+        page.body.append("<h2>Latency against payload</h2>")
+        page.body.append("<figure class=\"chart\">")
+        page.body.append(inlineSVG(SweepChart.svg(result, metric: metric, target: target), prefix: "sweep"))
+        page.body.append("<figcaption>\(html(metric.label)): p50 (solid), p5–p95 (band), p99 (dashed)"
+            + (target.map { "; the target p\(AdviceReport.numberText($0.percentile)) ≤ \($0.latency) and each panel's answer" } ?? "")
+            + (result.replicates > 0 ? "; whiskers: the 95% interval over the fit's replicates" : "") + ".</figcaption>")
+        page.body.append("</figure>")
+        page.body.append("<h2>Every point</h2>")
+        let header = SweepTable.displayHeader(result)
+        let rows = result.points.map { SweepTable.displayFields($0, axisCount: result.axes.count) }
+        let numeric = Set(result.axes.count..<(header.count - 1))
+        page.body += htmlTable(header, rows, numeric: numeric, className: "points")
+        var notes = ["a→c: accept → continue; a→r: accept → restored; ad→o: advert → offered. "
+            + "Latencies are nearest-rank percentiles to three significant digits; — where no trial reached them."]
+        if let note = SweepTable.intervalNote(result) { notes.append(note) }
+        for note in notes { page.body.append("<p class=\"note\">\(html(note))</p>") }
+        return page.render(context)
+    }
+
+    /// The report of `advise`: per answer its sentence, its interval over
+    /// the fit's replicates, where the time goes at that size, and the
+    /// sensitivity as a tornado chart and a table.
+    ///
+    /// - Parameters:
+    ///   - advice: The answers, in order.
+    ///   - target: The target they answer.
+    ///   - file: The scenario file advised on.
+    ///   - context: How the report was made.
+    /// - Returns: The HTML document.
+    public static func advice(_ advice: [Advisor.Advice], target: Advisor.Target, file: String, context: Context) -> String {
+        var page = HTMLPage(kind: "advice", title: "Advice: \(file)")
+        let percentile = "p\(AdviceReport.numberText(target.percentile))"
+        page.lede = html("How large may userInfo be for \(target.metric.label) \(percentile) ≤ \(target.latency)"
+            + (target.success < 1 ? " with at least \(AdviceReport.percentWords(target.success)) succeeding" : " with every handoff succeeding") + "?")
+        page.facts = [("file", file)]
+        for (index, item) in advice.enumerated() {
+            let sentences = AdviceReport.text([item], target: target).split(separator: "\n").map(String.init)
+            let status = item.largestPayload == nil ? "fail" : "pass"
+            page.body.append("<section class=\"answer\" data-path=\"\(html(item.path))\" data-profile=\"\(html(item.profileApplies ? item.profile : ""))\" "
+                + "data-bytes=\"\(item.largestPayload.map(String.init) ?? "")\" data-status=\"\(status)\">")
+            page.body.append("<h2>\(html(item.label))</h2>")
+            if let first = sentences.first { page.body.append("<p>\(html(first))</p>") }
+            if let interval = item.interval {
+                page.body.append("<p>Over the fit's \(interval.replicates) bootstrap replicates the answer lies between "
+                    + "<strong>\(html(interval.low.map(AdviceReport.sizeWords) ?? "none"))</strong> and "
+                    + "<strong>\(html(interval.high.map(AdviceReport.sizeWords) ?? "none"))</strong> (95%).</p>")
+            }
+            if let budget = item.budget {
+                let at = item.largestPayload ?? item.smallestTried.bytes
+                page.body.append("<h3>Where the time goes at \(html(AdviceReport.sizeWords(at)))</h3>")
+                page.body += budgetTable(budget)
+            }
+            if !item.sensitivity.isEmpty {
+                page.body.append("<h3>Sensitivity</h3>")
+                if let chart = SensitivityChart.svg(item, target: target) {
+                    page.body.append("<figure class=\"chart\">")
+                    page.body.append(inlineSVG(chart, prefix: "sensitivity-\(index + 1)"))
+                    page.body.append("</figure>")
+                }
+                let rows = item.sensitivity.map { entry -> [String] in
+                    func value(_ duration: SimDuration?) -> String { duration.map { $0.rounded(toSignificantDigits: 3).description } ?? "—" }
+                    func answer(_ bytes: Int??) -> String {
+                        guard let bytes else { return "" }
+                        return bytes.map(AdviceReport.shortSize) ?? "none"
+                    }
+                    return [entry.parameter, entry.evidence.kind, entry.range.description, value(entry.low), value(entry.high),
+                            entry.lowAnswer == nil ? "" : "\(answer(entry.lowAnswer)) … \(answer(entry.highAnswer))"]
+                }
+                page.body += htmlTable(
+                    ["parameter", "evidence", "plausible range", "\(percentile) at low end", "\(percentile) at high end", "answer low … high"],
+                    rows, numeric: [3, 4], className: "sensitivity")
+                // The sentence when an assumption alone crosses the target.
+                for line in sentences.dropFirst() where line.contains("An assumption alone") {
+                    page.body.append("<p><strong>\(html(String(line.drop { $0 == " " })))</strong></p>")
+                }
+            }
+            page.body.append("</section>")
+        }
+        page.body.append("<p class=\"note\">Sizes are found by bisection, each size run on the same trials. "
+            + "The figures rest on the calibrated defaults, many of them labelled assumptions: read the sensitivity before acting on a size.</p>")
+        return page.render(context)
+    }
+
+    /// A latency budget as a table: each phase's share of the tail trials'
+    /// time (with a bar) and its mean.
+    static func budgetTable(_ budget: BudgetSummary) -> [String] {
+        let percentile = Int(budget.tailPercentile)
+        var table = ["<div class=\"scroll\"><table class=\"budget\">",
+                     "<thead><tr><th scope=\"col\">phase</th><th scope=\"col\" class=\"number\">share of p\(percentile) trials</th>"
+                         + "<th scope=\"col\"></th><th scope=\"col\" class=\"number\">mean</th></tr></thead>", "<tbody>"]
+        for figure in budget.ranked {
+            let width = Int((min(max(figure.tailShare, 0), 1) * 200).rounded())
+            table.append("<tr data-phase=\"\(html(figure.phase.description))\"><td>\(html(figure.phase.label))</td>"
+                + "<td class=\"number\">\(html(BudgetText.percent(figure.tailShare)))</td>"
+                + "<td><span class=\"bar\" style=\"width: \(width)px\"></span></td>"
+                + "<td class=\"number\">\(html(figure.mean.rounded(toSignificantDigits: 3).description))</td></tr>")
+        }
+        table.append("</tbody></table></div>")
+        table.append("<p class=\"note\">p\(percentile) trials: \(budget.tailTrials) of \(budget.trials) continued; "
+            + "a phase's share is of those trials' accept → continue time; its mean is over every continued trial.</p>")
+        return table
+    }
+}
