@@ -61,12 +61,6 @@ except ImportError:
 ROOT = os.path.realpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 os.chdir(ROOT)
 
-# Options the workflow example uses that the tool does not have yet: issue 31
-# item 1 adds --html to run, sweep, advise, calibrate and baseline check. An
-# option listed here and found in the help is reported, so the entry is
-# removed once the option exists.
-PENDING_OPTIONS = {"--html"}
-
 problems = []
 
 
@@ -242,11 +236,6 @@ def check_command(where, tool, words):
         if word.startswith("--"):
             name = word.split("=")[0]
             known = re.search(rf"(^|[\s,(\[]){re.escape(name)}([\s,=\]]|$)", options, re.M) is not None
-            if name in PENDING_OPTIONS:
-                if known:
-                    problem(where, f"{name} is now in '{tool} {' '.join(command)} --help': "
-                            "remove it from PENDING_OPTIONS in Tests/Docs/check-examples.py")
-                continue
             if not known:
                 problem(where, f"'{tool} {' '.join(command)}' has no option {name} (not in its --help)")
         elif not word.startswith("-") and "/" in word and not any(c in word for c in "*?$<…{"):
