@@ -13,25 +13,25 @@ must be built. Needs python3 and PyYAML.
 What it checks (the conventions are in docs/contributing.md, "Keeping the
 documentation true"):
 
-- every fenced block names its language, and is checked by it (the first word of its info string):
-  `yaml`/`yml` parse (PyYAML's safe_load); `json` parses, a line holding
-  only `…` standing for elided members or elements (it and the comma
-  before it are dropped); a JSON object with "devices", "activity" or
-  "activities" is a scenario, and `handoff-sim validate` must accept it;
-  `sh`/`shell`/`bash`/`console` (a console block's commands are its `$ `
-  lines): every handoff-sim and handoff-bench command names a
-  command that exists, every --option it uses is in that command's --help,
-  and every file it names in the repository's folders exists;
+- every fenced block names its language (the first word of its info
+  string), and is checked by it: `yaml`/`yml` parse (PyYAML's safe_load);
+  `json` parses, a line holding only `…` standing for elided members or
+  elements (it and the comma before it are dropped); a JSON object with
+  "devices", "activity" or "activities" is a scenario, and `handoff-sim
+  validate` must accept it; `sh`/`shell`/`bash`/`console` (a console
+  block's commands are its `$ ` lines): every handoff-sim and
+  handoff-bench command names a command that exists, every --option it
+  uses is in that command's --help, and every file it names in the
+  repository's folders exists;
 - a `text output` block is the exact standard output of the one command in
   the nearest `sh` block above it: the command is run and the output
   compared (trailing whitespace aside);
 - a `text excerpt` block is lines of that output, in order, a line of only
   `...` or `…` standing for lines left out;
 - a `text usage` block is the USAGE lines of its command's --help;
-- the commands in inline code spans (`handoff-sim run … --junit PATH`) are
-  checked as those of an `sh` block, and so are the handoff-sim commands in
-  YAML files and blocks (in any string, such as
-  a workflow's `run:`) are checked as shell commands are;
+- the commands in inline code spans (`handoff-sim run … --junit PATH`),
+  and those in YAML (a workflow step's `run:`, a container's `command:` or
+  `args:`), are checked as those of an `sh` block;
 - a GitHub Actions workflow (YAML with `jobs`) holds together: jobs run
   somewhere and need jobs that exist, steps run or use a versioned action,
   `steps.ID` and `matrix.KEY` name a step and a matrix key of their job;
