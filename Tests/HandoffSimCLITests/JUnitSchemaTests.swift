@@ -3,7 +3,7 @@ import Testing
 
 private let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().path
-private let schema = root + "/Tests/Fixtures/junit/junit-jenkins.xsd"
+private let schema = root + "/schema/junit-jenkins.xsd"
 
 /// Whether `xmllint` (Debian's libxml2-utils; `.ci/run` installs it) is
 /// on this machine.

@@ -1,5 +1,6 @@
 import Foundation
 import HandoffSimCommands
+import HandoffScenario
 import Testing
 
 /// docs/cli.md documents what the specs declare.
@@ -93,5 +94,107 @@ struct ExampleExcerptTests {
                 #expect(exampleLines.contains(trimmed), "README line not in the example: \(trimmed)")
             }
         }
+    }
+}
+
+/// The JSON examples of README.md and docs/ parse, so `swift test` catches a
+/// broken one without Python (Tests/Docs/check-examples.py checks them, and
+/// every other example, in CI).
+@Suite("JSON examples in the documentation")
+struct JSONExampleTests {
+    /// A fenced `json` block: where it opens, and its text.
+    struct Block: CustomStringConvertible {
+        let file: String
+        let line: Int
+        let text: String
+        var description: String { "\(file):\(line)" }
+    }
+
+    /// README.md and every Markdown file under docs/, in byte order of their paths.
+    static func pages() throws -> [String] {
+        let docs = packageRoot + "/docs"
+        let enumerator = FileManager.default.enumerator(atPath: docs)
+        var pages = ["README.md"]
+        while let path = enumerator?.nextObject() as? String {
+            if path.hasSuffix(".md") { pages.append("docs/" + path) }
+        }
+        return pages.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
+
+    /// Every block of `page` fenced as ```json (with or without words after the language).
+    static func jsonBlocks(in page: String) throws -> [Block] {
+        let lines = try String(contentsOfFile: packageRoot + "/" + page, encoding: .utf8)
+            .split(separator: "\n", omittingEmptySubsequences: false)
+        var blocks: [Block] = []
+        var index = 0
+        while index < lines.count {
+            let line = lines[index].drop { $0 == " " }
+            guard line.hasPrefix("```") else { index += 1; continue }
+            let isJSON = line.dropFirst(3).split(separator: " ").first == "json"
+            var body: [Substring] = []
+            index += 1
+            while index < lines.count, !lines[index].drop(while: { $0 == " " }).hasPrefix("```") {
+                body.append(lines[index])
+                index += 1
+            }
+            if isJSON {
+                blocks.append(Block(file: page, line: index - body.count, text: body.joined(separator: "\n")))
+            }
+            index += 1
+        }
+        return blocks
+    }
+
+    /// The block's text with each elision (a line holding only `…`) dropped,
+    /// with the comma before it: the convention of docs/contributing.md.
+    static func withoutElisions(_ text: String) -> String {
+        var kept: [String] = []
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.trimmingCharacters(in: .whitespaces) == "…" {
+                if let last = kept.popLast() {
+                    kept.append(last.hasSuffix(",") ? String(last.dropLast()) : last)
+                }
+                continue
+            }
+            kept.append(String(line))
+        }
+        return kept.joined(separator: "\n")
+    }
+
+    @Test("every fenced json block parses with the scenario reader's JSON parser")
+    func everyJSONBlockParses() throws {
+        let blocks = try Self.pages().flatMap(Self.jsonBlocks)
+        // The scenario format, calibration and cli pages each show JSON.
+        #expect(blocks.count >= 4)
+        for block in blocks {
+            do {
+                _ = try JSONParser.parse(Self.withoutElisions(block.text))
+            } catch {
+                Issue.record("\(block): \(error)")
+            }
+        }
+    }
+
+    @Test("a json block that is a scenario (devices, activity or activities) decodes without problems")
+    func scenarioExamplesDecode() throws {
+        var scenarios = 0
+        for block in try Self.pages().flatMap(Self.jsonBlocks) {
+            let text = Self.withoutElisions(block.text)
+            guard let node = try? JSONParser.parse(text),
+                  ["devices", "activity", "activities"].contains(where: { node.member($0) != nil }) else { continue }
+            scenarios += 1
+            if case let .failure(problems) = ScenarioDecoder.decode(Array(text.utf8), file: block.description) {
+                Issue.record("\(problems)")
+            }
+        }
+        #expect(scenarios >= 1)
+    }
+
+    @Test("an elision line and the comma before it are dropped; a broken block is still an error")
+    func elisionConvention() throws {
+        let elided = "[\n  1,\n  2,\n  …\n]"
+        #expect(throws: Never.self) { try JSONParser.parse(Self.withoutElisions(elided)) }
+        #expect(throws: JSONSyntaxError.self) { try JSONParser.parse(Self.withoutElisions("{\"sweep\": 1,\n\"x\"}")) }
+        #expect(throws: JSONSyntaxError.self) { try JSONParser.parse(Self.withoutElisions("\"sweep\": {}")) }
     }
 }
