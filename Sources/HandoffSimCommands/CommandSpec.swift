@@ -63,11 +63,12 @@ package struct OptionSpec: Sendable {
     /// nil for a flag.
     let convert: (@Sendable (String) throws(UsageError) -> any Sendable)?
 
-    /// The same option with other help text.
-    func helping(_ help: String) -> OptionSpec {
+    /// The same option with other help text (and, when `shownInUsage` is
+    /// given, shown in the usage line or not).
+    func helping(_ help: String, shownInUsage: Bool? = nil) -> OptionSpec {
         OptionSpec(
             name: name, shortName: shortName, valueName: valueName, help: help, isRepeatable: isRepeatable,
-            isRequired: isRequired, isShownInUsage: isShownInUsage, isOutputPath: isOutputPath, expected: expected,
+            isRequired: isRequired, isShownInUsage: shownInUsage ?? isShownInUsage, isOutputPath: isOutputPath, expected: expected,
             choices: choices, choicesLabel: choicesLabel, defaultText: defaultText, convert: convert)
     }
 

@@ -42,8 +42,8 @@ package struct Option<Value: Sendable>: CommandOption {
     /// The same option with other help text (for options common to several
     /// commands, which some describe in their own words). The name, the
     /// value, the choices and the default stay the same.
-    package func helping(_ help: String) -> Option {
-        Option(spec: spec.helping(help), read: read)
+    package func helping(_ help: String, shownInUsage: Bool? = nil) -> Option {
+        Option(spec: spec.helping(help, shownInUsage: shownInUsage), read: read)
     }
 
     private init(spec: OptionSpec, read: @escaping @Sendable ([any Sendable]) -> Value) {

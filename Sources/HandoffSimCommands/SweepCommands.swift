@@ -222,7 +222,7 @@ extension CommandSpec {
             .seed, .activity, .device,
             .jobs.helping("Spread the trials over N threads. The output never depends on N."),
             .shard, .shards, .sweepFormat, .chartMetric,
-            .p50.helping("With --format svg: the target drawn (a bound on the median), e.g. 1s."), .p90.helping("With --format svg: a bound on the 90th percentile as the target."), .p95.helping("With --format svg: a bound on the 95th percentile, drawn as the target with each panel's answer (the largest size swept that meets it), e.g. 1s."), .p99.helping("With --format svg: a bound on the 99th percentile as the target."),
+            .p50.helping("With --format svg: the target drawn (a bound on the median), e.g. 1s."), .p90.helping("With --format svg: a bound on the 90th percentile as the target."), .p95.helping("With --format svg: a bound on the 95th percentile, drawn as the target with each panel's answer (the largest size swept that meets it), e.g. 1s.", shownInUsage: false), .p99.helping("With --format svg: a bound on the 99th percentile as the target."),
             .columns.helping(
                 "The text table's columns: compact has the axes, trials, success, failures, not offered and the accept → continue percentiles (under 120 columns); full has every error code and latency."),
             .output, .html, .samples, .overlay, .noIntervals, .noProgress,
@@ -252,7 +252,7 @@ extension CommandSpec {
             0/N ... N-1/N, each once; otherwise merge says which part does not fit.
             """,
         arguments: [ArgumentSpec("part", repeating: true, help: "A partial result of 'handoff-sim sweep --shard' (JSON Lines).")],
-        options: [.sweepFormat, .chartMetric, .p50.helping("With --format svg: the target drawn (a bound on the median), e.g. 1s."), .p90.helping("With --format svg: a bound on the 90th percentile as the target."), .p95.helping("With --format svg: a bound on the 95th percentile, drawn as the target with each panel's answer (the largest size swept that meets it), e.g. 1s."), .p99.helping("With --format svg: a bound on the 99th percentile as the target."), .columns, .output, .html],
+        options: [.sweepFormat, .chartMetric, .p50.helping("With --format svg: the target drawn (a bound on the median), e.g. 1s."), .p90.helping("With --format svg: a bound on the 90th percentile as the target."), .p95.helping("With --format svg: a bound on the 95th percentile, drawn as the target with each panel's answer (the largest size swept that meets it), e.g. 1s.", shownInUsage: false), .p99.helping("With --format svg: a bound on the 99th percentile as the target."), .columns, .output, .html],
         exitCodes: [
             ExitCodeSpec(.success, "merged"),
             ExitCodeSpec(.usage, "bad command-line usage, or a part that does not exist"),
