@@ -26,6 +26,8 @@
 # working corpora (kept between runs, so a later run goes on where an
 # earlier one stopped; delete it to start again), the findings and the logs.
 # FUZZ_FLAGS adds libFuzzer flags (e.g. "-runs=1000000" or "-jobs=2").
+# FUZZ_JOBS (default 1) fuzzes that many targets side by side, each for
+# SECONDS.
 #
 # Needs the Swift toolchain's libFuzzer (lib/clang/*/lib/linux/
 # libclang_rt.fuzzer-*.a): without it the build fails and so does this
@@ -70,13 +72,11 @@ bin="$(swift build --package-path Fuzz -c "$configuration" --show-bin-path)"
 # symbolised stack.
 export SWIFT_BACKTRACE=enable=no
 
-found=0
-for target in "${targets[@]}"; do
-  executable="$bin/$target"
-  if [ ! -x "$executable" ]; then
-    echo "error: no fuzz target '$target' (targets: scenario-decoder, sweep-jsonlines, baseline-file, experiment-decoder, measured-csv, overlay-apply)" >&2
-    exit 64
-  fi
+# Each target's report goes to its own file, printed in order once every
+# target is done, so targets fuzzed side by side (FUZZ_JOBS) never mix
+# their lines.
+fuzz_one() {
+  local target=$1 executable="$bin/$1" corpus artifacts log marker status new
   corpus="$scratch/corpus/$target"
   artifacts="$scratch/findings/$target"
   log="$scratch/$target.log"
@@ -102,13 +102,39 @@ for target in "${targets[@]}"; do
   grep -E "^#[0-9]+[[:space:]]+DONE|^stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb)" "$log" || true
   new=$(find "$artifacts" -type f -newer "$marker")
   if [ "$status" -ne 0 ] || [ -n "$new" ]; then
-    found=1
-    grep -E "ERROR: |SUMMARY: |Fatal error|deadly signal|Test unit written to" "$log" | head -20 >&2 || true
-    echo "error: $target found a problem (exit $status); log: $log" >&2
+    grep -E "ERROR: |SUMMARY: |Fatal error|deadly signal|Test unit written to" "$log" | head -20 || true
+    echo "error: $target found a problem (exit $status); log: $log"
     for file in $new; do
-      echo "error: $target: crash input $file" >&2
+      echo "error: $target: crash input $file"
     done
+    return 1
   fi
+}
+
+for target in "${targets[@]}"; do
+  if [ ! -x "$bin/$target" ]; then
+    echo "error: no fuzz target '$target' (targets: scenario-decoder, sweep-jsonlines, baseline-file, experiment-decoder, measured-csv, overlay-apply)" >&2
+    exit 64
+  fi
+done
+jobs="${FUZZ_JOBS:-1}"
+case "$jobs" in
+  '' | *[!0-9]* | 0) echo "error: FUZZ_JOBS is a whole number from 1, not '$jobs'" >&2; exit 64 ;;
+esac
+found=0
+index=0
+while [ "$index" -lt ${#targets[@]} ]; do
+  batch=("${targets[@]:index:jobs}")
+  pids=()
+  for target in "${batch[@]}"; do
+    fuzz_one "$target" >"$scratch/$target.report" 2>&1 &
+    pids+=($!)
+  done
+  for position in "${!batch[@]}"; do
+    wait "${pids[$position]}" || found=1
+    cat "$scratch/${batch[$position]}.report"
+  done
+  index=$((index + jobs))
 done
 if [ "$found" -ne 0 ]; then
   exit 1
