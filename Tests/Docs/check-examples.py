@@ -389,16 +389,24 @@ def command_above(block, shown_after):
     return shown_after[0]
 
 
+def output_above(block, shown_after):
+    """The command the block shows the output of, and that output; None
+    (with the problem reported) when there is no such command or it failed."""
+    command = command_above(block, shown_after)
+    if command is None:
+        return None
+    tool, words = command
+    actual = run_for_output(block.where, tool, words)
+    return None if actual is None else (tool, words, actual)
+
+
 def compare_excerpt(block, shown_after):
     """Every line of the block, but a line of only `...` or `…` (lines left
     out), is a line of the command's output, in the same order."""
-    command = command_above(block, shown_after)
-    if command is None:
+    shown = output_above(block, shown_after)
+    if shown is None:
         return
-    tool, words = command
-    actual = run_for_output(block.where, tool, words)
-    if actual is None:
-        return
+    tool, words, actual = shown
     remaining = [line.rstrip() for line in actual.split("\n")]
     position = 0
     for number, line in enumerate(block.text.rstrip("\n").split("\n"), block.line + 1):
@@ -414,13 +422,10 @@ def compare_excerpt(block, shown_after):
 
 
 def compare_output(block, shown_after):
-    command = command_above(block, shown_after)
-    if command is None:
+    shown = output_above(block, shown_after)
+    if shown is None:
         return
-    tool, words = command
-    actual = run_for_output(block.where, tool, words)
-    if actual is None:
-        return
+    tool, words, actual = shown
     expected_lines = [line.rstrip() for line in block.text.rstrip("\n").split("\n")]
     actual_lines = [line.rstrip() for line in actual.rstrip("\n").split("\n")]
     if expected_lines != actual_lines:
