@@ -148,4 +148,19 @@ struct HTMLReportTests {
         #expect(baseline.contains("acceptToContinue=5%"))
         #expect(baseline.contains("the baseline was made by handoff-sim a"))
     }
+
+    @Test("several seeds: one section per file and seed, each with data-seed and the seed in its heading")
+    func seeds() throws {
+        let file = Self.root + "/Tests/Fixtures/run-scenarios/passes.json"
+        let results = [3, 4].flatMap { seed in
+            ScenarioSuite.run(files: [file], runner: ScenarioRunner(jobs: 1), trials: 5, seed: UInt64(seed))
+        }
+        let page = HTMLReport.run(results, context: Self.context, namesSeeds: true)
+        let sections = Self.elements(page, tag: "section", className: "scenario")
+        #expect(sections.map { $0["data-seed"] ?? "" } == ["3", "4"])
+        #expect(sections.allSatisfy { $0["data-scenario"] == file })
+        #expect(page.contains("(seed 3)") && page.contains("(seed 4)"))
+        // The page names no single seed when each section has its own.
+        #expect(!page.contains("<dt>seed</dt>"))
+    }
 }

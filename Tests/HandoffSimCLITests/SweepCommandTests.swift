@@ -206,4 +206,30 @@ struct SweepCommandTests {
             ((try JSONSerialization.jsonObject(with: Data(bare.standardOutput.utf8)) as? [String: Any])?["answers"] as? [[String: Any]])?.first)
         #expect(bareAnswer["interval"] is NSNull)
     }
+
+    @Test("--html: a shard's partial result has no report (exit 64); a sweep and a merge write the same page but for the wall time")
+    func htmlReports() throws {
+        let directory = try Self.directory()
+        let common = ["sweep", scenario, "--payload", "256B,8KiB", "--trials", "6", "--no-progress"]
+        let refused = try ProductRunner.run("handoff-sim", common + ["--shard", "0/2", "--html", "\(directory)/part.html"])
+        #expect(refused.status == 64)
+        #expect(refused.standardError.contains("merge --html"))
+        #expect(!FileManager.default.fileExists(atPath: "\(directory)/part.html"))
+        let whole = try ProductRunner.run("handoff-sim", common + ["--html", "\(directory)/whole.html", "--p95", "2s"])
+        #expect(whole.status == 0, "\(whole.standardError)")
+        for index in 0..<2 {
+            let part = try ProductRunner.run("handoff-sim", common + ["--shard", "\(index)/2", "--output", "\(directory)/part\(index).jsonl"])
+            #expect(part.status == 0)
+        }
+        let merged = try ProductRunner.run(
+            "handoff-sim", ["merge", "\(directory)/part0.jsonl", "\(directory)/part1.jsonl", "--p95", "2s", "--html", "\(directory)/merged.html"])
+        #expect(merged.status == 0, "\(merged.standardError)")
+        func body(_ name: String) throws -> String {
+            let text = try String(contentsOfFile: "\(directory)/\(name)", encoding: .utf8)
+            // The facts (command line, wall time) differ; the report below them does not.
+            return String(text[(text.range(of: "<main>")?.lowerBound ?? text.startIndex)...])
+        }
+        #expect(try body("whole.html") == body("merged.html"))
+        #expect(try body("whole.html").contains("class=\"target\""))
+    }
 }
