@@ -63,7 +63,14 @@ extension HTMLReport {
             page.body.append("<section class=\"answer\" data-path=\"\(html(item.path))\" data-profile=\"\(html(item.profileApplies ? item.profile : ""))\" "
                 + "data-bytes=\"\(item.largestPayload.map(String.init) ?? "")\" data-status=\"\(status)\">")
             page.body.append("<h2>\(html(item.label))</h2>")
-            if let first = sentences.first { page.body.append("<p>\(html(first))</p>") }
+            if var first = sentences.first {
+                // The heading names the path (and profile) already.
+                if first.hasPrefix(item.label + ": ") {
+                    first = String(first.dropFirst(item.label.count + 2))
+                    first = first.prefix(1).uppercased() + first.dropFirst()
+                }
+                page.body.append("<p class=\"verdict\">\(html(first))</p>")
+            }
             if let interval = item.interval {
                 page.body.append("<p>Over the fit's \(interval.replicates) bootstrap replicates the answer lies between "
                     + "<strong>\(html(interval.low.map(AdviceReport.sizeWords) ?? "none"))</strong> and "
@@ -100,8 +107,10 @@ extension HTMLReport {
             }
             page.body.append("</section>")
         }
+        let sensitivity = advice.contains { !$0.sensitivity.isEmpty }
+            ? "read the sensitivity before acting on a size" : "run advise with --sensitivity to see how far they move a size"
         page.body.append("<p class=\"note\">Sizes are found by bisection, each size run on the same trials. "
-            + "The figures rest on the calibrated defaults, many of them labelled assumptions: read the sensitivity before acting on a size.</p>")
+            + "The figures rest on the calibrated defaults, many of them labelled assumptions: \(sensitivity).</p>")
         return page.render(context)
     }
 
