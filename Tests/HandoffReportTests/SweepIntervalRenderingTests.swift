@@ -10,12 +10,11 @@ import Testing
 struct SweepIntervalRenderingTests {
     let helpers = SweepRenderingTests()
 
-    /// One payload point with 100 trials at 10…109 ms, and three replicates
-    /// shifted by −5, +5 and +20 ms (the last with a trial short of the
-    /// metric, so p99 and p95 still exist).
-    func result() -> SweepResult {
+    /// One payload point with 100 trials at 10…109 ms, and one replicate
+    /// per shift of those latencies (−5, +5 and +20 ms unless given).
+    func result(shifts: [Int64] = [-5, 5, 20]) -> SweepResult {
         var point = helpers.point(profile: "WiFi", bytes: 1024, milliseconds: Array(10...109))
-        point.replicates = [-5, 5, 20].map { shift in
+        point.replicates = shifts.map { shift in
             helpers.point(profile: "WiFi", bytes: 1024, milliseconds: (10...109).map { $0 + shift }).aggregate
         }
         return helpers.sweep(axes: [SweepAxis(name: "payload", values: ["1KiB"])], points: [point])
@@ -63,14 +62,22 @@ struct SweepIntervalRenderingTests {
 
     @Test("chart: a whisker per point over the target's percentile, inside the plot, and a legend entry")
     func chart() throws {
-        let svg = SweepChart.svg(result(), target: SweepChart.Target(latency: .milliseconds(110)))
+        // The slowest replicate's p95 (164 ms) is above what the p99 and
+        // the target alone would give the axis (150 ms).
+        let svg = SweepChart.svg(result(shifts: [-5, 5, 60]), target: SweepChart.Target(latency: .milliseconds(110)))
         let root = try #require(parseXML(svg))
         let whiskers = root.descendants("path").filter { $0.attributes["class"] == "interval" }
         #expect(whiskers.count == 1)
-        let points = pathPoints(try #require(whiskers.first))
-        let ys = points.map(\.y)
-        // The y axis covers the high end (124 ms) above the p99.
-        #expect(ys.allSatisfy { $0 >= 0 })
+        let ys = pathPoints(try #require(whiskers.first)).map(\.y)
+        let p99 = try #require(root.descendants("path").first { $0.attributes["class"] == "p99" })
+        let p99Top = try #require(pathPoints(p99).map(\.y).min())
+        let whiskerTop = try #require(ys.min())
+        // The whisker's high end (164 ms) stands above the p99 (109 ms), and
+        // the y axis covers it: it lies inside the plot, below its top edge
+        // (the grid's highest line).
+        #expect(whiskerTop < p99Top)
+        let gridTop = try #require(root.descendants("line").compactMap { $0.attributes["y1"].flatMap(Double.init) }.min())
+        #expect(whiskerTop >= gridTop)
         #expect(svg.contains("p95: 95% interval over 3 fit replicates"))
         var plain = result()
         plain.points[0].replicates = []

@@ -83,7 +83,9 @@ struct HTMLPage {
         facts.append(("command", context.commandLine))
         if let overlay = context.overlay { facts.append(("overlay", overlay)) }
         facts.append(("tool", "handoff-sim \(context.toolVersion)"))
-        if let seconds = context.wallSeconds { facts.append(("wall time", Self.secondsText(seconds))) }
+        if let seconds = context.wallSeconds, seconds.isFinite, seconds >= 0 {
+            facts.append(("wall time", TextReport.secondsText(seconds)))
+        }
         var lines = [
             "<!DOCTYPE html>",
             "<html lang=\"en\" data-report=\"\(html(kind))\">",
@@ -125,15 +127,6 @@ struct HTMLPage {
         lines.append("</body>")
         lines.append("</html>")
         return lines.joined(separator: "\n") + "\n"
-    }
-
-    /// `1.23 s`, `42 ms`.
-    static func secondsText(_ seconds: Double) -> String {
-        guard seconds.isFinite, seconds >= 0 else { return "—" }
-        if seconds < 1 { return "\(Int((seconds * 1000).rounded())) ms" }
-        let hundredths = Int((seconds * 100).rounded())
-        let fraction = hundredths % 100
-        return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction) s"
     }
 
     /// The style sheet: system fonts, readable at a phone's width and in

@@ -83,7 +83,7 @@ public enum SweepJSONLines {
         let intervals = JSONOutput.object(LatencyMetric.allCases.map { metric in
             (metric.rawValue, .object(PercentileInterval.percentiles.map { percentile in
                 let interval = point.interval(metric, atPercentile: percentile)
-                return (percentileKey(percentile), .object([
+                return ("p\(Int(percentile))", .object([
                     ("low", interval?.low.map(JSONOutput.int) ?? .null),
                     ("high", interval?.high.map(JSONOutput.int) ?? .null),
                 ]))
@@ -97,11 +97,6 @@ public enum SweepJSONLines {
             ])
         })
         return [("intervals", intervals), ("replicates", replicates)]
-    }
-
-    /// `p50`, `p99_9`: a percentile as a JSON key.
-    static func percentileKey(_ percentile: Double) -> String {
-        percentile == percentile.rounded() ? "p\(Int(percentile))" : "p" + "\(percentile)".replacingOccurrences(of: ".", with: "_")
     }
 
     /// An aggregate's outcome counts.

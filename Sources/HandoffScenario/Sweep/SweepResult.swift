@@ -158,7 +158,8 @@ public struct PercentileInterval: Hashable, Sendable {
     /// How many replicates.
     public let replicates: Int
 
-    /// The percentiles a sweep gives intervals for.
+    /// The percentiles a sweep gives intervals for (whole numbers: JSON Lines
+    /// names them `p50` … `p99`).
     package static let percentiles: [Double] = [50, 90, 95, 99]
 
     /// The interval of `values` (at least one), nil counting as above
