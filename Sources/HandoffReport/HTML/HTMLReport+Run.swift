@@ -25,12 +25,12 @@ extension HTMLReport {
     ) -> String {
         var page = HTMLPage(kind: "run", title: "HandoffSim run")
         var counts: [String: Int] = [:]  // counted only; printed in a fixed order
-        var rows: [[String]] = []
+        var rows: [(verdict: String, cells: [String])] = []
         var sections: [(rank: Int, lines: [String])] = []
         for (index, result) in results.enumerated() {
             let section = scenarioSection(result, index: index, command: command, namesSeeds: namesSeeds)
             counts[section.verdict, default: 0] += 1
-            rows.append(section.row)
+            rows.append((section.verdict, section.row))
             sections.append((Self.rank(of: section.verdict), section.lines))
         }
         let passed = (counts["pass"] ?? 0) + (counts["fragile"] ?? 0)
@@ -55,11 +55,10 @@ extension HTMLReport {
                 + "<th scope=\"col\" class=\"number\">trials</th><th scope=\"col\" class=\"number\">expectations held</th></tr></thead>",
             "<tbody>",
         ]
-        for (index, row) in rows.enumerated() {
-            let verdict = row[0].lowercased()
-            table.append("<tr><td><span class=\"badge \(html(verdict))\">\(html(row[0]))</span></td>"
-                + "<td><a href=\"#scenario-\(index + 1)\">\(html(row[1]))</a></td><td><code>\(html(row[2]))</code></td>"
-                + "<td class=\"number\">\(html(row[3]))</td><td class=\"number\">\(html(row[4]))</td></tr>")
+        for (index, (verdict, row)) in rows.enumerated() {
+            table.append("<tr><td><span class=\"badge \(verdict)\">\(verdict.uppercased())</span></td>"
+                + "<td><a href=\"#scenario-\(index + 1)\">\(html(row[0]))</a></td><td><code>\(html(row[1]))</code></td>"
+                + "<td class=\"number\">\(html(row[2]))</td><td class=\"number\">\(html(row[3]))</td></tr>")
         }
         table.append("</tbody></table></div>")
         page.body += table
@@ -79,7 +78,8 @@ extension HTMLReport {
         }
     }
 
-    /// One scenario's section, its row in the summary and its verdict.
+    /// One scenario's section, its row in the summary (name, file, trials,
+    /// expectations held) and its verdict.
     static func scenarioSection(
         _ result: FileResult, index: Int, command: String, namesSeeds: Bool
     ) -> (lines: [String], row: [String], verdict: String) {
@@ -93,13 +93,13 @@ extension HTMLReport {
         case let .invalid(problems):
             (verdict, status) = ("invalid", "invalid")
             heading = "invalid file"
-            row = ["INVALID", "—", result.file, "", ""]
+            row = ["—", result.file, "", ""]
             lines.append("<p>The file is invalid: nothing ran.</p>")
             lines.append("<pre class=\"problems\">" + problems.problems.map { html($0.description) }.joined(separator: "\n") + "</pre>")
         case let .skipped(scenario):
             (verdict, status) = ("skipped", "skipped")
             heading = scenario.name
-            row = ["SKIPPED", scenario.name, result.file, "", "no expectations"]
+            row = [scenario.name, result.file, "", "no expectations"]
             lines.append("<p class=\"note\">A file for sweeps: it expects nothing, so nothing ran.</p>")
         case let .ran(run):
             if namesSeeds { seedAttribute = " data-seed=\"\(run.seed)\"" }
@@ -112,7 +112,7 @@ extension HTMLReport {
                 (verdict, status) = (run.isFragile ? "fragile" : "pass", "pass")
             }
             let held = run.expectations.filter(\.passed).count
-            row = [verdict.uppercased(), heading, result.file, String(run.trials),
+            row = [heading, result.file, String(run.trials),
                    run.failure == nil ? "\(held)/\(run.expectations.count)" : "error"]
             lines += ranLines(run, index: index, command: command, failing: status == "fail")
         }
