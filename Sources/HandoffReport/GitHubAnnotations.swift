@@ -3,20 +3,18 @@ import HandoffScenario
 /// GitHub Actions workflow commands (`::error file=…,line=…::message`)
 /// for failing expectations, scenario errors and invalid files, so they
 /// show on the pull request's diff; a fragile expectation (it held, but its
-/// confidence interval crosses its bound) is a `::warning`.
+/// confidence interval crosses its bound) is a `::warning`, or an `::error`
+/// when `--strict` fails its scenario. It renders a ``RunSummary`` and
+/// decides no status itself.
 public enum GitHubAnnotations {
-    /// One `::error` line per problem and one `::warning` line per fragile
-    /// expectation, in file order.
-    public static func lines(for results: [FileResult], command: String = "handoff-sim") -> [String] {
+    /// One `::error` line per problem and per failing expectation and one
+    /// `::warning` or `::error` line per fragile expectation, in file order.
+    public static func lines(for summary: RunSummary, command: String = "handoff-sim") -> [String] {
         var lines: [String] = []
-        for result in results {
-            switch result.outcome {
+        for entry in summary.entries {
+            switch entry.result.outcome {
             case let .invalid(problems):
-                for problem in problems.problems {
-                    lines.append(annotation(
-                        file: problem.file, line: problem.position?.line, column: problem.position?.column,
-                        title: "invalid scenario", message: "\(problem.path): \(problem.message)".escapingControlCharacters))
-                }
+                lines += Self.lines(for: problems)
             case .skipped:
                 continue
             case let .ran(run):
@@ -29,23 +27,22 @@ public enum GitHubAnnotations {
                         file: run.scenario.file, line: nil, column: nil, title: "scenario error: \(run.scenario.name)",
                         message: message))
                 }
-                for expectation in run.expectations where !expectation.passed {
+                // Every expectation that did not hold surely: a failing one
+                // is an error; a fragile one a warning, or an error when
+                // --strict fails its scenario.
+                for expectation in run.expectations where expectation.verdict != .pass {
                     var message = "expected \(expectation.asked); measured \(expectation.measured)".escapingControlCharacters
+                    if let note = expectation.fragileNote { message += "\n" + note }
                     if let trial = expectation.failingTrial {
                         message += "\nreplay: " + ReplayCommand.text(command: command, scenario: run.scenario, seed: run.seed, trial: trial)
                     }
+                    let fragile = expectation.verdict == .fragile
+                    let title = fragile
+                        ? "fragile expectation\(summary.strict ? " (--strict)" : ""): \(run.scenario.name)"
+                        : "expectation failed: \(run.scenario.name)"
                     lines.append(annotation(
-                        file: run.scenario.file, line: expectation.expectation.line, column: nil,
-                        title: "expectation failed: \(run.scenario.name)", message: message))
-                }
-                for expectation in run.expectations where expectation.verdict == .fragile {
-                    var message = "expected \(expectation.asked); measured \(expectation.measured)".escapingControlCharacters
-                    if let confidence = expectation.confidence {
-                        message += "\n\(confidence.text) crosses the bound" + (confidence.settleText.map { "; \($0)" } ?? "")
-                    }
-                    lines.append(annotation(
-                        file: run.scenario.file, line: expectation.expectation.line, column: nil,
-                        title: "fragile expectation: \(run.scenario.name)", message: message, level: "warning"))
+                        file: run.scenario.file, line: expectation.expectation.line, column: nil, title: title,
+                        message: message, level: fragile && !summary.strict ? "warning" : "error"))
                 }
             }
         }

@@ -9,45 +9,27 @@ import SimKernel
 public enum JSONReport {
     /// The report's format version; bumped when a field changes meaning
     /// (2: a scenario's status may be "fragile", which `summary.passed` no
-    /// longer counts; each expectation has its `verdict` and `confidence`).
-    public static let formatVersion: Int64 = 2
+    /// longer counts; each expectation has its `verdict` and `confidence`.
+    /// 3: a scenario's `status` is one of the statuses every report uses,
+    /// pass, fragile, fail, error, invalid or skipped, with `--strict`
+    /// applied; `summary` counts them under those names, and `conclusion`
+    /// says how the run ends: success, expectationFailed, invalidInput or
+    /// internalError).
+    public static let formatVersion: Int64 = 3
 
     /// The report as pretty-printed JSON.
     ///
     /// - Parameters:
+    ///   - summary: The run, its statuses decided.
     ///   - toolVersion: the `handoff-sim` version.
     ///   - trials: the `--trials` override, if any.
     ///   - seed: the `--seed` override, if any.
-    ///   - seeds: the `--seeds` list, if any (`results` then holds every
-    ///     file under the first seed, then every file under the next, …).
-    ///   - strict: whether `--strict` made a fragile verdict a failure.
     public static func render(
-        _ results: [FileResult], toolVersion: String, trials: Int?, seed: UInt64?, seeds: [UInt64]? = nil,
-        strict: Bool = false, command: String = "handoff-sim"
+        _ summary: RunSummary, toolVersion: String, trials: Int?, seed: UInt64?, command: String = "handoff-sim"
     ) -> String {
-        var passed: Int64 = 0
-        var fragile: Int64 = 0
-        var failed: Int64 = 0
-        var errors: Int64 = 0
-        var invalid: Int64 = 0
-        var skipped: Int64 = 0
-        var seconds = 0.0
-        for result in results {
-            switch result.outcome {
-            case .invalid: invalid += 1
-            case .skipped: skipped += 1
-            case let .ran(run):
-                seconds += run.wallClockSeconds
-                if run.failure != nil {
-                    errors += 1
-                } else if run.isFragile {
-                    fragile += 1
-                } else if run.passed {
-                    passed += 1
-                } else {
-                    failed += 1
-                }
-            }
+        var counts: [(String, JSONOutput)] = [("scenarios", .int(Int64(summary.entries.count)))]
+        for status in RunSummary.Status.allCases {
+            counts.append((status.rawValue, .int(Int64(summary.count(of: status)))))
         }
         let report: JSONOutput = .object([
             ("tool", .string("handoff-sim")),
@@ -56,30 +38,34 @@ public enum JSONReport {
             ("run", .object([
                 ("trials", trials.map { .int(Int64($0)) } ?? .null),
                 ("seed", seed.map { .int(Int64($0)) } ?? .null),
-                ("seeds", seeds.map { .array($0.map { .int(Int64($0)) }) } ?? .null),
-                ("strict", .bool(strict)),
+                ("seeds", summary.seeds.map { .array($0.map { .int(Int64($0)) }) } ?? .null),
+                ("strict", .bool(summary.strict)),
             ])),
-            ("summary", .object([
-                ("scenarios", .int(Int64(results.count))),
-                ("passed", .int(passed)),
-                ("fragile", .int(fragile)),
-                ("failed", .int(failed)),
-                ("errors", .int(errors)),
-                ("invalid", .int(invalid)),
-                ("skipped", .int(skipped)),
-            ])),
-            ("wallClockSeconds", .double(roundedSeconds(seconds))),
-            ("scenarios", .array(results.map { scenario($0, command: command) })),
+            ("summary", .object(counts)),
+            ("conclusion", .string(conclusionName(summary.conclusion))),
+            ("wallClockSeconds", .double(roundedSeconds(summary.wallClockSeconds))),
+            ("scenarios", .array(summary.entries.map { scenario($0, command: command) })),
         ])
         return report.render(pretty: true)
     }
 
-    static func scenario(_ result: FileResult, command: String) -> JSONOutput {
-        switch result.outcome {
+    /// The conclusion's name in the report.
+    static func conclusionName(_ conclusion: RunSummary.Conclusion) -> String {
+        switch conclusion {
+        case .success: "success"
+        case .expectationFailed: "expectationFailed"
+        case .invalidInput: "invalidInput"
+        case .internalError: "internalError"
+        }
+    }
+
+    static func scenario(_ entry: RunSummary.Entry, command: String) -> JSONOutput {
+        let status: (String, JSONOutput) = ("status", .string(entry.status.rawValue))
+        switch entry.result.outcome {
         case let .invalid(problems):
             return .object([
-                ("file", .string(result.file)),
-                ("status", .string("invalid")),
+                ("file", .string(entry.file)),
+                status,
                 ("problems", .array(problems.problems.map { problem in
                     .object([
                         ("path", .string(problem.path)),
@@ -91,19 +77,19 @@ public enum JSONReport {
             ])
         case let .skipped(scenario):
             return .object([
-                ("file", .string(result.file)),
+                ("file", .string(entry.file)),
                 ("name", .string(scenario.name)),
                 ("digest", .string(scenario.digest)),
-                ("status", .string("skipped")),
+                status,
                 ("reason", .string("no expectations (a file for sweeps)")),
             ])
         case let .ran(run):
-            let status = run.failure != nil ? "error" : run.isFragile ? "fragile" : run.passed ? "passed" : "failed"
             return .object([
-                ("file", .string(result.file)),
+                ("file", .string(entry.file)),
                 ("name", .string(run.scenario.name)),
                 ("digest", .string(run.scenario.digest)),
-                ("status", .string(status)),
+                status,
+                ("failsOnlyUnderStrict", .bool(entry.failsOnlyUnderStrict)),
                 ("seed", .int(Int64(run.seed))),
                 ("trials", .int(Int64(run.trials))),
                 ("error", run.failure.map { .string("\($0)") } ?? .null),

@@ -2,90 +2,82 @@ import HandoffScenario
 
 /// JUnit XML, as CI systems read it: `<testsuites>`, one `<testsuite>` per
 /// scenario file, one `<testcase>` per scenario with a dotted `classname`;
-/// `<failure>` for failed expectations, `<error>` for an invalid or aborted
-/// scenario; the seed and trials in `<properties>`; times in seconds with a
-/// `.` (the only wall-clock figures in the file).
+/// `<failure>` for the status `fail`, `<error>` for `error` and `invalid`,
+/// `<skipped>` for `skipped`; the seed, trials and status in
+/// `<properties>`; times in seconds with a `.` (the only wall-clock figures
+/// in the file). It renders a ``RunSummary`` and decides no status itself.
 ///
 /// A fragile scenario (every expectation held, some only fragilely; see
 /// ``Verdict``) is a passing test case, so that it does not fail CI: its
 /// `<testsuite>` has the property `verdict` = `fragile` and the test case a
-/// `<system-out>` naming each fragile expectation with its interval. With
-/// `strict`, it is a `<failure>` of type `FragileVerdict` instead.
+/// `<system-out>` naming each fragile expectation with its interval. Under
+/// `--strict` its status is `fail`: a `<failure>` of type `FragileVerdict`.
 public enum JUnitReport {
-    /// The report as XML.
-    ///
-    /// - Parameters:
-    ///   - strict: report a fragile scenario as a failure.
-    ///   - namesSeeds: add " [seed S]" to every test suite's and test
-    ///     case's name (for `run --seeds`, where a file runs once per seed).
-    public static func render(
-        _ results: [FileResult], toolVersion: String, command: String = "handoff-sim", strict: Bool = false,
-        namesSeeds: Bool = false
-    ) -> String {
+    /// The report as XML. With several seeds (``RunSummary/seeds``) every
+    /// test suite's and test case's name ends in " [seed S]".
+    public static func render(_ summary: RunSummary, toolVersion: String, command: String = "handoff-sim") -> String {
         var suites: [String] = []
         var failures = 0
         var errors = 0
         var total = 0.0
-        for result in results {
-            let suite = testSuite(result, toolVersion: toolVersion, command: command, strict: strict, namesSeeds: namesSeeds)
-            suites.append(suite.xml)
-            failures += suite.failures
-            errors += suite.errors
-            total += suite.seconds
+        for entry in summary.entries {
+            suites.append(testSuite(entry, toolVersion: toolVersion, command: command, namesSeeds: summary.seeds != nil))
+            switch entry.status {
+            case .fail: failures += 1
+            case .error, .invalid: errors += 1
+            case .pass, .fragile, .skipped: break
+            }
+            total += entry.run?.wallClockSeconds ?? 0
         }
         var lines = [
             #"<?xml version="1.0" encoding="UTF-8"?>"#,
-            "<testsuites name=\"handoff-sim\" tests=\"\(results.count)\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"\(seconds(total))\">",
+            "<testsuites name=\"handoff-sim\" tests=\"\(summary.entries.count)\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"\(seconds(total))\">",
         ]
         lines.append(contentsOf: suites)
         lines.append("</testsuites>")
         return lines.joined(separator: "\n") + "\n"
     }
 
-    static func testSuite(_ result: FileResult, toolVersion: String, command: String, strict: Bool, namesSeeds: Bool = false)
-        -> (xml: String, failures: Int, errors: Int, seconds: Double)
-    {
-        let className = dottedClassName(result.file)
+    static func testSuite(_ entry: RunSummary.Entry, toolVersion: String, command: String, namesSeeds: Bool) -> String {
+        let className = dottedClassName(entry.file)
+        let status = entry.status
+        let (failed, errored, skipped) = (status == .fail ? 1 : 0, status == .error || status == .invalid ? 1 : 0, status == .skipped ? 1 : 0)
         var lines: [String] = []
-        switch result.outcome {
+        switch entry.result.outcome {
         case let .invalid(problems):
-            lines.append("  <testsuite name=\"\(escape(result.file))\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\" time=\"0.000\">")
+            lines.append("  <testsuite name=\"\(escape(entry.file))\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\" time=\"0.000\">")
             lines.append("    <properties>")
             lines.append("      <property name=\"toolVersion\" value=\"\(escape(toolVersion))\"/>")
+            lines.append("      <property name=\"verdict\" value=\"\(status.rawValue)\"/>")
             lines.append("    </properties>")
-            lines.append("    <testcase classname=\"\(escape(className))\" name=\"\(escape(result.file))\" time=\"0.000\">")
+            lines.append("    <testcase classname=\"\(escape(className))\" name=\"\(escape(entry.file))\" time=\"0.000\">")
             let count = problems.problems.count
             lines.append("      <error message=\"invalid scenario file: \(count) problem\(count == 1 ? "" : "s")\" type=\"InvalidScenario\">\(escape(problems.description))</error>")
             lines.append("    </testcase>")
-            lines.append("  </testsuite>")
-            return (lines.joined(separator: "\n"), 0, 1, 0)
         case let .skipped(scenario):
-            lines.append("  <testsuite name=\"\(escape(result.file))\" tests=\"1\" failures=\"0\" errors=\"0\" skipped=\"1\" time=\"0.000\">")
+            lines.append("  <testsuite name=\"\(escape(entry.file))\" tests=\"1\" failures=\"0\" errors=\"0\" skipped=\"1\" time=\"0.000\">")
+            lines.append("    <properties>")
+            lines.append("      <property name=\"verdict\" value=\"\(status.rawValue)\"/>")
+            lines.append("    </properties>")
             lines.append("    <testcase classname=\"\(escape(className))\" name=\"\(escape(scenario.name))\" time=\"0.000\">")
             lines.append("      <skipped message=\"no expectations (a file for sweeps)\"/>")
             lines.append("    </testcase>")
-            lines.append("  </testsuite>")
-            return (lines.joined(separator: "\n"), 0, 0, 0)
         case let .ran(run):
-            let fragile = run.isFragile
-            let failed = run.failure == nil && (!run.passed || (strict && fragile))
-            let errored = run.failure != nil
-            let verdict = errored ? "error" : !run.passed ? "fail" : fragile ? "fragile" : "pass"
             let time = seconds(run.wallClockSeconds)
             let suffix = namesSeeds ? " [seed \(run.seed)]" : ""
-            lines.append("  <testsuite name=\"\(escape(result.file + suffix))\" tests=\"1\" failures=\"\(failed ? 1 : 0)\" errors=\"\(errored ? 1 : 0)\" skipped=\"0\" time=\"\(time)\">")
+            lines.append("  <testsuite name=\"\(escape(entry.file + suffix))\" tests=\"1\" failures=\"\(failed)\" errors=\"\(errored)\" skipped=\"\(skipped)\" time=\"\(time)\">")
             lines.append("    <properties>")
             lines.append("      <property name=\"seed\" value=\"\(run.seed)\"/>")
             lines.append("      <property name=\"trials\" value=\"\(run.trials)\"/>")
             lines.append("      <property name=\"digest\" value=\"\(run.scenario.digest)\"/>")
             lines.append("      <property name=\"toolVersion\" value=\"\(escape(toolVersion))\"/>")
-            lines.append("      <property name=\"verdict\" value=\"\(verdict)\"/>")
+            lines.append("      <property name=\"verdict\" value=\"\(status.rawValue)\"/>")
             lines.append("    </properties>")
             let opening = "    <testcase classname=\"\(escape(className))\" name=\"\(escape(run.scenario.name + suffix))\" time=\"\(time)\""
-            if run.passed && !fragile {
+            if status == .pass {
                 lines.append(opening + "/>")
                 lines.append("  </testsuite>")
-                return (lines.joined(separator: "\n"), 0, 0, run.wallClockSeconds)
+                return lines.joined(separator: "\n")
             }
             lines.append(opening + ">")
             if let failure = run.failure {
@@ -94,39 +86,34 @@ public enum JUnitReport {
                     body += "\nreplay: " + ReplayCommand.text(command: command, scenario: run.scenario, seed: run.seed, trial: trial)
                 }
                 lines.append("      <error message=\"\(escape("\(failure)"))\" type=\"ScenarioError\">\(escape(body))</error>")
-            } else if fragile {
+            } else {
+                let notable = entry.notableExpectations
                 var body: [String] = []
-                for expectation in run.expectations where expectation.verdict == .fragile {
-                    body.append("fragile: \(expectation.expectation.path): expected \(expectation.asked)")
+                for expectation in notable {
+                    body.append((expectation.verdict == .fragile ? "fragile: " : "") + "\(expectation.expectation.path): expected \(expectation.asked)")
                     body.append("  measured: \(expectation.measured)")
-                    if let confidence = expectation.confidence {
-                        body.append("  \(confidence.text) crosses the bound" + (confidence.settleText.map { "; \($0)" } ?? ""))
-                    }
-                }
-                let count = run.expectations.filter { $0.verdict == .fragile }.count
-                if strict {
-                    let message = "\(count) of \(run.expectations.count) expectation\(run.expectations.count == 1 ? "" : "s") fragile (--strict)"
-                    lines.append("      <failure message=\"\(escape(message))\" type=\"FragileVerdict\">\(escape(body.joined(separator: "\n")))</failure>")
-                } else {
-                    lines.append("      <system-out>\(escape(body.joined(separator: "\n")))</system-out>")
-                }
-            } else if failed {
-                let broken = run.expectations.filter { !$0.passed }
-                var body: [String] = []
-                for expectation in broken {
-                    body.append("\(expectation.expectation.path): expected \(expectation.asked)")
-                    body.append("  measured: \(expectation.measured)")
+                    if let note = expectation.fragileNote { body.append("  \(note)") }
                     if let trial = expectation.failingTrial {
                         body.append("  replay: " + ReplayCommand.text(command: command, scenario: run.scenario, seed: run.seed, trial: trial))
                     }
                 }
-                let message = "\(broken.count) of \(run.expectations.count) expectation\(run.expectations.count == 1 ? "" : "s") failed"
-                lines.append("      <failure message=\"\(escape(message))\" type=\"ExpectationFailed\">\(escape(body.joined(separator: "\n")))</failure>")
+                let text = escape(body.joined(separator: "\n"))
+                let of = "\(notable.count) of \(run.expectations.count) expectation\(run.expectations.count == 1 ? "" : "s")"
+                switch status {
+                case .fail where entry.failsOnlyUnderStrict:
+                    lines.append("      <failure message=\"\(escape(of + " fragile (--strict)"))\" type=\"FragileVerdict\">\(text)</failure>")
+                case .fail:
+                    lines.append("      <failure message=\"\(escape(of + " failed"))\" type=\"ExpectationFailed\">\(text)</failure>")
+                case .fragile:
+                    lines.append("      <system-out>\(text)</system-out>")
+                case .pass, .error, .invalid, .skipped:
+                    break
+                }
             }
             lines.append("    </testcase>")
-            lines.append("  </testsuite>")
-            return (lines.joined(separator: "\n"), failed ? 1 : 0, errored ? 1 : 0, run.wallClockSeconds)
         }
+        lines.append("  </testsuite>")
+        return lines.joined(separator: "\n")
     }
 
     /// `scenarios/net/slow.json` as `scenarios.net.slow`.

@@ -2,85 +2,101 @@ import HandoffScenario
 
 /// The Markdown summary of a run (for `--markdown` and GitHub's step
 /// summary): a table of scenarios, then each failure with its measurement
-/// and replay command.
+/// and replay command. It renders a ``RunSummary`` and decides no status
+/// itself.
 public enum MarkdownReport {
-    /// The summary as Markdown.
-    ///
-    /// - Parameter namesSeeds: add " (seed S)" to every scenario's name
-    ///   (for `run --seeds`, where a file runs once per seed).
-    public static func render(_ results: [FileResult], command: String = "handoff-sim", namesSeeds: Bool = false) -> String {
-        var passed = 0
-        var fragile = 0
-        var notPassed = 0
-        var lines = ["## HandoffSim scenarios", "", "| | Scenario | File | Trials | Expectations |", "|---|---|---|---:|---:|"]
+    /// The summary as Markdown. With several seeds
+    /// (``RunSummary/seeds``) every scenario's name says its seed.
+    public static func render(_ summary: RunSummary, command: String = "handoff-sim") -> String {
+        var lines = ["## HandoffSim scenarios", "", "| | Status | Scenario | File | Trials | Expectations |", "|---|---|---|---|---:|---:|"]
         var details: [String] = []
-        for result in results {
-            switch result.outcome {
-            case let .invalid(problems):
-                notPassed += 1
-                lines.append("| ⛔ | invalid | `\(cell(result.file))` | | |")
-                details.append("### ⛔ `\(result.file)` is invalid")
-                details.append("")
-                details.append("```")
-                details.append(contentsOf: problems.problems.map(\.description))
-                details.append("```")
-                details.append("")
-            case let .skipped(scenario):
-                lines.append("| ⏭️ | \(cell(scenario.name)) | `\(cell(result.file))` | | skipped: no expectations |")
+        let namesSeeds = summary.seeds != nil
+        for entry in summary.entries {
+            let name = entry.name(namingSeed: namesSeeds)
+            let mark = Self.mark(entry.status)
+            switch entry.result.outcome {
+            case .invalid:
+                lines.append("| \(mark) | \(entry.status.rawValue) | | `\(cell(entry.file))` | | |")
+            case .skipped:
+                lines.append("| \(mark) | \(entry.status.rawValue) | \(cell(name)) | `\(cell(entry.file))` | | no expectations |")
             case let .ran(run):
-                let name = run.scenario.name + (namesSeeds ? " (seed \(run.seed))" : "")
-                let held = run.expectations.filter(\.passed).count
-                let mark = run.failure != nil ? "⚠️" : run.isFragile ? "🟡" : run.passed ? "✅" : "❌"
-                if run.passed { passed += 1 } else { notPassed += 1 }
-                if run.isFragile { fragile += 1 }
-                let expectations = run.failure == nil ? "\(held)/\(run.expectations.count)" : "error"
-                lines.append("| \(mark) | \(cell(name)) | `\(cell(result.file))` | \(run.trials) | \(expectations) |")
-                if let failure = run.failure {
-                    details.append("### ⚠️ \(name)")
-                    details.append("")
-                    details.append("\(failure)")
-                    if let trial = failure.trial {
-                        details.append("")
-                        details.append("```sh")
-                        details.append(ReplayCommand.text(command: command, scenario: run.scenario, seed: run.seed, trial: trial))
-                        details.append("```")
-                    }
-                    details.append("")
-                } else if run.isFragile {
-                    details.append("### 🟡 \(name) (fragile)")
-                    details.append("")
-                    for expectation in run.expectations where expectation.verdict == .fragile {
-                        var line = "- `\(expectation.expectation.path)`: expected \(expectation.asked); measured \(expectation.measured)"
-                        if let confidence = expectation.confidence {
-                            line += "; \(confidence.text) crosses the bound" + (confidence.settleText.map { "; \($0)" } ?? "")
-                        }
-                        details.append(line)
-                    }
-                    details.append("")
-                } else if !run.passed {
-                    details.append("### ❌ \(name)")
-                    details.append("")
-                    for expectation in run.expectations where !expectation.passed {
-                        details.append("- `\(expectation.expectation.path)`: expected \(expectation.asked); measured \(expectation.measured)")
-                        if let trial = expectation.failingTrial {
-                            details.append("")
-                            details.append("  ```sh")
-                            details.append("  " + ReplayCommand.text(command: command, scenario: run.scenario, seed: run.seed, trial: trial))
-                            details.append("  ```")
-                        }
-                    }
-                    details.append("")
-                    details += budgetTable(run.pairs)
-                }
+                let expectations = run.failure == nil ? "\(entry.heldExpectations)/\(run.expectations.count)" : "error"
+                lines.append("| \(mark) | \(entry.status.rawValue) | \(cell(name)) | `\(cell(entry.file))` | \(run.trials) | \(expectations) |")
             }
         }
+        for index in summary.listingOrder {
+            details += entryDetails(summary.entries[index], name: summary.entries[index].name(namingSeed: namesSeeds), command: command)
+        }
         lines.append("")
-        lines.append("**\(passed) of \(results.count) scenario\(results.count == 1 ? "" : "s") passed"
-            + (fragile > 0 ? " (\(fragile) fragile: held, but a confidence interval crosses the bound).**" : ".**"))
+        lines.append("**\(summary.totalsSentence).**")
         lines.append("")
         lines.append(contentsOf: details)
         while lines.last == "" { lines.removeLast() }
         return lines.escapedLines
+    }
+
+    /// The mark beside a status (never the only sign of it: the status's
+    /// word is in the next column).
+    static func mark(_ status: RunSummary.Status) -> String {
+        switch status {
+        case .pass: "✅"
+        case .fragile: "🟡"
+        case .fail: "❌"
+        case .error: "⚠️"
+        case .invalid: "⛔"
+        case .skipped: "⏭️"
+        }
+    }
+
+    /// What a file that did not pass surely shows under the table: its
+    /// problems, its error or its notable expectations with replay
+    /// commands, and for a failure the latency budget.
+    static func entryDetails(_ entry: RunSummary.Entry, name: String, command: String) -> [String] {
+        var details: [String] = []
+        let heading = "### \(mark(entry.status)) \(entry.status.rawValue): "
+        switch entry.result.outcome {
+        case let .invalid(problems):
+            details.append(heading + "`\(entry.file)`")
+            details.append("")
+            details.append("```")
+            details.append(contentsOf: problems.problems.map(\.description))
+            details.append("```")
+            details.append("")
+        case .skipped:
+            break
+        case let .ran(run):
+            if let failure = run.failure {
+                details.append(heading + name)
+                details.append("")
+                details.append("\(failure)")
+                if let trial = failure.trial {
+                    details.append("")
+                    details.append("```sh")
+                    details.append(ReplayCommand.text(command: command, scenario: run.scenario, seed: run.seed, trial: trial))
+                    details.append("```")
+                }
+                details.append("")
+                return details
+            }
+            let notable = entry.notableExpectations
+            guard !notable.isEmpty else { return details }
+            details.append(heading + name + (entry.failsOnlyUnderStrict ? " (fragile, --strict)" : ""))
+            details.append("")
+            for expectation in notable {
+                var line = "- `\(expectation.expectation.path)`: expected \(expectation.asked); measured \(expectation.measured)"
+                if let note = expectation.fragileNote { line += "; " + note }
+                details.append(line)
+                if let trial = expectation.failingTrial {
+                    details.append("")
+                    details.append("  ```sh")
+                    details.append("  " + ReplayCommand.text(command: command, scenario: run.scenario, seed: run.seed, trial: trial))
+                    details.append("  ```")
+                }
+            }
+            details.append("")
+            if entry.status == .fail && !entry.failsOnlyUnderStrict { details += budgetTable(run.pairs) }
+        }
+        return details
     }
 
     /// Where accept → continue goes on each pair that continued: a table

@@ -2,11 +2,12 @@ import HandoffScenario
 
 /// The summary `handoff-sim run` prints: one line per scenario, the
 /// failing expectations with their measurements and replay commands, and
-/// a total.
+/// a total. It renders a ``RunSummary`` and decides no status itself.
 public enum TextReport {
-    /// The summary of `results`.
+    /// The summary of a run.
     ///
     /// - Parameters:
+    ///   - summary: The run, its statuses decided.
     ///   - command: how to invoke the tool in replay commands, e.g.
     ///     `"handoff-sim"`.
     ///   - quiet: list only scenarios that did not pass surely (failed,
@@ -14,100 +15,49 @@ public enum TextReport {
     ///   - budgets: under each scenario, where accept → continue goes on
     ///     each pair (``BudgetSummary``); a failing scenario shows its
     ///     pairs' budgets either way.
-    ///   - showsTotal: end with the total line.
     public static func render(
-        _ results: [FileResult], command: String = "handoff-sim", quiet: Bool = false, budgets: Bool = false,
-        showsTotal: Bool = true
+        _ summary: RunSummary, command: String = "handoff-sim", quiet: Bool = false, budgets: Bool = false
     ) -> String {
-        var lines: [String] = []
-        let width = max(8, results.map { name(of: $0).count }.max() ?? 8)
-        var passed = 0
-        var fragile = 0
-        var failed = 0
-        var errors = 0
-        var invalid = 0
-        var skipped = 0
-        var seconds = 0.0
-        for result in results {
-            switch result.outcome {
-            case let .invalid(problems):
-                invalid += 1
-                lines.append("INVALID  \(pad(name(of: result), width))  \(problems.problems.count) problem\(problems.problems.count == 1 ? "" : "s")")
-                for problem in problems.problems { lines.append("         \(problem)") }
-            case let .skipped(scenario):
-                skipped += 1
-                if !quiet {
-                    lines.append("SKIP     \(pad(scenario.name, width))  no expectations (a file for sweeps)")
-                }
-            case let .ran(run):
-                seconds += run.wallClockSeconds
-                let held = run.expectations.filter(\.passed).count
-                if let failure = run.failure {
-                    errors += 1
-                    lines.append("ERROR    \(pad(name(of: result), width))  \(failure)")
-                    if let trial = failure.trial {
-                        lines.append("         replay: \(ReplayCommand.text(command: command, scenario: run.scenario, seed: run.seed, trial: trial))")
-                    }
-                } else if run.isFragile {
-                    fragile += 1
-                    lines.append(contentsOf: fragileLines(run, name: pad(name(of: result), width), held: held))
-                    if budgets {
-                        for pair in run.pairs { lines += BudgetText.lines(pair, indent: "         ") }
-                    }
-                } else if run.passed {
-                    passed += 1
-                    if !quiet {
-                        lines.append("PASS     \(pad(name(of: result), width))  \(run.trials) trials, \(held)/\(run.expectations.count) expectations")
-                        if budgets {
-                            for pair in run.pairs { lines += BudgetText.lines(pair, indent: "         ") }
-                        }
-                    }
-                } else {
-                    failed += 1
-                    lines.append("FAIL     \(pad(name(of: result), width))  \(run.trials) trials, \(held)/\(run.expectations.count) expectations")
-                    for expectation in run.expectations where !expectation.passed {
-                        lines.append("         ✗ \(expectation.expectation.path): expected \(expectation.asked)")
-                        lines.append("           measured: \(expectation.measured)")
-                        if let trial = expectation.failingTrial {
-                            lines.append("           replay: \(ReplayCommand.text(command: command, scenario: run.scenario, seed: run.seed, trial: trial))")
-                        }
-                    }
-                    for pair in run.pairs { lines += BudgetText.lines(pair, indent: "         ") }
-                }
-            }
+        let width = max(8, summary.entries.map(\.name.count).max() ?? 8)
+        var lines = summary.entries.flatMap {
+            entryLines($0, width: width, command: command, quiet: quiet, budgets: budgets)
         }
-        var total = "\(results.count) scenario\(results.count == 1 ? "" : "s"): \(passed) passed"
-        if fragile > 0 { total += ", \(fragile) fragile" }
-        if failed > 0 { total += ", \(failed) failed" }
-        if errors > 0 { total += ", \(errors) with errors" }
-        if invalid > 0 { total += ", \(invalid) invalid" }
-        if skipped > 0 { total += ", \(skipped) skipped" }
-        total += " in \(secondsText(seconds)) of wall time"
-        if showsTotal {
-            if !lines.isEmpty { lines.append("") }
-            lines.append(total)
-        }
+        if !lines.isEmpty { lines.append("") }
+        lines.append(summary.totalsSentence + " in \(secondsText(summary.wallClockSeconds)) of wall time")
         return lines.escapedLines
     }
 
-    /// A fragile scenario: its line, then each fragile expectation with
-    /// its measurement, its interval and how many trials would settle it.
-    static func fragileLines(_ run: ScenarioResult, name: String, held: Int) -> [String] {
-        var lines = ["FRAGILE  \(name)  \(run.trials) trials, \(held)/\(run.expectations.count) expectations"]
-        for expectation in run.expectations where expectation.verdict == .fragile {
-            lines.append("         ~ \(expectation.expectation.path): expected \(expectation.asked)")
-            lines.append("           measured: \(expectation.measured)")
-            if let confidence = expectation.confidence {
-                lines.append("           \(confidence.text) crosses the bound" + (confidence.settleText.map { "; \($0)" } ?? ""))
+    /// One entry's lines: its status line, then what did not hold (each
+    /// failing or fragile expectation with its measurement, interval and
+    /// replay command), and budgets where asked or failing.
+    static func entryLines(
+        _ entry: RunSummary.Entry, width: Int, command: String, quiet: Bool, budgets: Bool
+    ) -> [String] {
+        let status = entry.status
+        if quiet && (status == .pass || status == .skipped) { return [] }
+        var lines = ["\(status.label) \(pad(entry.name, width))  \(entry.statusDetail)"]
+        switch entry.result.outcome {
+        case let .invalid(problems):
+            for problem in problems.problems { lines.append("         \(problem)") }
+        case .skipped:
+            break
+        case let .ran(run):
+            if let trial = run.failure?.trial {
+                lines.append("         replay: \(ReplayCommand.text(command: command, scenario: run.scenario, seed: run.seed, trial: trial))")
+            }
+            for expectation in entry.notableExpectations {
+                lines.append("         \(entry.mark(of: expectation)) \(expectation.expectation.path): expected \(expectation.asked)")
+                lines.append("           measured: \(expectation.measured)")
+                if let note = expectation.fragileNote { lines.append("           \(note)") }
+                if let trial = expectation.failingTrial {
+                    lines.append("           replay: \(ReplayCommand.text(command: command, scenario: run.scenario, seed: run.seed, trial: trial))")
+                }
+            }
+            if run.failure == nil && (budgets || (status == .fail && !entry.failsOnlyUnderStrict)) {
+                for pair in run.pairs { lines += BudgetText.lines(pair, indent: "         ") }
             }
         }
         return lines
-    }
-
-    static func name(of result: FileResult) -> String {
-        if case let .ran(run) = result.outcome { return run.scenario.name }
-        if case let .skipped(scenario) = result.outcome { return scenario.name }
-        return result.file
     }
 
     static func pad(_ text: String, _ width: Int) -> String {

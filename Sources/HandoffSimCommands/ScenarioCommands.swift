@@ -307,7 +307,6 @@ func runCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(Usa
     let started = clock.now
     // One run of the suite per seed (the files' own seeds without --seeds).
     let seeds: [UInt64?] = seedList.map { $0.seeds.map(Optional.some) } ?? [seed]
-    var runs: [SeedsReport.SeedRun] = []
     var results: [FileResult] = []
     for runSeed in seeds {
         let seedResults = ScenarioSuite.run(
@@ -321,39 +320,34 @@ func runCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(Usa
                 return .software
             }
         }
-        if let runSeed { runs.append(SeedsReport.SeedRun(seed: runSeed, results: seedResults)) }
         results += seedResults
     }
     if showsProgress { io.writeError("\u{1B}[2K\r", newline: false) }
-    let multipleSeeds = seedList != nil
+    // Every status decided once; every report below only renders it.
+    let summary = RunSummary(results, strict: parsed[.strict], seeds: seedList?.seeds)
 
-    if multipleSeeds {
-        io.writeOutput(SeedsReport.render(runs, quiet: parsed[.quiet]))
+    if summary.seeds != nil {
+        io.writeOutput(SeedsReport.render(summary, quiet: parsed[.quiet]))
     } else {
-        io.writeOutput(TextReport.render(results, quiet: parsed[.quiet], budgets: parsed[.budget]))
+        io.writeOutput(TextReport.render(summary, quiet: parsed[.quiet], budgets: parsed[.budget]))
     }
     if let filter { io.writeOutput(TrialListReport.render(results, filter: filter)) }
     let environment = context.environment
     if environment["GITHUB_ACTIONS"] == "true" {
-        for line in GitHubAnnotations.lines(for: results) { io.writeOutput(line + "\n") }
+        for line in GitHubAnnotations.lines(for: summary) { io.writeOutput(line + "\n") }
     }
     do {
         if let path = parsed[.json] {
-            let report = JSONReport.render(
-                results, toolVersion: toolVersion, trials: trials, seed: seed, seeds: seedList?.seeds, strict: parsed[.strict])
-            try writeAtomically(report, to: path, io: io)
+            try writeAtomically(JSONReport.render(summary, toolVersion: toolVersion, trials: trials, seed: seed), to: path, io: io)
         }
         if let path = parsed[.junit] {
-            let report = JUnitReport.render(
-                results, toolVersion: toolVersion, strict: parsed[.strict], namesSeeds: multipleSeeds)
-            try writeAtomically(report, to: path, io: io)
+            try writeAtomically(JUnitReport.render(summary, toolVersion: toolVersion), to: path, io: io)
         }
-        let markdown = MarkdownReport.render(results, namesSeeds: multipleSeeds)
+        let markdown = MarkdownReport.render(summary)
         if let path = parsed[.markdown] { try writeAtomically(markdown, to: path, io: io) }
         if let path = parsed[.samples] { try writeAtomically(SamplesCSV.render(results), to: path, io: io) }
         if let path = parsed[.html] {
-            let report = HTMLReport.run(
-                results, context: htmlContext(context, parsed, since: started, clock: clock), namesSeeds: multipleSeeds)
+            let report = HTMLReport.run(summary, context: htmlContext(context, parsed, since: started, clock: clock))
             try writeAtomically(report, to: path, io: io)
         }
         if let path = environment["GITHUB_STEP_SUMMARY"], !path.isEmpty { try append(markdown, to: path) }
@@ -361,7 +355,7 @@ func runCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(Usa
         io.writeError("error: \(error.message)")
         return .software
     }
-    return exitCode(for: results, strict: parsed[.strict])
+    return ExitCode(summary.conclusion)
 }
 
 /// What an HTML report says about the command that made it: the tool's
@@ -395,21 +389,19 @@ func trialFilter(_ parsed: ParsedArguments) throws(UsageError) -> TrialFilter? {
         outcome: outcome, latencyMetric: bound?.metric, over: bound?.duration ?? .zero, limit: parsed[.limit])
 }
 
-/// The status of a run: 65 if a file is invalid (or a scenario's setup
-/// was refused), else 70 if the simulator broke one of its rules, else 1 if
-/// an expectation failed (or, when `strict`, was fragile) or a scenario
-/// stopped at a limit, else 0.
-func exitCode(for results: [FileResult], strict: Bool = false) -> ExitCode {
-    var codes: Set<ExitCode> = []
-    for result in results {
-        switch result.outcome {
-        case .invalid: codes.insert(.dataError)
-        case let .ran(run) where run.failure != nil: codes.insert(ExitCode(run.failure!.category))
-        case let .ran(run) where !run.passed || (strict && run.isFragile): codes.insert(.expectationFailed)
-        default: break
+extension ExitCode {
+    /// The status a run ends with: 65 if a file is invalid (or a
+    /// scenario's setup was refused), else 70 if the simulator broke one of
+    /// its rules, else 1 if an expectation failed (or, under `--strict`,
+    /// was fragile) or a scenario stopped at a limit, else 0.
+    package init(_ conclusion: RunSummary.Conclusion) {
+        switch conclusion {
+        case .success: self = .success
+        case .expectationFailed: self = .expectationFailed
+        case .invalidInput: self = .dataError
+        case .internalError: self = .software
         }
     }
-    return [ExitCode.dataError, .software, .expectationFailed].first { codes.contains($0) } ?? .success
 }
 
 /// `handoff-sim validate`: every problem of every file, nothing run.

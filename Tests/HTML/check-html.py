@@ -16,7 +16,7 @@ fit; then for each report:
   ran (data-script="ran", no data-script-error) — read from the DOM after
   scripts (--dump-dom);
 - the DOM contract of docs/cli.md holds: one section.scenario per file run,
-  data-scenario naming it, data-status among pass|fail|invalid|skipped,
+  data-scenario naming it, data-status among pass|fragile|fail|error|invalid|skipped,
   and every failing scenario holding an <svg> inside figure.trace and its
   replay command in code.replay;
 - screenshots at 1280 x 900 and at 390 x 844 (a phone) are not blank:
@@ -210,16 +210,16 @@ for name in reports:
             scenario, status = attributes.get("data-scenario"), attributes.get("data-status")
             if not scenario or not os.path.exists(scenario):
                 fail(f"{name}: a section's data-scenario {scenario!r} is not a file that ran")
-            if status not in ("pass", "fail", "invalid", "skipped"):
+            if status not in ("pass", "fragile", "fail", "error", "invalid", "skipped"):
                 fail(f"{name}: {scenario}: data-status {status!r}")
-            if status == "fail" and attributes.get("data-verdict") == "fail" and not (section["trace_svg"] and section["replay"]):
+            if status == "fail" and not (section["trace_svg"] and section["replay"]):
                 fail(f"{name}: {scenario} fails but holds no trace <svg> in figure.trace or no code.replay")
-        failing = [s["attributes"].get("data-scenario") for s in sections if s["attributes"].get("data-status") == "fail"]
+        failing = [s["attributes"].get("data-scenario") for s in sections if s["attributes"].get("data-status") in ("fail", "error", "invalid")]
         if name == "suite-pass" and failing:
             fail(f"suite-pass: failing sections {failing}")
         if name == "suite-fail" and failing != [failing_file]:
             fail(f"suite-fail: the failing sections are {failing}, expected only {failing_file}")
-        print(f"  {len(sections)} scenario sections: " + ", ".join(f"{statuses.count(s)} {s}" for s in ("pass", "fail", "invalid", "skipped")))
+        print(f"  {len(sections)} scenario sections: " + ", ".join(f"{statuses.count(s)} {s}" for s in ("pass", "fragile", "fail", "error", "invalid", "skipped")))
     # Screenshots at a desktop's and a phone's width.
     for width, height in [(1280, 900), (390, 844)]:
         shot = os.path.join(outdir, f"{name}-{width}.png")

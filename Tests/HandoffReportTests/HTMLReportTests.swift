@@ -62,15 +62,14 @@ struct HTMLReportTests {
     @Test("run: one section per scenario with data-scenario and data-status; a failure holds its trace <svg> and its replay command")
     func runContract() throws {
         let results = Self.suiteResults()
-        let page = HTMLReport.run(results, context: Self.context)
+        let page = HTMLReport.run(RunSummary(results), context: Self.context)
         #expect(page.hasPrefix("<!DOCTYPE html>\n<html lang=\"en\" data-report=\"run\">"))
         let sections = Self.elements(page, tag: "section", className: "scenario")
         #expect(sections.count == results.count)
         // Failures first, then the fragile pass, then the pass.
         let order = [2, 3, 4, 1, 0]
         #expect(sections.map { $0["data-scenario"] ?? "" } == order.map { results[$0].file })
-        #expect(sections.map { $0["data-status"] ?? "" } == ["fail", "fail", "invalid", "pass", "pass"])
-        #expect(sections.map { $0["data-verdict"] ?? "" } == ["fail", "error", "invalid", "fragile", "pass"])
+        #expect(sections.map { $0["data-status"] ?? "" } == ["fail", "error", "invalid", "fragile", "pass"])
         // The failed latency bound: its trial, replayed, inline.
         let failed = try #require(Self.section(page, endingWith: "latency-bound.json"))
         #expect(failed.contains("<figure class=\"trace\">\n<svg "))
@@ -83,12 +82,12 @@ struct HTMLReportTests {
         // The invalid file lists its problem.
         let invalid = try #require(Self.section(page, endingWith: "unknown-key.json"))
         #expect(invalid.contains("unknown key"))
-        #expect(page.contains("2 of 5 scenarios passed (1 fragile, 1 failed, 1 stopped with an error, 1 invalid)"))
+        #expect(page.contains("5 scenarios: 1 passed, 1 fragile, 1 failed, 1 with errors, 1 invalid"))
     }
 
     @Test("every report is self-contained: no script, style, font or picture from elsewhere; ids are unique")
     func selfContained() throws {
-        let page = HTMLReport.run(Self.suiteResults(), context: Self.context)
+        let page = HTMLReport.run(RunSummary(Self.suiteResults()), context: Self.context)
         for forbidden in ["<link", " src=", "@import", "http://", "https://", "<iframe", "<object"] {
             #expect(!page.contains(forbidden), "\(forbidden)")
         }
@@ -120,7 +119,7 @@ struct HTMLReportTests {
         let file = directory + "/a\"<b>&'.json"
         try "{\"name\": \"<script>alert(1)</script>\"".write(toFile: file, atomically: true, encoding: .utf8)
         let results = ScenarioSuite.run(files: [file], runner: ScenarioRunner(jobs: 1))
-        let page = HTMLReport.run(results, context: HTMLReport.Context(toolVersion: "t", arguments: ["run", file], overlay: "o<\"x\">.json"))
+        let page = HTMLReport.run(RunSummary(results), context: HTMLReport.Context(toolVersion: "t", arguments: ["run", file], overlay: "o<\"x\">.json"))
         #expect(!page.contains("<script>alert"))
         #expect(!page.contains("a\"<b>"))
         #expect(page.contains("a&quot;&lt;b&gt;&amp;&#39;.json"))
@@ -155,7 +154,7 @@ struct HTMLReportTests {
         let results = [3, 4].flatMap { seed in
             ScenarioSuite.run(files: [file], runner: ScenarioRunner(jobs: 1), trials: 5, seed: UInt64(seed))
         }
-        let page = HTMLReport.run(results, context: Self.context, namesSeeds: true)
+        let page = HTMLReport.run(RunSummary(results, seeds: [3, 4]), context: Self.context)
         let sections = Self.elements(page, tag: "section", className: "scenario")
         #expect(sections.map { $0["data-seed"] ?? "" } == ["3", "4"])
         #expect(sections.allSatisfy { $0["data-scenario"] == file })

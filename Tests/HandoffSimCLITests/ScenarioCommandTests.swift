@@ -158,7 +158,7 @@ struct ScenarioCommandTests {
         let run = try ProductRunner.run(
             "handoff-sim", ["run", root + "/sweeps/guidance/relay.json", "--no-progress", "--junit", directory + "/r.xml"])
         #expect(run.status == 0)
-        #expect(run.standardOutput.hasPrefix("SKIP     Payload guidance: MonkeyBrowser over the relay  no expectations (a file for sweeps)"))
+        #expect(run.standardOutput.hasPrefix("SKIPPED  Payload guidance: MonkeyBrowser over the relay  no expectations (a file for sweeps)"))
         #expect(run.standardOutput.hasSuffix("1 scenario: 0 passed, 1 skipped in 0.00s of wall time\n"))
         let junit = try read(directory + "/r.xml")
         #expect(junit.contains(#"<testsuites name="handoff-sim" tests="1" failures="0" errors="0" time="#))
@@ -248,16 +248,17 @@ struct ScenarioCommandTests {
         let json = try #require(JSONSerialization.jsonObject(with: Data(try read(directory + "/r.json").utf8)) as? [String: Any])
         #expect(json["toolVersion"] as? String == "0.1.0")
         let summary = try #require(json["summary"] as? [String: Int])
-        #expect(summary == ["scenarios": 4, "passed": 1, "fragile": 0, "failed": 1, "errors": 1, "invalid": 1, "skipped": 0])
+        #expect(summary == ["scenarios": 4, "pass": 1, "fragile": 0, "fail": 1, "error": 1, "invalid": 1, "skipped": 0])
+        #expect(json["conclusion"] as? String == "invalidInput")
         let scenarios = try #require(json["scenarios"] as? [[String: Any]])
-        #expect(scenarios.map { $0["status"] as? String } == ["passed", "failed", "error", "invalid"])
+        #expect(scenarios.map { $0["status"] as? String } == ["pass", "fail", "error", "invalid"])
         #expect((scenarios[0]["digest"] as? String)?.count == 64)
 
         let markdown = try read(directory + "/r.md")
         #expect(markdown.hasPrefix("## HandoffSim scenarios\n"))
-        #expect(markdown.contains("| ✅ | Passes |"))
-        #expect(markdown.contains("| ❌ | Too strict a latency bound |"))
-        #expect(markdown.contains("**1 of 4 scenarios passed.**"))
+        #expect(markdown.contains("| ✅ | pass | Passes |"))
+        #expect(markdown.contains("| ❌ | fail | Too strict a latency bound |"))
+        #expect(markdown.contains("**4 scenarios: 1 passed, 1 failed, 1 with errors, 1 invalid.**"))
     }
 
     /// `text` without its wall-clock figures: JSON `wallClockSeconds`

@@ -71,7 +71,7 @@ struct SeedsAndStrictTests {
         #expect(junit.contains("<system-out>fragile: $.expect[0]"))
         #expect(junit.contains(#"failures="0""#))
         let markdown = try String(contentsOfFile: directory + "/m.md", encoding: .utf8)
-        #expect(markdown.contains("### 🟡 Fragile (fragile)"))
+        #expect(markdown.contains("### 🟡 fragile: Fragile"))
 
         let strict = runInProcess(["run", fixtures + "fragile.json", "--no-progress", "--strict", "--junit", directory + "/s.xml"])
         #expect(strict.status == .expectationFailed)

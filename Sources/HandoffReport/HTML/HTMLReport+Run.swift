@@ -10,133 +10,109 @@ extension HTMLReport {
     /// each failing expectation, the trial that shows it replayed as an
     /// inline trace diagram, its replay command, and where accept →
     /// continue went (the latency budget); an invalid file lists its
-    /// problems. The DOM contract is in ``HTMLReport``.
+    /// problems. The DOM contract is in ``HTMLReport``. It renders a
+    /// ``RunSummary`` and decides no status itself.
     ///
     /// - Parameters:
-    ///   - results: The files' results, in order (with several seeds, every
-    ///     file's result under each seed, as `run --seeds` gives them).
+    ///   - summary: The run, its statuses decided (with several seeds each
+    ///     section names its seed).
     ///   - context: How the report was made.
     ///   - command: The command the replay commands name.
-    ///   - namesSeeds: Whether the results come from several seeds (each
-    ///     section then names its seed).
     /// - Returns: The HTML document.
-    public static func run(
-        _ results: [FileResult], context: Context, command: String = "handoff-sim", namesSeeds: Bool = false
-    ) -> String {
+    public static func run(_ summary: RunSummary, context: Context, command: String = "handoff-sim") -> String {
         var page = HTMLPage(kind: "run", title: "HandoffSim run")
-        var counts: [String: Int] = [:]  // counted only; printed in a fixed order
-        var rows: [(verdict: String, cells: [String])] = []
-        var sections: [(rank: Int, lines: [String])] = []
-        for (index, result) in results.enumerated() {
-            let section = scenarioSection(result, index: index, command: command, namesSeeds: namesSeeds)
-            counts[section.verdict, default: 0] += 1
-            rows.append((section.verdict, section.row))
-            sections.append((Self.rank(of: section.verdict), section.lines))
+        let namesSeeds = summary.seeds != nil
+        let fails = summary.conclusion != .success
+        page.lede = "<span class=\"badge \(fails ? "fail" : "pass")\">\(fails ? "FAIL" : "PASS")</span> "
+            + html(summary.totalsSentence)
+        if !namesSeeds, let seed = summary.entries.first(where: { $0.run != nil })?.run?.seed {
+            page.facts.append(("seed", summary.entries.allSatisfy { $0.run.map { $0.seed == seed } ?? true } ? String(seed) : "each file's own"))
         }
-        let passed = (counts["pass"] ?? 0) + (counts["fragile"] ?? 0)
-        let ran = results.count - (counts["skipped"] ?? 0)
-        var lede = "\(passed) of \(ran) scenario\(ran == 1 ? "" : "s") passed"
-        let parts = [("fragile", "fragile"), ("fail", "failed"), ("error", "stopped with an error"), ("invalid", "invalid"), ("skipped", "skipped")]
-            .compactMap { key, words in counts[key].map { "\($0) \(words)" } }
-        if !parts.isEmpty { lede += " (" + parts.joined(separator: ", ") + ")" }
-        let failing = (counts["fail"] ?? 0) + (counts["error"] ?? 0) + (counts["invalid"] ?? 0)
-        page.lede = "<span class=\"badge \(failing > 0 ? "fail" : "pass")\">\(failing > 0 ? "FAIL" : "PASS")</span> " + html(lede)
-        if let first = results.first, case let .ran(run) = first.outcome, !namesSeeds {
-            page.facts.append(("seed", results.allSatisfy { result in
-                if case let .ran(other) = result.outcome { return other.seed == run.seed } else { return true }
-            } ? String(run.seed) : "each file's own"))
-        }
-        page.filters = [("fail", "failed"), ("fragile", "fragile"), ("pass", "passed"), ("invalid", "invalid")]
-            .filter { status, _ in status == "fail" ? failing > 0 : (counts[status] ?? 0) > 0 }
+        if summary.strict { page.facts.append(("strict", "yes: a fragile scenario fails")) }
+        let listed: [RunSummary.Status] = [.fail, .error, .invalid, .fragile, .pass, .skipped]
+        page.filters = listed.filter { summary.count(of: $0) > 0 }.map { ($0.rawValue, $0.totalWord) }
         page.body.append("<h2>Scenarios</h2>")
         var table = [
             "<div class=\"scroll\"><table class=\"summary\">",
-            "<thead><tr><th scope=\"col\">verdict</th><th scope=\"col\">scenario</th><th scope=\"col\">file</th>"
+            "<thead><tr><th scope=\"col\">status</th><th scope=\"col\">scenario</th><th scope=\"col\">file</th>"
                 + "<th scope=\"col\" class=\"number\">trials</th><th scope=\"col\" class=\"number\">expectations held</th></tr></thead>",
             "<tbody>",
         ]
-        for (index, (verdict, row)) in rows.enumerated() {
-            table.append("<tr><td><span class=\"badge \(verdict)\">\(verdict.uppercased())</span></td>"
+        for (index, entry) in summary.entries.enumerated() {
+            let row = summaryRow(entry, namesSeeds: namesSeeds)
+            table.append("<tr><td>\(badge(entry.status))</td>"
                 + "<td><a href=\"#scenario-\(index + 1)\">\(html(row[0]))</a></td><td><code>\(html(row[1]))</code></td>"
                 + "<td class=\"number\">\(html(row[2]))</td><td class=\"number\">\(html(row[3]))</td></tr>")
         }
         table.append("</tbody></table></div>")
         page.body += table
         // What needs a look comes first; the order is otherwise the files'.
-        for rank in 0...3 { page.body += sections.filter { $0.rank == rank }.flatMap(\.lines) }
+        for index in summary.listingOrder {
+            page.body += scenarioSection(summary.entries[index], index: index, command: command, namesSeeds: namesSeeds)
+        }
         return page.render(context)
     }
 
-    /// Where a verdict's sections go: failures first, then fragile passes,
-    /// passes, and files that did not run.
-    static func rank(of verdict: String) -> Int {
-        switch verdict {
-        case "fail", "error", "invalid": 0
-        case "fragile": 1
-        case "pass": 2
-        default: 3
+    /// A status's badge: its word, upper-cased, on its colour.
+    static func badge(_ status: RunSummary.Status) -> String {
+        "<span class=\"badge \(status.rawValue)\">\(status.rawValue.uppercased())</span>"
+    }
+
+    /// An entry's cells in the summary table: name, file, trials,
+    /// expectations held.
+    static func summaryRow(_ entry: RunSummary.Entry, namesSeeds: Bool) -> [String] {
+        switch entry.result.outcome {
+        case .invalid: return ["—", entry.file, "", ""]
+        case let .skipped(scenario): return [scenario.name, entry.file, "", "no expectations"]
+        case let .ran(run):
+            return [entry.name(namingSeed: namesSeeds), entry.file, String(run.trials),
+                    run.failure == nil ? "\(entry.heldExpectations)/\(run.expectations.count)" : "error"]
         }
     }
 
-    /// One scenario's section, its row in the summary (name, file, trials,
-    /// expectations held) and its verdict.
-    static func scenarioSection(
-        _ result: FileResult, index: Int, command: String, namesSeeds: Bool
-    ) -> (lines: [String], row: [String], verdict: String) {
-        let verdict: String
-        let status: String
+    /// One scenario's section.
+    static func scenarioSection(_ entry: RunSummary.Entry, index: Int, command: String, namesSeeds: Bool) -> [String] {
+        let status = entry.status
         var seedAttribute = ""
         var lines: [String] = []
-        var heading: String
-        var row: [String]
-        switch result.outcome {
+        let heading: String
+        switch entry.result.outcome {
         case let .invalid(problems):
-            (verdict, status) = ("invalid", "invalid")
             heading = "invalid file"
-            row = ["—", result.file, "", ""]
             lines.append("<p>The file is invalid: nothing ran.</p>")
             lines.append("<pre class=\"problems\">" + problems.problems.map { html($0.description) }.joined(separator: "\n") + "</pre>")
         case let .skipped(scenario):
-            (verdict, status) = ("skipped", "skipped")
             heading = scenario.name
-            row = [scenario.name, result.file, "", "no expectations"]
             lines.append("<p class=\"note\">A file for sweeps: it expects nothing, so nothing ran.</p>")
         case let .ran(run):
             if namesSeeds { seedAttribute = " data-seed=\"\(run.seed)\"" }
-            heading = run.scenario.name + (namesSeeds ? " (seed \(run.seed))" : "")
-            if run.failure != nil {
-                (verdict, status) = ("error", "fail")
-            } else if !run.passed {
-                (verdict, status) = ("fail", "fail")
-            } else {
-                (verdict, status) = (run.isFragile ? "fragile" : "pass", "pass")
+            heading = entry.name(namingSeed: namesSeeds)
+            if entry.failsOnlyUnderStrict {
+                lines.append("<p><strong>Fails under --strict:</strong> every expectation held, but a fragile one counts as a failure.</p>")
             }
-            let held = run.expectations.filter(\.passed).count
-            row = [heading, result.file, String(run.trials),
-                   run.failure == nil ? "\(held)/\(run.expectations.count)" : "error"]
-            lines += ranLines(run, index: index, command: command, failing: status == "fail")
+            lines += ranLines(entry, run, index: index, command: command)
         }
-        let badge = "<span class=\"badge \(verdict)\">\(verdict.uppercased())</span>"
         var section = [
-            "<section class=\"scenario\" id=\"scenario-\(index + 1)\" data-scenario=\"\(html(result.file))\" "
-                + "data-status=\"\(status)\" data-verdict=\"\(verdict)\"\(seedAttribute)>",
-            "<h2>\(badge) <span class=\"name\">\(html(heading))</span> <span class=\"file\">\(html(result.file))</span></h2>",
+            "<section class=\"scenario\" id=\"scenario-\(index + 1)\" data-scenario=\"\(html(entry.file))\" "
+                + "data-status=\"\(status.rawValue)\"\(seedAttribute)>",
+            "<h2>\(badge(status)) <span class=\"name\">\(html(heading))</span> <span class=\"file\">\(html(entry.file))</span></h2>",
         ]
-        if status == "fail" || verdict == "fragile" || verdict == "invalid" {
+        switch status {
+        case .fail, .error, .invalid, .fragile:
             section += lines
-        } else {
+        case .pass, .skipped:
             // A passing scenario folds its details away.
             section.append("<details><summary>expectations</summary>")
             section += lines
             section.append("</details>")
         }
         section.append("</section>")
-        return (section, row, verdict)
+        return section
     }
 
     /// The body of a scenario that ran: its expectations, and for a
     /// failure the trials that show it and its latency budget.
-    static func ranLines(_ run: ScenarioResult, index: Int, command: String, failing: Bool) -> [String] {
+    static func ranLines(_ entry: RunSummary.Entry, _ run: ScenarioResult, index: Int, command: String) -> [String] {
         var lines: [String] = []
         lines.append("<p class=\"note\">Seed \(run.seed), \(run.trials) trial\(run.trials == 1 ? "" : "s").</p>")
         if let failure = run.failure {
@@ -153,14 +129,14 @@ extension HTMLReport {
             }
             lines += htmlTable(["verdict", "expectation", "expected", "measured", "confidence"], rows, className: "expectations")
         }
-        guard failing else { return lines }
+        guard entry.status == .fail else { return lines }
         for (part, expectation) in run.expectations.enumerated() where !expectation.passed {
             guard let trial = expectation.failingTrial else { continue }
             lines += trialLines(
                 run, trial: trial, index: index, part: part + 1, command: command,
                 caption: "trial \(trial), which shows \(expectation.expectation.path): expected \(expectation.asked); measured \(expectation.measured)")
         }
-        lines += budgetLines(run.pairs)
+        if !entry.failsOnlyUnderStrict { lines += budgetLines(run.pairs) }
         return lines
     }
 

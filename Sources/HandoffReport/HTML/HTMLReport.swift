@@ -14,10 +14,11 @@ import HandoffScenario
 /// - `<html data-report="run|sweep|advice|calibration|baseline">`;
 /// - in a run report, one `<section class="scenario">` per scenario file
 ///   (per file and seed with several seeds) with
-///   `data-scenario="<file as given>"`, `data-status="pass|fail|invalid|skipped"`
-///   (an error — a scenario stopped at a limit — is `fail`), and
-///   `data-verdict="pass|fragile|fail|error|invalid|skipped"` for the finer
-///   verdict; `data-seed` with several seeds;
+///   `data-scenario="<file as given>"` and
+///   `data-status="pass|fragile|fail|error|invalid|skipped"`, the status
+///   every report gives it (``RunSummary/Status``, `--strict` applied: a
+///   fragile scenario under `--strict` is `fail`); `data-seed` with
+///   several seeds;
 /// - in a failing scenario, each failing expectation's trial (and a
 ///   scenario's trial that stopped at a limit) as an inline `<svg>` trace
 ///   diagram inside `<figure class="trace">`, and its replay command in
@@ -29,7 +30,7 @@ import HandoffScenario
 /// between runs but the wall time the caller passes in ``Context``.
 ///
 /// ```swift
-/// let html = HTMLReport.run(results, context: HTMLReport.Context(toolVersion: "0.1.0", arguments: ["run", "scenarios"]))
+/// let html = HTMLReport.run(RunSummary(results), context: HTMLReport.Context(toolVersion: "0.1.0", arguments: ["run", "scenarios"]))
 /// ```
 public enum HTMLReport {
     /// What a report says about how it was made.
@@ -189,8 +190,7 @@ struct HTMLPage {
             var sections = document.querySelectorAll("section.scenario");
             var show = function (filter) {
               Array.prototype.forEach.call(sections, function (section) {
-                var status = section.getAttribute("data-status"), verdict = section.getAttribute("data-verdict");
-                section.hidden = !(filter === "all" || filter === status || filter === verdict);
+                section.hidden = !(filter === "all" || filter === section.getAttribute("data-status"));
               });
               Array.prototype.forEach.call(buttons, function (button) {
                 button.setAttribute("aria-pressed", String(button.getAttribute("data-filter") === filter));
