@@ -15,10 +15,12 @@
 //   HandoffScenario scenario files: JSON with source positions, the scenario
 //               format, validation, expectations and the trial runner. Knows
 //               nothing of how results are rendered.
-//   HandoffReport the renderings of results: text table, JSON, JUnit XML,
-//               Markdown.
+//   HandoffReport the renderings of results: text, JSON, CSV, JUnit XML,
+//               Markdown, SVG and HTML, and the words they share (numbers,
+//               durations, sizes, escaping). Decides no verdict.
 //   HandoffSim  the one import an app's tests need: re-exports SimKernel,
-//               HandoffWorld, Handoff and HandoffScenario. No code of its own.
+//               HandoffWorld, Handoff, HandoffScenario and HandoffReport. No
+//               code of its own.
 //   HandoffSimCommands the command-line tool's commands, runnable in-process:
 //               each command declared once (a CommandSpec: arguments,
 //               options, help, exit codes), from which both --help and the
@@ -86,7 +88,7 @@ let package = Package(
         ),
         .target(
             name: "HandoffSim",
-            dependencies: ["SimKernel", "HandoffWorld", "Handoff", "HandoffScenario"]
+            dependencies: ["SimKernel", "HandoffWorld", "Handoff", "HandoffScenario", "HandoffReport"]
         ),
         .target(
             name: "HandoffSimCommands",

@@ -10,7 +10,9 @@ public enum JSONReport {
     /// The report's format version; bumped when a field changes meaning
     /// (2: a scenario's status may be "fragile", which `summary.passed` no
     /// longer counts; each expectation has its `verdict` and `confidence`.
-    /// 3: a scenario's `status` is one of the statuses every report uses,
+    /// 3: each expectation has its `measurement` as numbers, and each
+    /// outcome count its `errorCode`; a scenario's `status` is one of the
+    /// statuses every report uses,
     /// pass, fragile, fail, error, invalid or skipped, with `--strict`
     /// applied; `summary` counts them under those names, and `conclusion`
     /// says how the run ends: success, expectationFailed, invalidInput or
@@ -103,12 +105,67 @@ public enum JSONReport {
                         ("confidence", expectation.confidence.map(confidence) ?? .null),
                         ("expected", .string(expectation.asked)),
                         ("measured", .string(expectation.measured)),
+                        ("measurement", measurement(expectation.measurement)),
                         ("failingTrial", expectation.failingTrial.map { .int(Int64($0)) } ?? .null),
                         ("replay", replay(run, trial: expectation.failingTrial, command: command)),
                     ])
                 })),
                 ("results", .array(run.pairs.map(pair))),
                 ("wallClockSeconds", .double(roundedSeconds(run.wallClockSeconds))),
+            ])
+        }
+    }
+
+    /// An outcome count: the outcome in words, its error code when it
+    /// failed (null otherwise), and the trials.
+    static func outcomeCount(_ count: OutcomeCount) -> JSONOutput {
+        var errorCode: JSONOutput = .null
+        if case let .failed(error) = count.outcome { errorCode = .int(Int64(error.code)) }
+        return .object([
+            ("outcome", .string(outcomeWords(count.outcome))),
+            ("errorCode", errorCode),
+            ("trials", .int(Int64(count.trials))),
+        ])
+    }
+
+    /// What an expectation measured, as numbers: `kind` share, sequence or
+    /// percentile, with the counts, the trials and the values behind the
+    /// verdict.
+    static func measurement(_ measurement: ExpectationMeasurement) -> JSONOutput {
+        switch measurement {
+        case let .share(share):
+            return .object([
+                ("kind", .string("share")),
+                ("matching", .int(Int64(share.matching))),
+                ("trials", .int(Int64(share.trials))),
+                ("others", .array(share.others.map(outcomeCount))),
+                ("firstMissTrial", share.firstMiss.map { .int(Int64($0.trial)) } ?? .null),
+                ("firstMatchTrial", share.firstMatch.map { .int(Int64($0)) } ?? .null),
+            ])
+        case let .sequence(sequence):
+            return .object([
+                ("kind", .string("sequence")),
+                ("matching", .int(Int64(sequence.matching))),
+                ("trials", .int(Int64(sequence.trials))),
+                ("firstDifference", sequence.firstDifference.map { difference in
+                    .object([
+                        ("trial", .int(Int64(difference.trial))),
+                        ("got", .array(difference.got.map { .string($0.rawValue) })),
+                        ("position", .int(Int64(difference.position))),
+                        ("expected", difference.expected.map { .string($0.rawValue) } ?? .null),
+                        ("found", difference.found.map { .string($0.rawValue) } ?? .null),
+                    ])
+                } ?? .null),
+            ])
+        case let .percentile(percentile):
+            return .object([
+                ("kind", .string("percentile")),
+                ("percentile", .double(percentile.percentile)),
+                ("reached", .int(Int64(percentile.reached))),
+                ("trials", .int(Int64(percentile.trials))),
+                ("lowNanoseconds", percentile.low.map { .int($0.nanoseconds) } ?? .null),
+                ("highNanoseconds", percentile.high.map { .int($0.nanoseconds) } ?? .null),
+                ("straddlesBound", .bool(percentile.straddlesBound)),
             ])
         }
     }
@@ -147,7 +204,7 @@ public enum JSONReport {
         .object([
             ("activity", .string(pair.activity)),
             ("device", .string(pair.device)),
-            ("outcomes", .array(pair.outcomes.map { .object([("outcome", .string($0.outcome)), ("trials", .int(Int64($0.trials)))]) })),
+            ("outcomes", .array(pair.outcomes.map(outcomeCount))),
             ("latencies", .array(pair.latencies.map { latency in
                 func nanoseconds(_ value: SimDuration?) -> JSONOutput { value.map { .int($0.nanoseconds) } ?? .null }
                 return .object([

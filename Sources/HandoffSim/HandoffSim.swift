@@ -1,7 +1,10 @@
 // The one import an app's tests need (`import HandoffSim`): the simulated
 // time and random streams, the world, the Handoff protocol with its
-// delegates, and scenario files.
+// delegates, scenario files, and the reports that put their results in
+// words (`ExpectationResult.asked` and `.measured`, the text, JUnit and
+// HTML reports).
 @_exported import Handoff
+@_exported import HandoffReport
 @_exported import HandoffScenario
 @_exported import HandoffWorld
 @_exported import SimKernel

@@ -65,7 +65,7 @@ struct ScenarioRunnerTests {
                  { "outcome": "failed", "atMost": "0%" }, { "error": 4609, "atLeast": "1%" }]
                 """))
         let result = ScenarioRunner().run(scenario)
-        let continued = result.pairs[0].outcomes.first { $0.outcome == "continued" }?.trials ?? 0
+        let continued = result.pairs[0].outcomes.first { $0.outcome == .continued }?.trials ?? 0
         #expect(continued > 4 && continued < 40)
         #expect(result.expectations.map(\.passed) == [false, true, false, true])
         let first = result.expectations[0]
@@ -87,7 +87,7 @@ struct ScenarioRunnerTests {
                  { "callbacks": \(callbacks), "on": "iphone", "atMost": "0%" }]
                 """))
         let result = ScenarioRunner().run(scenario)
-        let continued = result.pairs[0].outcomes.first { $0.outcome == "continued" }?.trials ?? 0
+        let continued = result.pairs[0].outcomes.first { $0.outcome == .continued }?.trials ?? 0
         #expect(continued > 4 && continued < 40)
         #expect(result.expectations.map(\.passed) == [true, false, true, false, false])
         #expect(result.expectations[2].measured.hasPrefix("as expected in \(continued) of 40 trials"))

@@ -59,8 +59,8 @@ public struct PairSummary: Hashable, Sendable {
 
 /// How many trials ended one way.
 public struct OutcomeCount: Hashable, Sendable {
-    /// The outcome in words.
-    public let outcome: String
+    /// The outcome; nil when the pair was not observed in those trials.
+    public let outcome: ContinuationOutcome?
     /// The number of trials.
     public let trials: Int
 }
@@ -77,10 +77,91 @@ public struct LatencySummary: Hashable, Sendable {
     public let p50, p90, p95, p99, max: SimDuration?
 }
 
+/// One trial and how it ended.
+public struct TrialOutcome: Hashable, Sendable {
+    /// The trial's index.
+    public let trial: Int
+    /// How the pair's attempt ended; nil when the pair was not observed.
+    public let outcome: ContinuationOutcome?
+}
+
+/// What an expectation measured, as numbers: reports put it in words.
+public enum ExpectationMeasurement: Hashable, Sendable {
+    /// A share of trials (`outcome`, `successRate`, `error`, `notOffered`):
+    /// how many showed what the expectation counts, and how the others
+    /// ended.
+    case share(Share)
+    /// An exact sequence of trace events (`callbacks`, `events`): how many
+    /// trials showed it, and the first that did not.
+    case sequence(Sequence)
+    /// A latency percentile (`latency`): where the histogram places it.
+    case percentile(Percentile)
+
+    /// A share of trials.
+    public struct Share: Hashable, Sendable {
+        /// The trials that showed what the expectation counts.
+        public let matching: Int
+        /// The trials run.
+        public let trials: Int
+        /// How the other trials ended, most frequent first (ties by the
+        /// outcome's description).
+        public let others: [OutcomeCount]
+        /// The first trial that did not show it, and how it ended.
+        public let firstMiss: TrialOutcome?
+        /// The first trial that showed it.
+        public let firstMatch: Int?
+    }
+
+    /// An exact sequence of trace events.
+    public struct Sequence: Hashable, Sendable {
+        /// The trials whose sequence was as expected.
+        public let matching: Int
+        /// The trials run.
+        public let trials: Int
+        /// The first trial whose sequence differed, and that sequence.
+        public let firstDifference: Difference?
+
+        /// A trial's sequence that differed from the expected one.
+        public struct Difference: Hashable, Sendable {
+            /// The trial.
+            public let trial: Int
+            /// The sequence it had.
+            public let got: [TraceEvent.Name]
+            /// The first position (from 0) where it differs from the
+            /// expected sequence, with the expected and found names there
+            /// (nil past a sequence's end).
+            public let position: Int
+            public let expected: TraceEvent.Name?
+            public let found: TraceEvent.Name?
+        }
+    }
+
+    /// A latency percentile.
+    public struct Percentile: Hashable, Sendable {
+        /// The percentile asked for (95 for p95).
+        public let percentile: Double
+        /// The trials that reached the latency's end.
+        public let reached: Int
+        /// The trials run.
+        public let trials: Int
+        /// The values the histogram cannot tell from the exact percentile:
+        /// the bucket's low and high edges; nil when no trial reached the
+        /// end.
+        public let low, high: SimDuration?
+        /// Whether the bound falls inside the bucket (its two edges fall on
+        /// either side of it), which fails the expectation.
+        public let straddlesBound: Bool
+    }
+}
+
 /// One expectation checked.
 public struct ExpectationResult: Hashable, Sendable {
     /// The expectation.
     package let expectation: Expectation
+    /// The name of the activity the expectation is about, and whether its
+    /// scenario has several (so that words about it name it).
+    package let activityName: String
+    package let namesActivity: Bool
     /// Whether it held, on the point estimate (a fragile expectation held).
     public var passed: Bool { verdict != .fail }
     /// Pass, fragile or fail.
@@ -89,10 +170,8 @@ public struct ExpectationResult: Hashable, Sendable {
     /// was nothing to estimate (no trial, or no trial reached a latency's
     /// end).
     public let confidence: VerdictConfidence?
-    /// What it asks, in words: "outcome on ipad is continued in every trial".
-    public let asked: String
-    /// What was measured, in words: "continued in 97 of 100 trials (97%)".
-    public let measured: String
+    /// What was measured, as numbers.
+    public let measurement: ExpectationMeasurement
     /// A trial that shows the failure (the first that breaks it, or the one
     /// at the percentile), to replay.
     public let failingTrial: Int?
@@ -101,9 +180,7 @@ public struct ExpectationResult: Hashable, Sendable {
 /// Summaries of every observed pair.
 func pairSummaries(scenario: Scenario, plan: ObservationPlan, tally: TrialTally) -> [PairSummary] {
     plan.pairs.enumerated().map { index, pair in
-        let outcomes = tally.pairs[index].outcomes
-            .map { OutcomeCount(outcome: $0.outcome.map { "\($0)" } ?? "not observed", trials: $0.trials) }
-            .sorted { ($1.trials, $0.outcome) < ($0.trials, $1.outcome) }
+        let outcomes = sortedOutcomes(tally.pairs[index].outcomes)
         let latencies = zip(LatencyMetric.allCases, tally.pairs[index].latencies).map { metric, histogram in
             func percentile(_ p: Double) -> SimDuration? { histogram.value(atPercentile: p).map(SimDuration.init) }
             return LatencySummary(
@@ -114,6 +191,14 @@ func pairSummaries(scenario: Scenario, plan: ObservationPlan, tally: TrialTally)
             activity: scenario.activities[pair.activity].name, device: pair.device, outcomes: outcomes,
             latencies: latencies, budget: tally.pairs[index].budget.summary())
     }
+}
+
+/// Outcome counts, most frequent first, ties by the outcome's description
+/// ("not observed" for none).
+func sortedOutcomes(_ tallies: [TrialTally.OutcomeTally]) -> [OutcomeCount] {
+    func key(_ outcome: ContinuationOutcome?) -> String { outcome.map { "\($0)" } ?? "not observed" }
+    return tallies.map { OutcomeCount(outcome: $0.outcome, trials: $0.trials) }
+        .sorted { ($1.trials, key($0.outcome)) < ($0.trials, key($1.outcome)) }
 }
 
 /// Checks expectations against the trials' tally.
@@ -131,47 +216,55 @@ struct ExpectationEvaluator {
 
     func evaluate(_ index: Int) -> ExpectationResult {
         let expectation = scenario.expectations[index]
-        let asked = expectation.question(in: scenario)
+        // Shares and latencies are about a pair; sequences about a trace.
+        var pair: TrialTally.Pair { tally.pairs[plan.expectationPairs[index]!] }
+        let (verdict, confidence, measurement, failingTrial): (Verdict, VerdictConfidence?, ExpectationMeasurement, Int?)
         switch (expectation.kind, tally.checks[index]) {
-        case let (.outcome(kind, rate), .share(count, firstMatch, firstMiss)):
-            return share(expectation, rate: rate, asked: asked, what: kind.rawValue, count, firstMatch, firstMiss)
+        case let (.outcome(_, rate), .share(count, firstMatch, firstMiss)),
+             let (.error(_, rate), .share(count, firstMatch, firstMiss)),
+             let (.notOffered(_, rate), .share(count, firstMatch, firstMiss)):
+            (verdict, confidence, measurement, failingTrial) = share(expectation.kind, pair, rate: rate, count, firstMatch, firstMiss)
         case let (.successRate(rate), .share(count, firstMatch, firstMiss)):
-            return share(expectation, rate: rate, asked: asked, what: "continued (app or browser)", count, firstMatch, firstMiss)
-        case let (.error(error, rate), .share(count, firstMatch, firstMiss)):
-            return share(expectation, rate: rate, asked: asked, what: "failed with \(error.code)", count, firstMatch, firstMiss)
-        case let (.notOffered(reason, rate), .share(count, firstMatch, firstMiss)):
-            return share(
-                expectation, rate: rate, asked: asked, what: "not offered (\(reason.rawValue))", count, firstMatch, firstMiss)
+            (verdict, confidence, measurement, failingTrial) = share(expectation.kind, pair, rate: rate, count, firstMatch, firstMiss)
         case let (.callbacks(expected, rate), .sequence(matches, firstFailure)),
              let (.events(expected, rate), .sequence(matches, firstFailure)):
-            return sequence(
-                expectation, expected: expected, rate: rate, asked: asked, matches: matches, firstFailure: firstFailure)
+            (verdict, confidence, measurement, failingTrial) = sequence(
+                expected: expected, rate: rate, matches: matches, firstFailure: firstFailure)
         case let (.latency(metric, percentile, bound), .latency(firstBreaking)):
-            return latency(
-                expectation, metric: metric, percentile: percentile, bound: bound, asked: asked,
-                histogram: tally.pairs[plan.expectationPairs[index]!].latencies[metric.index], firstBreaking: firstBreaking)
-        default:
+            (verdict, confidence, measurement, failingTrial) = latency(
+                percentile: percentile, bound: bound, histogram: pair.latencies[metric.index], firstBreaking: firstBreaking)
+        case (.outcome, .sequence), (.outcome, .latency), (.successRate, .sequence), (.successRate, .latency),
+             (.error, .sequence), (.error, .latency), (.notOffered, .sequence), (.notOffered, .latency),
+             (.callbacks, .share), (.callbacks, .latency), (.events, .share), (.events, .latency),
+             (.latency, .share), (.latency, .sequence):
+            // TrialTally.init makes each expectation's check of its kind.
             preconditionFailure("expectation \(index) has a tally of another kind")
         }
+        return ExpectationResult(
+            expectation: expectation, activityName: scenario.activities[expectation.activity].name,
+            namesActivity: scenario.activities.count > 1, verdict: verdict, confidence: confidence,
+            measurement: measurement, failingTrial: failingTrial)
     }
 
     /// An outcome share: every trial (no rate) or a fraction within `rate`.
     func share(
-        _ expectation: Expectation, rate: RateBound?, asked: String, what: String,
+        _ kind: Expectation.Kind, _ pair: TrialTally.Pair, rate: RateBound?,
         _ count: Int, _ firstMatch: Int?, _ firstMiss: (trial: Int, outcome: ContinuationOutcome?)?
-    ) -> ExpectationResult {
-        let fraction = trials == 0 ? 0 : Double(count) / Double(trials)
-        let measured = "\(what) in \(count) of \(trials) trials (\(percentText(fraction)))"
+    ) -> (Verdict, VerdictConfidence?, ExpectationMeasurement, Int?) {
+        let others = sortedOutcomes(pair.outcomes.filter { tally in
+            guard let outcome = tally.outcome else { return true }
+            return kind.shareMatches(outcome) != true
+        })
+        let measurement = ExpectationMeasurement.share(.init(
+            matching: count, trials: trials, others: others,
+            firstMiss: firstMiss.map { TrialOutcome(trial: $0.trial, outcome: $0.outcome) }, firstMatch: firstMatch))
         guard let rate else {
             let passed = count == trials
-            let detail = passed ? measured
-                : measured + "; trial \(firstMiss!.trial) was \(firstMiss!.outcome.map { "\($0)" } ?? "not observed")"
             let (verdict, confidence) = VerdictConfidence.share(
                 passed: passed, exceptions: trials - count, trials: trials, allowed: nil)
-            return ExpectationResult(
-                expectation: expectation, verdict: verdict, confidence: confidence, asked: asked, measured: detail,
-                failingTrial: passed ? nil : firstMiss?.trial)
+            return (verdict, confidence, measurement, passed ? nil : firstMiss?.trial)
         }
+        let fraction = trials == 0 ? 0 : Double(count) / Double(trials)
         let passed = rate.holds(for: fraction)
         let failing: Int?
         switch rate {
@@ -179,55 +272,32 @@ struct ExpectationEvaluator {
         case .atMost: failing = passed ? nil : firstMatch
         }
         let (verdict, confidence) = VerdictConfidence.share(passed: passed, rate: rate, matches: count, trials: trials)
-        return ExpectationResult(
-            expectation: expectation, verdict: verdict, confidence: confidence, asked: asked, measured: measured,
-            failingTrial: failing)
+        return (verdict, confidence, measurement, failing)
     }
 
-    /// An exact sequence of trace events in every trial.
+    /// An exact sequence of trace events in every trial, or in a share of
+    /// trials within `rate`.
     func sequence(
-        _ expectation: Expectation, expected: [TraceEvent.Name], rate: RateBound?, asked: String, matches: Int,
-        firstFailure: (trial: Int, got: [TraceEvent.Name])?
-    ) -> ExpectationResult {
-        func failure(_ trial: Int, _ got: [TraceEvent.Name]) -> String {
-            "trial \(trial) had [\(got.map(\.rawValue).joined(separator: ", "))]" + firstDifference(got, expected)
+        expected: [TraceEvent.Name], rate: RateBound?, matches: Int, firstFailure: (trial: Int, got: [TraceEvent.Name])?
+    ) -> (Verdict, VerdictConfidence?, ExpectationMeasurement, Int?) {
+        let difference = firstFailure.map { trial, got in
+            var position = 0
+            while position < min(got.count, expected.count) && got[position] == expected[position] { position += 1 }
+            return ExpectationMeasurement.Sequence.Difference(
+                trial: trial, got: got, position: position,
+                expected: position < expected.count ? expected[position] : nil, found: position < got.count ? got[position] : nil)
         }
+        let measurement = ExpectationMeasurement.sequence(.init(matching: matches, trials: trials, firstDifference: difference))
         guard let rate else {
             let (verdict, confidence) = VerdictConfidence.share(
                 passed: firstFailure == nil, exceptions: trials - matches, trials: trials, allowed: nil)
-            if let (trial, got) = firstFailure {
-                return ExpectationResult(
-                    expectation: expectation, verdict: verdict, confidence: confidence, asked: asked,
-                    measured: failure(trial, got), failingTrial: trial)
-            }
-            return ExpectationResult(
-                expectation: expectation, verdict: verdict, confidence: confidence, asked: asked,
-                measured: "as expected in all \(trials) trials", failingTrial: nil)
+            return (verdict, confidence, measurement, firstFailure?.trial)
         }
         let fraction = trials == 0 ? 0 : Double(matches) / Double(trials)
-        let measured = "as expected in \(matches) of \(trials) trials (\(percentText(fraction)))"
         let passed = rate.holds(for: fraction)
         let (verdict, confidence) = VerdictConfidence.share(passed: passed, rate: rate, matches: matches, trials: trials)
-        guard !passed, case .atLeast = rate, let (trial, got) = firstFailure else {
-            return ExpectationResult(
-                expectation: expectation, verdict: verdict, confidence: confidence, asked: asked,
-                measured: firstFailure.map { measured + "; " + failure($0.trial, $0.got) } ?? measured, failingTrial: nil)
-        }
-        return ExpectationResult(
-            expectation: expectation, verdict: verdict, confidence: confidence, asked: asked,
-            measured: measured + "; " + failure(trial, got), failingTrial: trial)
-    }
-
-    /// Where two sequences first differ, in words.
-    func firstDifference(_ got: [TraceEvent.Name], _ expected: [TraceEvent.Name]) -> String {
-        for position in 0..<max(got.count, expected.count) {
-            let left = position < got.count ? got[position] : nil
-            let right = position < expected.count ? expected[position] : nil
-            if left != right {
-                return "; at position \(position + 1) expected \(right.map { "\"\($0)\"" } ?? "nothing"), found \(left.map { "\"\($0)\"" } ?? "nothing")"
-            }
-        }
-        return ""
+        guard !passed, case .atLeast = rate else { return (verdict, confidence, measurement, nil) }
+        return (verdict, confidence, measurement, firstFailure?.trial)
     }
 
     /// A latency percentile (nearest rank, from the pair's histogram) against
@@ -237,24 +307,19 @@ struct ExpectationEvaluator {
     /// broke the bound; one always exists when the check fails, since the
     /// histogram's range lies within the smallest and largest latency.
     func latency(
-        _ expectation: Expectation, metric: LatencyMetric, percentile: Double, bound: DurationBound, asked: String,
-        histogram: LatencyHistogram, firstBreaking: Int?
-    ) -> ExpectationResult {
-        let label = "p\(numberText(percentile))"
+        percentile: Double, bound: DurationBound, histogram: LatencyHistogram, firstBreaking: Int?
+    ) -> (Verdict, VerdictConfidence?, ExpectationMeasurement, Int?) {
         guard let range = histogram.range(atPercentile: percentile) else {
-            return ExpectationResult(
-                expectation: expectation, verdict: .fail, confidence: nil, asked: asked,
-                measured: "no trial of \(trials) reached the end of \(metric.rawValue)",
-                failingTrial: trials == 0 ? nil : 0)
+            let measurement = ExpectationMeasurement.percentile(.init(
+                percentile: percentile, reached: 0, trials: trials, low: nil, high: nil, straddlesBound: false))
+            return (.fail, nil, measurement, trials == 0 ? nil : 0)
         }
         let low = SimDuration(nanoseconds: range.lowerBound)
         let high = SimDuration(nanoseconds: range.upperBound)
         let passed = bound.holds(for: low) && bound.holds(for: high)
-        var measured = "\(label) = \(high.rounded(toSignificantDigits: 3)) over \(histogram.count) of \(trials) trials"
-        if bound.holds(for: low) != bound.holds(for: high) {
-            // The bound falls inside the bucket: say why it does not pass.
-            measured += " (the histogram places it between \(low) and \(high), on both sides of the bound)"
-        }
+        let measurement = ExpectationMeasurement.percentile(.init(
+            percentile: percentile, reached: Int(histogram.count), trials: trials, low: low, high: high,
+            straddlesBound: bound.holds(for: low) != bound.holds(for: high)))
         let point: SimDuration
         switch bound {
         case .below: point = high
@@ -262,9 +327,7 @@ struct ExpectationEvaluator {
         }
         let (verdict, confidence) = VerdictConfidence.percentile(
             passed: passed, histogram: histogram, percentile: percentile, bound: bound, point: point, trials: trials)
-        return ExpectationResult(
-            expectation: expectation, verdict: verdict, confidence: confidence, asked: asked, measured: measured,
-            failingTrial: passed ? nil : firstBreaking)
+        return (verdict, confidence, measurement, passed ? nil : firstBreaking)
     }
 }
 
@@ -273,32 +336,3 @@ extension LatencyMetric {
     var index: Int { LatencyMetric.allCases.firstIndex(of: self)! }
 }
 
-/// `95` as "95", `99.9` as "99.9".
-func numberText(_ value: Double) -> String {
-    value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : "\(value)"
-}
-
-extension Expectation {
-    /// What the expectation asks, in words, as reports and `list` show it:
-    /// "outcome on ipad is continued in every trial", "acceptToContinue p95
-    /// on ipad < 1.5s".
-    package func question(in scenario: Scenario) -> String {
-        let subject = scenario.activities.count > 1
-            ? "\(scenario.activities[activity].name) on \(device)" : "on \(device)"
-        func share(_ rate: RateBound?) -> String { rate.map { "in \($0) of trials" } ?? "in every trial" }
-        switch kind {
-        case let .outcome(kind, rate): return "outcome \(subject) is \(kind.rawValue) \(share(rate))"
-        case let .successRate(rate): return "success rate \(subject) \(share(rate))"
-        case let .error(error, rate): return "\(subject) fails with \(error) \(share(rate))"
-        case let .notOffered(reason, rate): return "\(subject) is not offered because \(reason.rawValue) \(share(rate))"
-        case let .callbacks(names, rate):
-            return "callbacks on \(device) are exactly [\(names.map(\.rawValue).joined(separator: ", "))]"
-                + (rate.map { " \(share($0))" } ?? "")
-        case let .events(names, rate):
-            return "events on \(device) are exactly [\(names.map(\.rawValue).joined(separator: ", "))]"
-                + (rate.map { " \(share($0))" } ?? "")
-        case let .latency(metric, percentile, bound):
-            return "\(metric.rawValue) p\(numberText(percentile)) \(subject) \(bound)"
-        }
-    }
-}
