@@ -128,3 +128,39 @@ struct RunSummaryAgreementTests {
         #expect(!markdown.contains("1 passed"))
     }
 }
+
+/// A failing share names how the other trials ended, with their error code.
+@Suite("run: a failing share says how the other trials ended")
+struct FailingShareWordsTests {
+    @Test("a success rate whose trials all end in 4611 names 4611 in text, Markdown, JUnit, annotations, HTML and JSON")
+    func namesErrorCode() throws {
+        let directory = NSTemporaryDirectory() + "handoff-sim-4611-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let run = runInProcess(
+            ["run", fixtures + "run-scenarios/too-large.json", "--no-progress", "--markdown", directory + "/s.md",
+             "--junit", directory + "/j.xml", "--html", directory + "/r.html", "--json", directory + "/r.json"],
+            environment: ["GITHUB_ACTIONS": "true"])
+        #expect(run.status == .expectationFailed)
+        let words = "continued (app or browser) in 0 of 20 trials (0%); the others: 20 failed (4611 handoffUserInfoTooLarge)"
+        #expect(run.output.contains("measured: " + words), "\(run.output)")
+        #expect(run.output.contains("::error ") && run.output.contains("the others: 20 failed (4611 handoffUserInfoTooLarge)"))
+        #expect(try String(contentsOfFile: directory + "/s.md", encoding: .utf8).contains("measured " + words))
+        #expect(try String(contentsOfFile: directory + "/j.xml", encoding: .utf8).contains("measured: " + words))
+        #expect(try String(contentsOfFile: directory + "/r.html", encoding: .utf8).contains(words))
+        // JSON carries the numbers: 0 matching of 20, the others 20 with code 4611.
+        let json = try #require(
+            JSONSerialization.jsonObject(with: Data(try String(contentsOfFile: directory + "/r.json", encoding: .utf8).utf8))
+                as? [String: Any])
+        let scenario = try #require((json["scenarios"] as? [[String: Any]])?.first)
+        let expectation = try #require((scenario["expectations"] as? [[String: Any]])?.first)
+        let measurement = try #require(expectation["measurement"] as? [String: Any])
+        #expect(measurement["kind"] as? String == "share")
+        #expect(measurement["matching"] as? Int == 0)
+        #expect(measurement["trials"] as? Int == 20)
+        let others = try #require(measurement["others"] as? [[String: Any]])
+        #expect(others.count == 1)
+        #expect(others.first?["errorCode"] as? Int == 4611)
+        #expect(others.first?["trials"] as? Int == 20)
+    }
+}
