@@ -61,10 +61,10 @@ public enum BaselineReport {
         switch row.change {
         case .regression: change = "worse" + delta(row)
         case .improvement: change = "better" + delta(row)
-        case .added: change = row.metric.isEmpty ? "new, not in the baseline" : "new"
-        case .removed: change = row.metric.isEmpty ? "gone, in the baseline only" : "gone"
+        case .added: change = row.metric == nil ? "new, not in the baseline" : "new"
+        case .removed: change = row.metric == nil ? "gone, in the baseline only" : "gone"
         }
-        return [row.file, row.entry, row.metric, value(row.baseline, metric: row.metric), value(row.now, metric: row.metric), change]
+        return [row.file, row.entry, row.metric?.name ?? "", value(row.baseline, metric: row.metric), value(row.now, metric: row.metric), change]
     }
 
     /// " (+12.5%)" when both values exist and the baseline is not zero.
@@ -80,12 +80,15 @@ public enum BaselineReport {
 
     /// A value as people read it: durations for latencies, percentages for
     /// rates.
-    static func value(_ value: Double?, metric: String) -> String {
+    static func value(_ value: Double?, metric: BaselineMetric?) -> String {
         guard let value else { return "—" }
         // Values come from files: print any that no integer holds as read.
         guard value.isFinite, abs(value) < 9e18 else { return "\(value)" }
-        if BaselineMetrics.isLatency(metric) { return SimDuration.nanoseconds(Int64(value.rounded())).description }
-        if metric == "trials" { return String(Int64(value.rounded())) }
+        switch metric {
+        case .latency: return SimDuration.nanoseconds(Int64(value.rounded())).description
+        case .trials: return String(Int64(value.rounded()))
+        case .successRate, .failed, .notOffered, .otherOutcomes, nil: break
+        }
         guard abs(value) < 9e10 else { return "\(value)" }
         let millionths = Int64((value * 100_000_000).rounded())
         let whole = millionths / 1_000_000

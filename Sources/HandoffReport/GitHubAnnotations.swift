@@ -64,8 +64,10 @@ public enum GitHubAnnotations {
         comparison.rows.compactMap { row in
             switch row.change {
             case .regression, .removed:
-                let what = row.metric.isEmpty ? row.entry : "\(row.entry): \(row.metric)"
-                let values = "baseline \(row.baseline.map { "\($0)" } ?? "none"), now \(row.now.map { "\($0)" } ?? "none")"
+                let what = row.metric.map { "\(row.entry): \($0.name)" } ?? row.entry
+                // The figures as the table shows them (durations, shares).
+                let values = "baseline \(row.baseline == nil ? "none" : BaselineReport.value(row.baseline, metric: row.metric)), "
+                    + "now \(row.now == nil ? "none" : BaselineReport.value(row.now, metric: row.metric))"
                 return annotation(
                     file: row.file, line: nil, column: nil, title: "baseline changed",
                     message: "\(what) \(row.change == .removed ? "is gone" : "got worse") (\(values))".escapingControlCharacters)

@@ -57,6 +57,13 @@ struct BaselineCommandTests {
         #expect(p50Row.contains(" \(oldText) "), "\(p50Row) should show \(oldText)")
         #expect(lines.last?.hasSuffix("regressed.") == true)
         #expect(try String(contentsOfFile: directory + "/diff.md", encoding: .utf8).contains("| acceptToContinue.p50 |"))
+        // On GitHub Actions the annotation gives the figures as the table does.
+        let annotated = try ProductRunner.run(
+            "handoff-sim", ["baseline", "check", baseline, file], environment: ["GITHUB_ACTIONS": "true"])
+        let annotation = try #require(
+            annotated.standardOutput.split(separator: "\n").first { $0.hasPrefix("::error ") && $0.contains("acceptToContinue.p50") })
+        #expect(annotation.contains("(baseline \(oldText), now "), "\(annotation)")
+        #expect(!annotation.contains(".0,"), "\(annotation)")
 
         _ = try Self.scenario(payload: "1KiB", in: directory)
         let faster = try ProductRunner.run("handoff-sim", ["baseline", "check", baseline, file])

@@ -28,18 +28,18 @@ public struct Baseline: Sendable, Equatable {
         /// What the entry is: "activity on ipad", or a sweep point
         /// "profile=WiFi, payload=3KiB".
         public let key: String
-        /// Metric name → value, in a fixed order.
-        public let metrics: [(name: String, value: Double)]
+        /// Metric → value, in a fixed order.
+        public let metrics: [(metric: BaselineMetric, value: Double)]
 
         /// Whether two entries have the same key and the same metrics,
         /// with the same values, in the same order.
         public static func == (lhs: Entry, rhs: Entry) -> Bool {
-            lhs.key == rhs.key && lhs.metrics.map(\.name) == rhs.metrics.map(\.name)
+            lhs.key == rhs.key && lhs.metrics.map(\.metric) == rhs.metrics.map(\.metric)
                 && lhs.metrics.map(\.value) == rhs.metrics.map(\.value)
         }
 
-        /// The value of `name`, if recorded.
-        public func value(_ name: String) -> Double? { metrics.first { $0.name == name }?.value }
+        /// The value of `metric`, if recorded.
+        public func value(_ metric: BaselineMetric) -> Double? { metrics.first { $0.metric == metric }?.value }
     }
 
     /// The version of the tool that made it.
@@ -62,50 +62,109 @@ package enum MetricDirection: Sendable {
     case higherIsBetter
 }
 
-/// The metrics a baseline records and how they read.
-package enum BaselineMetrics {
-    /// The latency percentiles recorded, with their names.
-    static let percentiles: [(name: String, percentile: Double)] = [
-        ("p50", 50), ("p90", 90), ("p95", 95), ("p99", 99), ("max", 100),
-    ]
+/// A figure a baseline records for a pair or a sweep point.
+///
+/// Its ``name`` is its key in a baseline file: `trials`, `successRate`,
+/// `failed4610`, `notOffered`, `otherOutcomes`, `acceptToContinue.p95`.
+public enum BaselineMetric: Hashable, Sendable, CustomStringConvertible {
+    /// The trials the figures come from.
+    case trials
+    /// The share of trials that continued (in the app or the browser).
+    case successRate
+    /// The share of trials that failed with this error code (4608–4611).
+    case failed(code: Int)
+    /// The share of trials in which the activity was never offered.
+    case notOffered
+    /// The share of trials that ended any other way.
+    case otherOutcomes
+    /// A percentile of a latency, in nanoseconds.
+    case latency(LatencyMetric, BaselinePercentile)
 
-    /// Which way `metric` should go.
-    package static func direction(of metric: String) -> MetricDirection {
-        metric == "successRate" ? .higherIsBetter : .lowerIsBetter
+    /// The failure codes a baseline records a share for.
+    package static let failureCodes = PointAggregate.failureCodes
+
+    /// Every metric a baseline records, in the order it records them.
+    package static let all: [BaselineMetric] =
+        [.trials, .successRate] + failureCodes.map { .failed(code: $0) } + [.notOffered, .otherOutcomes]
+        + LatencyMetric.allCases.flatMap { metric in BaselinePercentile.allCases.map { .latency(metric, $0) } }
+
+    /// The metric's key in a baseline file.
+    public var name: String {
+        switch self {
+        case .trials: "trials"
+        case .successRate: "successRate"
+        case let .failed(code): "failed\(code)"
+        case .notOffered: "notOffered"
+        case .otherOutcomes: "otherOutcomes"
+        case let .latency(metric, percentile): "\(metric.rawValue).\(percentile.rawValue)"
+        }
     }
 
-    /// The values `metric` can take: whole trials up to the most a scenario
-    /// may ask for, latencies up to the longest simulated time in
+    /// The metric's ``name``.
+    public var description: String { name }
+
+    /// The metric whose key is `name`, if a baseline records one.
+    public init?(name: String) {
+        guard let metric = Self.all.first(where: { $0.name == name }) else { return nil }
+        self = metric
+    }
+
+    /// Which way the metric should go.
+    package var direction: MetricDirection {
+        switch self {
+        case .successRate: .higherIsBetter
+        case .trials, .failed, .notOffered, .otherOutcomes, .latency: .lowerIsBetter
+        }
+    }
+
+    /// The values the metric can take: whole trials up to the most a
+    /// scenario may ask for, latencies up to the longest simulated time in
     /// nanoseconds, shares from 0 to 1.
-    package static func range(of metric: String) -> ClosedRange<Double> {
-        if metric == "trials" { return 0...Double(ScenarioDecoder.maximumTrials) }
-        if isLatency(metric) { return 0...Double(InputBounds.maximumDuration.nanoseconds) }
-        return 0...1
+    package var range: ClosedRange<Double> {
+        switch self {
+        case .trials: 0...Double(ScenarioDecoder.maximumTrials)
+        case .latency: 0...Double(InputBounds.maximumDuration.nanoseconds)
+        case .successRate, .failed, .notOffered, .otherOutcomes: 0...1
+        }
     }
+}
 
-    /// Whether `metric` is a latency (in nanoseconds).
-    package static func isLatency(_ metric: String) -> Bool {
-        LatencyMetric.allCases.contains { metric.hasPrefix($0.rawValue + ".") }
+/// The percentiles of a latency a baseline records.
+public enum BaselinePercentile: String, CaseIterable, Hashable, Sendable {
+    case p50, p90, p95, p99, max
+
+    /// The percentile (100 for the maximum).
+    public var percentile: Double {
+        switch self {
+        case .p50: 50
+        case .p90: 90
+        case .p95: 95
+        case .p99: 99
+        case .max: 100
+        }
     }
+}
 
+/// The metrics a baseline records, from an aggregate.
+package enum BaselineMetrics {
     /// The figures of an aggregate: trials, success rate, each outcome's
     /// share, and the latency percentiles in nanoseconds.
-    package static func metrics(of aggregate: PointAggregate) -> [(name: String, value: Double)] {
+    package static func metrics(of aggregate: PointAggregate) -> [(metric: BaselineMetric, value: Double)] {
         let trials = Double(max(aggregate.trials, 1))
-        var metrics: [(String, Double)] = [
-            ("trials", Double(aggregate.trials)),
-            ("successRate", aggregate.successRate),
+        var metrics: [(BaselineMetric, Double)] = [
+            (.trials, Double(aggregate.trials)),
+            (.successRate, aggregate.successRate),
         ]
         for (code, count) in zip(PointAggregate.failureCodes, aggregate.failures) {
-            metrics.append(("failed\(code)", Double(count) / trials))
+            metrics.append((.failed(code: code), Double(count) / trials))
         }
-        metrics.append(("notOffered", Double(aggregate.notOffered) / trials))
-        metrics.append(("otherOutcomes", Double(aggregate.otherOutcomes) / trials))
+        metrics.append((.notOffered, Double(aggregate.notOffered) / trials))
+        metrics.append((.otherOutcomes, Double(aggregate.otherOutcomes) / trials))
         for metric in LatencyMetric.allCases {
             let histogram = aggregate.histogram(metric)
-            for (name, percentile) in percentiles {
-                if let value = histogram.value(atPercentile: percentile) {
-                    metrics.append(("\(metric.rawValue).\(name)", Double(value)))
+            for percentile in BaselinePercentile.allCases {
+                if let value = histogram.value(atPercentile: percentile.percentile) {
+                    metrics.append((.latency(metric, percentile), Double(value)))
                 }
             }
         }

@@ -70,8 +70,8 @@ public struct BaselineComparison: Sendable {
         public let file: String
         /// The pair or sweep point.
         public let entry: String
-        /// The metric (empty for a whole scenario or entry added or removed).
-        public let metric: String
+        /// The metric (nil for a whole scenario or entry added or removed).
+        public let metric: BaselineMetric?
         /// The baseline's value and the value now, where they exist.
         public let baseline: Double?
         /// The value now.
@@ -102,7 +102,7 @@ public struct BaselineComparison: Sendable {
         for scenario in now.scenarios {
             guard let old = baseline.scenarios.first(where: { $0.file == scenario.file }) else {
                 notes.append("\(scenario.file) is not in the baseline")
-                rows.append(Row(file: scenario.file, entry: "", metric: "", baseline: nil, now: nil, change: .added))
+                rows.append(Row(file: scenario.file, entry: "", metric: nil, baseline: nil, now: nil, change: .added))
                 continue
             }
             if old.digest != scenario.digest {
@@ -113,21 +113,21 @@ public struct BaselineComparison: Sendable {
             }
             for entry in scenario.entries {
                 guard let oldEntry = old.entries.first(where: { $0.key == entry.key }) else {
-                    rows.append(Row(file: scenario.file, entry: entry.key, metric: "", baseline: nil, now: nil, change: .added))
+                    rows.append(Row(file: scenario.file, entry: entry.key, metric: nil, baseline: nil, now: nil, change: .added))
                     continue
                 }
-                var names = oldEntry.metrics.map(\.name)
-                for (name, _) in entry.metrics where !names.contains(name) { names.append(name) }
-                for name in names where name != "trials" {
-                    let before = oldEntry.value(name)
-                    let after = entry.value(name)
-                    if let change = Self.change(metric: name, before: before, after: after, tolerances: tolerances) {
-                        rows.append(Row(file: scenario.file, entry: entry.key, metric: name, baseline: before, now: after, change: change))
+                var metrics = oldEntry.metrics.map(\.metric)
+                for (metric, _) in entry.metrics where !metrics.contains(metric) { metrics.append(metric) }
+                for metric in metrics where metric != .trials {
+                    let before = oldEntry.value(metric)
+                    let after = entry.value(metric)
+                    if let change = Self.change(metric: metric, before: before, after: after, tolerances: tolerances) {
+                        rows.append(Row(file: scenario.file, entry: entry.key, metric: metric, baseline: before, now: after, change: change))
                     }
                 }
             }
             for oldEntry in old.entries where !scenario.entries.contains(where: { $0.key == oldEntry.key }) {
-                rows.append(Row(file: scenario.file, entry: oldEntry.key, metric: "", baseline: nil, now: nil, change: .removed))
+                rows.append(Row(file: scenario.file, entry: oldEntry.key, metric: nil, baseline: nil, now: nil, change: .removed))
             }
         }
         self.rows = rows
@@ -135,7 +135,7 @@ public struct BaselineComparison: Sendable {
     }
 
     /// How one figure moved, or nil if it did not (within tolerance).
-    static func change(metric: String, before: Double?, after: Double?, tolerances: [Tolerance]) -> Change? {
+    static func change(metric: BaselineMetric, before: Double?, after: Double?, tolerances: [Tolerance]) -> Change? {
         switch (before, after) {
         case (nil, nil): return nil
         // A latency no trial reaches any more is worse; one that trials now reach is better.
@@ -144,11 +144,11 @@ public struct BaselineComparison: Sendable {
         case let (old?, new?):
             let moved = new - old
             if moved == 0 { return nil }
-            if let tolerance = tolerances.first(where: { $0.applies(to: metric) }) {
+            if let tolerance = tolerances.first(where: { $0.applies(to: metric.name) }) {
                 let allowed = tolerance.absolute ?? (tolerance.relative ?? 0) * abs(old)
                 if abs(moved) <= allowed { return nil }
             }
-            let worse = BaselineMetrics.direction(of: metric) == .lowerIsBetter ? moved > 0 : moved < 0
+            let worse = metric.direction == .lowerIsBetter ? moved > 0 : moved < 0
             return worse ? .regression : .improvement
         }
     }

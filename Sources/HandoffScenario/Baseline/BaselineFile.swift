@@ -20,18 +20,21 @@ public enum BaselineFile {
                     ("entries", .array(scenario.entries.map { entry in
                         .object([
                             ("key", .string(entry.key)),
-                            ("metrics", .object(entry.metrics.map { metric in
-                                // Counts and latencies are whole numbers: write them exactly.
-                                let value = metric.value
-                                let whole = value == value.rounded() && abs(value) < 9e15
-                                return (metric.name, whole ? JSONOutput.int(Int64(value)) : .double(value))
-                            })),
+                            ("metrics", .object(entry.metrics.map(member))),
                         ])
                     })),
                 ])
             })),
         ])
         return root.render(pretty: true)
+    }
+
+    /// One figure as a member of an entry's `metrics`: counts and
+    /// latencies are whole numbers, written exactly.
+    static func member(_ figure: (metric: BaselineMetric, value: Double)) -> (String, JSONOutput) {
+        let value = figure.value
+        let whole = value == value.rounded() && abs(value) < 9e15
+        return (figure.metric.name, whole ? .int(Int64(value)) : .double(value))
     }
 
     /// Why the baseline `file` cannot be used: an invalid input,
@@ -72,19 +75,25 @@ public enum BaselineFile {
                 guard let key = entryNode.string("key"), case let .object(members)? = entryNode.member("metrics")?.value.value else {
                     throw unusable(file, "an entry of \(path) lacks its key or metrics")
                 }
-                var metrics: [(name: String, value: Double)] = []
+                var metrics: [(metric: BaselineMetric, value: Double)] = []
                 for member in members {
+                    guard let metric = BaselineMetric(name: member.key) else {
+                        throw unusable(
+                            file, "\(path), \(key): unknown metric \(member.key); expected one of trials, successRate, "
+                                + "failed4608…failed4611, notOffered, otherOutcomes, METRIC.p50|p90|p95|p99|max")
+                    }
                     guard case let .number(number) = member.value.value else {
                         throw unusable(file, "\(path), \(key): \(member.key) is not a number")
                     }
                     let value = number.int64Value.map(Double.init) ?? number.doubleValue
-                    let range = BaselineMetrics.range(of: member.key)
-                    guard value.isFinite, range.contains(value) else {
+                    guard value.isFinite, metric.range.contains(value) else {
                         throw unusable(
-                            file,
-                            "\(path), \(key): \(member.key) is \(number.text), outside \(Self.describe(range, metric: member.key))")
+                            file, "\(path), \(key): \(member.key) is \(number.text), outside \(Self.describe(metric))")
                     }
-                    metrics.append((member.key, value))
+                    guard !metrics.contains(where: { $0.metric == metric }) else {
+                        throw unusable(file, "\(path), \(key): \(member.key) is given twice")
+                    }
+                    metrics.append((metric, value))
                 }
                 entries.append(Baseline.Entry(key: key, metrics: metrics))
             }
@@ -94,10 +103,12 @@ public enum BaselineFile {
         return Baseline(toolVersion: toolVersion, scenarios: scenarios)
     }
 
-    /// `range` as the reader of a baseline file writes it.
-    private static func describe(_ range: ClosedRange<Double>, metric: String) -> String {
-        if metric == "trials" { return "0...\(ScenarioDecoder.maximumTrials)" }
-        if BaselineMetrics.isLatency(metric) { return "0...\(InputBounds.maximumDuration.nanoseconds) ns" }
-        return "0...1"
+    /// A metric's range as the reader of a baseline file writes it.
+    private static func describe(_ metric: BaselineMetric) -> String {
+        switch metric {
+        case .trials: "0...\(ScenarioDecoder.maximumTrials)"
+        case .latency: "0...\(InputBounds.maximumDuration.nanoseconds) ns"
+        case .successRate, .failed, .notOffered, .otherOutcomes: "0...1"
+        }
     }
 }
