@@ -147,7 +147,14 @@ enum TraceRecordRole {
             self = .step
         case .callback:
             self = app == .system ? .step : .callback
-        default:
+        case .transition, .illegalChange, .change, .milestone, .system(.notOffered), .system(.acceptedWithoutOffer),
+            .system(.notAdvertised), .system(.advertisementPaced), .system(.advertisementRemoved),
+            .system(.advertisingAgain), .system(.rapportTimedOut), .system(.fetchOverCloud), .system(.relayDelivers),
+            .system(.relayStored), .system(.connectionFailed), .system(.fetchFailed), .system(.keysExchanged),
+            .system(.keyExchangeFailed), .system(.payloadTimerFired), .system(.fetchRefused), .system(.saveWaitOver),
+            .system(.userInfoOverRecommended), .system(.continuedNoticeIgnored), .system(.deviceLost),
+            .system(.scanStopped), .system(.scanRestarted), .system(.userInput), .system(.userIdle),
+            .system(.activePayloadUpdate), .system(.keysOverCloud):
             self = .step
         }
     }

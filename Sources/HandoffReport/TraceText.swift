@@ -70,7 +70,14 @@ public enum TraceText {
                 detail: detail(TransitionNote.illegal))
         case .system(.discovered):
             return Columns(from: "", event: name, to: "discovered", detail: detail(event))
-        default:
+        case .change, .callback, .message, .milestone, .system(.notOffered), .system(.acceptedWithoutOffer),
+            .system(.notAdvertised), .system(.advertisementPaced), .system(.advertisementRemoved),
+            .system(.advertisingAgain), .system(.rapportTimedOut), .system(.fetchOverCloud), .system(.relayDelivers),
+            .system(.relayStored), .system(.connectionFailed), .system(.fetchFailed), .system(.keysExchanged),
+            .system(.keyExchangeFailed), .system(.payloadTimerFired), .system(.requestAgain), .system(.fetchRefused),
+            .system(.saveWaitOver), .system(.userInfoOverRecommended), .system(.continuedNoticeIgnored),
+            .system(.deviceLost), .system(.scanStopped), .system(.scanRestarted), .system(.userInput), .system(.userIdle),
+            .system(.activePayloadUpdate), .system(.keysOverCloud):
             return Columns(from: "", event: name, to: "", detail: detail(event))
         }
     }
@@ -219,7 +226,17 @@ public enum TraceText {
         case .system(.fetchFailed), .system(.connectionFailed), .system(.keyExchangeFailed),
             .system(.rapportTimedOut), .system(.notOffered), .system(.fetchRefused):
             return true
-        default:
+        case .transition(.source, _), .transition(.continuation(_, .offer, _), _),
+            .transition(.continuation(_, .accept, _), _), .transition(.continuation(_, .launch, _), _),
+            .transition(.continuation(_, .willContinue, _), _), .transition(.continuation(_, .continue, _), _),
+            .transition(.continuation(_, .restore, _), _), .transition(.continuation(_, .withdraw, _), _),
+            .transition(.continuation(_, .openInBrowser, _), _), .illegalChange, .change, .callback, .message, .milestone,
+            .system(.discovered), .system(.acceptedWithoutOffer), .system(.notAdvertised), .system(.advertisementPaced),
+            .system(.advertisementRemoved), .system(.advertisingAgain), .system(.fetchOverCloud), .system(.relayDelivers),
+            .system(.relayStored), .system(.keysExchanged), .system(.payloadTimerFired), .system(.requestAgain),
+            .system(.saveWaitOver), .system(.userInfoOverRecommended), .system(.continuedNoticeIgnored),
+            .system(.deviceLost), .system(.scanStopped), .system(.scanRestarted), .system(.userInput), .system(.userIdle),
+            .system(.activePayloadUpdate), .system(.keysOverCloud):
             return false
         }
     }

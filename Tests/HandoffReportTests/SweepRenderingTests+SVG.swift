@@ -170,6 +170,43 @@ extension SweepRenderingTests {
         #expect(other.allText.contains("no data"))
     }
 
+    @Test("SVG: the accept → restored chart plots that metric's percentiles, a millisecond above accept → continue's")
+    func svgRestoredMetric() throws {
+        // The fixture's restores take (21 + trial % 21 + payload KiB) ms on
+        // WiFi over 100 trials, 8 × (20 + trial % 21 + payload KiB) + 1 ms on
+        // Very Bad Network over 90. Ranked by hand, at 256 B, 1 KiB, 4 KiB
+        // and 16 KiB: WiFi p50 30, 31, 34, 46 ms and p99 41, 42, 45, 57 ms;
+        // Very Bad Network p50 233, 241, 265, 361 ms and p99 (its maximum)
+        // 321, 329, 353, 449 ms. The y axis runs 0–500 ms from y = 394 up
+        // to 94: 0.6 units per millisecond. A percentile is its bucket's
+        // top, never below the exact value and at most 1/1024 above it, and
+        // a coordinate is rounded to 0.01 units (under 0.01 ms), so each
+        // reads back within those bounds, closer than the whole millisecond
+        // that separates accept → continue's.
+        let root = try #require(parseXML(SweepChart.svg(twoProfilesFourPayloads(), metric: .acceptToRestored)))
+        let titles = root.descendants("text").filter { $0.attributes["class"] == "axis-title" }.map(\.text)
+        #expect(titles.first == "accept → restored latency (ms)")
+        let ticks = root.descendants("text").filter { $0.attributes["class"] == "y-tick" }.map(\.text)
+        #expect(ticks.prefix(6) == ["0", "100", "200", "300", "400", "500"])
+        let expected: [(series: String, line: String, milliseconds: [Double])] = [
+            ("WiFi", "p50", [30, 31, 34, 46]),
+            ("WiFi", "p99", [41, 42, 45, 57]),
+            ("Very Bad Network", "p50", [233, 241, 265, 361]),
+            ("Very Bad Network", "p99", [321, 329, 353, 449]),
+        ]
+        for (series, line, milliseconds) in expected {
+            let path = try #require(
+                root.descendants("path").first { $0.attributes["data-series"] == series && $0.attributes["class"] == line })
+            let readings = pathPoints(path).map { (394 - $0.y) / 0.6 }
+            #expect(readings.count == milliseconds.count, "\(series) \(line)")
+            for (reading, exact) in zip(readings, milliseconds) {
+                #expect(
+                    reading > exact - 0.01 && reading < exact * (1 + 1.0 / 1024) + 0.01,
+                    "\(series) \(line): \(reading) ms, expected \(exact) ms")
+            }
+        }
+    }
+
     // MARK: SVG text and numbers
 
     @Test("SVG: a scenario name and profile with <&\"> are escaped and read back intact")

@@ -177,7 +177,7 @@ struct SweepRenderingTests {
         #expect(SweepTable.csv(forward) == SweepTable.csv(backward))
         #expect(SweepTable.markdown(forward) == SweepTable.markdown(backward))
         #expect(SweepChart.svg(forward) == SweepChart.svg(backward))
-        #expect(SweepChart.svg(forward, metric: .acceptToRestored) == SweepChart.svg(forward, metric: .acceptToRestored))
+        #expect(SweepChart.svg(forward, metric: .acceptToRestored) == SweepChart.svg(backward, metric: .acceptToRestored))
     }
 
     // MARK: Fixtures

@@ -2,6 +2,7 @@ import Foundation
 import Handoff
 @testable import HandoffScenario
 import HandoffWorld
+import SimKernel
 import Testing
 
 /// Every default carries its evidence, and its plausible ranges name
@@ -77,13 +78,16 @@ struct DefaultsEvidenceTests {
         ])
         let scenario = try ScenarioSuite.load(Self.shipped, overlay: overlay)
         #expect(scenario.setup.world.wifiPeerToPeer.schedule?.activation == .milliseconds(10))
-        guard case let .logNormal(median, sigma, _) = scenario.setup.apps[0].coldLaunch else {
-            Issue.record("the cold launch is no longer log-normal")
-            return
-        }
-        #expect(median == .milliseconds(200))
-        guard case let .logNormal(_, defaultSigma, _) = AppDescription.defaultColdLaunch else { return }
-        #expect(sigma == defaultSigma)
+        let coldLaunch = try #require(Self.logNormal(scenario.setup.apps[0].coldLaunch), "the cold launch is no longer log-normal")
+        #expect(coldLaunch.median == .milliseconds(200))
+        let defaultColdLaunch = try #require(Self.logNormal(AppDescription.defaultColdLaunch), "the default cold launch is no longer log-normal")
+        #expect(coldLaunch.sigma == defaultColdLaunch.sigma)
+    }
+
+    /// The median and σ of a log-normal distribution; `nil` for any other.
+    static func logNormal(_ distribution: DurationDistribution) -> (median: SimDuration, sigma: Double)? {
+        guard case let .logNormal(median, sigma, _) = distribution else { return nil }
+        return (median, sigma)
     }
 
     /// The schema node at `path` (keys and `[i]` indices), following
@@ -271,10 +275,7 @@ struct DefaultsAttributionTests {
     func invalidScenario() throws {
         let file = try Self.scenario(network: #"{"wifiPeerToPeer": {"schedule": {"activation": "-1ms"}}}"#)
         let result = DefaultsAttribution.overrides(of: HandoffDefaults.table, scenario: file, overlay: nil)
-        guard case let .failure(error) = result else {
-            Issue.record("an activation of -1ms was accepted")
-            return
-        }
+        let error = try #require(throws: ScenarioError.self, "an activation of -1ms was accepted") { try result.get() }
         #expect(error.description.contains("$.network.wifiPeerToPeer.schedule.activation"))
     }
 }

@@ -36,6 +36,13 @@ struct OfferLifetimeTests {
         run.trace.filter { $0.name == name && (device == nil || $0.device.name == device) }
     }
 
+    /// The source, the time it was last heard and the grace of a
+    /// device-lost record; `nil` for any other record.
+    func lostDetails(_ record: TraceRecord) -> (device: TraceDevice, lastHeard: SimInstant, grace: SimDuration)? {
+        guard case let .system(.deviceLost(device, lastHeard, grace)) = record.event else { return nil }
+        return (device, lastHeard, grace)
+    }
+
     // MARK: Lost devices
 
     // WirelessProximity / sharingd (furiousMAC/continuity; decompiled
@@ -47,10 +54,7 @@ struct OfferLifetimeTests {
         let setup = try monkeySetup(adjust: { $0[1].mobility = path })
         let (run, activity) = try runTab(setup: setup, seed: seed, acceptAt: 60, limit: 70)
         let lost = try #require(records(.deviceLost, in: run, on: "ipad").first)
-        guard case let .system(.deviceLost(device, lastHeard, grace)) = lost.event else {
-            Issue.record("not a device-lost record: \(lost.event)")
-            return
-        }
+        let (device, lastHeard, grace) = try #require(lostDetails(lost), "not a device-lost record: \(lost.event)")
         #expect(device.name == "iphone")
         #expect(grace == .seconds(5))
         #expect(lost.time == lastHeard + .seconds(5))
@@ -91,7 +95,7 @@ struct OfferLifetimeTests {
             actions: [(50, { _ in .setSettings(device: "ipad", DeviceSettings(screen: .off)) }),
                       (55, { _ in .setSettings(device: "ipad", DeviceSettings(screen: .on)) })])
         let lost = try #require(records(.deviceLost, in: run, on: "ipad").first)
-        guard case let .system(.deviceLost(_, lastHeard, _)) = lost.event else { return }
+        let lastHeard = try #require(lostDetails(lost), "not a device-lost record: \(lost.event)").lastHeard
         let stopped = try #require(records(.scanStopped, in: run, on: "ipad").first)
         #expect(stopped.time == lastHeard + .seconds(10))
         // Back at 2 m by about 40 s, but nothing is heard until the scan

@@ -72,7 +72,7 @@ extension HandoffEngine {
             }
             switch attempts[index].state {
             case .accepted, .launching, .willContinue: return false
-            default: continue
+            case .discovered, .offered, .continued, .restored, .failed, .withdrawn, .inBrowser: continue
             }
         }
         for exchange in keyExchanges where exchange.connection != nil { return false }
@@ -87,7 +87,7 @@ extension HandoffEngine {
                 }
                 switch attempts[attempt].state {
                 case .discovered, .offered: return false
-                default: continue
+                case .accepted, .launching, .willContinue, .continued, .restored, .failed, .withdrawn, .inBrowser: continue
                 }
             }
         }

@@ -242,7 +242,7 @@ extension HandoffEngine {
         switch attempts[attempt].fetchStage {
         case .resolving: error = .connectionUnavailable
         case .rapport: error = .remoteApplicationTimedOut
-        default: return
+        case .idle, .cloud, .decoding, .arrived, .failed: return
         }
         record(now, device: attempts[attempt].receiver, app: .system, activity: attempts[attempt].activity,
                .system(.rapportTimedOut(after: setup.configuration.rapportDeadline)))
@@ -365,7 +365,7 @@ extension HandoffEngine {
                 record(now, device: receiver, app: .system, activity: activity,
                        .system(.keysExchanged(with: traceDevice(source))))
             }
-        default:
+        case .request, .payload, .error, .continued, .streamRequest, .streamResponse, .fetch, .relayStored, .relayDownload:
             return
         }
     }

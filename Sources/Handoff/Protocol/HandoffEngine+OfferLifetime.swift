@@ -40,7 +40,7 @@ extension HandoffEngine {
             guard let attempt = attemptIndex[pairSlot(activity.id.index, receiver)] else { continue }
             switch attempts[attempt].state {
             case .discovered, .offered: return true
-            default: continue
+            case .accepted, .launching, .willContinue, .continued, .restored, .failed, .withdrawn, .inBrowser: continue
             }
         }
         return false
@@ -84,7 +84,7 @@ extension HandoffEngine {
             case .discovered, .offered:
                 apply(.withdraw, to: attempt, now: now, note: keepsTrace ? .deviceLost(traceDevice(source)) : nil)
                 if visibleOffer[receiver] == attempt { visibleOffer[receiver] = nil }
-            default:
+            case .accepted, .launching, .willContinue, .continued, .restored, .failed, .withdrawn, .inBrowser:
                 continue
             }
         }

@@ -47,7 +47,9 @@ extension HandoffEngine {
             switch kind {
             case .request: attempts[attempt].marks.relayOnRequest = delay
             case .payload: attempts[attempt].marks.relayOnPayload = delay
-            default: break
+            case .error, .continued, .streamRequest, .streamResponse, .fetch, .keyRequest, .keyAnswer, .relayStored,
+                .relayDownload:
+                break
             }
             // Every message the relay carries has a small argument (an
             // error code, or none).
@@ -74,7 +76,10 @@ extension HandoffEngine {
             world.request(
                 bytes: notice, responseBytes: argument, tag: MessageKind.relayDownload.tag(), on: connection, from: .initiator,
                 at: now)
-        default:
+        case (.source, .payload), (.source, .error), (.source, .streamRequest), (.source, .streamResponse), (.source, .fetch),
+            (.source, .keyRequest), (.source, .keyAnswer), (.source, .relayStored), (.source, .relayDownload),
+            (.receiver, .request), (.receiver, .continued), (.receiver, .streamRequest), (.receiver, .streamResponse),
+            (.receiver, .fetch), (.receiver, .keyRequest), (.receiver, .keyAnswer):
             return
         }
     }

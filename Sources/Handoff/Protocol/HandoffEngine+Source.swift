@@ -222,7 +222,7 @@ extension HandoffEngine {
                 apply(.withdraw, to: attempt, now: now,
                       note: .advertisingEnded(ago: setup.configuration.advertising.resumeWindow))
                 if visibleOffer[receiver] == attempt { visibleOffer[receiver] = nil }
-            default:
+            case .accepted, .launching, .willContinue, .continued, .restored, .failed, .withdrawn, .inBrowser:
                 continue
             }
         }
@@ -315,7 +315,7 @@ extension HandoffEngine {
             case .discovered, .offered:
                 apply(.withdraw, to: attempt, now: now, note: .activityInvalidated)
                 if visibleOffer[device] == attempt { visibleOffer[device] = nil }
-            default:
+            case .accepted, .launching, .willContinue, .continued, .restored, .failed, .withdrawn, .inBrowser:
                 continue
             }
         }

@@ -105,7 +105,9 @@ package enum ProtocolStep: Hashable, Sendable {
     var keepsRunGoing: Bool {
         switch self {
         case .fetchTimeout, .rapportDeadline, .resolveRetry: return false
-        default: return true
+        case .accept, .launched, .appReady, .resolvedFromCache, .fetchSend, .sourceSend, .payloadDecoded, .continueReturned,
+            .restore, .streamSend, .streamRespond, .relayForward:
+            return true
         }
     }
 }

@@ -133,7 +133,7 @@ public enum ContinuationMachine: ActivityStateMachine {
         public var isTerminal: Bool {
             switch self {
             case .failed, .withdrawn, .inBrowser: return true
-            default: return false
+            case .discovered, .offered, .accepted, .launching, .willContinue, .continued, .restored: return false
             }
         }
     }
@@ -178,7 +178,31 @@ public enum ContinuationMachine: ActivityStateMachine {
         case (.willContinue, .fail): return .failed
         case (.willContinue, .continue): return .continued
         case (.continued, .restore), (.restored, .restore): return .restored
-        default: return nil
+        // Every other pair is illegal, each written out, so that a new state
+        // or event cannot compile until its row or column is decided.
+        case (.discovered, .accept), (.discovered, .launch), (.discovered, .willContinue), (.discovered, .continue),
+            (.discovered, .restore), (.discovered, .fail), (.discovered, .openInBrowser),
+            (.offered, .launch), (.offered, .willContinue), (.offered, .continue), (.offered, .restore), (.offered, .fail),
+            (.offered, .openInBrowser),
+            (.accepted, .offer), (.accepted, .accept), (.accepted, .willContinue), (.accepted, .continue),
+            (.accepted, .restore), (.accepted, .fail), (.accepted, .withdraw), (.accepted, .openInBrowser),
+            (.launching, .offer), (.launching, .accept), (.launching, .launch), (.launching, .continue),
+            (.launching, .restore), (.launching, .fail), (.launching, .withdraw),
+            (.willContinue, .offer), (.willContinue, .accept), (.willContinue, .launch), (.willContinue, .willContinue),
+            (.willContinue, .restore), (.willContinue, .withdraw), (.willContinue, .openInBrowser),
+            (.continued, .offer), (.continued, .accept), (.continued, .launch), (.continued, .willContinue),
+            (.continued, .continue), (.continued, .fail), (.continued, .withdraw), (.continued, .openInBrowser),
+            (.restored, .offer), (.restored, .accept), (.restored, .launch), (.restored, .willContinue),
+            (.restored, .continue), (.restored, .fail), (.restored, .withdraw), (.restored, .openInBrowser),
+            (.failed, .offer), (.failed, .accept), (.failed, .launch), (.failed, .willContinue), (.failed, .continue),
+            (.failed, .restore), (.failed, .fail), (.failed, .withdraw), (.failed, .openInBrowser),
+            (.withdrawn, .offer), (.withdrawn, .accept), (.withdrawn, .launch), (.withdrawn, .willContinue),
+            (.withdrawn, .continue), (.withdrawn, .restore), (.withdrawn, .fail), (.withdrawn, .withdraw),
+            (.withdrawn, .openInBrowser),
+            (.inBrowser, .offer), (.inBrowser, .accept), (.inBrowser, .launch), (.inBrowser, .willContinue),
+            (.inBrowser, .continue), (.inBrowser, .restore), (.inBrowser, .fail), (.inBrowser, .withdraw),
+            (.inBrowser, .openInBrowser):
+            return nil
         }
     }
 }

@@ -215,7 +215,18 @@ extension TraceEvent {
                 .userActivityWasContinued, .getContinuationStreams, .continuationStreamsOpened,
                 .continuationStreamsFailed, .didReceiveInputStream, .continuationStreamResponse:
                 return true
-            default:
+            case .becomeCurrent, .resignCurrent, .superseded, .save, .continued, .invalidate, .offer, .accept, .launch,
+                .willContinue, .continue, .restore, .fail, .withdraw, .openInBrowser, .discover, .setNeedsSave,
+                .addUserInfoEntries, .isEligibleForHandoff, .needsSaveTrue, .needsSaveFalse, .isEligibleForHandoffTrue,
+                .isEligibleForHandoffFalse, .sceneDidUpdate, .resolve, .pairVerifyM1, .pairVerifyM2, .pairVerifyM3,
+                .pairVerifyM4, .systemInfoRequest, .systemInfoAnswer, .payloadRequest, .request, .sendPayload,
+                .streamRequest, .keyExchange, .advertised, .offered, .accepted, .fetch, .resolved, .connecting, .connected,
+                .verified, .requested, .payloadArrived, .restored, .streamRequestSent, .streamResponseArrived, .notOffered,
+                .notAdvertised, .advertisementPaced, .advertisementRemoved, .advertisingAgain, .rapportTimedOut,
+                .fetchOverCloud, .relayDelivers, .relayStored, .connectionFailed, .fetchFailed, .keysExchanged,
+                .keyExchangeFailed, .payloadTimer, .requestAgain, .fetchRefused, .saveWaitOver, .warning,
+                .continuedNoticeIgnored, .deviceLost, .scanStopped, .scanRestarted, .userInput, .userIdle,
+                .activePayloadUpdate, .keysOverCloud:
                 return false
             }
         }
@@ -258,12 +269,22 @@ extension TraceEvent {
             case .accept: return .accepted
             case .continue: return .continued
             case .restore: return .restored
-            default: return nil
+            case .launch, .willContinue, .fail, .withdraw, .openInBrowser: return nil
             }
         case .message(.rapport(.payloadRequest, _)), .message(.cloudRequest): return .requested
         case let .milestone(milestone, _): return milestone
         case .callback(.continuationStreamResponse(round: 0, _)): return .streamResponseArrived
-        default: return nil
+        case .transition(.source, _), .transition(.continuation(_, _, nil), _), .illegalChange, .change, .system,
+            .message(.resolveQuery), .message(.rapport(.pairVerifyM1, _)), .message(.rapport(.pairVerifyM2, _)),
+            .message(.rapport(.pairVerifyM3, _)), .message(.rapport(.pairVerifyM4, _)),
+            .message(.rapport(.systemInfoRequest, _)), .message(.rapport(.systemInfoAnswer, _)), .message(.payload),
+            .message(.streamRequest), .message(.keyExchange),
+            .callback(.willContinueUserActivity), .callback(.continueUserActivity), .callback(.didFailToContinueUserActivity),
+            .callback(.restoreUserActivityState), .callback(.userActivityWillSave), .callback(.updateUserActivityState),
+            .callback(.sceneDidUpdate), .callback(.userActivityWasContinued), .callback(.didReceiveInputStream),
+            .callback(.continuationStreamsOpened), .callback(.continuationStreamsFailed),
+            .callback(.continuationStreamResponse), .callback(.getContinuationStreams):
+            return nil
         }
     }
 }

@@ -277,7 +277,7 @@ public struct Calibrator: Sendable {
                 switch argument {
                 case .activity: return "the experiment's \"activity\" key"
                 case .device: return "the experiment's \"on\" key"
-                default: return what
+                case .payloads, .profiles, .parameters, .parameter, .shard: return what
                 }
             })
             problems.append(ScenarioProblem(

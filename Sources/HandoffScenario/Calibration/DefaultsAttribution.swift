@@ -21,7 +21,7 @@ package struct DefaultOverride: Sendable, Equatable {
             case let (.scenario(a), .scenario(b)): a == b
             case let (.overlay(a, b, c), .overlay(d, e, f)):
                 a == d && b == e && c?.file == f?.file && c?.name == f?.name
-            default: false
+            case (.scenario, _), (.overlay, _): false
             }
         }
     }
@@ -191,7 +191,8 @@ package enum DefaultsAttribution {
             return elements.indices.flatMap { values(in: elements[$0], at: path.dropFirst(), prefix: prefix + [.index($0)]) }
         case (_, .object), (_, .array):
             return []
-        default:
+        case (.key, .null), (.key, .bool), (.key, .number), (.key, .string),
+            (.index, .null), (.index, .bool), (.index, .number), (.index, .string):
             return prefix.isEmpty ? [] : [(prefix, node)]
         }
     }
@@ -203,7 +204,7 @@ package enum DefaultsAttribution {
             switch pair {
             case let (.key(a), .key(b)): a == b
             case (.index, .index): true
-            default: false
+            case (.key, .index), (.index, .key): false
             }
         }
     }
@@ -218,7 +219,7 @@ package enum DefaultsAttribution {
     static func rendered(_ node: JSONNode) -> String {
         switch node.value {
         case let .string(text): return text
-        default: return compact(node)
+        case .null, .bool, .number, .array, .object: return compact(node)
         }
     }
 

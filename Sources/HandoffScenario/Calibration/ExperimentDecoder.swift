@@ -475,7 +475,7 @@ struct ExperimentReader {
             }
             context.mismatch(node, path, expected: expected)
             return nil
-        default:
+        case .null, .bool, .array, .object:
             context.mismatch(node, path, expected: expected)
             return nil
         }

@@ -167,7 +167,7 @@ public struct Overlay: Sendable, Equatable {
                     }
                     return number.text
                 case let .string(string): return string
-                default:
+                case .null, .bool, .array, .object:
                     context.mismatch(node, valuePath, expected: "a number or a string such as \"2ms\"")
                     return nil
                 }

@@ -213,7 +213,7 @@ final class DecodingContext {
                 return .uniform(lower: lower, upper: upper)
             }
             return nil
-        default:
+        case .null, .bool, .array, .object:
             mismatch(node, path, expected: expected)
             return nil
         }
@@ -240,7 +240,7 @@ final class DecodingContext {
                 report(path, at: node.position, error.message)
                 return nil
             }
-        default:
+        case .null, .bool, .array, .object:
             mismatch(node, path, expected: "a size such as \"3KiB\" or a whole number of bytes")
             return nil
         }
@@ -271,7 +271,7 @@ final class DecodingContext {
                 return nil
             }
             return value
-        default:
+        case .null, .bool, .array, .object:
             mismatch(node, path, expected: expected)
             return nil
         }

@@ -289,7 +289,8 @@ struct ScenarioReader {
                 case let .string(text): result.append(text)
                 case let .number(number): result.append(number.text)
                 case let .bool(value): result.append(value ? "true" : "false")
-                default: context.mismatch(element, valuesPath.index(index), expected: "a string, number or boolean")
+                case .null, .array, .object:
+                    context.mismatch(element, valuesPath.index(index), expected: "a string, number or boolean")
                 }
             }
             return result
@@ -304,7 +305,7 @@ struct ScenarioReader {
                 case let .string(text): isSize = (try? Quantities.bytes(text).get()) != nil
                 case let .number(number): isSize = (number.int64Value ?? -1) >= 0
                 case .bool: isSize = false
-                default: continue  // reported above
+                case .null, .array, .object: continue  // reported above
                 }
                 if !isSize {
                     context.report(payloadPath.index(index), at: element.position,

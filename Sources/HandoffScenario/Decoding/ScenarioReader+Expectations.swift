@@ -182,7 +182,7 @@ extension ScenarioReader {
             context.report(path, at: node.position,
                            "expected \(expected), found \"\(text)\"" + context.didYouMean(text, among: known.map(\.name)))
             return nil
-        default:
+        case .null, .bool, .array, .object:
             break
         }
         context.mismatch(node, path, expected: expected)

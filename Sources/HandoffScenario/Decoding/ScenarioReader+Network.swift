@@ -241,7 +241,7 @@ extension ScenarioReader {
                 context.report(path, at: node.position, "invalid burst loss: \(error)")
                 return nil
             }
-        default:
+        case .null, .bool, .array:
             context.mismatch(node, path, expected: expected)
             return nil
         }

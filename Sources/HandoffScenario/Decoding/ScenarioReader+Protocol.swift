@@ -202,7 +202,7 @@ extension ScenarioReader {
             }
             if !object.has("after") { context.mismatch(node, path, expected: expected) }
             return nil
-        default:
+        case .null, .bool, .number, .array:
             context.mismatch(node, path, expected: expected)
             return nil
         }

@@ -53,7 +53,7 @@ package enum JSONOutput: Equatable, Sendable {
                 && zip(left, right).allSatisfy { l, r in
                     l.key.unicodeScalars.elementsEqual(r.key.unicodeScalars) && l.value == r.value
                 }
-        default:
+        case (.null, _), (.bool, _), (.int, _), (.double, _), (.string, _), (.array, _), (.object, _):
             return false
         }
     }

@@ -150,7 +150,20 @@ package enum OutcomeKind: String, CaseIterable, Hashable, Sendable {
             (.notOffered, .notOffered), (.withdrawn, .withdrawn), (.notAccepted, .notAccepted),
             (.unfinished, .unfinished):
             return true
-        default:
+        case (.continued, .continuedInBrowser), (.continued, .failed), (.continued, .notOffered), (.continued, .withdrawn),
+            (.continued, .notAccepted), (.continued, .unfinished),
+            (.continuedInBrowser, .continued), (.continuedInBrowser, .failed), (.continuedInBrowser, .notOffered),
+            (.continuedInBrowser, .withdrawn), (.continuedInBrowser, .notAccepted), (.continuedInBrowser, .unfinished),
+            (.failed, .continued), (.failed, .continuedInBrowser), (.failed, .notOffered), (.failed, .withdrawn),
+            (.failed, .notAccepted), (.failed, .unfinished),
+            (.notOffered, .continued), (.notOffered, .continuedInBrowser), (.notOffered, .failed),
+            (.notOffered, .withdrawn), (.notOffered, .notAccepted), (.notOffered, .unfinished),
+            (.withdrawn, .continued), (.withdrawn, .continuedInBrowser), (.withdrawn, .failed), (.withdrawn, .notOffered),
+            (.withdrawn, .notAccepted), (.withdrawn, .unfinished),
+            (.notAccepted, .continued), (.notAccepted, .continuedInBrowser), (.notAccepted, .failed),
+            (.notAccepted, .notOffered), (.notAccepted, .withdrawn), (.notAccepted, .unfinished),
+            (.unfinished, .continued), (.unfinished, .continuedInBrowser), (.unfinished, .failed),
+            (.unfinished, .notOffered), (.unfinished, .withdrawn), (.unfinished, .notAccepted):
             return false
         }
     }

@@ -296,7 +296,7 @@ public struct ScenarioRunner: Sendable {
             return .eventLimit(trial: trial, limit: scenario.limits.maxEvents)
         case .reachedTime where scenario.duration == nil:
             return .timeLimit(trial: trial, limit: scenario.limits.maxSimulatedTime)
-        default:
+        case .idle, .reachedTime, .stopped:
             return nil
         }
     }
@@ -375,7 +375,7 @@ struct ObservationPlan: Sendable {
             switch expectation.kind {
             case .callbacks, .events:
                 if !traceDevices.contains(expectation.device) { traceDevices.append(expectation.device) }
-            default:
+            case .outcome, .successRate, .error, .notOffered, .latency:
                 let pair = Pair(activity: expectation.activity, device: expectation.device)
                 if !pairs.contains(pair) { pairs.append(pair) }
             }
@@ -388,7 +388,7 @@ struct ObservationPlan: Sendable {
         expectationTraces = scenario.expectations.map { expectation in
             switch expectation.kind {
             case .callbacks, .events: return traceDevices.firstIndex(of: expectation.device)
-            default: return nil
+            case .outcome, .successRate, .error, .notOffered, .latency: return nil
             }
         }
     }

@@ -20,7 +20,7 @@ package enum DeterminismCheck {
                 continue
             case let (.invalid(left), .invalid(right)):
                 if left != right { return "\(a.file): the validation problems differ" }
-            default:
+            case (.ran, _), (.skipped, _), (.invalid, _):
                 return "\(a.file): valid in one run and invalid in the other"
             }
         }

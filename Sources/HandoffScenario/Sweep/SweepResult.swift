@@ -80,7 +80,7 @@ public struct PointAggregate: Sendable, Equatable {
                 otherOutcomes += 1
             }
         case .notOffered?: notOffered += 1
-        default: otherOutcomes += 1
+        case .withdrawn?, .notAccepted?, .unfinished?, nil: otherOutcomes += 1
         }
         guard let milestones = summary?.milestones else { return }
         for (index, metric) in LatencyMetric.allCases.enumerated() {

@@ -189,7 +189,7 @@ extension ScenarioError {
             text = "a parameter path may be at most \(InputBounds.maximumPathBytes) bytes long; this one is \(bytes) bytes"
         case let .failure(.tooDeep(steps)):
             text = "a parameter path may have at most \(InputBounds.maximumPathSteps) keys and indices; this one has \(steps)"
-        default:
+        case .success, .failure(.malformed):
             text = "'\(path)' is not a parameter path; write keys separated by '.', with array indices in brackets, such as network.wifiPeerToPeer.loss or activities[0].payloadSize"
         }
         let shown = path.utf8.count <= InputBounds.maximumPathBytes ? path : String(path.prefix(60)) + "…"
@@ -267,7 +267,8 @@ extension JSONNode {
             case let (.index(index), .array(elements)):
                 guard index < elements.count else { return nil }
                 current = elements[index]
-            default:
+            case (.key, .null), (.key, .bool), (.key, .number), (.key, .string), (.key, .array),
+                (.index, .null), (.index, .bool), (.index, .number), (.index, .string), (.index, .object):
                 return nil
             }
         }
@@ -287,7 +288,8 @@ extension JSONNode {
                 var elements = elements
                 elements[index] = result
                 result = JSONNode(value: .array(elements), position: container.position)
-            default:
+            case (.key, .null), (.key, .bool), (.key, .number), (.key, .string), (.key, .array),
+                (.index, .null), (.index, .bool), (.index, .number), (.index, .string), (.index, .object):
                 return nil
             }
         }

@@ -95,7 +95,8 @@ package enum Quantities {
                 return .failure(.quantity(text, expected: expected, outOfRange: true))
             case let .malformedDuration(_, problem) where problem.hasPrefix("finer than one nanosecond"):
                 return .failure(.quantity(text, expected: expected, outOfRange: true))
-            default:
+            case .malformedDuration, .scheduledInThePast, .invalidWeights, .invalidParameter, .invalidHistogramConfiguration,
+                .malformedHistogram:
                 return .failure(.quantity(text, expected: expected))
             }
         }

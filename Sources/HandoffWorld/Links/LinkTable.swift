@@ -31,9 +31,26 @@ struct LinkTable: Sendable {
         var state = LinkState.unused
     }
 
+    /// The links of an ordered pair of devices, in their order within the
+    /// pair's block of numbers.
+    enum PairLink: Int, CaseIterable {
+        case wifiPeerToPeer
+        case bluetooth
+        case localNetwork
+
+        /// This link from `from` to `to`.
+        func kind(from: DeviceID, to: DeviceID) -> LinkKind {
+            switch self {
+            case .wifiPeerToPeer: return .wifiPeerToPeer(from: from, to: to)
+            case .bluetooth: return .bluetooth(from: from, to: to)
+            case .localNetwork: return .localNetwork(from: from, to: to)
+            }
+        }
+    }
+
     /// Links per ordered pair of devices: Wi-Fi peer-to-peer, Bluetooth and
     /// the local network.
-    static let linksPerPair = 3
+    static let linksPerPair = PairLink.allCases.count
 
     /// The number of devices the table is for.
     let deviceCount: Int
@@ -89,17 +106,19 @@ struct LinkTable: Sendable {
         case let .downlink(device):
             precondition(device.index >= 0 && device.index < count, "no \(device) among \(count) devices")
             return 2 * device.index + 1
-        case let .wifiPeerToPeer(from, to), let .bluetooth(from, to), let .localNetwork(from, to):
-            precondition(
-                from.index >= 0 && from.index < count && to.index >= 0 && to.index < count,
-                "no link from \(from) to \(to) among \(count) devices")
-            let wifi = 2 * count + Self.linksPerPair * (from.index * count + to.index)
-            switch kind {
-            case .wifiPeerToPeer: return wifi
-            case .bluetooth: return wifi + 1
-            default: return wifi + 2
-            }
+        case let .wifiPeerToPeer(from, to): return pairIndex(.wifiPeerToPeer, from: from, to: to)
+        case let .bluetooth(from, to): return pairIndex(.bluetooth, from: from, to: to)
+        case let .localNetwork(from, to): return pairIndex(.localNetwork, from: from, to: to)
         }
+    }
+
+    /// The number of the `link` from `from` to `to`.
+    private func pairIndex(_ link: PairLink, from: DeviceID, to: DeviceID) -> Int {
+        let count = deviceCount
+        precondition(
+            from.index >= 0 && from.index < count && to.index >= 0 && to.index < count,
+            "no link from \(from) to \(to) among \(count) devices")
+        return 2 * count + Self.linksPerPair * (from.index * count + to.index) + link.rawValue
     }
 
     /// What link `index` connects.
@@ -115,11 +134,8 @@ struct LinkTable: Sendable {
         let pair = (index - 2 * count) / linksPerPair
         let from = DeviceID(pair / count)
         let to = DeviceID(pair % count)
-        switch (index - 2 * count) % linksPerPair {
-        case 0: return .wifiPeerToPeer(from: from, to: to)
-        case 1: return .bluetooth(from: from, to: to)
-        default: return .localNetwork(from: from, to: to)
-        }
+        // The remainder is below linksPerPair, a PairLink's raw value.
+        return PairLink(rawValue: (index - 2 * count) % linksPerPair)!.kind(from: from, to: to)
     }
 }
 

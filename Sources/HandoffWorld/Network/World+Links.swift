@@ -363,7 +363,7 @@ extension World {
         switch packet.kind {
         case .data, .datagram: sequence = packet.sequence
         case .acknowledgement, .duplicateAcknowledgement: sequence = packet.word
-        default: sequence = 0
+        case .handshake, .handshakeReply, .handshakeAcknowledgement: sequence = 0
         }
         trial.packetLog.append(PacketRecord(
             time: SimInstant(nanosecondsSinceStart: time), link: LinkID(link),

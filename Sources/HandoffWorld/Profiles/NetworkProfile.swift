@@ -132,7 +132,12 @@ extension LinkParameters {
         switch (loss, impairment.loss) {
         case let (.bernoulli(a), .bernoulli(b)): result.loss = .bernoulli(1 - (1 - a) * (1 - b))
         case (_, .none): result.loss = loss
-        default: break
+        // Otherwise the impairment's model replaces the path's.
+        case (.none, .bernoulli), (.gilbertElliott, .bernoulli), (.distance, .bernoulli),
+            (.none, .gilbertElliott), (.bernoulli, .gilbertElliott), (.gilbertElliott, .gilbertElliott),
+            (.distance, .gilbertElliott),
+            (.none, .distance), (.bernoulli, .distance), (.gilbertElliott, .distance), (.distance, .distance):
+            break
         }
         if mtu - headerBytes < impairment.mtu - impairment.headerBytes {
             result.mtu = mtu

@@ -209,7 +209,7 @@ struct ConnectionState: Sendable {
         @inline(__always) get {
         switch phase {
         case .failed, .closed: return false
-        default: return true
+        case .handshake, .established: return true
         }
         }
     }
