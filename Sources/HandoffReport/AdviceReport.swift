@@ -9,35 +9,9 @@ public enum AdviceReport {
     /// (and the profile where it applies), with where the time goes and,
     /// when it was asked for, the sensitivity table.
     public static func text(_ advice: [Advisor.Advice], target: Advisor.Target) -> String {
-        let percentile = "p\(numberText(target.percentile))"
-        let goal = "\(target.metric.label) \(percentile) under \(target.latency)"
-            + (target.success < 1 ? " with at least \(percentWords(target.success)) of handoffs succeeding" : " with every handoff succeeding")
         var lines: [String] = []
         for item in advice {
-            var line = "\(item.label): "
-            if let largest = item.largestPayload {
-                if item.limitBinds {
-                    line += "every userInfo up to the \(sizeWords(largest)) limit keeps \(goal)"
-                } else {
-                    line += "the largest userInfo that keeps \(goal) is \(sizeWords(largest))"
-                }
-                if let latency = item.latencyAtLargest, let success = item.successAtLargest {
-                    line += " (\(percentile) \(latency.rounded(toSignificantDigits: 3)), \(percentWords(success)) succeed there)"
-                }
-                line += "."
-            } else {
-                line += "no userInfo size keeps \(goal), not even the smallest tried"
-                if let value = item.smallestTried.value {
-                    line += ": at \(sizeWords(item.smallestTried.bytes)) \(percentile) is \(value.rounded(toSignificantDigits: 3))"
-                }
-                line += "."
-            }
-            if let crossover = item.streamsSoonerFrom {
-                line += " Beyond \(sizeWords(crossover)), continuation streams restore sooner than userInfo."
-            } else {
-                line += " Continuation streams are never sooner up to the userInfo limit; use them only above it (where userInfo fails with 4611)."
-            }
-            lines.append(line)
+            lines.append("\(item.label): " + answerSentence(item, target: target))
             if let interval = item.interval {
                 lines.append(
                     "  over the fit's \(interval.replicates) bootstrap replicates the answer lies between "
@@ -52,13 +26,65 @@ public enum AdviceReport {
         return lines.escapedLines
     }
 
+    /// The goal an answer meets: "accept → continue p95 under 1s with at
+    /// least 99% of handoffs succeeding".
+    static func goal(_ target: Advisor.Target) -> String {
+        "\(target.metric.label) \(Format.percentile(target.percentile)) under \(target.latency)"
+            + (target.success < 1 ? " with at least \(percentWords(target.success)) of handoffs succeeding" : " with every handoff succeeding")
+    }
+
+    /// An answer in one paragraph, without its label: the size (or that
+    /// none meets the target), the figures there, and whether continuation
+    /// streams are sooner.
+    static func answerSentence(_ item: Advisor.Advice, target: Advisor.Target) -> String {
+        let percentile = Format.percentile(target.percentile)
+        let goal = goal(target)
+        var line = ""
+        if let largest = item.largestPayload {
+            if item.limitBinds {
+                line += "every userInfo up to the \(sizeWords(largest)) limit keeps \(goal)"
+            } else {
+                line += "the largest userInfo that keeps \(goal) is \(sizeWords(largest))"
+            }
+            if let latency = item.latencyAtLargest, let success = item.successAtLargest {
+                line += " (\(percentile) \(latency.rounded(toSignificantDigits: 3)), \(percentWords(success)) succeed there)"
+            }
+            line += "."
+        } else {
+            line += "no userInfo size keeps \(goal), not even the smallest tried"
+            if let value = item.smallestTried.value {
+                line += ": at \(sizeWords(item.smallestTried.bytes)) \(percentile) is \(value.rounded(toSignificantDigits: 3))"
+            }
+            line += "."
+        }
+        if let crossover = item.streamsSoonerFrom {
+            line += " Beyond \(sizeWords(crossover)), continuation streams restore sooner than userInfo."
+        } else {
+            line += " Continuation streams are never sooner up to the userInfo limit; use them only above it (where userInfo fails with 4611)."
+        }
+        return line
+    }
+
+    /// A warning in words.
+    static func sentence(_ warning: Advisor.Warning, _ item: Advisor.Advice, target: Advisor.Target) -> String {
+        switch warning {
+        case let .assumptionCrossesTarget(crossing):
+            let range = crossing.parameter.range
+            let at = item.largestPayload ?? item.smallestTried.bytes
+            return "An assumption alone can move this answer across the target: with \(crossing.parameter.parameter) at the "
+                + "\(crossing.end.rawValue) end of its plausible range (\(range.quantity) \(SweepChart.number(crossing.endValue))"
+                + "\(range.unit.isEmpty ? "" : " " + range.unit)), \(Format.percentile(target.percentile)) at \(sizeWords(at)) is "
+                + "\(crossing.value.rounded(toSignificantDigits: 3)), \(crossing.answerMeetsTarget ? "over" : "within") the target of \(target.latency)."
+        }
+    }
+
     /// The tornado table: each parameter's range, its evidence, the
     /// percentile at either end and the answer at either end, largest
     /// movement first; then a sentence when an assumption alone moves the
     /// answer across the target.
     static func sensitivityLines(_ item: Advisor.Advice, target: Advisor.Target) -> [String] {
         guard !item.sensitivity.isEmpty else { return [] }
-        let percentile = "p\(numberText(target.percentile))"
+        let percentile = Format.percentile(target.percentile)
         let at = item.largestPayload ?? item.smallestTried.bytes
         let reference = item.largestPayload != nil ? item.latencyAtLargest : item.smallestTried.value
         var lines = [
@@ -86,18 +112,7 @@ public enum AdviceReport {
             while text.hasSuffix(" ") { text.removeLast() }
             lines.append(text)
         }
-        // An assumption alone across the target.
-        let meets = item.largestPayload != nil
-        for entry in item.sensitivity where entry.evidence == .assumed {
-            let ends: [(String, SimDuration?, Double)] = [("low", entry.low, entry.range.low), ("high", entry.high, entry.range.high)]
-            if let end = ends.first(where: { end in end.1.map { ($0 <= target.latency) != meets } ?? false }), let value = end.1 {
-                lines.append(
-                    "  An assumption alone can move this answer across the target: with \(entry.parameter) at the \(end.0) end of its "
-                        + "plausible range (\(entry.range.quantity) \(SweepChart.number(end.2))\(entry.range.unit.isEmpty ? "" : " " + entry.range.unit)), \(percentile) at \(sizeWords(at)) is "
-                        + "\(value.rounded(toSignificantDigits: 3)), \(meets ? "over" : "within") the target of \(target.latency).")
-                break
-            }
-        }
+        for warning in item.warnings { lines.append("  " + sentence(warning, item, target: target)) }
         return lines
     }
 
@@ -179,6 +194,19 @@ public enum AdviceReport {
                         ])
                     })),
                     ("streamsSoonerFromBytes", item.streamsSoonerFrom.map { .int(Int64($0)) } ?? .null),
+                    ("warnings", .array(item.warnings.map { warning in
+                        switch warning {
+                        case let .assumptionCrossesTarget(crossing):
+                            return .object([
+                                ("kind", .string("assumptionCrossesTarget")),
+                                ("parameter", .string(crossing.parameter.parameter)),
+                                ("end", .string(crossing.end.rawValue)),
+                                ("endValue", .string(crossing.parameter.range.text(crossing.endValue))),
+                                ("valueNanoseconds", .int(crossing.value.nanoseconds)),
+                                ("answerMeetsTarget", .bool(crossing.answerMeetsTarget)),
+                            ])
+                        }
+                    })),
                     ("probes", .int(Int64(item.probes))),
                 ])
             })),

@@ -58,19 +58,13 @@ extension HTMLReport {
             + (target.success < 1 ? " with at least \(AdviceReport.percentWords(target.success)) succeeding" : " with every handoff succeeding") + "?")
         page.facts = [("file", file)]
         for (index, item) in advice.enumerated() {
-            let sentences = AdviceReport.text([item], target: target).split(separator: "\n").map(String.init)
             let status = item.largestPayload == nil ? "fail" : "pass"
             page.body.append("<section class=\"answer\" data-path=\"\(html(item.path))\" data-profile=\"\(html(item.profileApplies ? item.profile : ""))\" "
                 + "data-bytes=\"\(item.largestPayload.map(String.init) ?? "")\" data-status=\"\(status)\">")
             page.body.append("<h2>\(html(item.label))</h2>")
-            if var first = sentences.first {
-                // The heading names the path (and profile) already.
-                if first.hasPrefix(item.label + ": ") {
-                    first = String(first.dropFirst(item.label.count + 2))
-                    first = first.prefix(1).uppercased() + first.dropFirst()
-                }
-                page.body.append("<p class=\"verdict\">\(html(first))</p>")
-            }
+            // The heading names the path (and profile) already.
+            let answer = AdviceReport.answerSentence(item, target: target)
+            page.body.append("<p class=\"verdict\">\(html(answer.prefix(1).uppercased() + answer.dropFirst()))</p>")
             if let interval = item.interval {
                 page.body.append("<p>Over the fit's \(interval.replicates) bootstrap replicates the answer lies between "
                     + "<strong>\(html(interval.low.map(AdviceReport.sizeWords) ?? "none"))</strong> and "
@@ -100,9 +94,8 @@ extension HTMLReport {
                 page.body += htmlTable(
                     ["parameter", "evidence", "plausible range", "\(percentile) at low end", "\(percentile) at high end", "answer low … high"],
                     rows, numeric: [3, 4], className: "sensitivity")
-                // The sentence when an assumption alone crosses the target.
-                for line in sentences.dropFirst() where line.contains("An assumption alone") {
-                    page.body.append("<p><strong>\(html(String(line.drop { $0 == " " })))</strong></p>")
+                for warning in item.warnings {
+                    page.body.append("<p class=\"warning\"><strong>\(html(AdviceReport.sentence(warning, item, target: target)))</strong></p>")
                 }
             }
             page.body.append("</section>")

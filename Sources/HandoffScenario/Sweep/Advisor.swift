@@ -77,10 +77,43 @@ public struct Advisor: Sendable {
         public let streamsSoonerFrom: Int?
         /// How many sizes were tried.
         package let probes: Int
+        /// What a reader must know before acting on the answer, decided
+        /// here so that every report says the same (none without
+        /// ``sensitivity``).
+        public let warnings: [Warning]
 
         /// The label answers are given under: the path, and the profile
         /// where it applies (`the cloud relay, LTE`).
         public var label: String { profileApplies ? "\(path), \(profile)" : path }
+    }
+
+    /// What a reader must know before acting on an answer.
+    public enum Warning: Hashable, Sendable {
+        /// An assumed default alone moves the answer across the target:
+        /// with the parameter at one end of its plausible range, the
+        /// percentile at the answer's size lands on the other side of the
+        /// target. The first such parameter, in the sensitivity's order.
+        case assumptionCrossesTarget(AssumptionCrossing)
+    }
+
+    /// An assumed default that alone moves an answer across its target.
+    public struct AssumptionCrossing: Hashable, Sendable {
+        /// The parameter's entry in the sensitivity table.
+        public let parameter: Sensitivity
+        /// Which end of its plausible range.
+        public let end: RangeEnd
+        /// The range's value at that end.
+        public let endValue: Double
+        /// The percentile at the answer's size with the parameter there.
+        public let value: SimDuration
+        /// Whether the answer met the target (the parameter then puts it
+        /// over), or not (the parameter puts it within).
+        public let answerMeetsTarget: Bool
+    }
+
+    /// One end of a plausible range.
+    public enum RangeEnd: String, Hashable, Sendable {
+        case low, high
     }
 
     /// A size and the percentile measured there (nil when no trial
@@ -356,9 +389,24 @@ public struct Advisor: Sendable {
                 latencyAtLargest: answer.largest.flatMap { value($0.aggregate) },
                 successAtLargest: answer.largest?.aggregate.successRate,
                 smallestTried: Figure(bytes: minimum, value: value(smallest)), interval: interval, budget: budgetAggregate.budget.summary(),
-                sensitivity: items, streamsSoonerFrom: crossover, probes: probes))
+                sensitivity: items, streamsSoonerFrom: crossover, probes: probes,
+                warnings: Self.warnings(items, meets: answer.largest != nil, target: target)))
         }
         return results
+    }
+
+    /// The first assumed default, in the sensitivity's order, that alone
+    /// moves the answer across the target (at either end of its range).
+    static func warnings(_ sensitivity: [Sensitivity], meets: Bool, target: Target) -> [Warning] {
+        for entry in sensitivity where entry.evidence == .assumed {
+            let ends: [(RangeEnd, SimDuration?, Double)] = [(.low, entry.low, entry.range.low), (.high, entry.high, entry.range.high)]
+            for (end, value, endValue) in ends {
+                guard let value, (value <= target.latency) != meets else { continue }
+                return [.assumptionCrossesTarget(AssumptionCrossing(
+                    parameter: entry, end: end, endValue: endValue, value: value, answerMeetsTarget: meets))]
+            }
+        }
+        return []
     }
 
     /// A default's number varied across its plausible range.
