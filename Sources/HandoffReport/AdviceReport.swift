@@ -15,11 +15,11 @@ public enum AdviceReport {
             if let interval = item.interval {
                 lines.append(
                     "  over the fit's \(interval.replicates) bootstrap replicates the answer lies between "
-                        + "\(interval.low.map(sizeWords) ?? "none") and \(interval.high.map(sizeWords) ?? "none") (95%)")
+                        + "\(interval.low.map(Format.sizeWithBytes) ?? "none") and \(interval.high.map(Format.sizeWithBytes) ?? "none") (95%)")
             }
             let at = item.largestPayload ?? item.smallestTried.bytes
             if let budget = item.budget {
-                lines.append("  where the time goes at \(sizeWords(at)) (p\(Int(budget.tailPercentile)) trials): \(BudgetText.shares(budget))")
+                lines.append("  where the time goes at \(Format.sizeWithBytes(at)) (p\(Int(budget.tailPercentile)) trials): \(BudgetText.shares(budget))")
             }
             lines += sensitivityLines(item, target: target)
         }
@@ -30,7 +30,7 @@ public enum AdviceReport {
     /// least 99% of handoffs succeeding".
     static func goal(_ target: Advisor.Target) -> String {
         "\(target.metric.label) \(Format.percentile(target.percentile)) under \(target.latency)"
-            + (target.success < 1 ? " with at least \(percentWords(target.success)) of handoffs succeeding" : " with every handoff succeeding")
+            + (target.success < 1 ? " with at least \(Format.percentOneDecimal(target.success)) of handoffs succeeding" : " with every handoff succeeding")
     }
 
     /// An answer in one paragraph, without its label: the size (or that
@@ -42,23 +42,23 @@ public enum AdviceReport {
         var line = ""
         if let largest = item.largestPayload {
             if item.limitBinds {
-                line += "every userInfo up to the \(sizeWords(largest)) limit keeps \(goal)"
+                line += "every userInfo up to the \(Format.sizeWithBytes(largest)) limit keeps \(goal)"
             } else {
-                line += "the largest userInfo that keeps \(goal) is \(sizeWords(largest))"
+                line += "the largest userInfo that keeps \(goal) is \(Format.sizeWithBytes(largest))"
             }
             if let latency = item.latencyAtLargest, let success = item.successAtLargest {
-                line += " (\(percentile) \(latency.rounded(toSignificantDigits: 3)), \(percentWords(success)) succeed there)"
+                line += " (\(percentile) \(latency.rounded(toSignificantDigits: 3)), \(Format.percentOneDecimal(success)) succeed there)"
             }
             line += "."
         } else {
             line += "no userInfo size keeps \(goal), not even the smallest tried"
             if let value = item.smallestTried.value {
-                line += ": at \(sizeWords(item.smallestTried.bytes)) \(percentile) is \(value.rounded(toSignificantDigits: 3))"
+                line += ": at \(Format.sizeWithBytes(item.smallestTried.bytes)) \(percentile) is \(value.rounded(toSignificantDigits: 3))"
             }
             line += "."
         }
         if let crossover = item.streamsSoonerFrom {
-            line += " Beyond \(sizeWords(crossover)), continuation streams restore sooner than userInfo."
+            line += " Beyond \(Format.sizeWithBytes(crossover)), continuation streams restore sooner than userInfo."
         } else {
             line += " Continuation streams are never sooner up to the userInfo limit; use them only above it (where userInfo fails with 4611)."
         }
@@ -72,8 +72,8 @@ public enum AdviceReport {
             let range = crossing.parameter.range
             let at = item.largestPayload ?? item.smallestTried.bytes
             return "An assumption alone can move this answer across the target: with \(crossing.parameter.parameter) at the "
-                + "\(crossing.end.rawValue) end of its plausible range (\(range.quantity) \(SweepChart.number(crossing.endValue))"
-                + "\(range.unit.isEmpty ? "" : " " + range.unit)), \(Format.percentile(target.percentile)) at \(sizeWords(at)) is "
+                + "\(crossing.end.rawValue) end of its plausible range (\(range.quantity) \(Format.decimal(crossing.endValue))"
+                + "\(range.unit.isEmpty ? "" : " " + range.unit)), \(Format.percentile(target.percentile)) at \(Format.sizeWithBytes(at)) is "
                 + "\(crossing.value.rounded(toSignificantDigits: 3)), \(crossing.answerMeetsTarget ? "over" : "within") the target of \(target.latency)."
         }
     }
@@ -88,7 +88,7 @@ public enum AdviceReport {
         let at = item.largestPayload ?? item.smallestTried.bytes
         let reference = item.largestPayload != nil ? item.latencyAtLargest : item.smallestTried.value
         var lines = [
-            "  sensitivity: \(percentile) at \(sizeWords(at))"
+            "  sensitivity: \(percentile) at \(Format.sizeWithBytes(at))"
                 + (reference.map { " (\($0.rounded(toSignificantDigits: 3)) as the file and its overlay stand)" } ?? "")
                 + " with each default moved across its plausible range, largest movement first:",
         ]
@@ -96,7 +96,7 @@ public enum AdviceReport {
             func value(_ duration: SimDuration?) -> String { duration.map { "\($0.rounded(toSignificantDigits: 3))" } ?? "–" }
             func answer(_ bytes: Int??) -> String {
                 guard let bytes else { return "" }
-                return bytes.map(shortSize) ?? "none"
+                return bytes.map { Format.size($0) } ?? "none"
             }
             let answers = entry.lowAnswer == nil ? "" : "\(answer(entry.lowAnswer)) … \(answer(entry.highAnswer))"
             return [
@@ -114,16 +114,6 @@ public enum AdviceReport {
         }
         for warning in item.warnings { lines.append("  " + sentence(warning, item, target: target)) }
         return lines
-    }
-
-    /// 12288 as `12 KiB`, 6074 as `5.9 KiB`, 300 as `300 B`.
-    static func shortSize(_ bytes: Int) -> String {
-        if bytes >= 1024, bytes % 1024 == 0 { return "\(bytes / 1024) KiB" }
-        if bytes >= 1024 {
-            let tenths = (bytes * 10 + 512) / 1024
-            return "\(tenths / 10).\(tenths % 10) KiB"
-        }
-        return "\(bytes) B"
     }
 
     /// The advice as JSON: the target, then one answer per profile with
@@ -214,33 +204,4 @@ public enum AdviceReport {
         return report.render(pretty: true)
     }
 
-    /// 49152 as "48 KiB (49 152 bytes)", 1000 as "1 000 bytes".
-    static func sizeWords(_ bytes: Int) -> String {
-        let grouped = groupedDigits(bytes)
-        if bytes >= 1024, bytes % 1024 == 0 { return "\(bytes / 1024) KiB (\(grouped) bytes)" }
-        if bytes >= 1024 {
-            let tenths = (bytes * 10 + 512) / 1024
-            return "\(tenths / 10).\(tenths % 10) KiB (\(grouped) bytes)"
-        }
-        return "\(grouped) bytes"
-    }
-
-    static func groupedDigits(_ value: Int) -> String {
-        var digits = Array(String(value))
-        var index = digits.count - 3
-        while index > 0 {
-            digits.insert(" ", at: index)
-            index -= 3
-        }
-        return String(digits)
-    }
-
-    static func percentWords(_ fraction: Double) -> String {
-        let tenths = Int64((fraction * 1000).rounded())
-        return tenths % 10 == 0 ? "\(tenths / 10)%" : "\(tenths / 10).\(tenths % 10)%"
-    }
-
-    static func numberText(_ value: Double) -> String {
-        value == value.rounded() ? String(Int64(value)) : "\(value)"
-    }
 }

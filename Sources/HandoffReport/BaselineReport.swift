@@ -37,7 +37,7 @@ public enum BaselineReport {
             lines.append("| scenario | entry | metric | baseline | now | change |")
             lines.append("|---|---|---|---:|---:|---|")
             for row in comparison.rows {
-                lines.append("| " + cells(row).map(MarkdownReport.cell).joined(separator: " | ") + " |")
+                lines.append("| " + cells(row).map(Escape.markdownCell).joined(separator: " | ") + " |")
             }
             lines.append("")
         }

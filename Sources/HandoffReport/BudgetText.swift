@@ -10,7 +10,7 @@ enum BudgetText {
     /// · transfer 20% · …` (phases under 0.5% are left out).
     static func shares(_ budget: BudgetSummary) -> String {
         let shown = budget.ranked.filter { $0.tailShare >= 0.005 }
-        return shown.map { "\($0.phase.label) \(percent($0.tailShare))" }.joined(separator: " · ")
+        return shown.map { "\($0.phase.label) \(Format.wholePercent($0.tailShare))" }.joined(separator: " · ")
     }
 
     /// The means, largest first: `app launch 312ms + transfer 80ms + …`
@@ -31,9 +31,4 @@ enum BudgetText {
         ]
     }
 
-    /// A share as a whole percentage, or `<1%`.
-    static func percent(_ share: Double) -> String {
-        let value = (share * 100).rounded()
-        return value < 1 ? "<1%" : "\(Int(value))%"
-    }
 }

@@ -22,15 +22,15 @@ public enum CalibrationChart {
         let height = 40 + panelHeight * Double(max(result.groups.count, 1))
         var lines = [
             ##"<?xml version="1.0" encoding="UTF-8"?>"##,
-            ##"<svg xmlns="http://www.w3.org/2000/svg" width="\##(number(width))" height="\##(number(height))" viewBox="0 0 \##(number(width)) \##(number(height))" font-family="sans-serif" font-size="12">"##,
-            ##"  <title>\##(JUnitReport.escape(result.name))</title>"##,
-            ##"  <text x="\##(number(width / 2))" y="24" text-anchor="middle" font-size="14">\##(JUnitReport.escape(result.name))</text>"##,
+            ##"<svg xmlns="http://www.w3.org/2000/svg" width="\##(Format.decimal(width))" height="\##(Format.decimal(height))" viewBox="0 0 \##(Format.decimal(width)) \##(Format.decimal(height))" font-family="sans-serif" font-size="12">"##,
+            ##"  <title>\##(Escape.xml(result.name))</title>"##,
+            ##"  <text x="\##(Format.decimal(width / 2))" y="24" text-anchor="middle" font-size="14">\##(Escape.xml(result.name))</text>"##,
         ]
         for (index, group) in result.groups.enumerated() {
             lines += panel(group, offset: 40 + panelHeight * Double(index))
         }
         if result.groups.isEmpty {
-            lines.append(##"  <text x="\##(number(width / 2))" y="80" text-anchor="middle">no data</text>"##)
+            lines.append(##"  <text x="\##(Format.decimal(width / 2))" y="80" text-anchor="middle">no data</text>"##)
         }
         lines.append("</svg>")
         return lines.joined(separator: "\n") + "\n"
@@ -39,12 +39,12 @@ public enum CalibrationChart {
     static func panel(_ group: GroupFit, offset: Double) -> [String] {
         let name = (group.group.isEmpty ? "dataset \(group.dataset + 1)" : "dataset \(group.dataset + 1), \(group.group)")
             + ": \(group.metric.rawValue), measured (solid, \(group.measuredCount)) and simulated (dashed, \(group.simulatedCount)); "
-            + "KS \(CalibrationReport.fixed(group.ks, 3)) (5% critical \(CalibrationReport.fixed(group.critical, 3)))"
-        var lines = [##"  <g transform="translate(0,\##(number(offset)))">"##,
-                     ##"    <text x="\##(number(left))" y="\##(number(top - 16))">\##(JUnitReport.escape(name))</text>"##]
+            + "KS \(Format.fixed(group.ks, 3)) (5% critical \(Format.fixed(group.critical, 3)))"
+        var lines = [##"  <g transform="translate(0,\##(Format.decimal(offset)))">"##,
+                     ##"    <text x="\##(Format.decimal(left))" y="\##(Format.decimal(top - 16))">\##(Escape.xml(name))</text>"##]
         let positive = (group.measuredSorted + group.simulatedSorted).filter { $0 > 0 }
         guard let least = positive.min(), let greatest = positive.max() else {
-            lines.append(##"    <text x="\##(number(width / 2))" y="\##(number(panelHeight / 2))" text-anchor="middle">no data</text>"##)
+            lines.append(##"    <text x="\##(Format.decimal(width / 2))" y="\##(Format.decimal(panelHeight / 2))" text-anchor="middle">no data</text>"##)
             lines.append("  </g>")
             return lines
         }
@@ -54,18 +54,18 @@ public enum CalibrationChart {
         func x(_ value: Double) -> Double { left + (log10(max(value, pow(10, low))) - low) / (high - low) * plotWidth }
         func y(_ share: Double) -> Double { top + (1 - share) * plotHeight }
         // Axes, decades and shares.
-        lines.append(##"    <rect x="\##(number(left))" y="\##(number(top))" width="\##(number(plotWidth))" height="\##(number(plotHeight))" fill="none" stroke="#999"/>"##)
+        lines.append(##"    <rect x="\##(Format.decimal(left))" y="\##(Format.decimal(top))" width="\##(Format.decimal(plotWidth))" height="\##(Format.decimal(plotHeight))" fill="none" stroke="#999"/>"##)
         var decade = low
         while decade <= high {
             let position = x(pow(10, decade))
-            lines.append(##"    <line x1="\##(number(position))" y1="\##(number(top))" x2="\##(number(position))" y2="\##(number(top + plotHeight))" stroke="#ddd"/>"##)
-            lines.append(##"    <text x="\##(number(position))" y="\##(number(top + plotHeight + 16))" text-anchor="middle">\##(decadeLabel(decade))</text>"##)
+            lines.append(##"    <line x1="\##(Format.decimal(position))" y1="\##(Format.decimal(top))" x2="\##(Format.decimal(position))" y2="\##(Format.decimal(top + plotHeight))" stroke="#ddd"/>"##)
+            lines.append(##"    <text x="\##(Format.decimal(position))" y="\##(Format.decimal(top + plotHeight + 16))" text-anchor="middle">\##(decadeLabel(decade))</text>"##)
             decade += 1
         }
         for share in [0.0, 0.25, 0.5, 0.75, 1.0] {
-            lines.append(##"    <text x="\##(number(left - 8))" y="\##(number(y(share) + 4))" text-anchor="end">\##(CalibrationReport.fixed(share, 2))</text>"##)
+            lines.append(##"    <text x="\##(Format.decimal(left - 8))" y="\##(Format.decimal(y(share) + 4))" text-anchor="end">\##(Format.fixed(share, 2))</text>"##)
         }
-        lines.append(##"    <text x="\##(number(left + plotWidth / 2))" y="\##(number(top + plotHeight + 34))" text-anchor="middle">latency (log scale)</text>"##)
+        lines.append(##"    <text x="\##(Format.decimal(left + plotWidth / 2))" y="\##(Format.decimal(top + plotHeight + 34))" text-anchor="middle">latency (log scale)</text>"##)
         lines.append(##"    <path class="measured" d="\##(steps(group.measuredSorted, x: x, y: y))" fill="none" stroke="#000" stroke-width="1.5"/>"##)
         lines.append(##"    <path class="simulated" d="\##(steps(group.simulatedSorted, x: x, y: y))" fill="none" stroke="#0072B2" stroke-width="1.5" stroke-dasharray="6 3"/>"##)
         lines.append("  </g>")
@@ -76,12 +76,12 @@ public enum CalibrationChart {
     static func steps(_ sorted: [Double], x: (Double) -> Double, y: (Double) -> Double) -> String {
         guard !sorted.isEmpty else { return "" }
         let count = min(sorted.count, 400)
-        var path = "M\(number(x(sorted[0]))),\(number(y(0)))"
+        var path = "M\(Format.decimal(x(sorted[0]))),\(Format.decimal(y(0)))"
         var previousShare = 0.0
         for step in 1...count {
             let share = Double(step) / Double(count)
             let value = sorted[min(sorted.count - 1, Int((share * Double(sorted.count)).rounded(.up)) - 1)]
-            path += " L\(number(x(value))),\(number(y(previousShare))) L\(number(x(value))),\(number(y(share)))"
+            path += " L\(Format.decimal(x(value))),\(Format.decimal(y(previousShare))) L\(Format.decimal(x(value))),\(Format.decimal(y(share)))"
             previousShare = share
         }
         return path
@@ -98,6 +98,4 @@ public enum CalibrationChart {
         return "1e\(Int(max(decade, -400).rounded()) + 3)us"
     }
 
-    /// A coordinate with at most two decimals (as the sweep chart's).
-    static func number(_ value: Double) -> String { SweepChart.number(value) }
 }

@@ -28,21 +28,21 @@ public enum CalibrationReport {
             let name = group.group.isEmpty ? "dataset \(group.dataset + 1)" : "dataset \(group.dataset + 1), group \(group.group)"
             let verdict = group.ks <= group.critical ? "within" : "beyond"
             lines.append("  \(name): \(group.metric.rawValue), \(group.measuredCount) measured, \(group.simulatedCount) simulated")
-            lines.append("    Kolmogorov–Smirnov distance \(fixed(group.ks, 3)), \(verdict) the 5% critical value \(fixed(group.critical, 3))")
+            lines.append("    Kolmogorov–Smirnov distance \(Format.fixed(group.ks, 3)), \(verdict) the 5% critical value \(Format.fixed(group.critical, 3))")
             if let measured = group.measuredSuccess {
-                lines.append("    success: measured \(fixed(measured * 100, 1))%, simulated \(fixed(group.simulatedSuccess * 100, 1))%")
+                lines.append("    success: measured \(Format.fixed(measured * 100, 1))%, simulated \(Format.fixed(group.simulatedSuccess * 100, 1))%")
             }
             func row(_ label: String, _ cells: [String]) -> String {
                 var line = label + cells.map { pad($0, 9) }.joined()
                 while line.hasSuffix(" ") { line.removeLast() }
                 return line
             }
-            lines.append(row("    quantile    ", group.quantiles.map { "p\(percent($0.level))" }))
-            lines.append(row("    measured    ", group.quantiles.map { milliseconds($0.measured) }))
-            lines.append(row("    simulated   ", group.quantiles.map { $0.simulated.map(milliseconds) ?? "—" }))
+            lines.append(row("    quantile    ", group.quantiles.map { Format.percentile($0.level * 100) }))
+            lines.append(row("    measured    ", group.quantiles.map { Format.measuredMilliseconds($0.measured) }))
+            lines.append(row("    simulated   ", group.quantiles.map { $0.simulated.map(Format.measuredMilliseconds) ?? "—" }))
         }
         lines.append("")
-        lines.append("objective \(fixed(result.objective, 4)) (the sum over groups of the KS distance and the quantile loss)")
+        lines.append("objective \(Format.fixed(result.objective, 4)) (the sum over groups of the KS distance and the quantile loss)")
         return lines.escapedLines
     }
 
@@ -96,32 +96,8 @@ public enum CalibrationReport {
         return report.render(pretty: true)
     }
 
-    static func percent(_ level: Double) -> String {
-        let value = level * 100
-        return value == value.rounded() && abs(value) < 0x1p53 ? String(Int64(value)) : String(value)
-    }
-
-    static func milliseconds(_ value: Double) -> String { fixed(value, value < 10 ? 2 : (value < 1000 ? 1 : 0)) + "ms" }
-
     static func pad(_ text: String, _ width: Int) -> String {
         text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
     }
 
-    /// `value` with `digits` decimals, formatted by hand (never by locale).
-    static func fixed(_ value: Double, _ digits: Int) -> String {
-        guard value.isFinite else { return "—" }
-        var scale = 1.0
-        for _ in 0..<digits { scale *= 10 }
-        let scaled = (abs(value) * scale).rounded()
-        // Past 2⁵³ a double has no fraction to show, and past 2⁶³ no Int64
-        // holds it: the shortest text that reads back as the value.
-        guard scaled < 0x1p53 else { return String(value) }
-        let whole = Int64(scaled / scale)
-        var text = (value < 0 && scaled > 0 ? "-" : "") + String(whole)
-        if digits > 0 {
-            let fraction = String(Int64(scaled) - whole * Int64(scale))
-            text += "." + String(repeating: "0", count: digits - fraction.count) + fraction
-        }
-        return text
-    }
 }

@@ -86,37 +86,11 @@ public enum GitHubAnnotations {
     static func annotation(
         file: String, line: Int?, column: Int?, title: String, message: String, level: String = "error"
     ) -> String {
-        var properties = ["file=\(escapeProperty(file.escapingControlCharacters))"]
+        var properties = ["file=\(Escape.workflowProperty(file.escapingControlCharacters))"]
         if let line { properties.append("line=\(line)") }
         if let column { properties.append("col=\(column)") }
-        properties.append("title=\(escapeProperty(title.escapingControlCharacters))")
-        return "::\(level) \(properties.joined(separator: ","))::\(escapeMessage(message))"
+        properties.append("title=\(Escape.workflowProperty(title.escapingControlCharacters))")
+        return "::\(level) \(properties.joined(separator: ","))::\(Escape.workflowMessage(message))"
     }
 
-    static func escapeMessage(_ text: String) -> String {
-        // By Unicode scalar: Swift reads "\r\n" as one Character, which
-        // would match neither case.
-        var result = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "%": result += "%25"
-            case "\r": result += "%0D"
-            case "\n": result += "%0A"
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
-    }
-
-    static func escapeProperty(_ text: String) -> String {
-        var result = ""
-        for scalar in escapeMessage(text).unicodeScalars {
-            switch scalar {
-            case ":": result += "%3A"
-            case ",": result += "%2C"
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
-    }
 }

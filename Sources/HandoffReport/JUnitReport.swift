@@ -31,7 +31,7 @@ public enum JUnitReport {
         }
         var lines = [
             #"<?xml version="1.0" encoding="UTF-8"?>"#,
-            "<testsuites name=\"handoff-sim\" tests=\"\(summary.entries.count)\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"\(seconds(total))\">",
+            "<testsuites name=\"handoff-sim\" tests=\"\(summary.entries.count)\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"\(Format.seconds(total, decimals: 3, unit: false))\">",
         ]
         lines.append(contentsOf: suites)
         lines.append("</testsuites>")
@@ -45,35 +45,35 @@ public enum JUnitReport {
         var lines: [String] = []
         switch entry.result.outcome {
         case let .invalid(problems):
-            lines.append("  <testsuite name=\"\(escape(entry.file))\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\" time=\"0.000\">")
+            lines.append("  <testsuite name=\"\(Escape.xml(entry.file))\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\" time=\"0.000\">")
             lines.append("    <properties>")
-            lines.append("      <property name=\"toolVersion\" value=\"\(escape(toolVersion))\"/>")
+            lines.append("      <property name=\"toolVersion\" value=\"\(Escape.xml(toolVersion))\"/>")
             lines.append("      <property name=\"verdict\" value=\"\(status.rawValue)\"/>")
             lines.append("    </properties>")
-            lines.append("    <testcase classname=\"\(escape(className))\" name=\"\(escape(entry.file))\" time=\"0.000\">")
+            lines.append("    <testcase classname=\"\(Escape.xml(className))\" name=\"\(Escape.xml(entry.file))\" time=\"0.000\">")
             let count = problems.problems.count
-            lines.append("      <error message=\"invalid scenario file: \(count) problem\(count == 1 ? "" : "s")\" type=\"InvalidScenario\">\(escape(problems.description))</error>")
+            lines.append("      <error message=\"invalid scenario file: \(count) problem\(count == 1 ? "" : "s")\" type=\"InvalidScenario\">\(Escape.xml(problems.description))</error>")
             lines.append("    </testcase>")
         case let .skipped(scenario):
-            lines.append("  <testsuite name=\"\(escape(entry.file))\" tests=\"1\" failures=\"0\" errors=\"0\" skipped=\"1\" time=\"0.000\">")
+            lines.append("  <testsuite name=\"\(Escape.xml(entry.file))\" tests=\"1\" failures=\"0\" errors=\"0\" skipped=\"1\" time=\"0.000\">")
             lines.append("    <properties>")
             lines.append("      <property name=\"verdict\" value=\"\(status.rawValue)\"/>")
             lines.append("    </properties>")
-            lines.append("    <testcase classname=\"\(escape(className))\" name=\"\(escape(scenario.name))\" time=\"0.000\">")
+            lines.append("    <testcase classname=\"\(Escape.xml(className))\" name=\"\(Escape.xml(scenario.name))\" time=\"0.000\">")
             lines.append("      <skipped message=\"no expectations (a file for sweeps)\"/>")
             lines.append("    </testcase>")
         case let .ran(run):
-            let time = seconds(run.wallClockSeconds)
+            let time = Format.seconds(run.wallClockSeconds, decimals: 3, unit: false)
             let suffix = namesSeeds ? " [seed \(run.seed)]" : ""
-            lines.append("  <testsuite name=\"\(escape(entry.file + suffix))\" tests=\"1\" failures=\"\(failed)\" errors=\"\(errored)\" skipped=\"\(skipped)\" time=\"\(time)\">")
+            lines.append("  <testsuite name=\"\(Escape.xml(entry.file + suffix))\" tests=\"1\" failures=\"\(failed)\" errors=\"\(errored)\" skipped=\"\(skipped)\" time=\"\(time)\">")
             lines.append("    <properties>")
             lines.append("      <property name=\"seed\" value=\"\(run.seed)\"/>")
             lines.append("      <property name=\"trials\" value=\"\(run.trials)\"/>")
             lines.append("      <property name=\"digest\" value=\"\(run.scenario.digest)\"/>")
-            lines.append("      <property name=\"toolVersion\" value=\"\(escape(toolVersion))\"/>")
+            lines.append("      <property name=\"toolVersion\" value=\"\(Escape.xml(toolVersion))\"/>")
             lines.append("      <property name=\"verdict\" value=\"\(status.rawValue)\"/>")
             lines.append("    </properties>")
-            let opening = "    <testcase classname=\"\(escape(className))\" name=\"\(escape(run.scenario.name + suffix))\" time=\"\(time)\""
+            let opening = "    <testcase classname=\"\(Escape.xml(className))\" name=\"\(Escape.xml(run.scenario.name + suffix))\" time=\"\(time)\""
             if status == .pass {
                 lines.append(opening + "/>")
                 lines.append("  </testsuite>")
@@ -85,7 +85,7 @@ public enum JUnitReport {
                 if let trial = failure.trial {
                     body += "\nreplay: " + ReplayCommand.text(command: command, scenario: run.scenario, seed: run.seed, trial: trial)
                 }
-                lines.append("      <error message=\"\(escape("\(failure)"))\" type=\"ScenarioError\">\(escape(body))</error>")
+                lines.append("      <error message=\"\(Escape.xml("\(failure)"))\" type=\"ScenarioError\">\(Escape.xml(body))</error>")
             } else {
                 let notable = entry.notableExpectations
                 var body: [String] = []
@@ -97,13 +97,13 @@ public enum JUnitReport {
                         body.append("  replay: " + ReplayCommand.text(command: command, scenario: run.scenario, seed: run.seed, trial: trial))
                     }
                 }
-                let text = escape(body.joined(separator: "\n"))
+                let text = Escape.xml(body.joined(separator: "\n"))
                 let of = "\(notable.count) of \(run.expectations.count) expectation\(run.expectations.count == 1 ? "" : "s")"
                 switch status {
                 case .fail where entry.failsOnlyUnderStrict:
-                    lines.append("      <failure message=\"\(escape(of + " fragile (--strict)"))\" type=\"FragileVerdict\">\(text)</failure>")
+                    lines.append("      <failure message=\"\(Escape.xml(of + " fragile (--strict)"))\" type=\"FragileVerdict\">\(text)</failure>")
                 case .fail:
-                    lines.append("      <failure message=\"\(escape(of + " failed"))\" type=\"ExpectationFailed\">\(text)</failure>")
+                    lines.append("      <failure message=\"\(Escape.xml(of + " failed"))\" type=\"ExpectationFailed\">\(text)</failure>")
                 case .fragile:
                     lines.append("      <system-out>\(text)</system-out>")
                 case .pass, .error, .invalid, .skipped:
@@ -125,42 +125,7 @@ public enum JUnitReport {
         return name.split(separator: "/").map { $0.replacingDots() }.joined(separator: ".")
     }
 
-    /// Seconds with three decimals and a `.`, whatever the locale.
-    static func seconds(_ value: Double) -> String {
-        let millis = Int64((max(0, value) * 1000).rounded())
-        let fraction = millis % 1000
-        let padded = fraction < 10 ? "00\(fraction)" : fraction < 100 ? "0\(fraction)" : "\(fraction)"
-        return "\(millis / 1000).\(padded)"
-    }
 
-    /// Text escaped for XML attributes and content; characters XML 1.0
-    /// cannot carry become U+FFFD, and the control characters it can
-    /// (tab, CR, LF, DEL, C1, the line and paragraph separators) are
-    /// written as character references, so none reaches the file raw.
-    static func escape(_ text: String) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&apos;"
-            case "\n": result += "&#10;"
-            case "\t": result += "&#9;"
-            case "\r": result += "&#13;"
-            default:
-                if scalar.value < 0x20 || (0xFFFE...0xFFFF).contains(scalar.value) {
-                    result += "\u{FFFD}"
-                } else if (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029 {
-                    result += "&#x" + String(scalar.value, radix: 16, uppercase: true) + ";"
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return result
-    }
 }
 
 extension Substring {

@@ -16,12 +16,12 @@ public enum MarkdownReport {
             let mark = Self.mark(entry.status)
             switch entry.result.outcome {
             case .invalid:
-                lines.append("| \(mark) | \(entry.status.rawValue) | | `\(cell(entry.file))` | | |")
+                lines.append("| \(mark) | \(entry.status.rawValue) | | `\(Escape.markdownCell(entry.file))` | | |")
             case .skipped:
-                lines.append("| \(mark) | \(entry.status.rawValue) | \(cell(name)) | `\(cell(entry.file))` | | no expectations |")
+                lines.append("| \(mark) | \(entry.status.rawValue) | \(Escape.markdownCell(name)) | `\(Escape.markdownCell(entry.file))` | | no expectations |")
             case let .ran(run):
                 let expectations = run.failure == nil ? "\(entry.heldExpectations)/\(run.expectations.count)" : "error"
-                lines.append("| \(mark) | \(entry.status.rawValue) | \(cell(name)) | `\(cell(entry.file))` | \(run.trials) | \(expectations) |")
+                lines.append("| \(mark) | \(entry.status.rawValue) | \(Escape.markdownCell(name)) | `\(Escape.markdownCell(entry.file))` | \(run.trials) | \(expectations) |")
             }
         }
         for index in summary.listingOrder {
@@ -105,30 +105,17 @@ public enum MarkdownReport {
         var lines: [String] = []
         for pair in pairs {
             guard let budget = pair.budget else { continue }
-            lines.append("Where accept → continue goes on \(cell(pair.device)) (\(cell(pair.activity)); "
+            lines.append("Where accept → continue goes on \(Escape.markdownCell(pair.device)) (\(Escape.markdownCell(pair.activity)); "
                 + "p\(Int(budget.tailPercentile)) trials: \(budget.tailTrials) of \(budget.trials) continued):")
             lines.append("")
             lines.append("| Phase | Share of p\(Int(budget.tailPercentile)) trials | Mean |")
             lines.append("|---|---:|---:|")
             for figure in budget.ranked {
-                lines.append("| \(figure.phase.label) | \(BudgetText.percent(figure.tailShare)) | \(figure.mean.rounded(toSignificantDigits: 3)) |")
+                lines.append("| \(figure.phase.label) | \(Format.wholePercent(figure.tailShare)) | \(figure.mean.rounded(toSignificantDigits: 3)) |")
             }
             lines.append("")
         }
         return lines
     }
 
-    /// Text safe inside a table cell: pipes escaped, other control
-    /// characters written as escapes (``Swift/String/escapingControlCharacters``).
-    static func cell(_ text: String) -> String {
-        var result = ""
-        // By Unicode scalar: Swift reads "\r\n" as one Character.
-        for scalar in text.escapingControlCharacters.unicodeScalars {
-            switch scalar {
-            case "|": result += "\\|"
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
-    }
 }

@@ -34,7 +34,7 @@ public enum SamplesCSV {
         var text = (["scenario", "trial", "activity", "device", "outcome"] + latencyColumns).joined(separator: ",") + "\n"
         for result in results {
             guard case let .ran(run) = result.outcome else { continue }
-            let file = SweepTable.csvField(result.file)
+            let file = Escape.csvField(result.file)
             for sample in run.samples {
                 text += file + ","
                 append(sample, scenario: run.scenario, to: &text)
@@ -46,11 +46,11 @@ public enum SamplesCSV {
     /// The samples of every point of a sweep.
     public static func render(_ result: SweepResult) -> String {
         let header = result.axes.map(\.name) + ["payload_bytes", "trial", "activity", "device", "outcome"] + latencyColumns
-        var text = header.map(SweepTable.csvField).joined(separator: ",") + "\n"
-        let activity = SweepTable.csvField(result.activity)
-        let device = SweepTable.csvField(result.device)
+        var text = header.map(Escape.csvField).joined(separator: ",") + "\n"
+        let activity = Escape.csvField(result.activity)
+        let device = Escape.csvField(result.device)
         for point in result.points {
-            let prefix = SweepTable.coordinates(point, axisCount: result.axes.count).map(SweepTable.csvField)
+            let prefix = SweepTable.coordinates(point, axisCount: result.axes.count).map(Escape.csvField)
                 .joined(separator: ",") + (result.axes.isEmpty ? "" : ",") + "\(point.payloadBytes),"
             for sample in point.samples {
                 text += prefix
@@ -64,12 +64,12 @@ public enum SamplesCSV {
     private static func append(_ sample: TrialSample, scenario: Scenario, to text: inout String) {
         let activity = sample.activity < scenario.activities.count ? scenario.activities[sample.activity].name : ""
         let device = sample.device < scenario.setup.devices.count ? scenario.setup.devices[sample.device].name : ""
-        text += "\(sample.trial),\(SweepTable.csvField(activity)),\(SweepTable.csvField(device)),"
+        text += "\(sample.trial),\(Escape.csvField(activity)),\(Escape.csvField(device)),"
         appendOutcomeAndLatencies(sample, to: &text)
     }
 
     private static func appendOutcomeAndLatencies(_ sample: TrialSample, to text: inout String) {
-        text += SweepTable.csvField(sample.outcome.map { "\($0)" } ?? "not observed")
+        text += Escape.csvField(sample.outcome.map { "\($0)" } ?? "not observed")
         for metric in LatencyMetric.allCases {
             text += ","
             if let latency = sample[metric] { text += String(latency.nanoseconds) }

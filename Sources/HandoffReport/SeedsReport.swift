@@ -42,7 +42,7 @@ public enum SeedsReport {
             }
         }
         lines.append("")
-        lines.append(summary.totalsSentence + " in \(TextReport.secondsText(summary.wallClockSeconds)) of wall time")
+        lines.append(summary.totalsSentence + " in \(Format.seconds(summary.wallClockSeconds, decimals: 2)) of wall time")
         return lines.escapedLines
     }
 }

@@ -13,37 +13,32 @@ extension SweepChart {
         if let shard = result.shard { description += " (this result holds shard \(shard) of them)" }
         description += "; activity \(result.activity) on \(result.device). "
         description += "One panel per series: p50 solid line, p5–p95 band, p99 dashed line; points no trial reached are left out"
-        if let target { description += "; target p\(percentText(target.percentile)) ≤ \(target.latency), with each panel's answer" }
+        if let target { description += "; target p\(Format.number(target.percentile)) ≤ \(target.latency), with each panel's answer" }
         description += "."
         var subtitle = "\(metric.label) latency: p50 (solid), p5–p95 (band), p99 (dashed); seed \(result.seed), "
             + "\(result.trials) trial\(result.trials == 1 ? "" : "s") per point"
-        if let target { subtitle += "; target p\(percentText(target.percentile)) ≤ \(target.latency)" }
+        if let target { subtitle += "; target p\(Format.number(target.percentile)) ≤ \(target.latency)" }
         return [
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(width)\" height=\"\(height)\" viewBox=\"0 0 \(width) \(height)\" "
                 + "font-family=\"Helvetica, Arial, sans-serif\" font-size=\"12\">",
-            "  <title>\(escape(result.name)): \(metric.label) latency by userInfo payload</title>",
-            "  <desc>\(escape(description))</desc>",
+            "  <title>\(Escape.xml(result.name)): \(metric.label) latency by userInfo payload</title>",
+            "  <desc>\(Escape.xml(description))</desc>",
             "  <rect class=\"background\" x=\"0\" y=\"0\" width=\"\(width)\" height=\"\(height)\" fill=\"#ffffff\"/>",
-            "  <text class=\"title\" x=\"\(number(leftMargin))\" y=\"28\" font-size=\"16\" font-weight=\"bold\">\(escape(result.name))</text>",
-            "  <text class=\"subtitle\" x=\"\(number(leftMargin))\" y=\"46\" fill=\"#444444\">\(escape(subtitle))</text>",
+            "  <text class=\"title\" x=\"\(Format.decimal(leftMargin))\" y=\"28\" font-size=\"16\" font-weight=\"bold\">\(Escape.xml(result.name))</text>",
+            "  <text class=\"subtitle\" x=\"\(Format.decimal(leftMargin))\" y=\"46\" fill=\"#444444\">\(Escape.xml(subtitle))</text>",
         ]
-    }
-
-    /// A percentile as written in labels: `95`, `99.9`.
-    static func percentText(_ percentile: Double) -> String {
-        percentile == percentile.rounded() ? String(Int(percentile)) : String(percentile)
     }
 
     /// A light line at every tick of both axes.
     static func grid(x: PayloadScale, y: LatencyScale) -> [String] {
         var lines = ["    <g class=\"grid\" stroke=\"#e6e6e6\" stroke-width=\"1\">"]
         for tick in y.ticks {
-            let position = number(y.position(tick))
-            lines.append("      <line x1=\"\(number(x.left))\" y1=\"\(position)\" x2=\"\(number(x.right))\" y2=\"\(position)\"/>")
+            let position = Format.decimal(y.position(tick))
+            lines.append("      <line x1=\"\(Format.decimal(x.left))\" y1=\"\(position)\" x2=\"\(Format.decimal(x.right))\" y2=\"\(position)\"/>")
         }
         for exponent in x.tickExponents {
-            let position = number(x.position(exponent: exponent))
-            lines.append("      <line x1=\"\(position)\" y1=\"\(number(y.top))\" x2=\"\(position)\" y2=\"\(number(y.bottom))\"/>")
+            let position = Format.decimal(x.position(exponent: exponent))
+            lines.append("      <line x1=\"\(position)\" y1=\"\(Format.decimal(y.top))\" x2=\"\(position)\" y2=\"\(Format.decimal(y.bottom))\"/>")
         }
         lines.append("    </g>")
         return lines
@@ -54,27 +49,27 @@ extension SweepChart {
     static func axes(
         x: PayloadScale, y: LatencyScale, metric: LatencyMetric, showsXTicks: Bool, showsYTitle: Bool
     ) -> [String] {
-        let left = number(x.left)
-        let bottom = number(y.bottom)
+        let left = Format.decimal(x.left)
+        let bottom = Format.decimal(y.bottom)
         var lines = [
             "    <g class=\"y-axis\" fill=\"#333333\">",
-            "      <line x1=\"\(left)\" y1=\"\(number(y.top))\" x2=\"\(left)\" y2=\"\(bottom)\" stroke=\"#333333\" stroke-width=\"1\"/>",
+            "      <line x1=\"\(left)\" y1=\"\(Format.decimal(y.top))\" x2=\"\(left)\" y2=\"\(bottom)\" stroke=\"#333333\" stroke-width=\"1\"/>",
         ]
         for tick in y.ticks {
             lines.append(
-                "      <text class=\"y-tick\" x=\"\(number(x.left - 8))\" y=\"\(number(y.position(tick) + 4))\" "
-                    + "text-anchor=\"end\">\(SweepTable.decimalText(UInt64(tick), scale: 1_000_000))</text>")
+                "      <text class=\"y-tick\" x=\"\(Format.decimal(x.left - 8))\" y=\"\(Format.decimal(y.position(tick) + 4))\" "
+                    + "text-anchor=\"end\">\(Format.decimalText(UInt64(tick), scale: 1_000_000))</text>")
         }
         if showsYTitle {
-            let middle = number((y.top + y.bottom) / 2)
+            let middle = Format.decimal((y.top + y.bottom) / 2)
             lines.append(
-                "      <text class=\"axis-title\" transform=\"translate(\(number(x.left - 56)) \(middle)) rotate(-90)\" "
+                "      <text class=\"axis-title\" transform=\"translate(\(Format.decimal(x.left - 56)) \(middle)) rotate(-90)\" "
                     + "text-anchor=\"middle\">\(metric.label) latency (ms)</text>")
         }
         lines.append("    </g>")
         lines.append("    <g class=\"x-axis\" fill=\"#333333\">")
         lines.append(
-            "      <line x1=\"\(left)\" y1=\"\(bottom)\" x2=\"\(number(x.right))\" y2=\"\(bottom)\" stroke=\"#333333\" stroke-width=\"1\"/>")
+            "      <line x1=\"\(left)\" y1=\"\(bottom)\" x2=\"\(Format.decimal(x.right))\" y2=\"\(bottom)\" stroke=\"#333333\" stroke-width=\"1\"/>")
         if showsXTicks { lines += xTicks(x, below: y.bottom) }
         lines.append("    </g>")
         return lines
@@ -86,11 +81,11 @@ extension SweepChart {
         var lines: [String] = []
         for exponent in x.tickExponents {
             lines.append(
-                "      <text class=\"x-tick\" x=\"\(number(x.position(exponent: exponent)))\" y=\"\(number(bottom + 18))\" "
-                    + "text-anchor=\"middle\" data-bytes=\"\(UInt64(1) << UInt64(exponent))\">\(bytesText(exponent: exponent))</text>")
+                "      <text class=\"x-tick\" x=\"\(Format.decimal(x.position(exponent: exponent)))\" y=\"\(Format.decimal(bottom + 18))\" "
+                    + "text-anchor=\"middle\" data-bytes=\"\(UInt64(1) << UInt64(exponent))\">\(Format.size(exponent: exponent))</text>")
         }
         lines.append(
-            "      <text class=\"axis-title\" x=\"\(number((x.left + x.right) / 2))\" y=\"\(number(bottom + 40))\" "
+            "      <text class=\"axis-title\" x=\"\(Format.decimal((x.left + x.right) / 2))\" y=\"\(Format.decimal(bottom + 40))\" "
                 + "text-anchor=\"middle\">userInfo payload (bytes, log₂ scale)</text>")
         return lines
     }
@@ -99,9 +94,9 @@ extension SweepChart {
     ///
     /// - Precondition: the series has samples.
     static func seriesElements(_ series: Series, x: PayloadScale, y: LatencyScale) -> [String] {
-        let label = escape(series.label)
+        let label = Escape.xml(series.label)
         func point(_ bytes: Int, _ nanoseconds: Int64) -> String {
-            "\(number(x.position(bytes))),\(number(y.position(nanoseconds)))"
+            "\(Format.decimal(x.position(bytes))),\(Format.decimal(y.position(nanoseconds)))"
         }
         func line(_ points: [String]) -> String {
             "M" + points.joined(separator: " L")
@@ -124,14 +119,14 @@ extension SweepChart {
             let low = y.position(interval.low ?? y.maximum), high = y.position(interval.high ?? y.maximum)
             lines.append(
                 "      <path class=\"interval\" data-series=\"\(label)\" data-bytes=\"\(sample.bytes)\" "
-                    + "d=\"M\(number(centre)),\(number(low)) L\(number(centre)),\(number(high)) "
-                    + "M\(number(centre - 4)),\(number(low)) L\(number(centre + 4)),\(number(low)) "
-                    + "M\(number(centre - 4)),\(number(high)) L\(number(centre + 4)),\(number(high))\" "
+                    + "d=\"M\(Format.decimal(centre)),\(Format.decimal(low)) L\(Format.decimal(centre)),\(Format.decimal(high)) "
+                    + "M\(Format.decimal(centre - 4)),\(Format.decimal(low)) L\(Format.decimal(centre + 4)),\(Format.decimal(low)) "
+                    + "M\(Format.decimal(centre - 4)),\(Format.decimal(high)) L\(Format.decimal(centre + 4)),\(Format.decimal(high))\" "
                     + "fill=\"none\" stroke=\"\(series.colour)\" stroke-width=\"1.5\"/>")
         }
         for sample in series.samples {
             lines.append(
-                "      <circle class=\"p50-point\" cx=\"\(number(x.position(sample.bytes)))\" cy=\"\(number(y.position(sample.p50)))\" "
+                "      <circle class=\"p50-point\" cx=\"\(Format.decimal(x.position(sample.bytes)))\" cy=\"\(Format.decimal(y.position(sample.p50)))\" "
                     + "r=\"3\" fill=\"\(series.colour)\"/>")
         }
         lines.append("    </g>")
@@ -154,39 +149,39 @@ extension SweepChart {
     /// on the curve at the largest size that meets it, or words saying
     /// none does.
     static func targetElements(_ target: Target, _ series: Series, x: PayloadScale, y: LatencyScale, metric: LatencyMetric) -> [String] {
-        let level = number(y.position(target.latency.nanoseconds))
-        let percentile = percentText(target.percentile)
+        let level = Format.decimal(y.position(target.latency.nanoseconds))
+        let percentile = Format.number(target.percentile)
         var lines = [
             "    <g class=\"target\" data-nanoseconds=\"\(target.latency.nanoseconds)\">",
-            "      <line x1=\"\(number(x.left))\" y1=\"\(level)\" x2=\"\(number(x.right))\" y2=\"\(level)\" stroke=\"#B00020\" "
+            "      <line x1=\"\(Format.decimal(x.left))\" y1=\"\(level)\" x2=\"\(Format.decimal(x.right))\" y2=\"\(level)\" stroke=\"#B00020\" "
                 + "stroke-width=\"1.5\" stroke-dasharray=\"2 3\"/>",
-            "      <text x=\"\(number(x.right - 4))\" y=\"\(number(y.position(target.latency.nanoseconds) - 5))\" text-anchor=\"end\" "
+            "      <text x=\"\(Format.decimal(x.right - 4))\" y=\"\(Format.decimal(y.position(target.latency.nanoseconds) - 5))\" text-anchor=\"end\" "
                 + "fill=\"#B00020\">target p\(percentile) ≤ \(target.latency)</text>",
             "    </g>",
         ]
         guard !series.samples.isEmpty else { return lines }
         if let bytes = answer(series, target: target), let sample = series.samples.last(where: { $0.bytes == bytes }) {
-            let cx = number(x.position(bytes))
-            let cy = number(y.position(sample.targeted))
-            lines.append("    <g class=\"answer\" data-series=\"\(escape(series.label))\" data-bytes=\"\(bytes)\">")
+            let cx = Format.decimal(x.position(bytes))
+            let cy = Format.decimal(y.position(sample.targeted))
+            lines.append("    <g class=\"answer\" data-series=\"\(Escape.xml(series.label))\" data-bytes=\"\(bytes)\">")
             lines.append(
-                "      <line x1=\"\(cx)\" y1=\"\(cy)\" x2=\"\(cx)\" y2=\"\(number(y.bottom))\" stroke=\"#B00020\" stroke-width=\"1\"/>")
+                "      <line x1=\"\(cx)\" y1=\"\(cy)\" x2=\"\(cx)\" y2=\"\(Format.decimal(y.bottom))\" stroke=\"#B00020\" stroke-width=\"1\"/>")
             lines.append(
                 "      <circle cx=\"\(cx)\" cy=\"\(cy)\" r=\"5\" fill=\"#ffffff\" stroke=\"#B00020\" stroke-width=\"2\"/>")
             let anchor = x.position(bytes) > (x.left + x.right) / 2 ? "end" : "start"
             let offset = anchor == "end" ? -8.0 : 8.0
             lines.append(
-                "      <text x=\"\(number(x.position(bytes) + offset))\" y=\"\(number(y.position(sample.targeted) + 16))\" "
-                    + "text-anchor=\"\(anchor)\" fill=\"#B00020\" font-weight=\"bold\">up to \(sizeText(bytes)) "
+                "      <text x=\"\(Format.decimal(x.position(bytes) + offset))\" y=\"\(Format.decimal(y.position(sample.targeted) + 16))\" "
+                    + "text-anchor=\"\(anchor)\" fill=\"#B00020\" font-weight=\"bold\">up to \(Format.size(bytes)) "
                     + "(p\(percentile) \(SimDuration.nanoseconds(sample.targeted).rounded(toSignificantDigits: 3)))</text>")
             lines.append("    </g>")
         } else {
             let smallest = series.samples[0]
-            lines.append("    <g class=\"answer\" data-series=\"\(escape(series.label))\" data-bytes=\"none\">")
+            lines.append("    <g class=\"answer\" data-series=\"\(Escape.xml(series.label))\" data-bytes=\"none\">")
             lines.append(
-                "      <text x=\"\(number(x.right))\" y=\"\(number(y.top - 10))\" text-anchor=\"end\" fill=\"#B00020\" font-weight=\"bold\">"
+                "      <text x=\"\(Format.decimal(x.right))\" y=\"\(Format.decimal(y.top - 10))\" text-anchor=\"end\" fill=\"#B00020\" font-weight=\"bold\">"
                     + "no size meets the target: p\(percentile) is "
-                    + "\(SimDuration.nanoseconds(smallest.targeted).rounded(toSignificantDigits: 3)) at \(sizeText(smallest.bytes))</text>")
+                    + "\(SimDuration.nanoseconds(smallest.targeted).rounded(toSignificantDigits: 3)) at \(Format.size(smallest.bytes))</text>")
             lines.append("    </g>")
         }
         return lines
@@ -197,11 +192,11 @@ extension SweepChart {
     static func budgetStrip(_ series: Series, x: PayloadScale, frame: Frame) -> [String] {
         let height = frame.budgetBottom - frame.budgetTop
         var lines = [
-            "    <g class=\"budget\" data-series=\"\(escape(series.label))\">",
-            "      <text class=\"budget-title\" x=\"\(number(frame.left))\" y=\"\(number(frame.budgetTop - 6))\" fill=\"#333333\">"
+            "    <g class=\"budget\" data-series=\"\(Escape.xml(series.label))\">",
+            "      <text class=\"budget-title\" x=\"\(Format.decimal(frame.left))\" y=\"\(Format.decimal(frame.budgetTop - 6))\" fill=\"#333333\">"
                 + "where the p95 trials' time goes</text>",
-            "      <rect x=\"\(number(frame.left))\" y=\"\(number(frame.budgetTop))\" width=\"\(number(frame.right - frame.left))\" "
-                + "height=\"\(number(height))\" fill=\"#f4f4f4\"/>",
+            "      <rect x=\"\(Format.decimal(frame.left))\" y=\"\(Format.decimal(frame.budgetTop))\" width=\"\(Format.decimal(frame.right - frame.left))\" "
+                + "height=\"\(Format.decimal(height))\" fill=\"#f4f4f4\"/>",
         ]
         let samples = series.samples.filter { $0.budget != nil }
         if !samples.isEmpty {
@@ -217,15 +212,15 @@ extension SweepChart {
                     let centre = x.position(samples[0].bytes)
                     let half = (frame.right - frame.left) / 20
                     points = [
-                        "\(number(centre - half)),\(number(y(above[0])))", "\(number(centre + half)),\(number(y(above[0])))",
-                        "\(number(centre + half)),\(number(y(below[0])))", "\(number(centre - half)),\(number(y(below[0])))",
+                        "\(Format.decimal(centre - half)),\(Format.decimal(y(above[0])))", "\(Format.decimal(centre + half)),\(Format.decimal(y(above[0])))",
+                        "\(Format.decimal(centre + half)),\(Format.decimal(y(below[0])))", "\(Format.decimal(centre - half)),\(Format.decimal(y(below[0])))",
                     ]
                 } else {
                     for (index, sample) in samples.enumerated() {
-                        points.append("\(number(x.position(sample.bytes))),\(number(y(above[index])))")
+                        points.append("\(Format.decimal(x.position(sample.bytes))),\(Format.decimal(y(above[index])))")
                     }
                     for (index, sample) in samples.enumerated().reversed() {
-                        points.append("\(number(x.position(sample.bytes))),\(number(y(below[index])))")
+                        points.append("\(Format.decimal(x.position(sample.bytes))),\(Format.decimal(y(below[index])))")
                     }
                 }
                 lines.append(
@@ -236,7 +231,7 @@ extension SweepChart {
         }
         for (share, label) in [(0.0, "0%"), (0.5, "50%"), (1.0, "100%")] {
             lines.append(
-                "      <text class=\"budget-tick\" x=\"\(number(frame.left - 8))\" y=\"\(number(frame.budgetBottom - share * height + 4))\" "
+                "      <text class=\"budget-tick\" x=\"\(Format.decimal(frame.left - 8))\" y=\"\(Format.decimal(frame.budgetBottom - share * height + 4))\" "
                     + "text-anchor=\"end\" fill=\"#333333\">\(label)</text>")
         }
         lines.append("    </g>")
@@ -261,48 +256,48 @@ extension SweepChart {
                 left = leftMargin
                 row += 18
             }
-            lines.append("      <rect x=\"\(number(left))\" y=\"\(number(row))\" width=\"18\" height=\"10\" fill=\"\(colour)\"/>")
-            lines.append("      <text x=\"\(number(left + 24))\" y=\"\(number(row + 10))\">\(escape(label))</text>")
+            lines.append("      <rect x=\"\(Format.decimal(left))\" y=\"\(Format.decimal(row))\" width=\"18\" height=\"10\" fill=\"\(colour)\"/>")
+            lines.append("      <text x=\"\(Format.decimal(left + 24))\" y=\"\(Format.decimal(row + 10))\">\(Escape.xml(label))</text>")
             lines.append("    </g>")
             left += width
         }
         for series in allSeries {
-            lines.append("    <g class=\"legend-entry\" data-series=\"\(escape(series.label))\">")
+            lines.append("    <g class=\"legend-entry\" data-series=\"\(Escape.xml(series.label))\">")
             entry(series.colour, series.label)
         }
         left = leftMargin
         row += 20
         lines.append("    <g class=\"legend-key\" fill=\"#333333\">")
         lines.append(
-            "      <line x1=\"\(number(left))\" y1=\"\(number(row + 5))\" x2=\"\(number(left + 18))\" y2=\"\(number(row + 5))\" "
+            "      <line x1=\"\(Format.decimal(left))\" y1=\"\(Format.decimal(row + 5))\" x2=\"\(Format.decimal(left + 18))\" y2=\"\(Format.decimal(row + 5))\" "
                 + "stroke=\"#333333\" stroke-width=\"2\"/>")
-        lines.append("      <text x=\"\(number(left + 24))\" y=\"\(number(row + 10))\">p50</text>")
+        lines.append("      <text x=\"\(Format.decimal(left + 24))\" y=\"\(Format.decimal(row + 10))\">p50</text>")
         left += 70
-        lines.append("      <rect x=\"\(number(left))\" y=\"\(number(row))\" width=\"18\" height=\"10\" fill=\"#333333\" fill-opacity=\"0.2\"/>")
-        lines.append("      <text x=\"\(number(left + 24))\" y=\"\(number(row + 10))\">p5–p95</text>")
+        lines.append("      <rect x=\"\(Format.decimal(left))\" y=\"\(Format.decimal(row))\" width=\"18\" height=\"10\" fill=\"#333333\" fill-opacity=\"0.2\"/>")
+        lines.append("      <text x=\"\(Format.decimal(left + 24))\" y=\"\(Format.decimal(row + 10))\">p5–p95</text>")
         left += 80
         lines.append(
-            "      <line x1=\"\(number(left))\" y1=\"\(number(row + 5))\" x2=\"\(number(left + 18))\" y2=\"\(number(row + 5))\" "
+            "      <line x1=\"\(Format.decimal(left))\" y1=\"\(Format.decimal(row + 5))\" x2=\"\(Format.decimal(left + 18))\" y2=\"\(Format.decimal(row + 5))\" "
                 + "stroke=\"#333333\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\"/>")
-        lines.append("      <text x=\"\(number(left + 24))\" y=\"\(number(row + 10))\">p99</text>")
+        lines.append("      <text x=\"\(Format.decimal(left + 24))\" y=\"\(Format.decimal(row + 10))\">p99</text>")
         left += 70
         if let replicates {
             let middle = left + 9
             lines.append(
-                "      <path d=\"M\(number(middle)),\(number(row)) L\(number(middle)),\(number(row + 10)) "
-                    + "M\(number(middle - 4)),\(number(row)) L\(number(middle + 4)),\(number(row)) "
-                    + "M\(number(middle - 4)),\(number(row + 10)) L\(number(middle + 4)),\(number(row + 10))\" "
+                "      <path d=\"M\(Format.decimal(middle)),\(Format.decimal(row)) L\(Format.decimal(middle)),\(Format.decimal(row + 10)) "
+                    + "M\(Format.decimal(middle - 4)),\(Format.decimal(row)) L\(Format.decimal(middle + 4)),\(Format.decimal(row)) "
+                    + "M\(Format.decimal(middle - 4)),\(Format.decimal(row + 10)) L\(Format.decimal(middle + 4)),\(Format.decimal(row + 10))\" "
                     + "fill=\"none\" stroke=\"#333333\" stroke-width=\"1.5\"/>")
-            let text = "p\(percentText(replicates.percentile)): 95% interval over \(replicates.count) fit replicates"
-            lines.append("      <text x=\"\(number(left + 24))\" y=\"\(number(row + 10))\">\(escape(text))</text>")
+            let text = "p\(Format.number(replicates.percentile)): 95% interval over \(replicates.count) fit replicates"
+            lines.append("      <text x=\"\(Format.decimal(left + 24))\" y=\"\(Format.decimal(row + 10))\">\(Escape.xml(text))</text>")
             left += 40 + Double(text.count) * 6.5
         }
         if let target {
             lines.append(
-                "      <line x1=\"\(number(left))\" y1=\"\(number(row + 5))\" x2=\"\(number(left + 18))\" y2=\"\(number(row + 5))\" "
+                "      <line x1=\"\(Format.decimal(left))\" y1=\"\(Format.decimal(row + 5))\" x2=\"\(Format.decimal(left + 18))\" y2=\"\(Format.decimal(row + 5))\" "
                     + "stroke=\"#B00020\" stroke-width=\"1.5\" stroke-dasharray=\"2 3\"/>")
             lines.append(
-                "      <text x=\"\(number(left + 24))\" y=\"\(number(row + 10))\">target p\(percentText(target.percentile)) ≤ "
+                "      <text x=\"\(Format.decimal(left + 24))\" y=\"\(Format.decimal(row + 10))\">target p\(Format.number(target.percentile)) ≤ "
                     + "\(target.latency); ○ the largest size meeting it</text>")
         }
         lines.append("    </g>")
@@ -327,7 +322,7 @@ extension SweepChart {
         var lines = opening(result, metric: metric, target: nil, height: height)
         lines.append(
             "  <text class=\"no-data\" x=\"\(width / 2)\" y=\"\(height / 2)\" text-anchor=\"middle\" font-size=\"16\" "
-                + "fill=\"#555555\">no data: \(escape(reason))</text>")
+                + "fill=\"#555555\">no data: \(Escape.xml(reason))</text>")
         lines.append("</svg>")
         return lines.joined(separator: "\n") + "\n"
     }

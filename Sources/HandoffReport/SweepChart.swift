@@ -111,20 +111,20 @@ public enum SweepChart {
             let frame = layout.frame(index)
             let x = PayloadScale(smallest: smallest, largest: largest, left: frame.left, right: frame.right)
             let latency = LatencyScale(maximum: y.maximum, step: y.step, top: frame.top, bottom: frame.latencyBottom)
-            lines.append("  <g class=\"panel\" data-series=\"\(escape(entry.label))\">")
+            lines.append("  <g class=\"panel\" data-series=\"\(Escape.xml(entry.label))\">")
             lines.append(
-                "    <text class=\"panel-title\" x=\"\(number(frame.left))\" y=\"\(number(frame.top - 10))\" font-weight=\"bold\" "
-                    + "fill=\"\(entry.colour)\">\(escape(entry.label))</text>")
+                "    <text class=\"panel-title\" x=\"\(Format.decimal(frame.left))\" y=\"\(Format.decimal(frame.top - 10))\" font-weight=\"bold\" "
+                    + "fill=\"\(entry.colour)\">\(Escape.xml(entry.label))</text>")
             lines += grid(x: x, y: latency)
             lines += axes(x: x, y: latency, metric: metric, showsXTicks: !hasBudget, showsYTitle: layout.column(index) == 0)
             if x.contains(guidanceBytes) {
-                let position = number(x.position(guidanceBytes))
+                let position = Format.decimal(x.position(guidanceBytes))
                 lines.append("    <g class=\"guidance\">")
                 lines.append(
-                    "      <line x1=\"\(position)\" y1=\"\(number(frame.top))\" x2=\"\(position)\" y2=\"\(number(frame.latencyBottom))\" "
+                    "      <line x1=\"\(position)\" y1=\"\(Format.decimal(frame.top))\" x2=\"\(position)\" y2=\"\(Format.decimal(frame.latencyBottom))\" "
                         + "stroke=\"#555555\" stroke-width=\"1\" stroke-dasharray=\"4 4\"/>")
                 lines.append(
-                    "      <text x=\"\(number(x.position(guidanceBytes) + 4))\" y=\"\(number(frame.top + 12))\" fill=\"#555555\">"
+                    "      <text x=\"\(Format.decimal(x.position(guidanceBytes) + 4))\" y=\"\(Format.decimal(frame.top + 12))\" fill=\"#555555\">"
                         + "3 KiB guidance</text>")
                 lines.append("    </g>")
             }
@@ -132,9 +132,9 @@ public enum SweepChart {
             if let target { lines += targetElements(target, entry, x: x, y: latency, metric: metric) }
             if highestP99 == nil {
                 lines.append(
-                    "    <text class=\"no-data\" x=\"\(number((frame.left + frame.right) / 2))\" "
-                        + "y=\"\(number((frame.top + frame.latencyBottom) / 2))\" text-anchor=\"middle\" font-size=\"14\" "
-                        + "fill=\"#555555\">no data: no trial reached \(escape(metric.label))</text>")
+                    "    <text class=\"no-data\" x=\"\(Format.decimal((frame.left + frame.right) / 2))\" "
+                        + "y=\"\(Format.decimal((frame.top + frame.latencyBottom) / 2))\" text-anchor=\"middle\" font-size=\"14\" "
+                        + "fill=\"#555555\">no data: no trial reached \(Escape.xml(metric.label))</text>")
             }
             if hasBudget { lines += budgetStrip(entry, x: x, frame: frame) }
             lines.append("  </g>")
@@ -365,21 +365,6 @@ public enum SweepChart {
         value & (value - 1) == 0 ? floorLog2(value) : floorLog2(value) + 1
     }
 
-    /// 2^exponent bytes as `256 B`, `4 KiB`, `1 MiB`.
-    static func bytesText(exponent: Int) -> String {
-        let units = ["B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"]
-        let unit = min(exponent / 10, units.count - 1)
-        return "\(1 << (exponent - unit * 10)) \(units[unit])"
-    }
-
-    /// A byte count in words: `12 KiB`, `1.5 MiB`, `300 B`.
-    static func sizeText(_ bytes: Int) -> String {
-        if bytes >= 1 << 20, bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
-        if bytes >= 1 << 10, bytes % (1 << 10) == 0 { return "\(bytes >> 10) KiB" }
-        if bytes >= 1 << 10 { return SweepTable.decimalText(UInt64(bytes * 10 / 1024), scale: 10) + " KiB" }
-        return "\(bytes) B"
-    }
-
     /// Nanoseconds to y, linear from 0 to a nice maximum, with ticks.
     struct LatencyScale {
         /// The top of the axis, in nanoseconds.
@@ -436,17 +421,4 @@ public enum SweepChart {
 
     // MARK: Text
 
-    /// Text escaped for XML content and attributes.
-    static func escape(_ text: String) -> String { JUnitReport.escape(text) }
-
-    /// `value` rounded half away from zero to at most two decimals, trailing
-    /// zeros dropped, never `-0`: `12.346` → `"12.35"`, `-0.001` → `"0"`,
-    /// `3.10` → `"3.1"`. Not finite, or beyond ±10¹³, prints `0`.
-    static func number(_ value: Double) -> String {
-        let hundredths = (value * 100).rounded()
-        guard hundredths.isFinite, hundredths.magnitude < 1e15 else { return "0" }
-        let whole = Int64(hundredths)
-        let text = SweepTable.decimalText(whole.magnitude, scale: 100)
-        return whole < 0 ? "-" + text : text
-    }
 }

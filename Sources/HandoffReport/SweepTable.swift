@@ -106,9 +106,9 @@ public enum SweepTable {
     /// - Returns: the CSV text, header first.
     /// - Complexity: O(points × columns).
     public static func csv(_ result: SweepResult) -> String {
-        var lines = [csvHeader(result).map(csvField).joined(separator: ",")]
+        var lines = [csvHeader(result).map(Escape.csvField).joined(separator: ",")]
         for point in result.points {
-            lines.append(csvFields(point, axisCount: result.axes.count).map(csvField).joined(separator: ","))
+            lines.append(csvFields(point, axisCount: result.axes.count).map(Escape.csvField).joined(separator: ","))
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -124,7 +124,7 @@ public enum SweepTable {
     /// - Returns: the Markdown, each line ending in `\n`.
     /// - Complexity: O(points × columns).
     public static func markdown(_ result: SweepResult) -> String {
-        var heading = "## Sweep: \(MarkdownReport.cell(result.name)) (seed \(result.seed), \(result.trials) trial"
+        var heading = "## Sweep: \(Escape.markdownCell(result.name)) (seed \(result.seed), \(result.trials) trial"
         heading += result.trials == 1 ? " per point" : "s per point"
         if let shard = result.shard { heading += ", shard \(shard)" }
         heading += ")"
@@ -132,23 +132,21 @@ public enum SweepTable {
         let alignments = header.indices.map { $0 < result.axes.count ? "---" : "---:" }
         var lines = [
             heading, "",
-            "`\(MarkdownReport.cell(result.file))` · activity `\(MarkdownReport.cell(result.activity))` "
-                + "on `\(MarkdownReport.cell(result.device))`",
+            "`\(Escape.markdownCell(result.file))` · activity `\(Escape.markdownCell(result.activity))` "
+                + "on `\(Escape.markdownCell(result.device))`",
             "",
-            "| " + header.map(MarkdownReport.cell).joined(separator: " | ") + " |",
+            "| " + header.map(Escape.markdownCell).joined(separator: " | ") + " |",
             "|" + alignments.joined(separator: "|") + "|",
         ]
         for point in result.points {
-            let fields = displayFields(point, axisCount: result.axes.count).map(MarkdownReport.cell)
+            let fields = displayFields(point, axisCount: result.axes.count).map(Escape.markdownCell)
             lines.append("| " + fields.joined(separator: " | ") + " |")
         }
         lines.append("")
-        lines.append(
-            "a→c: accept → continue; a→r: accept → restored; ad→o: advert → offered; fetch: the fetch's start → the payload. "
-                + "Latencies are nearest-rank percentiles to three significant digits; — where no trial reached them.")
+        lines.append(Escape.markdownCell(legend))
         if let note = intervalNote(result) {
             lines.append("")
-            lines.append(MarkdownReport.cell(note))
+            lines.append(Escape.markdownCell(note))
         }
         return lines.escapedLines
     }
@@ -206,7 +204,7 @@ public enum SweepTable {
     static func budgetCell(_ aggregate: PointAggregate) -> String {
         guard let summary = aggregate.budget.summary() else { return "—" }
         let top = summary.ranked.filter { $0.tailShare >= 0.005 }.prefix(3)
-        return top.map { "\($0.phase.label) \(BudgetText.percent($0.tailShare))" }.joined(separator: " · ")
+        return top.map { "\($0.phase.label) \(Format.wholePercent($0.tailShare))" }.joined(separator: " · ")
     }
 
     /// One CSV row, unquoted.
@@ -214,7 +212,7 @@ public enum SweepTable {
         let aggregate = point.aggregate
         var fields = coordinates(point, axisCount: axisCount)
         fields += [String(point.payloadBytes), String(aggregate.trials)]
-        fields.append(successRate(aggregate, scale: 1_000_000).map { decimalText($0, scale: 1_000_000) } ?? "")
+        fields.append(successRate(aggregate, scale: 1_000_000).map { Format.decimalText($0, scale: 1_000_000) } ?? "")
         fields += aggregate.failures.map { String($0) }
         fields.append(String(aggregate.notOffered))
         for metric in metrics {
@@ -222,7 +220,7 @@ public enum SweepTable {
             fields += statistics.map { histogram.value(atPercentile: $0.percentile).map { String($0) } ?? "" }
         }
         if let summary = aggregate.budget.summary() {
-            fields += summary.phases.map { figure in decimalText(UInt64((figure.tailShare * 1_000_000).rounded()), scale: 1_000_000) }
+            fields += summary.phases.map { figure in Format.decimalText(UInt64((figure.tailShare * 1_000_000).rounded()), scale: 1_000_000) }
             fields += summary.phases.map { String($0.mean.nanoseconds) }
         } else {
             fields += Array(repeating: "", count: 2 * LatencyBudget.Phase.allCases.count)
@@ -261,7 +259,7 @@ public enum SweepTable {
         let aggregate = point.aggregate
         var fields = coordinates(point, axisCount: axisCount)
         fields.append(String(aggregate.trials))
-        fields.append(successRate(aggregate, scale: 10_000).map { decimalText($0, scale: 100) + "%" } ?? "—")
+        fields.append(successRate(aggregate, scale: 10_000).map { Format.decimalText($0, scale: 100) + "%" } ?? "—")
         fields.append(String(aggregate.failures.reduce(0, +)))
         fields.append(String(aggregate.notOffered))
         fields += compactStatistics.map { latencyCell(point, .acceptToContinue, percentile: $0.percentile) }
@@ -271,6 +269,13 @@ public enum SweepTable {
     /// The statistics of the compact table: all but p99.9.
     static var compactStatistics: [(displayName: String, percentile: Double)] {
         statistics.filter { $0.displayName != "p99.9" }.map { ($0.displayName, $0.percentile) }
+    }
+
+    /// What the tables' short metric names stand for, from the metric
+    /// table (``LatencyMetric/tabulated``), and how latencies are read.
+    static var legend: String {
+        LatencyMetric.tabulated.map { "\($0.shortName): \($0.label)" }.joined(separator: "; ")
+            + ". Latencies are nearest-rank percentiles to three significant digits; — where no trial reached them."
     }
 
     static func displayHeader(_ result: SweepResult) -> [String] {
@@ -291,7 +296,7 @@ public enum SweepTable {
         var fields = coordinates(point, axisCount: axisCount)
         fields += [String(point.payloadBytes), String(aggregate.trials)]
         // Ten-thousandths of the fraction are hundredths of a percent.
-        fields.append(successRate(aggregate, scale: 10_000).map { decimalText($0, scale: 100) + "%" } ?? "—")
+        fields.append(successRate(aggregate, scale: 10_000).map { Format.decimalText($0, scale: 100) + "%" } ?? "—")
         fields += aggregate.failures.map { String($0) }
         fields.append(String(aggregate.notOffered))
         for metric in metrics {
@@ -305,11 +310,11 @@ public enum SweepTable {
     /// interval over them, `1.05s [1.02s–1.10s]` (`—` for an end no trial
     /// reached).
     static func latencyCell(_ point: SweepPoint, _ metric: LatencyMetric, percentile: Double) -> String {
-        let value = durationText(point.aggregate[metric].value(atPercentile: percentile))
+        let value = Format.duration(nanoseconds: point.aggregate[metric].value(atPercentile: percentile))
         guard PercentileInterval.percentiles.contains(percentile),
             let interval = point.interval(metric, atPercentile: percentile)
         else { return value }
-        return value + " [" + durationText(interval.low) + "–" + durationText(interval.high) + "]"
+        return value + " [" + Format.duration(nanoseconds: interval.low) + "–" + Format.duration(nanoseconds: interval.high) + "]"
     }
 
     /// The line explaining the intervals, when the sweep ran replicates.
@@ -340,42 +345,4 @@ public enum SweepTable {
         return aggregate.trials.dividingFullWidth((product.high + (carry ? 1 : 0), low)).quotient
     }
 
-    /// `value / scale` in decimal, `scale` a power of ten, trailing zeros
-    /// (and a bare point) dropped: `decimalText(987_500, scale: 1_000_000)`
-    /// is `"0.9875"`.
-    static func decimalText(_ value: UInt64, scale: UInt64) -> String {
-        let whole = value / scale
-        var fraction = value % scale
-        guard fraction != 0 else { return String(whole) }
-        var digits = String(scale).count - 1
-        while fraction % 10 == 0 {
-            fraction /= 10
-            digits -= 1
-        }
-        let text = String(fraction)
-        return "\(whole)." + String(repeating: "0", count: digits - text.count) + text
-    }
-
-    /// A latency in nanoseconds as a duration to three significant digits,
-    /// in the notation of `SimDuration.description` (`430ms`, `1.23s`,
-    /// `12.5us`, `1m`); `—` for `nil`.
-    static func durationText(_ nanoseconds: Int64?) -> String {
-        guard let nanoseconds else { return "—" }
-        return SimDuration(nanoseconds: nanoseconds).rounded(toSignificantDigits: 3).description
-    }
-
-    /// One CSV field: control characters written as escapes
-    /// (``Swift/String/escapingControlCharacters``: a line feed as `\n`), then
-    /// quoted when it holds a comma or a double quote.
-    static func csvField(_ value: String) -> String {
-        let text = value.escapingControlCharacters
-        guard text.unicodeScalars.contains(where: { $0 == "," || $0 == "\"" }) else {
-            return text
-        }
-        var quoted = "\""
-        for scalar in text.unicodeScalars {
-            if scalar == "\"" { quoted += "\"\"" } else { quoted.unicodeScalars.append(scalar) }
-        }
-        return quoted + "\""
-    }
 }

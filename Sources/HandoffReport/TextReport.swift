@@ -23,7 +23,7 @@ public enum TextReport {
             entryLines($0, width: width, command: command, quiet: quiet, budgets: budgets)
         }
         if !lines.isEmpty { lines.append("") }
-        lines.append(summary.totalsSentence + " in \(secondsText(summary.wallClockSeconds)) of wall time")
+        lines.append(summary.totalsSentence + " in \(Format.seconds(summary.wallClockSeconds, decimals: 2)) of wall time")
         return lines.escapedLines
     }
 
@@ -64,12 +64,6 @@ public enum TextReport {
         text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
     }
 
-    /// Seconds with two decimals.
-    static func secondsText(_ seconds: Double) -> String {
-        let hundredths = Int64((seconds * 100).rounded())
-        let fraction = hundredths % 100
-        return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)s"
-    }
 }
 
 /// The command that re-runs one trial with its trace.
@@ -91,38 +85,5 @@ public enum ReplayCommand {
     /// single quotes, or, when it holds a control character, in ANSI-C
     /// quotes (`$'a\nb'`, which bash, zsh, ksh and POSIX.1-2024 `sh` read)
     /// so that the command stays on one line.
-    public static func shellQuoted(_ text: String) -> String {
-        if text.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || $0.value == 0x2028 || $0.value == 0x2029 }) {
-            var quoted = "$'"
-            for scalar in text.unicodeScalars {
-                switch scalar {
-                case "\\": quoted += "\\\\"
-                case "'": quoted += "\\'"
-                case "\n": quoted += "\\n"
-                case "\t": quoted += "\\t"
-                case "\r": quoted += "\\r"
-                default:
-                    if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029 {
-                        // Each UTF-8 byte as \xHH.
-                        for byte in String(scalar).utf8 {
-                            quoted += (byte < 0x10 ? "\\x0" : "\\x") + String(byte, radix: 16, uppercase: true)
-                        }
-                    } else {
-                        quoted.unicodeScalars.append(scalar)
-                    }
-                }
-            }
-            return quoted + "'"
-        }
-        let plain = !text.isEmpty && text.unicodeScalars.allSatisfy {
-            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
-                || "-_./+=:,@%".unicodeScalars.contains($0)
-        }
-        if plain { return text }
-        var quoted = "'"
-        for character in text {
-            if character == "'" { quoted += "'\\''" } else { quoted.append(character) }
-        }
-        return quoted + "'"
-    }
+    public static func shellQuoted(_ text: String) -> String { Escape.shell(text) }
 }

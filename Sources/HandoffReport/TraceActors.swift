@@ -219,23 +219,3 @@ enum TracePackets {
     }
 }
 
-/// Time as the renderings print it.
-enum TraceTime {
-    /// Seconds with nine decimals: `2.728755271s`.
-    static func seconds(_ instant: SimInstant) -> String {
-        let nanoseconds = instant.sinceStart.nanoseconds
-        let sign = nanoseconds < 0 ? "-" : ""
-        let magnitude = nanoseconds.magnitude
-        let fraction = String(magnitude % 1_000_000_000)
-        return "\(sign)\(magnitude / 1_000_000_000).\(String(repeating: "0", count: 9 - fraction.count))\(fraction)s"
-    }
-
-    /// Milliseconds with three decimals: `2728.755`.
-    static func milliseconds(_ nanoseconds: Int64) -> String {
-        let microseconds = (nanoseconds + (nanoseconds >= 0 ? 500 : -500)) / 1000
-        let sign = microseconds < 0 ? "-" : ""
-        let magnitude = microseconds.magnitude
-        let fraction = String(magnitude % 1000)
-        return "\(sign)\(magnitude / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)"
-    }
-}

@@ -60,6 +60,15 @@ public enum TraceDiagram {
     ///   replay, memory is one byte per packet (whether it is a retransmission)
     ///   and one row's elements at a time.
     public static func write<Output: TextOutputStream>(_ replay: TrialReplay, scenario: Scenario, to output: inout Output) {
+        write(replay, scenario: scenario, to: &output, idPrefix: "")
+    }
+
+    /// ``write(_:scenario:to:)`` with every element id (and every
+    /// reference to one) beginning with `idPrefix`, so that several
+    /// diagrams can share a page.
+    static func write<Output: TextOutputStream>(
+        _ replay: TrialReplay, scenario: Scenario, to output: inout Output, idPrefix: String
+    ) {
         let actors = TraceActors(replay, scenario: scenario)
         let retransmissions = TracePackets.retransmissions(replay.packets)
         var rowCount = 0
@@ -81,32 +90,32 @@ public enum TraceDiagram {
         line(
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(width)\" height=\"\(height)\" viewBox=\"0 0 \(width) \(height)\" "
                 + "font-family=\"Helvetica, Arial, sans-serif\" font-size=\"11\">")
-        line("  <title>\(escape(title))</title>")
-        line("  <desc>\(escape("Sequence diagram of trial \(replay.trial) of \(scenario.file) (seed \(replay.seed)): one lane per actor, one row per trace record or packet band, time in ms on the left (rows are evenly spaced; long pauses are marked)."))</desc>")
+        line("  <title>\(Escape.xml(title))</title>")
+        line("  <desc>\(Escape.xml("Sequence diagram of trial \(replay.trial) of \(scenario.file) (seed \(replay.seed)): one lane per actor, one row per trace record or packet band, time in ms on the left (rows are evenly spaced; long pauses are marked)."))</desc>")
         line("  <defs>")
         for (id, colour) in [("arrow", "#333333"), ("arrow-callback", "#0072B2"), ("arrow-packet", "#888888"), ("arrow-retransmission", "#D55E00")] {
             line(
-                "    <marker id=\"\(id)\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerUnits=\"userSpaceOnUse\" markerWidth=\"9\" markerHeight=\"9\" orient=\"auto-start-reverse\">"
+                "    <marker id=\"\(idPrefix)\(id)\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerUnits=\"userSpaceOnUse\" markerWidth=\"9\" markerHeight=\"9\" orient=\"auto-start-reverse\">"
                     + "<path d=\"M 0 0 L 10 5 L 0 10 z\" fill=\"\(colour)\"/></marker>")
         }
         line("  </defs>")
         line("  <rect class=\"background\" x=\"0\" y=\"0\" width=\"\(width)\" height=\"\(height)\" fill=\"#ffffff\"/>")
-        line("  <text class=\"title\" x=\"10\" y=\"22\" font-size=\"15\" font-weight=\"bold\">\(escape(title))</text>")
+        line("  <text class=\"title\" x=\"10\" y=\"22\" font-size=\"15\" font-weight=\"bold\">\(Escape.xml(title))</text>")
         var subtitle = scenario.file
         if let overlay = scenario.overlayFile { subtitle += ", overlay \(overlay)" }
         subtitle += replay.packets.isEmpty ? "" : "; \(replay.packets.count) packets"
-        line("  <text class=\"subtitle\" x=\"10\" y=\"40\" fill=\"#444444\">\(escape(subtitle))</text>")
+        line("  <text class=\"subtitle\" x=\"10\" y=\"40\" fill=\"#444444\">\(Escape.xml(subtitle))</text>")
         // The time axis.
-        line("  <text class=\"axis-title\" x=\"10\" y=\"\(number(top - 14))\" font-weight=\"bold\">time (ms)</text>")
+        line("  <text class=\"axis-title\" x=\"10\" y=\"\(Format.decimal(top - 14))\" font-weight=\"bold\">time (ms)</text>")
         line(
-            "  <line class=\"axis\" x1=\"\(number(lanesLeft - 6))\" y1=\"\(number(top - 8))\" x2=\"\(number(lanesLeft - 6))\" y2=\"\(number(bottom))\" stroke=\"#999999\"/>")
+            "  <line class=\"axis\" x1=\"\(Format.decimal(lanesLeft - 6))\" y1=\"\(Format.decimal(top - 8))\" x2=\"\(Format.decimal(lanesLeft - 6))\" y2=\"\(Format.decimal(bottom))\" stroke=\"#999999\"/>")
         // Lanes.
         for (index, lane) in actors.lanes.enumerated() {
-            let centre = number(x(index))
+            let centre = Format.decimal(x(index))
             let fill = lane.kind == .link || lane.kind == .cloud || lane.kind == .air ? "#f3f3f3" : "#ffffff"
-            line("  <g class=\"lane\" id=\"lane-\(index)\" data-lane=\"\(escape(lane.label))\" data-kind=\"\(lane.kind.rawValue)\">")
+            line("  <g class=\"lane\" id=\"\(idPrefix)lane-\(index)\" data-lane=\"\(Escape.xml(lane.label))\" data-kind=\"\(lane.kind.rawValue)\">")
             line(
-                "    <rect x=\"\(number(x(index) - laneWidth / 2 + 2))\" y=\"\(number(top - 40))\" width=\"\(number(laneWidth - 4))\" height=\"\(number(bottom - top + 40))\" fill=\"\(fill)\"/>")
+                "    <rect x=\"\(Format.decimal(x(index) - laneWidth / 2 + 2))\" y=\"\(Format.decimal(top - 40))\" width=\"\(Format.decimal(laneWidth - 4))\" height=\"\(Format.decimal(bottom - top + 40))\" fill=\"\(fill)\"/>")
             let (first, second): (String, String)
             switch lane.kind {
             case .app, .system: (first, second) = (lane.device, lane.name)
@@ -114,9 +123,9 @@ public enum TraceDiagram {
             case .cloud: (first, second) = ("relay", "cloud (IDS)")
             case .air: (first, second) = ("air", "BLE / Wi-Fi")
             }
-            line("    <text x=\"\(centre)\" y=\"\(number(top - 26))\" text-anchor=\"middle\" font-weight=\"bold\">\(escape(shortened(first, to: laneWidth)))</text>")
-            line("    <text x=\"\(centre)\" y=\"\(number(top - 12))\" text-anchor=\"middle\" fill=\"#444444\">\(escape(shortened(second, to: laneWidth)))</text>")
-            line("    <line x1=\"\(centre)\" y1=\"\(number(top - 6))\" x2=\"\(centre)\" y2=\"\(number(bottom))\" stroke=\"#bbbbbb\" stroke-dasharray=\"3 3\"/>")
+            line("    <text x=\"\(centre)\" y=\"\(Format.decimal(top - 26))\" text-anchor=\"middle\" font-weight=\"bold\">\(Escape.xml(shortened(first, to: laneWidth)))</text>")
+            line("    <text x=\"\(centre)\" y=\"\(Format.decimal(top - 12))\" text-anchor=\"middle\" fill=\"#444444\">\(Escape.xml(shortened(second, to: laneWidth)))</text>")
+            line("    <line x1=\"\(centre)\" y1=\"\(Format.decimal(top - 6))\" x2=\"\(centre)\" y2=\"\(Format.decimal(bottom))\" stroke=\"#bbbbbb\" stroke-dasharray=\"3 3\"/>")
             line("  </g>")
         }
         // Rows.
@@ -128,19 +137,19 @@ public enum TraceDiagram {
             let time = row.time(replay)
             if case .gap = row {} else if time != lastTime {
                 line(
-                    "  <text class=\"time\" x=\"\(number(lanesLeft - 10))\" y=\"\(number(y + 4))\" text-anchor=\"end\" fill=\"#444444\">\(TraceTime.milliseconds(time))</text>")
+                    "  <text class=\"time\" x=\"\(Format.decimal(lanesLeft - 10))\" y=\"\(Format.decimal(y + 4))\" text-anchor=\"end\" fill=\"#444444\">\(Format.milliseconds(time))</text>")
                 lastTime = time
             }
             switch row {
             case let .gap(nanoseconds):
                 line(
-                    "  <text class=\"gap\" x=\"\(number(lanesLeft + 8))\" y=\"\(number(y + 4))\" fill=\"#777777\" font-style=\"italic\">⋮ \(TraceTime.milliseconds(nanoseconds)) ms later</text>")
+                    "  <text class=\"gap\" x=\"\(Format.decimal(lanesLeft + 8))\" y=\"\(Format.decimal(y + 4))\" fill=\"#777777\" font-style=\"italic\">⋮ \(Format.milliseconds(nanoseconds)) ms later</text>")
             case let .record(recordIndex):
-                for element in recordElements(replay.trace[recordIndex], actors: actors, y: y, x: x, trace: replay.trace, index: recordIndex) {
+                for element in recordElements(replay.trace[recordIndex], actors: actors, y: y, x: x, trace: replay.trace, index: recordIndex, idPrefix: idPrefix) {
                     line(element)
                 }
             case let .packets(range):
-                for element in packetElements(replay, range: range, retransmission: retransmissions[range.lowerBound], actors: actors, y: y, x: x) {
+                for element in packetElements(replay, range: range, retransmission: retransmissions[range.lowerBound], actors: actors, y: y, x: x, idPrefix: idPrefix) {
                     line(element)
                 }
             }
@@ -151,25 +160,25 @@ public enum TraceDiagram {
             for (index, text) in outcome.enumerated() {
                 // The first line bold; the latencies after it indented.
                 let x = index == 0 ? 10 : 24
-                line("  <text class=\"outcome\" x=\"\(x)\" y=\"\(number(y))\" font-weight=\"bold\">\(escape(text))</text>")
+                line("  <text class=\"outcome\" x=\"\(x)\" y=\"\(Format.decimal(y))\" font-weight=\"bold\">\(Escape.xml(text))</text>")
                 y += 16
             }
         }
         if let leftOut {
-            line("  <text class=\"packets-left-out\" x=\"10\" y=\"\(number(y))\" fill=\"#444444\">\(escape(leftOut))</text>")
+            line("  <text class=\"packets-left-out\" x=\"10\" y=\"\(Format.decimal(y))\" fill=\"#444444\">\(Escape.xml(leftOut))</text>")
             y += 16
         }
         for violation in replay.violations {
-            line("  <text class=\"violation\" x=\"10\" y=\"\(number(y))\" fill=\"#cc0000\">\(escape("violation: \(violation)"))</text>")
+            line("  <text class=\"violation\" x=\"10\" y=\"\(Format.decimal(y))\" fill=\"#cc0000\">\(Escape.xml("violation: \(violation)"))</text>")
             y += 16
         }
         if let failure = replay.failure {
-            line("  <text class=\"failure\" x=\"10\" y=\"\(number(y))\" fill=\"#cc0000\">\(escape("stopped: \(failure)"))</text>")
+            line("  <text class=\"failure\" x=\"10\" y=\"\(Format.decimal(y))\" fill=\"#cc0000\">\(Escape.xml("stopped: \(failure)"))</text>")
             y += 16
         }
         line(
-            "  <text class=\"legend\" x=\"10\" y=\"\(number(y))\" fill=\"#444444\">"
-                + escape("● step   → message or advertisement   blue → callback   grey → packet (band: ×count)   orange dashed → retransmission   red ✕ lost")
+            "  <text class=\"legend\" x=\"10\" y=\"\(Format.decimal(y))\" fill=\"#444444\">"
+                + Escape.xml("● step   → message or advertisement   blue → callback   grey → packet (band: ×count)   orange dashed → retransmission   red ✕ lost")
                 + "</text>")
         line("</svg>")
     }
@@ -245,7 +254,8 @@ public enum TraceDiagram {
     // MARK: Elements
 
     static func recordElements(
-        _ record: TraceRecord, actors: TraceActors, y: Double, x: (Int) -> Double, trace: [TraceRecord], index: Int
+        _ record: TraceRecord, actors: TraceActors, y: Double, x: (Int) -> Double, trace: [TraceRecord], index: Int,
+        idPrefix: String = ""
     ) -> [String] {
         guard let lane = actors.lane(device: record.device.name, app: TraceText.app(record.app)) else { return [] }
         var from: Int?
@@ -269,12 +279,12 @@ public enum TraceDiagram {
         let colour = style == "arrow-callback" ? "#0072B2" : "#333333"
         if let from, let to {
             elements.append(
-                "  <line class=\"\(style == "arrow" ? "message" : "callback")\" x1=\"\(number(x(from)))\" y1=\"\(number(y))\" x2=\"\(number(x(to)))\" y2=\"\(number(y))\" "
-                    + "stroke=\"\(colour)\" stroke-width=\"1.5\" marker-end=\"url(#\(style))\"/>")
+                "  <line class=\"\(style == "arrow" ? "message" : "callback")\" x1=\"\(Format.decimal(x(from)))\" y1=\"\(Format.decimal(y))\" x2=\"\(Format.decimal(x(to)))\" y2=\"\(Format.decimal(y))\" "
+                    + "stroke=\"\(colour)\" stroke-width=\"1.5\" marker-end=\"url(#\(idPrefix)\(style))\"/>")
         }
         let failing = TraceText.isFailure(record.event)
         elements.append(
-            "  <circle class=\"record\" cx=\"\(number(x(lane)))\" cy=\"\(number(y))\" r=\"3.5\" fill=\"\(failing ? "#cc0000" : colour)\"/>")
+            "  <circle class=\"record\" cx=\"\(Format.decimal(x(lane)))\" cy=\"\(Format.decimal(y))\" r=\"3.5\" fill=\"\(failing ? "#cc0000" : colour)\"/>")
         let columns = TraceText.columns(record.event)
         var text = columns.from.isEmpty && columns.to.isEmpty ? columns.event : "\(columns.from) → \(columns.to) (\(columns.event))"
         if !columns.detail.isEmpty { text += " — " + columns.detail }
@@ -284,7 +294,8 @@ public enum TraceDiagram {
     }
 
     static func packetElements(
-        _ replay: TrialReplay, range: Range<Int>, retransmission: Bool, actors: TraceActors, y: Double, x: (Int) -> Double
+        _ replay: TrialReplay, range: Range<Int>, retransmission: Bool, actors: TraceActors, y: Double, x: (Int) -> Double,
+        idPrefix: String = ""
     ) -> [String] {
         // A band is drawn along its first data segment's link (its first
         // packet's when it has none).
@@ -327,20 +338,20 @@ public enum TraceDiagram {
                 }
                 return arrivals.max() ?? first.time.sinceStart.nanoseconds
             }()
-            text += "  → \(TraceTime.milliseconds(arrival)) ms"
+            text += "  → \(Format.milliseconds(arrival)) ms"
             elements.append(
-                "  <polyline class=\"\(band ? "packet-band" : "packet")\" points=\"\(number(x(fromLane))),\(number(y)) \(number(x(linkLane))),\(number(y)) \(number(x(toLane))),\(number(y))\" "
-                    + "fill=\"none\" stroke=\"\(colour)\" stroke-width=\"\(strokeWidth)\" stroke-opacity=\"\(band ? "0.6" : "1")\"\(dash) marker-end=\"url(#\(marker))\"\(bothWays ? " marker-start=\"url(#\(marker))\"" : "")/>")
-            elements.append("  <circle cx=\"\(number(x(linkLane)))\" cy=\"\(number(y))\" r=\"2\" fill=\"\(colour)\"/>")
+                "  <polyline class=\"\(band ? "packet-band" : "packet")\" points=\"\(Format.decimal(x(fromLane))),\(Format.decimal(y)) \(Format.decimal(x(linkLane))),\(Format.decimal(y)) \(Format.decimal(x(toLane))),\(Format.decimal(y))\" "
+                    + "fill=\"none\" stroke=\"\(colour)\" stroke-width=\"\(strokeWidth)\" stroke-opacity=\"\(band ? "0.6" : "1")\"\(dash) marker-end=\"url(#\(idPrefix)\(marker))\"\(bothWays ? " marker-start=\"url(#\(idPrefix)\(marker))\"" : "")/>")
+            elements.append("  <circle cx=\"\(Format.decimal(x(linkLane)))\" cy=\"\(Format.decimal(y))\" r=\"2\" fill=\"\(colour)\"/>")
             let span = [x(fromLane), x(linkLane), x(toLane)]
             elements.append(label(text, left: span.min() ?? 0, right: span.max() ?? 0, y: y, colour: retransmission ? "#D55E00" : "#666666"))
         case let .lost(reason):
             text += "  LOST: " + TraceReport.lossText(reason)
             let cross = x(linkLane)
             elements.append(
-                "  <line class=\"packet-lost\" x1=\"\(number(x(fromLane)))\" y1=\"\(number(y))\" x2=\"\(number(cross))\" y2=\"\(number(y))\" stroke=\"#cc0000\" stroke-width=\"1\"\(dash)/>")
+                "  <line class=\"packet-lost\" x1=\"\(Format.decimal(x(fromLane)))\" y1=\"\(Format.decimal(y))\" x2=\"\(Format.decimal(cross))\" y2=\"\(Format.decimal(y))\" stroke=\"#cc0000\" stroke-width=\"1\"\(dash)/>")
             elements.append(
-                "  <path class=\"loss\" d=\"M \(number(cross - 5)) \(number(y - 5)) L \(number(cross + 5)) \(number(y + 5)) M \(number(cross - 5)) \(number(y + 5)) L \(number(cross + 5)) \(number(y - 5))\" stroke=\"#cc0000\" stroke-width=\"2.5\"/>")
+                "  <path class=\"loss\" d=\"M \(Format.decimal(cross - 5)) \(Format.decimal(y - 5)) L \(Format.decimal(cross + 5)) \(Format.decimal(y + 5)) M \(Format.decimal(cross - 5)) \(Format.decimal(y + 5)) L \(Format.decimal(cross + 5)) \(Format.decimal(y - 5))\" stroke=\"#cc0000\" stroke-width=\"2.5\"/>")
             elements.append(label(text, left: min(x(fromLane), cross), right: max(x(fromLane), cross) + 6, y: y, colour: "#cc0000"))
         }
         return elements
@@ -363,8 +374,8 @@ public enum TraceDiagram {
             // right end (the halo keeps it legible).
             (position, anchor) = (max(right - 14, lanesLeft + 8 + estimatedWidth), "end")
         }
-        return "  <text class=\"label\" x=\"\(number(position))\" y=\"\(number(y + 4))\" text-anchor=\"\(anchor)\" fill=\"\(colour)\" "
-            + "stroke=\"#ffffff\" stroke-width=\"4\" stroke-linejoin=\"round\" paint-order=\"stroke\">\(escape(shown))</text>"
+        return "  <text class=\"label\" x=\"\(Format.decimal(position))\" y=\"\(Format.decimal(y + 4))\" text-anchor=\"\(anchor)\" fill=\"\(colour)\" "
+            + "stroke=\"#ffffff\" stroke-width=\"4\" stroke-linejoin=\"round\" paint-order=\"stroke\">\(Escape.xml(shown))</text>"
     }
 
     /// The receiving device a source's message goes to: the device of the
@@ -380,7 +391,4 @@ public enum TraceDiagram {
         return text.count > fits ? String(text.prefix(fits - 1)) + "…" : text
     }
 
-    static func escape(_ text: String) -> String { JUnitReport.escape(text) }
-
-    static func number(_ value: Double) -> String { SweepChart.number(value) }
 }

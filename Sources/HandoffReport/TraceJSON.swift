@@ -77,7 +77,7 @@ public enum TraceJSON {
         let columns = TraceText.columns(record.event)
         return .object([
             ("timeNanoseconds", .int(record.time.sinceStart.nanoseconds)),
-            ("time", .string(TraceTime.seconds(record.time))),
+            ("time", .string(Format.seconds(record.time))),
             ("device", .string(record.device.name)),
             ("app", .string(TraceText.app(record.app))),
             ("activity", .string(TraceText.activity(record.activity))),
@@ -99,7 +99,7 @@ public enum TraceJSON {
         }
         return .object([
             ("timeNanoseconds", .int(record.time.sinceStart.nanoseconds)),
-            ("time", .string(TraceTime.seconds(record.time))),
+            ("time", .string(Format.seconds(record.time))),
             ("link", .string(link)),
             ("from", .string(ends.from)),
             ("to", .string(ends.to)),

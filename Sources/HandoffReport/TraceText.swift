@@ -40,7 +40,7 @@ public enum TraceText {
     public static func line(_ record: TraceRecord) -> String {
         let columns = self.columns(record.event)
         let tail = columns.detail.isEmpty ? "" : "  (\(columns.detail))"
-        return "\(TraceTime.seconds(record.time))  \(record.device.name)  \(app(record.app))  "
+        return "\(Format.seconds(record.time))  \(record.device.name)  \(app(record.app))  "
             + "\(activity(record.activity))  \(columns.step)\(tail)"
     }
 

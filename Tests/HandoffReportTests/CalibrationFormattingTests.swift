@@ -10,7 +10,7 @@ struct CalibrationFormattingTests {
         (1e19, 1, "1e+19"), (1e22, 0, "1e+22"), (-1e300, 2, "-1e+300"), (123.456, 1, "123.5"), (Double.nan, 1, "—"),
     ])
     func fixedIsTotal(value: Double, digits: Int, text: String) {
-        #expect(CalibrationReport.fixed(value, digits) == text)
+        #expect(Format.fixed(value, digits) == text)
     }
 
     @Test("decade labels reach 1e22 ms and a subnormal's decade", arguments: [

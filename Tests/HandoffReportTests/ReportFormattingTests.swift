@@ -40,14 +40,44 @@ struct ReportFormattingTests {
         #expect(empty == JSONOutput.object([]).render(pretty: true))
     }
 
+    @Test("one rounding rule for sizes in every table, chart and sentence: KiB to one decimal, half up")
+    func sizes() {
+        #expect(Format.size(6100) == "6.0 KiB")
+        #expect(Format.sizeWithBytes(6100) == "6.0 KiB (6 100 bytes)")
+        #expect(Format.size(6080) == "5.9 KiB")
+        #expect(Format.size(5130) == "5.0 KiB")
+        #expect(Format.size(1536) == "1.5 KiB")
+        #expect(Format.size(3 << 10) == "3 KiB")
+        #expect(Format.size(3 << 20) == "3 MiB")
+        #expect(Format.size(1023) == "1023 B")
+        #expect(Format.sizeWithBytes(49152) == "48 KiB (49 152 bytes)")
+        #expect(Format.sizeWithBytes(1000) == "1 000 bytes")
+        #expect(Format.size(exponent: 12) == "4 KiB")
+    }
+
+    @Test("percentages and seconds: one writer each, never by locale")
+    func numbers() {
+        #expect(Format.percent(0.995) == "99.5%")
+        #expect(Format.percent(1) == "100%")
+        #expect(Format.percent(0.12345) == "12.345%")
+        #expect(Format.percentOneDecimal(0.9876) == "98.8%")
+        #expect(Format.percentOneDecimal(0.99) == "99%")
+        #expect(Format.wholePercent(0.004) == "<1%")
+        #expect(Format.wholePercent(0.93) == "93%")
+        #expect(Format.seconds(7.3, decimals: 2) == "7.30s")
+        #expect(Format.percentile(99.9) == "p99.9")
+        #expect(Format.decimal(-0.001) == "0")
+        #expect(Format.decimal(12.346) == "12.35")
+    }
+
     @Test("JUnit: dotted class names, seconds with a '.', XML escaping")
     func junit() {
         #expect(JUnitReport.dottedClassName("scenarios/net/slow.json") == "scenarios.net.slow")
         #expect(JUnitReport.dottedClassName("./scenarios/v1.2/a.json") == "scenarios.v1_2.a")
-        #expect(JUnitReport.seconds(1.2345) == "1.235")
-        #expect(JUnitReport.seconds(0.0004) == "0.000")
-        #expect(JUnitReport.seconds(12) == "12.000")
-        #expect(JUnitReport.escape("a<b & \"c\"\n\u{1}") == "a&lt;b &amp; &quot;c&quot;&#10;\u{FFFD}")
+        #expect(Format.seconds(1.2345, decimals: 3, unit: false) == "1.235")
+        #expect(Format.seconds(0.0004, decimals: 3, unit: false) == "0.000")
+        #expect(Format.seconds(12, decimals: 3, unit: false) == "12.000")
+        #expect(Escape.xml("a<b & \"c\"\n\u{1}") == "a&lt;b &amp; &quot;c&quot;&#10;\u{FFFD}")
     }
 
     @Test("GitHub workflow commands escape %, CR, LF, and in properties also : and ,")
@@ -58,15 +88,15 @@ struct ReportFormattingTests {
 
     @Test("Markdown table cells escape pipes, line breaks and other control characters")
     func markdown() {
-        #expect(MarkdownReport.cell("a|b\nc") == "a\\|b\\nc")
-        #expect(MarkdownReport.cell("a\r\nb\u{1B}[1m") == "a\\r\\nb\\u{1B}[1m")
+        #expect(Escape.markdownCell("a|b\nc") == "a\\|b\\nc")
+        #expect(Escape.markdownCell("a\r\nb\u{1B}[1m") == "a\\r\\nb\\u{1B}[1m")
     }
 
     @Test("text summary seconds have two decimals")
     func seconds() {
-        #expect(TextReport.secondsText(4.567) == "4.57s")
-        #expect(TextReport.secondsText(0.004) == "0.00s")
-        #expect(TextReport.secondsText(10.05) == "10.05s")
+        #expect(Format.seconds(4.567, decimals: 2) == "4.57s")
+        #expect(Format.seconds(0.004, decimals: 2) == "0.00s")
+        #expect(Format.seconds(10.05, decimals: 2) == "10.05s")
     }
 
     @Test("calibration chart: every decade label sits where its value would, also when the data start well above it")
@@ -82,9 +112,9 @@ struct ReportFormattingTests {
         // Decades 100 ms … 1 s: the 100 ms label at the plot's left edge, 1 s at its right.
         let left = CalibrationChart.left
         let right = CalibrationChart.width - CalibrationChart.right
-        #expect(svg.contains(#"<text x="\#(CalibrationChart.number(left))""#) && svg.contains(">100ms</text>"))
-        #expect(svg.contains(#"<text x="\#(CalibrationChart.number(right))""#) && svg.contains(">1s</text>"))
+        #expect(svg.contains(#"<text x="\#(Format.decimal(left))""#) && svg.contains(">100ms</text>"))
+        #expect(svg.contains(#"<text x="\#(Format.decimal(right))""#) && svg.contains(">1s</text>"))
         let hundred = svg.components(separatedBy: "\n").first { $0.hasSuffix(">100ms</text>") } ?? ""
-        #expect(hundred.hasPrefix(#"    <text x="\#(CalibrationChart.number(left))""#), "\(hundred)")
+        #expect(hundred.hasPrefix(#"    <text x="\#(Format.decimal(left))""#), "\(hundred)")
     }
 }

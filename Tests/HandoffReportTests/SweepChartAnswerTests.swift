@@ -21,7 +21,7 @@ struct SweepChartAnswerTests {
             budget[.transfer] = .nanoseconds(total - budget[.resolve].nanoseconds)
             aggregate.budget.record(budget)
         }
-        return SweepPoint(coordinates: [SweepChart.sizeText(bytes)], payloadBytes: bytes, profile: "WiFi", aggregate: aggregate)
+        return SweepPoint(coordinates: [Format.size(bytes)], payloadBytes: bytes, profile: "WiFi", aggregate: aggregate)
     }
 
     static func result(_ points: [SweepPoint]) -> SweepResult {

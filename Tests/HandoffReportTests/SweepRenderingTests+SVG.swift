@@ -85,8 +85,8 @@ extension SweepRenderingTests {
         #expect(wideBytes.allSatisfy { $0 > 0 && $0 & ($0 - 1) == 0 })
         #expect(wideTicks.first?.text == "1 B")
         #expect(wideTicks.last?.text == "1 GiB")
-        #expect(SweepChart.bytesText(exponent: 20) == "1 MiB")
-        #expect(SweepChart.bytesText(exponent: 16) == "64 KiB")
+        #expect(Format.size(exponent: 20) == "1 MiB")
+        #expect(Format.size(exponent: 16) == "64 KiB")
     }
 
     @Test("SVG: y runs from 0 to the nice maximum covering every p99, in milliseconds")
@@ -239,13 +239,13 @@ extension SweepRenderingTests {
 
     @Test("coordinates print with at most two decimals, half away from zero, never -0")
     func coordinates() {
-        #expect(SweepChart.number(12.346) == "12.35")
-        #expect(SweepChart.number(3.10) == "3.1")
-        #expect(SweepChart.number(80) == "80")
-        #expect(SweepChart.number(-0.001) == "0")
-        #expect(SweepChart.number(-2.5) == "-2.5")
-        #expect(SweepChart.number(0.005) == "0.01")
-        #expect(SweepChart.number(.nan) == "0")
+        #expect(Format.decimal(12.346) == "12.35")
+        #expect(Format.decimal(3.10) == "3.1")
+        #expect(Format.decimal(80) == "80")
+        #expect(Format.decimal(-0.001) == "0")
+        #expect(Format.decimal(-2.5) == "-2.5")
+        #expect(Format.decimal(0.005) == "0.01")
+        #expect(Format.decimal(.nan) == "0")
         // Every coordinate in the chart: digits, at most two decimals, no -0.
         let root = parseXML(SweepChart.svg(twoProfilesFourPayloads()))
         var numbers: [String] = []

@@ -54,11 +54,11 @@ struct SweepRenderingTests {
 
     @Test("CSV: fields with a comma or quote are quoted with inner quotes doubled; control characters are escaped, so a row is one line")
     func csvQuoting() {
-        #expect(SweepTable.csvField("plain value") == "plain value")
-        #expect(SweepTable.csvField("a,b") == "\"a,b\"")
-        #expect(SweepTable.csvField("say \"hi\"") == "\"say \"\"hi\"\"\"")
-        #expect(SweepTable.csvField("two\nlines") == "two\\nlines")
-        #expect(SweepTable.csvField("a,\r\u{1B}") == "\"a,\\r\\u{1B}\"")
+        #expect(Escape.csvField("plain value") == "plain value")
+        #expect(Escape.csvField("a,b") == "\"a,b\"")
+        #expect(Escape.csvField("say \"hi\"") == "\"say \"\"hi\"\"\"")
+        #expect(Escape.csvField("two\nlines") == "two\\nlines")
+        #expect(Escape.csvField("a,\r\u{1B}") == "\"a,\\r\\u{1B}\"")
         let result = sweep(
             axes: [SweepAxis(name: "odd,\"axis\"", values: ["x, y"]), SweepAxis(name: "payload", values: ["1KiB"])],
             points: [SweepPoint(coordinates: ["x, y", "1KiB"], payloadBytes: 1024, profile: "WiFi", aggregate: PointAggregate())])
@@ -76,7 +76,7 @@ struct SweepRenderingTests {
         aggregate.continued = 789
         aggregate.continuedInBrowser = 1
         #expect(SweepTable.successRate(aggregate, scale: 1_000_000) == 987_500)
-        #expect(SweepTable.decimalText(987_500, scale: 1_000_000) == "0.9875")
+        #expect(Format.decimalText(987_500, scale: 1_000_000) == "0.9875")
         let point = SweepPoint(coordinates: [], payloadBytes: 1, profile: "WiFi", aggregate: aggregate)
         #expect(SweepTable.displayFields(point, axisCount: 0)[2] == "98.75%")
         aggregate.trials = 3
@@ -84,23 +84,23 @@ struct SweepRenderingTests {
         aggregate.continuedInBrowser = 0
         #expect(SweepTable.successRate(aggregate, scale: 1_000_000) == 666_667)
         #expect(SweepTable.successRate(aggregate, scale: 10_000) == 6_667)
-        #expect(SweepTable.decimalText(1_000_000, scale: 1_000_000) == "1")
-        #expect(SweepTable.decimalText(50_000, scale: 1_000_000) == "0.05")
-        #expect(SweepTable.decimalText(0, scale: 100) == "0")
+        #expect(Format.decimalText(1_000_000, scale: 1_000_000) == "1")
+        #expect(Format.decimalText(50_000, scale: 1_000_000) == "0.05")
+        #expect(Format.decimalText(0, scale: 100) == "0")
     }
 
     // MARK: Durations
 
     @Test("latencies print as durations to three significant digits, — when nothing was recorded")
     func durations() {
-        #expect(SweepTable.durationText(430_251_040) == "430ms")
-        #expect(SweepTable.durationText(1_234_500_000) == "1.23s")
-        #expect(SweepTable.durationText(1_235_000_000) == "1.24s")
-        #expect(SweepTable.durationText(12_500) == "12.5us")
-        #expect(SweepTable.durationText(999_600) == "1ms")
-        #expect(SweepTable.durationText(17) == "17ns")
-        #expect(SweepTable.durationText(0) == "0s")
-        #expect(SweepTable.durationText(nil) == "—")
+        #expect(Format.duration(nanoseconds: 430_251_040) == "430ms")
+        #expect(Format.duration(nanoseconds: 1_234_500_000) == "1.23s")
+        #expect(Format.duration(nanoseconds: 1_235_000_000) == "1.24s")
+        #expect(Format.duration(nanoseconds: 12_500) == "12.5us")
+        #expect(Format.duration(nanoseconds: 999_600) == "1ms")
+        #expect(Format.duration(nanoseconds: 17) == "17ns")
+        #expect(Format.duration(nanoseconds: 0) == "0s")
+        #expect(Format.duration(nanoseconds: nil) == "—")
         #expect(SimDuration(nanoseconds: .max).rounded(toSignificantDigits: 3).nanoseconds == 9_220_000_000_000_000_000)  // no overflow
         #expect(SimDuration(nanoseconds: -1_235_000).rounded(toSignificantDigits: 3).nanoseconds == -1_240_000)
     }

@@ -215,7 +215,7 @@ struct TraceRenderingTests {
         var shown = words.from.isEmpty && words.to.isEmpty ? words.event : "\(words.from) → \(words.to) (\(words.event))"
         if !words.detail.isEmpty { shown += " — " + words.detail }
         if shown.count > 110 { shown = String(shown.prefix(109)) + "…" }
-        #expect(svg.contains(">" + TraceDiagram.escape(shown) + "</text>"))
+        #expect(svg.contains(">" + Escape.xml(shown) + "</text>"))
 
         let perfetto = TracePerfetto.render(replay, scenario: scenario)
         #expect(perfetto.contains("\"name\": " + JSONOutput.string(step).render(pretty: false)))

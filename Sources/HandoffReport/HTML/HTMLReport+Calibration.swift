@@ -18,7 +18,7 @@ extension HTMLReport {
         let verdict = within == result.groups.count ? "pass" : "fail"
         page.lede = "<span class=\"badge \(verdict)\">\(within == result.groups.count ? "WITHIN" : "BEYOND")</span> "
             + html("\(within) of \(result.groups.count) group\(result.groups.count == 1 ? "" : "s") within the 5% critical value of the "
-                + "Kolmogorov–Smirnov distance; objective \(CalibrationReport.fixed(result.objective, 4))")
+                + "Kolmogorov–Smirnov distance; objective \(Format.fixed(result.objective, 4))")
         page.facts = [
             ("experiment", result.file), ("seed", String(result.seed)),
             (result.fitted ? "fitted in" : "checked with",
@@ -37,7 +37,7 @@ extension HTMLReport {
         }
         page.body.append("<h2>Measured and simulated</h2>")
         page.body.append("<figure class=\"chart\">")
-        page.body.append(inlineSVG(CalibrationChart.svg(result), prefix: "calibration"))
+        page.body.append(inlineSVG(CalibrationChart.svg(result)))
         page.body.append("<figcaption>The empirical distribution functions, measured and simulated, one panel per group.</figcaption>")
         page.body.append("</figure>")
         for group in result.groups {
@@ -46,14 +46,14 @@ extension HTMLReport {
             page.body.append("<section class=\"group\" data-dataset=\"\(group.dataset + 1)\" data-status=\"\(fits ? "pass" : "fail")\">")
             page.body.append("<h3>\(html(name)): \(html(group.metric.rawValue))</h3>")
             page.body.append("<p><span class=\"badge \(fits ? "pass" : "fail")\">\(fits ? "WITHIN" : "BEYOND")</span> "
-                + html("Kolmogorov–Smirnov distance \(CalibrationReport.fixed(group.ks, 3)) against the 5% critical value "
-                    + "\(CalibrationReport.fixed(group.critical, 3)); \(group.measuredCount) measured, \(group.simulatedCount) simulated")
-                + (group.measuredSuccess.map { html("; success measured \(CalibrationReport.fixed($0 * 100, 1))%, simulated \(CalibrationReport.fixed(group.simulatedSuccess * 100, 1))%") } ?? "")
+                + html("Kolmogorov–Smirnov distance \(Format.fixed(group.ks, 3)) against the 5% critical value "
+                    + "\(Format.fixed(group.critical, 3)); \(group.measuredCount) measured, \(group.simulatedCount) simulated")
+                + (group.measuredSuccess.map { html("; success measured \(Format.fixed($0 * 100, 1))%, simulated \(Format.fixed(group.simulatedSuccess * 100, 1))%") } ?? "")
                 + "</p>")
-            let header = ["quantile"] + group.quantiles.map { "p\(CalibrationReport.percent($0.level))" }
+            let header = ["quantile"] + group.quantiles.map { Format.percentile($0.level * 100) }
             let rows = [
-                ["measured"] + group.quantiles.map { CalibrationReport.milliseconds($0.measured) },
-                ["simulated"] + group.quantiles.map { $0.simulated.map(CalibrationReport.milliseconds) ?? "—" },
+                ["measured"] + group.quantiles.map { Format.measuredMilliseconds($0.measured) },
+                ["simulated"] + group.quantiles.map { $0.simulated.map(Format.measuredMilliseconds) ?? "—" },
             ]
             page.body += htmlTable(header, rows, numeric: Set(1..<header.count), className: "quantiles")
             page.body.append("</section>")

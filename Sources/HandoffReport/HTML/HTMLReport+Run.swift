@@ -152,7 +152,9 @@ extension HTMLReport {
         ]
         if let replay = try? ScenarioRunner.replay(run.scenario, seed: run.seed, trial: trial, packets: false) {
             lines.append("<figure class=\"trace\">")
-            lines.append(inlineSVG(TraceDiagram.svg(replay, scenario: run.scenario), prefix: "t\(index + 1)-\(part)"))
+            var svg = ""
+            TraceDiagram.write(replay, scenario: run.scenario, to: &svg, idPrefix: "t\(index + 1)-\(part)-")
+            lines.append(inlineSVG(svg))
             lines.append("<figcaption>Trace of trial \(trial) (seed \(run.seed)): one lane per actor, time in ms on the left.</figcaption>")
             lines.append("</figure>")
         } else {

@@ -24,9 +24,9 @@ extension HTMLReport {
         page.facts = [("file", result.file), ("activity", "\(result.activity) on \(result.device)"), ("seed", String(result.seed))]
         page.body.append("<h2>Latency against payload</h2>")
         page.body.append("<figure class=\"chart\">")
-        page.body.append(inlineSVG(SweepChart.svg(result, metric: metric, target: target), prefix: "sweep"))
+        page.body.append(inlineSVG(SweepChart.svg(result, metric: metric, target: target)))
         page.body.append("<figcaption>\(html(metric.label)): p50 (solid), p5–p95 (band), p99 (dashed)"
-            + (target.map { "; the target p\(AdviceReport.numberText($0.percentile)) ≤ \($0.latency) and each panel's answer" } ?? "")
+            + (target.map { "; the target p\(Format.number($0.percentile)) ≤ \($0.latency) and each panel's answer" } ?? "")
             + (result.replicates > 0 ? "; whiskers: the 95% interval over the fit's replicates" : "") + ".</figcaption>")
         page.body.append("</figure>")
         page.body.append("<h2>Every point</h2>")
@@ -34,8 +34,7 @@ extension HTMLReport {
         let rows = result.points.map { SweepTable.displayFields($0, axisCount: result.axes.count) }
         let numeric = Set(result.axes.count..<(header.count - 1))
         page.body += htmlTable(header, rows, numeric: numeric, className: "points")
-        var notes = ["a→c: accept → continue; a→r: accept → restored; ad→o: advert → offered. "
-            + "Latencies are nearest-rank percentiles to three significant digits; — where no trial reached them."]
+        var notes = [SweepTable.legend]
         if let note = SweepTable.intervalNote(result) { notes.append(note) }
         for note in notes { page.body.append("<p class=\"note\">\(html(note))</p>") }
         return page.render(context)
@@ -53,9 +52,9 @@ extension HTMLReport {
     /// - Returns: The HTML document.
     public static func advice(_ advice: [Advisor.Advice], target: Advisor.Target, file: String, context: Context) -> String {
         var page = HTMLPage(kind: "advice", title: "Advice: \(file)")
-        let percentile = "p\(AdviceReport.numberText(target.percentile))"
+        let percentile = "p\(Format.number(target.percentile))"
         page.lede = html("How large may userInfo be for \(target.metric.label) \(percentile) ≤ \(target.latency)"
-            + (target.success < 1 ? " with at least \(AdviceReport.percentWords(target.success)) succeeding" : " with every handoff succeeding") + "?")
+            + (target.success < 1 ? " with at least \(Format.percentOneDecimal(target.success)) succeeding" : " with every handoff succeeding") + "?")
         page.facts = [("file", file)]
         for (index, item) in advice.enumerated() {
             let status = item.largestPayload == nil ? "fail" : "pass"
@@ -67,26 +66,26 @@ extension HTMLReport {
             page.body.append("<p class=\"verdict\">\(html(answer.prefix(1).uppercased() + answer.dropFirst()))</p>")
             if let interval = item.interval {
                 page.body.append("<p>Over the fit's \(interval.replicates) bootstrap replicates the answer lies between "
-                    + "<strong>\(html(interval.low.map(AdviceReport.sizeWords) ?? "none"))</strong> and "
-                    + "<strong>\(html(interval.high.map(AdviceReport.sizeWords) ?? "none"))</strong> (95%).</p>")
+                    + "<strong>\(html(interval.low.map(Format.sizeWithBytes) ?? "none"))</strong> and "
+                    + "<strong>\(html(interval.high.map(Format.sizeWithBytes) ?? "none"))</strong> (95%).</p>")
             }
             if let budget = item.budget {
                 let at = item.largestPayload ?? item.smallestTried.bytes
-                page.body.append("<h3>Where the time goes at \(html(AdviceReport.sizeWords(at)))</h3>")
+                page.body.append("<h3>Where the time goes at \(html(Format.sizeWithBytes(at)))</h3>")
                 page.body += budgetTable(budget)
             }
             if !item.sensitivity.isEmpty {
                 page.body.append("<h3>Sensitivity</h3>")
                 if let chart = SensitivityChart.svg(item, target: target) {
                     page.body.append("<figure class=\"chart\">")
-                    page.body.append(inlineSVG(chart, prefix: "sensitivity-\(index + 1)"))
+                    page.body.append(inlineSVG(chart))
                     page.body.append("</figure>")
                 }
                 let rows = item.sensitivity.map { entry -> [String] in
                     func value(_ duration: SimDuration?) -> String { duration.map { $0.rounded(toSignificantDigits: 3).description } ?? "—" }
                     func answer(_ bytes: Int??) -> String {
                         guard let bytes else { return "" }
-                        return bytes.map(AdviceReport.shortSize) ?? "none"
+                        return bytes.map { Format.size($0) } ?? "none"
                     }
                     return [entry.parameter, entry.evidence.kind, entry.range.description, value(entry.low), value(entry.high),
                             entry.lowAnswer == nil ? "" : "\(answer(entry.lowAnswer)) … \(answer(entry.highAnswer))"]
@@ -117,7 +116,7 @@ extension HTMLReport {
         for figure in budget.ranked {
             let width = Int((min(max(figure.tailShare, 0), 1) * 200).rounded())
             table.append("<tr data-phase=\"\(html(figure.phase.description))\"><td>\(html(figure.phase.label))</td>"
-                + "<td class=\"number\">\(html(BudgetText.percent(figure.tailShare)))</td>"
+                + "<td class=\"number\">\(html(Format.wholePercent(figure.tailShare)))</td>"
                 + "<td><span class=\"bar\" style=\"width: \(width)px\"></span></td>"
                 + "<td class=\"number\">\(html(figure.mean.rounded(toSignificantDigits: 3).description))</td></tr>")
         }

@@ -85,7 +85,7 @@ struct HTMLPage {
         if let overlay = context.overlay { facts.append(("overlay", overlay)) }
         facts.append(("tool", "handoff-sim \(context.toolVersion)"))
         if let seconds = context.wallSeconds, seconds.isFinite, seconds >= 0 {
-            facts.append(("wall time", TextReport.secondsText(seconds)))
+            facts.append(("wall time", Format.seconds(seconds, decimals: 2)))
         }
         var lines = [
             "<!DOCTYPE html>",
@@ -208,23 +208,9 @@ struct HTMLPage {
 
 // MARK: - Escaping and pieces
 
-/// `text` safe in HTML text and in a double-quoted attribute: `&`, `<`,
-/// `>`, `"` and `'` as references, other control characters written as
-/// escapes (`\n` stays a line break only where the caller keeps it).
-func html(_ text: String) -> String {
-    var result = ""
-    for scalar in text.escapingControlCharacters.unicodeScalars {
-        switch scalar {
-        case "&": result += "&amp;"
-        case "<": result += "&lt;"
-        case ">": result += "&gt;"
-        case "\"": result += "&quot;"
-        case "'": result += "&#39;"
-        default: result.unicodeScalars.append(scalar)
-        }
-    }
-    return result
-}
+/// `text` safe in HTML text and in a double-quoted attribute
+/// (``Escape/html(_:)``, the pages' shorthand for it).
+func html(_ text: String) -> String { Escape.html(text) }
 
 /// A table: a header row and rows of cells, each cell's text escaped;
 /// columns in `numeric` are right-aligned. Wrapped so a wide table
@@ -246,17 +232,14 @@ func htmlTable(_ header: [String], _ rows: [[String]], numeric: Set<Int> = [], c
     return lines
 }
 
-/// An SVG document made fit to sit inside HTML: without its XML
-/// declaration and namespace attribute (HTML gives inline SVG its
-/// namespace), its ids and the references to them prefixed with `prefix`
-/// so several pictures on one page never share an id.
-func inlineSVG(_ svg: String, prefix: String) -> String {
+/// An SVG document as an element of an HTML page: without its XML
+/// declaration and its `xmlns` (HTML gives inline SVG its namespace).
+/// Element ids are the picture's own business: a picture drawn for a page
+/// with others takes an id prefix where it is drawn (``TraceDiagram``).
+func inlineSVG(_ svg: String) -> String {
     var text = svg
     if text.hasPrefix("<?xml"), let end = text.firstIndex(of: "\n") { text = String(text[text.index(after: end)...]) }
     text = text.replacing(" xmlns=\"http://www.w3.org/2000/svg\"", with: "")
-    text = text.replacing(" id=\"", with: " id=\"\(prefix)-")
-    text = text.replacing("url(#", with: "url(#\(prefix)-")
-    text = text.replacing("href=\"#", with: "href=\"#\(prefix)-")
     while text.hasSuffix("\n") { text.removeLast() }
     return text
 }
