@@ -55,6 +55,17 @@ extension ScenarioReader {
         }
     }
 
+    /// The CUBIC presets a scenario names, with their constants.
+    static let cubicPresets: [(name: String, parameters: CubicParameters)] = [("xnu", .xnu), ("rfc9438", .rfc9438)]
+
+    /// A loss detection's name in scenario files.
+    static func scenarioName(of detection: LossDetection) -> String {
+        switch detection {
+        case .rackTailLossProbe: "rack"
+        case .duplicateThreshold: "duplicateThreshold"
+        }
+    }
+
     /// CUBIC's constants: `{"preset": "xnu" | "rfc9438", "constant": C,
     /// "beta": β, "fastConvergence", "renoFriendly", "roundTrip",
     /// "reductionBase"}`, every key optional.
@@ -64,9 +75,9 @@ extension ScenarioReader {
         }
         var overrides = CubicOverrides()
         if let name = object.optional("preset", {
-            context.choice($0, $1, what: "CUBIC preset", among: ["xnu", "rfc9438"])
-        }) {
-            overrides.preset = name == "xnu" ? .xnu : .rfc9438
+            context.choice($0, $1, what: "CUBIC preset", among: Self.cubicPresets.map(\.name))
+        }), let preset = Self.cubicPresets.first(where: { $0.name == name }) {
+            overrides.preset = preset.parameters
         }
         overrides.constant = object.optional("constant", {
             context.number($0, $1, in: 0.01...100, expected: "C, a number from 0.01 to 100 (segments per second cubed)")
@@ -101,9 +112,9 @@ extension ScenarioReader {
             overrides.congestionControl = CongestionControl(rawValue: name)
         }
         if let name = object.optional("lossDetection", {
-            context.choice($0, $1, what: "loss detection", among: ["rack", "duplicateThreshold"])
+            context.choice($0, $1, what: "loss detection", among: LossDetection.allCases.map(Self.scenarioName))
         }) {
-            overrides.lossDetection = name == "rack" ? .rackTailLossProbe : .duplicateThreshold
+            overrides.lossDetection = LossDetection.allCases.first { Self.scenarioName(of: $0) == name }
         }
         if let member = object.member("delayedAcknowledgement") {
             if case .null = member.value.value {
