@@ -199,7 +199,7 @@ func baselineCheckCommand(_ parsed: ParsedArguments, _ context: CommandContext) 
         baseline: baseline, now: Baseline(toolVersion: toolVersion, scenarios: scenarios), tolerances: tolerances)
     io.writeOutput(BaselineReport.text(comparison))
     if context.environment["GITHUB_ACTIONS"] == "true" {
-        for line in GitHubAnnotations.lines(for: comparison) { io.writeOutput(line + "\n") }
+        for line in BaselineReport.annotations(comparison) { io.writeOutput(line + "\n") }
     }
     let markdown = BaselineReport.markdown(comparison)
     do {

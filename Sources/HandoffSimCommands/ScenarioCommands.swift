@@ -327,23 +327,23 @@ func runCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(Usa
     let summary = RunSummary(results, strict: parsed[.strict], seeds: seedList?.seeds)
 
     if summary.seeds != nil {
-        io.writeOutput(SeedsReport.render(summary, quiet: parsed[.quiet]))
+        io.writeOutput(RunReport.seedsTable(summary, quiet: parsed[.quiet]))
     } else {
-        io.writeOutput(TextReport.render(summary, quiet: parsed[.quiet], budgets: parsed[.budget]))
+        io.writeOutput(RunReport.text(summary, quiet: parsed[.quiet], budgets: parsed[.budget]))
     }
     if let filter { io.writeOutput(TrialListReport.render(results, filter: filter)) }
     let environment = context.environment
     if environment["GITHUB_ACTIONS"] == "true" {
-        for line in GitHubAnnotations.lines(for: summary) { io.writeOutput(line + "\n") }
+        for line in RunReport.annotations(for: summary) { io.writeOutput(line + "\n") }
     }
     do {
         if let path = parsed[.json] {
-            try writeAtomically(JSONReport.render(summary, toolVersion: toolVersion, trials: trials, seed: seed), to: path, io: io)
+            try writeAtomically(RunReport.json(summary, toolVersion: toolVersion, trials: trials, seed: seed), to: path, io: io)
         }
         if let path = parsed[.junit] {
-            try writeAtomically(JUnitReport.render(summary, toolVersion: toolVersion), to: path, io: io)
+            try writeAtomically(RunReport.junit(summary, toolVersion: toolVersion), to: path, io: io)
         }
-        let markdown = MarkdownReport.render(summary)
+        let markdown = RunReport.markdown(summary)
         if let path = parsed[.markdown] { try writeAtomically(markdown, to: path, io: io) }
         if let path = parsed[.samples] { try writeAtomically(SamplesCSV.render(results), to: path, io: io) }
         if let path = parsed[.html] {
@@ -418,7 +418,7 @@ func validateCommand(_ parsed: ParsedArguments, _ context: CommandContext) throw
             invalid += 1
             io.writeError(problems.description)
             if context.environment["GITHUB_ACTIONS"] == "true" {
-                for line in GitHubAnnotations.lines(for: problems) { io.writeOutput(line + "\n") }
+                for line in RunReport.annotations(for: problems) { io.writeOutput(line + "\n") }
             }
         }
     }
@@ -477,7 +477,7 @@ func listCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(Us
     for file in files {
         switch ScenarioSuite.loadResult(file) {
         case let .success(scenario):
-            context.io.writeOutput(ListReport.render(scenario))
+            context.io.writeOutput(RunReport.listing(scenario))
         case let .failure(problems):
             context.io.writeError(problems.description)
             code = .dataError

@@ -84,7 +84,7 @@ struct FuzzRegressionTests {
             _ = try ScenarioSuite.decode(bytes, file: file)
         } catch {
             guard let problems = error.problems else { return error.description }
-            _ = GitHubAnnotations.lines(for: problems)
+            _ = RunReport.annotations(for: problems)
             return problems.description
         }
         do {
@@ -146,7 +146,7 @@ struct FuzzRegressionTests {
         ] {
             _ = BaselineReport.text(comparison)
             _ = BaselineReport.markdown(comparison)
-            _ = GitHubAnnotations.lines(for: comparison)
+            _ = BaselineReport.annotations(comparison)
         }
         return "read \(baseline.scenarios.count) scenarios"
     }

@@ -72,8 +72,8 @@ struct ReportFormattingTests {
 
     @Test("JUnit: dotted class names, seconds with a '.', XML escaping")
     func junit() {
-        #expect(JUnitReport.dottedClassName("scenarios/net/slow.json") == "scenarios.net.slow")
-        #expect(JUnitReport.dottedClassName("./scenarios/v1.2/a.json") == "scenarios.v1_2.a")
+        #expect(RunReport.dottedClassName("scenarios/net/slow.json") == "scenarios.net.slow")
+        #expect(RunReport.dottedClassName("./scenarios/v1.2/a.json") == "scenarios.v1_2.a")
         #expect(Format.seconds(1.2345, decimals: 3, unit: false) == "1.235")
         #expect(Format.seconds(0.0004, decimals: 3, unit: false) == "0.000")
         #expect(Format.seconds(12, decimals: 3, unit: false) == "12.000")
@@ -82,7 +82,7 @@ struct ReportFormattingTests {
 
     @Test("GitHub workflow commands escape %, CR, LF, and in properties also : and ,")
     func gitHub() {
-        #expect(GitHubAnnotations.annotation(file: "a,b:c.json", line: 3, column: nil, title: "t", message: "50% done\nnext")
+        #expect(RunReport.annotation(file: "a,b:c.json", line: 3, column: nil, title: "t", message: "50% done\nnext")
             == "::error file=a%2Cb%3Ac.json,line=3,title=t::50%25 done%0Anext")
     }
 

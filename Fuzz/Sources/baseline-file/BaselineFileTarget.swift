@@ -27,7 +27,7 @@ public func fuzzBaselineFile(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt
     ] {
         _ = BaselineReport.text(comparison)
         _ = BaselineReport.markdown(comparison)
-        _ = GitHubAnnotations.lines(for: comparison)
+        _ = BaselineReport.annotations(comparison)
     }
     return 0
 }

@@ -28,7 +28,7 @@ public func fuzzExperimentDecoder(_ data: UnsafePointer<UInt8>?, _ size: Int) ->
     } catch {
         // What calibrate prints, plain and as GitHub annotations.
         _ = error.description
-        if let problems = error.problems { _ = GitHubAnnotations.lines(for: problems) }
+        if let problems = error.problems { _ = RunReport.annotations(for: problems) }
     }
     return 0
 }

@@ -30,7 +30,7 @@ public func fuzzMeasuredCSV(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt 
         }
     } catch {
         _ = error.description
-        if let problems = error.problems { _ = GitHubAnnotations.lines(for: problems) }
+        if let problems = error.problems { _ = RunReport.annotations(for: problems) }
     }
     return 0
 }

@@ -17,7 +17,7 @@ public func fuzzOverlayApply(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt
         overlay = try Overlay(bytes: bytes, file: "fuzz-overlay.json")
     } catch {
         _ = error.description
-        if let problems = error.problems { _ = GitHubAnnotations.lines(for: problems) }
+        if let problems = error.problems { _ = RunReport.annotations(for: problems) }
         return 0
     }
     // Written back, it reads again.
@@ -31,7 +31,7 @@ public func fuzzOverlayApply(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt
         _ = prepared.axes.count
     } catch {
         _ = error.description
-        if let problems = error.problems { _ = GitHubAnnotations.lines(for: problems) }
+        if let problems = error.problems { _ = RunReport.annotations(for: problems) }
     }
     return 0
 }

@@ -16,7 +16,7 @@ public func fuzzScenarioDecoder(_ data: UnsafePointer<UInt8>?, _ size: Int) -> C
     } catch {
         // What validate prints, plain and as GitHub annotations.
         _ = error.description
-        if let problems = error.problems { _ = GitHubAnnotations.lines(for: problems) }
+        if let problems = error.problems { _ = RunReport.annotations(for: problems) }
         return 0
     }
     // What sweep does next with a file that decodes: the file's own sweep

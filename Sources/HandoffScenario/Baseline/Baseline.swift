@@ -131,7 +131,16 @@ public enum BaselineMetric: Hashable, Sendable, CustomStringConvertible {
 
 /// The percentiles of a latency a baseline records.
 public enum BaselinePercentile: String, CaseIterable, Hashable, Sendable {
-    case p50, p90, p95, p99, max
+    /// The median.
+    case p50
+    /// The 90th percentile.
+    case p90
+    /// The 95th percentile.
+    case p95
+    /// The 99th percentile.
+    case p99
+    /// The largest value.
+    case max
 
     /// The percentile (100 for the maximum).
     public var percentile: Double {

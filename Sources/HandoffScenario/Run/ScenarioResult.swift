@@ -128,10 +128,13 @@ public enum ExpectationMeasurement: Hashable, Sendable {
             /// The sequence it had.
             public let got: [TraceEvent.Name]
             /// The first position (from 0) where it differs from the
-            /// expected sequence, with the expected and found names there
-            /// (nil past a sequence's end).
+            /// expected sequence.
             public let position: Int
+            /// The expected name at ``position`` (nil past the expected
+            /// sequence's end).
             public let expected: TraceEvent.Name?
+            /// The name found at ``position`` (nil past the trial's
+            /// sequence's end).
             public let found: TraceEvent.Name?
         }
     }

@@ -113,7 +113,10 @@ public struct Advisor: Sendable {
 
     /// One end of a plausible range.
     public enum RangeEnd: String, Hashable, Sendable {
-        case low, high
+        /// The range's low end.
+        case low
+        /// The range's high end.
+        case high
     }
 
     /// A size and the percentile measured there (nil when no trial

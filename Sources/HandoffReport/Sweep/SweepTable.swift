@@ -5,9 +5,9 @@ import SimKernel
 /// The points of a sweep as a table: aligned plain text, CSV, or Markdown.
 ///
 /// Every rendering has one row per point, in the order of
-/// ``SweepResult/points``, and the same columns in the same order:
+/// `SweepResult.points`, and the same columns in the same order:
 ///
-/// 1. one column per axis, named by ``SweepAxis/name``, holding the point's
+/// 1. one column per axis, named by `SweepAxis.name`, holding the point's
 ///    coordinate as written (`3KiB`, `Very Bad Network`);
 /// 2. `payload_bytes`, `trials` (the trials this result holds for the point),
 ///    `success_rate`;
@@ -21,7 +21,7 @@ import SimKernel
 ///    (`--columns full`) and Markdown tables its three largest phases, in
 ///    CSV every phase's share of the p95 trials' time and its mean;
 /// 6. when the sweep ran an overlay's bootstrap replicates
-///    (``SweepResult/replicates``), the 95% interval of each p50, p90, p95
+///    (`SweepResult.replicates`), the 95% interval of each p50, p90, p95
 ///    and p99 over them: in the text and Markdown tables beside the value
 ///    (`1.05s [1.02s–1.10s]`, with a line saying what it is), in CSV as
 ///    `_low_ns` and `_high_ns` columns after every other
@@ -36,7 +36,7 @@ import SimKernel
 /// try SweepTable.csv(result).write(to: url, atomically: true, encoding: .utf8)
 /// ```
 ///
-/// Not shown: ``PointAggregate/otherOutcomes`` and the split between
+/// Not shown: `PointAggregate.otherOutcomes` and the split between
 /// continuing in the app and in the browser (both count as successes).
 public enum SweepTable {
     /// Plain-text table, aligned columns, one row per point.
@@ -93,7 +93,7 @@ public enum SweepTable {
     /// line; a field containing a comma or a double quote is enclosed in
     /// double quotes, with each inner double quote doubled.
     ///
-    /// The header names the axes by ``SweepAxis/name``, then `payload_bytes`,
+    /// The header names the axes by `SweepAxis.name`, then `payload_bytes`,
     /// `trials`, `success_rate`, `failed_4608` … `failed_4611`,
     /// `not_offered`, then for each metric (`accept_to_continue`,
     /// `accept_to_restored`, `advert_to_offered`) `_p50_ns`, `_p90_ns`,
@@ -117,7 +117,7 @@ public enum SweepTable {
     ///
     /// A level-2 heading `Sweep: NAME (seed S, N trials per point)` (with
     /// `, shard i/n` for a partial result), a line naming the file, activity
-    /// and device, the table (columns as in ``text(_:)``, numbers
+    /// and device, the table (columns as in ``text(_:columns:)``, numbers
     /// right-aligned), and a line explaining the abbreviations. Pipes in
     /// values are escaped and other control characters written as escapes (`\\n`).
     ///
@@ -272,7 +272,7 @@ public enum SweepTable {
     }
 
     /// What the tables' short metric names stand for, from the metric
-    /// table (``LatencyMetric/tabulated``), and how latencies are read.
+    /// table (`LatencyMetric.tabulated`), and how latencies are read.
     static var legend: String {
         LatencyMetric.tabulated.map { "\($0.shortName): \($0.label)" }.joined(separator: "; ")
             + ". Latencies are nearest-rank percentiles to three significant digits; — where no trial reached them."

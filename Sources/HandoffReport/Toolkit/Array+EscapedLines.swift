@@ -3,7 +3,7 @@ import HandoffScenario
 extension Array where Element == String {
     /// The lines as one text, each followed by `\n`, every control
     /// character inside a line written as an escape
-    /// (``Swift/String/escapingControlCharacters``): a name or value holding a line
+    /// (`Swift/String/escapingControlCharacters`): a name or value holding a line
     /// feed cannot start a line of its own (a forged `PASS`, a forged GitHub
     /// workflow command) or move the cursor.
     ///

@@ -9,7 +9,7 @@ import SimKernel
 ///
 /// One process per device (in the scenario's order, pid 1, 2, …) and one
 /// more, `links`, for the air; one thread (track) per actor, as in the SVG
-/// diagram (``TraceActors``): each app, the system, each link, the cloud.
+/// diagram (`TraceActors`): each app, the system, each link, the cloud.
 /// Complete slices (`"ph": "X"`) where the trace gives both ends: an app's
 /// launch (`launch` → `willContinue`, or the failure), the fetch (`fetch` →
 /// `payload arrived` or `fetch failed`), the Bonjour resolve (`resolve` →

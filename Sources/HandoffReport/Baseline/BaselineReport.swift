@@ -45,6 +45,25 @@ public enum BaselineReport {
         return lines.escapedLines
     }
 
+    /// One `::error` line per figure that moved past its tolerance or
+    /// disappeared (for `baseline check`), on the scenario file.
+    public static func annotations(_ comparison: BaselineComparison) -> [String] {
+        comparison.rows.compactMap { row in
+            switch row.change {
+            case .regression, .removed:
+                let what = row.metric.map { "\(row.entry): \($0.name)" } ?? row.entry
+                // The figures as the table shows them (durations, shares).
+                let values = "baseline \(row.baseline == nil ? "none" : BaselineReport.value(row.baseline, metric: row.metric)), "
+                    + "now \(row.now == nil ? "none" : BaselineReport.value(row.now, metric: row.metric))"
+                return RunReport.annotation(
+                    file: row.file, line: nil, column: nil, title: "baseline changed",
+                    message: "\(what) \(row.change == .removed ? "is gone" : "got worse") (\(values))".escapingControlCharacters)
+            case .improvement, .added:
+                return nil
+            }
+        }
+    }
+
     static func verdict(_ comparison: BaselineComparison) -> String {
         let regressions = comparison.rows.filter { $0.change == .regression }.count
         let others = comparison.rows.count - regressions

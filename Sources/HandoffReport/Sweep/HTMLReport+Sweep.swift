@@ -56,7 +56,7 @@ extension HTMLReport {
         page.lede = html("How large may userInfo be for \(target.metric.label) \(percentile) ≤ \(target.latency)"
             + (target.success < 1 ? " with at least \(Format.percentOneDecimal(target.success)) succeeding" : " with every handoff succeeding") + "?")
         page.facts = [("file", file)]
-        for (index, item) in advice.enumerated() {
+        for item in advice {
             let status = item.largestPayload == nil ? "fail" : "pass"
             page.body.append("<section class=\"answer\" data-path=\"\(html(item.path))\" data-profile=\"\(html(item.profileApplies ? item.profile : ""))\" "
                 + "data-bytes=\"\(item.largestPayload.map(String.init) ?? "")\" data-status=\"\(status)\">")

@@ -5,7 +5,7 @@ import SimKernel
 
 /// `handoff-sim replay --format svg`: the trial as a sequence diagram.
 ///
-/// One vertical lane per actor (``TraceActors``): the source device's apps
+/// One vertical lane per actor (`TraceActors`): the source device's apps
 /// and system, the air (one lane per link that carried a packet, and the
 /// cloud relay, or one `air` lane without packets), then each receiving
 /// device's system and apps. Each lane is a `<g class="lane">` with

@@ -1,20 +1,21 @@
 import HandoffScenario
 
-/// GitHub Actions workflow commands (`::error file=…,line=…::message`)
-/// for failing expectations, scenario errors and invalid files, so they
-/// show on the pull request's diff; a fragile expectation (it held, but its
-/// confidence interval crosses its bound) is a `::warning`, or an `::error`
-/// when `--strict` fails its scenario. It renders a ``RunSummary`` and
-/// decides no status itself.
-public enum GitHubAnnotations {
+extension RunReport {
+    /// GitHub Actions workflow commands (`::error file=…,line=…::message`)
+    /// for failing expectations, scenario errors and invalid files, so they
+    /// show on the pull request's diff; a fragile expectation (it held, but its
+    /// confidence interval crosses its bound) is a `::warning`, or an `::error`
+    /// when `--strict` fails its scenario. It renders a `RunSummary` and
+    /// decides no status itself.
+    ///
     /// One `::error` line per problem and per failing expectation and one
     /// `::warning` or `::error` line per fragile expectation, in file order.
-    public static func lines(for summary: RunSummary, command: String = "handoff-sim") -> [String] {
+    public static func annotations(for summary: RunSummary, command: String = "handoff-sim") -> [String] {
         var lines: [String] = []
         for entry in summary.entries {
             switch entry.result.outcome {
             case let .invalid(problems):
-                lines += Self.lines(for: problems)
+                lines += annotations(for: problems)
             case .skipped:
                 continue
             case let .ran(run):
@@ -50,7 +51,7 @@ public enum GitHubAnnotations {
     }
 
     /// One `::error` line per problem of an invalid file (for `validate`).
-    public static func lines(for problems: ScenarioProblems) -> [String] {
+    public static func annotations(for problems: ScenarioProblems) -> [String] {
         problems.problems.map { problem in
             annotation(
                 file: problem.file, line: problem.position?.line, column: problem.position?.column,
@@ -58,29 +59,10 @@ public enum GitHubAnnotations {
         }
     }
 
-    /// One `::error` line per figure that moved past its tolerance or
-    /// disappeared (for `baseline check`), on the scenario file.
-    public static func lines(for comparison: BaselineComparison) -> [String] {
-        comparison.rows.compactMap { row in
-            switch row.change {
-            case .regression, .removed:
-                let what = row.metric.map { "\(row.entry): \($0.name)" } ?? row.entry
-                // The figures as the table shows them (durations, shares).
-                let values = "baseline \(row.baseline == nil ? "none" : BaselineReport.value(row.baseline, metric: row.metric)), "
-                    + "now \(row.now == nil ? "none" : BaselineReport.value(row.now, metric: row.metric))"
-                return annotation(
-                    file: row.file, line: nil, column: nil, title: "baseline changed",
-                    message: "\(what) \(row.change == .removed ? "is gone" : "got worse") (\(values))".escapingControlCharacters)
-            case .improvement, .added:
-                return nil
-            }
-        }
-    }
-
     /// One workflow command, with its properties and message escaped.
     ///
     /// The file and title have their control characters written as
-    /// escapes (``Swift/String/escapingControlCharacters``); the message's line
+    /// escapes (`Swift/String/escapingControlCharacters`); the message's line
     /// breaks are its own (callers escape the values in it) and are encoded
     /// as `%0A`, as the runner expects.
     static func annotation(

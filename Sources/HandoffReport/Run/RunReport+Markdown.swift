@@ -1,13 +1,14 @@
 import HandoffScenario
 
-/// The Markdown summary of a run (for `--markdown` and GitHub's step
-/// summary): a table of scenarios, then each failure with its measurement
-/// and replay command. It renders a ``RunSummary`` and decides no status
-/// itself.
-public enum MarkdownReport {
+extension RunReport {
+    /// The Markdown summary of a run (for `--markdown` and GitHub's step
+    /// summary): a table of scenarios, then each failure with its measurement
+    /// and replay command. It renders a `RunSummary` and decides no status
+    /// itself.
+    ///
     /// The summary as Markdown. With several seeds
-    /// (``RunSummary/seeds``) every scenario's name says its seed.
-    public static func render(_ summary: RunSummary, command: String = "handoff-sim") -> String {
+    /// (`RunSummary.seeds`) every scenario's name says its seed.
+    public static func markdown(_ summary: RunSummary, command: String = "handoff-sim") -> String {
         var lines = ["## HandoffSim scenarios", "", "| | Status | Scenario | File | Trials | Expectations |", "|---|---|---|---|---:|---:|"]
         var details: [String] = []
         let namesSeeds = summary.seeds != nil

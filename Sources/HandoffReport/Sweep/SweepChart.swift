@@ -7,7 +7,7 @@ import SimKernel
 /// userInfo payload size and, below it, where the slowest trials' time goes
 /// as the payload grows.
 ///
-/// The x axis is ``SweepPoint/payloadBytes`` on a log₂ scale whose ends are
+/// The x axis is `SweepPoint.payloadBytes` on a log₂ scale whose ends are
 /// the powers of two around the smallest and largest payload, ticked at
 /// powers of two (`256 B`, `1 KiB`, `64 KiB`; every k-th power when there
 /// would be more than eleven). The y axis is the latency in milliseconds,
@@ -21,7 +21,7 @@ import SimKernel
 /// stroke), the p50 line (`class="p50"`, solid) and the p99 line
 /// (`class="p99"`, dashed), plus a dot per p50 so a single point shows.
 /// Series follow the first appearance of their key in
-/// ``SweepResult/points``; colours come from the Okabe–Ito palette (safe for
+/// `SweepResult.points`; colours come from the Okabe–Ito palette (safe for
 /// the common colour-vision deficiencies) and repeat after eight series;
 /// the panel's title names the series, so colour is never the only cue. A
 /// dashed vertical line marks Apple's 3 KiB userInfo guidance when 3072
@@ -38,7 +38,7 @@ import SimKernel
 /// top of the plot when some replicate's trials never reached the metric.
 /// When the points carry latency budgets, each panel has a budget
 /// strip below it (`class="budget"`): per payload, the share of the p95
-/// trials' time in each ``LatencyBudget/Phase`` (`data-phase`), stacked in
+/// trials' time in each `LatencyBudget.Phase` (`data-phase`), stacked in
 /// phase order, with a legend of the phases that appear.
 ///
 /// ```swift

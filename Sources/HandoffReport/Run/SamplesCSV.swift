@@ -9,12 +9,12 @@ import SimKernel
 /// for a sweep, one column per axis (the coordinate as written) and
 /// `payload_bytes`; then `trial`, `activity`, `device`, `outcome` (as the
 /// text reports word it: `continued`, `failed (4610 …)`, `not offered: …`),
-/// and one column per latency metric, in ``LatencyMetric/allCases`` order
+/// and one column per latency metric, in `LatencyMetric.allCases` order
 /// (`advert_to_offered_ns`, `accept_to_continue_ns`, …, `transfer_ns`, each
-/// ``LatencyMetric/csvName`` with `_ns`): whole nanoseconds, empty where the
+/// `LatencyMetric.csvName` with `_ns`): whole nanoseconds, empty where the
 /// trial did not reach that point; then one column per phase of
-/// accept → continue's ``LatencyBudget`` (`phase_launch_ns`, …,
-/// `phase_decode_ns`, each ``LatencyBudget/Phase/csvName``), in whole
+/// accept → continue's `LatencyBudget` (`phase_launch_ns`, …,
+/// `phase_decode_ns`, each `LatencyBudget.Phase.csvName`), in whole
 /// nanoseconds that add up to `accept_to_continue_ns` exactly, empty
 /// where the trial did not continue. Rows are in file (or point) order, then
 /// trial order, then activity and device order; a pair whose device never

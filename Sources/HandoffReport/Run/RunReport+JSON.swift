@@ -1,13 +1,8 @@
 import HandoffScenario
 import SimKernel
 
-/// The JSON report of a run: a header (tool version, the run's overrides)
-/// and one record per scenario file.
-///
-/// The same files and seed give byte-identical output, whatever `--jobs`
-/// was, except for the fields named `wallClockSeconds`.
-public enum JSONReport {
-    /// The report's format version; bumped when a field changes meaning
+extension RunReport {
+    /// The JSON report's format version; bumped when a field changes meaning
     /// (2: a scenario's status may be "fragile", which `summary.passed` no
     /// longer counts; each expectation has its `verdict` and `confidence`.
     /// 3: each expectation has its `measurement` as numbers, and each
@@ -17,8 +12,14 @@ public enum JSONReport {
     /// applied; `summary` counts them under those names, and `conclusion`
     /// says how the run ends: success, expectationFailed, invalidInput or
     /// internalError).
-    public static let formatVersion: Int64 = 3
+    public static let jsonFormatVersion: Int64 = 3
 
+    /// The JSON report of a run: a header (tool version, the run's overrides)
+    /// and one record per scenario file.
+    ///
+    /// The same files and seed give byte-identical output, whatever `--jobs`
+    /// was, except for the fields named `wallClockSeconds`.
+    ///
     /// The report as pretty-printed JSON.
     ///
     /// - Parameters:
@@ -26,7 +27,8 @@ public enum JSONReport {
     ///   - toolVersion: the `handoff-sim` version.
     ///   - trials: the `--trials` override, if any.
     ///   - seed: the `--seed` override, if any.
-    public static func render(
+    ///   - command: how to invoke the tool in replay commands.
+    public static func json(
         _ summary: RunSummary, toolVersion: String, trials: Int?, seed: UInt64?, command: String = "handoff-sim"
     ) -> String {
         var counts: [(String, JSONOutput)] = [("scenarios", .int(Int64(summary.entries.count)))]
@@ -36,7 +38,7 @@ public enum JSONReport {
         let report: JSONOutput = .object([
             ("tool", .string("handoff-sim")),
             ("toolVersion", .string(toolVersion)),
-            ("format", .int(formatVersion)),
+            ("format", .int(jsonFormatVersion)),
             ("run", .object([
                 ("trials", trials.map { .int(Int64($0)) } ?? .null),
                 ("seed", seed.map { .int(Int64($0)) } ?? .null),

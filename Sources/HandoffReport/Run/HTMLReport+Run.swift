@@ -11,7 +11,7 @@ extension HTMLReport {
     /// inline trace diagram, its replay command, and where accept →
     /// continue went (the latency budget); an invalid file lists its
     /// problems. The DOM contract is in ``HTMLReport``. It renders a
-    /// ``RunSummary`` and decides no status itself.
+    /// `RunSummary` and decides no status itself.
     ///
     /// - Parameters:
     ///   - summary: The run, its statuses decided (with several seeds each

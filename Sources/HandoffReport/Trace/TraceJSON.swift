@@ -23,6 +23,8 @@ public enum TraceJSON {
     /// The replay as pretty-printed JSON.
     ///
     /// - Parameters:
+    ///   - replay: The trial replayed.
+    ///   - scenario: Its scenario (for the names of its activities).
     ///   - packets: whether the replay recorded packets (`"packets"` is
     ///     `null` when it did not).
     public static func render(_ replay: TrialReplay, scenario: Scenario, packets: Bool) -> String {

@@ -1,23 +1,22 @@
 import HandoffScenario
 
-/// The summary `handoff-sim run --seeds` prints: one line per scenario file
-/// with its status under each seed, then, seed by seed, what did not pass
-/// (as ``TextReport`` shows it, with replay commands; an invalid file's
-/// problems once, under the first seed), and a total. It renders a
-/// ``RunSummary`` and decides no status itself.
-///
-/// ```
-/// PASS     Burst loss on the peer-to-peer link   pass pass pass
-/// FRAGILE  Two sources: …                        pass fragile pass
-/// ```
-public enum SeedsReport {
-    /// The summary of a run over several seeds (``RunSummary/seeds``; a
-    /// summary without seeds is shown as one seed per entry's own).
+extension RunReport {
+    /// The summary `handoff-sim run --seeds` prints: one line per scenario
+    /// file with its status under each seed, then, seed by seed, what did
+    /// not pass (as ``text(_:command:quiet:budgets:)`` shows it, with
+    /// replay commands; an invalid file's problems once, under the first
+    /// seed), and a total.
+    ///
+    /// ```
+    /// PASS     Burst loss on the peer-to-peer link   pass pass pass
+    /// FRAGILE  Two sources: …                        pass fragile pass
+    /// ```
     ///
     /// - Parameters:
+    ///   - summary: The run over several seeds (`RunSummary.seeds`).
     ///   - command: how to invoke the tool in replay commands.
     ///   - quiet: list only files that did not pass under every seed.
-    public static func render(_ summary: RunSummary, command: String = "handoff-sim", quiet: Bool = false) -> String {
+    public static func seedsTable(_ summary: RunSummary, command: String = "handoff-sim", quiet: Bool = false) -> String {
         let files = summary.files
         let seeds = summary.seeds ?? []
         var lines = ["seeds: " + seeds.map { "\($0)" }.joined(separator: " ")]
@@ -25,7 +24,7 @@ public enum SeedsReport {
         for file in files {
             let worst = file.worst
             guard let first = file.entries.first, !(quiet && (worst == .pass || worst == .skipped)) else { continue }
-            lines.append("\(worst.label) \(TextReport.pad(first.name, width))  "
+            lines.append("\(worst.label) \(RunReport.pad(first.name, width))  "
                 + file.entries.map(\.status.rawValue).joined(separator: " "))
         }
         for (index, seed) in seeds.enumerated() {
@@ -38,7 +37,7 @@ public enum SeedsReport {
             lines.append("seed \(seed):")
             let entryWidth = max(8, notPassed.map(\.name.count).max() ?? 8)
             for entry in notPassed {
-                lines += TextReport.entryLines(entry, width: entryWidth, command: command, quiet: true, budgets: false)
+                lines += RunReport.entryLines(entry, width: entryWidth, command: command, quiet: true, budgets: false)
             }
         }
         lines.append("")

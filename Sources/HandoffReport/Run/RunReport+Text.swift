@@ -1,10 +1,9 @@
 import HandoffScenario
 
-/// The summary `handoff-sim run` prints: one line per scenario, the
-/// failing expectations with their measurements and replay commands, and
-/// a total. It renders a ``RunSummary`` and decides no status itself.
-public enum TextReport {
-    /// The summary of a run.
+extension RunReport {
+    /// The summary `handoff-sim run` prints: one line per scenario, the
+    /// failing expectations with their measurements and replay commands,
+    /// and a total.
     ///
     /// - Parameters:
     ///   - summary: The run, its statuses decided.
@@ -13,9 +12,9 @@ public enum TextReport {
     ///   - quiet: list only scenarios that did not pass surely (failed,
     ///     fragile, errors, invalid).
     ///   - budgets: under each scenario, where accept → continue goes on
-    ///     each pair (``BudgetSummary``); a failing scenario shows its
+    ///     each pair (`BudgetSummary`); a failing scenario shows its
     ///     pairs' budgets either way.
-    public static func render(
+    public static func text(
         _ summary: RunSummary, command: String = "handoff-sim", quiet: Bool = false, budgets: Bool = false
     ) -> String {
         let width = max(8, summary.entries.map(\.name.count).max() ?? 8)

@@ -16,7 +16,7 @@ import HandoffScenario
 ///   (per file and seed with several seeds) with
 ///   `data-scenario="<file as given>"` and
 ///   `data-status="pass|fragile|fail|error|invalid|skipped"`, the status
-///   every report gives it (``RunSummary/Status``, `--strict` applied: a
+///   every report gives it (`RunSummary.Status`, `--strict` applied: a
 ///   fragile scenario under `--strict` is `fail`); `data-seed` with
 ///   several seeds;
 /// - in a failing scenario, each failing expectation's trial (and a

@@ -2,7 +2,7 @@ import Handoff
 import HandoffWorld
 import SimKernel
 
-/// The words of a trace: every rendering of a ``TraceRecord`` (the text
+/// The words of a trace: every rendering of a `TraceRecord` (the text
 /// trace, JSON, the sequence diagram, Perfetto) takes its text from here.
 ///
 /// A record's event becomes four columns — the state before, the event's
@@ -23,7 +23,7 @@ public enum TraceText {
         /// The machine's state before, or `""` for anything but a state
         /// change.
         public let from: String
-        /// The event's name (``TraceEvent/Name``).
+        /// The event's name (`TraceEvent.Name`).
         public let event: String
         /// The machine's state after, or `""` (also for an illegal step).
         public let to: String

@@ -1,21 +1,22 @@
 import HandoffScenario
 
-/// JUnit XML, as CI systems read it: `<testsuites>`, one `<testsuite>` per
-/// scenario file, one `<testcase>` per scenario with a dotted `classname`;
-/// `<failure>` for the status `fail`, `<error>` for `error` and `invalid`,
-/// `<skipped>` for `skipped`; the seed, trials and status in
-/// `<properties>`; times in seconds with a `.` (the only wall-clock figures
-/// in the file). It renders a ``RunSummary`` and decides no status itself.
-///
-/// A fragile scenario (every expectation held, some only fragilely; see
-/// ``Verdict``) is a passing test case, so that it does not fail CI: its
-/// `<testsuite>` has the property `verdict` = `fragile` and the test case a
-/// `<system-out>` naming each fragile expectation with its interval. Under
-/// `--strict` its status is `fail`: a `<failure>` of type `FragileVerdict`.
-public enum JUnitReport {
-    /// The report as XML. With several seeds (``RunSummary/seeds``) every
+extension RunReport {
+    /// JUnit XML, as CI systems read it: `<testsuites>`, one `<testsuite>` per
+    /// scenario file, one `<testcase>` per scenario with a dotted `classname`;
+    /// `<failure>` for the status `fail`, `<error>` for `error` and `invalid`,
+    /// `<skipped>` for `skipped`; the seed, trials and status in
+    /// `<properties>`; times in seconds with a `.` (the only wall-clock figures
+    /// in the file). It renders a `RunSummary` and decides no status itself.
+    ///
+    /// A fragile scenario (every expectation held, some only fragilely; see
+    /// `Verdict`) is a passing test case, so that it does not fail CI: its
+    /// `<testsuite>` has the property `verdict` = `fragile` and the test case a
+    /// `<system-out>` naming each fragile expectation with its interval. Under
+    /// `--strict` its status is `fail`: a `<failure>` of type `FragileVerdict`.
+    ///
+    /// The report as XML. With several seeds (`RunSummary.seeds`) every
     /// test suite's and test case's name ends in " [seed S]".
-    public static func render(_ summary: RunSummary, toolVersion: String, command: String = "handoff-sim") -> String {
+    public static func junit(_ summary: RunSummary, toolVersion: String, command: String = "handoff-sim") -> String {
         var suites: [String] = []
         var failures = 0
         var errors = 0
