@@ -6,12 +6,14 @@ import SimKernel
 /// changing, and the user's input.
 extension HandoffEngine {
     /// Performs a scheduled action, then counts it as the user's input on
-    /// its device when it is one (see ``inputDevice(of:)``).
+    /// its device when it is one (see ``OfferLifetimeRole/inputDevice(of:core:)``).
     mutating func perform(_ action: HandoffAction, now: SimInstant, scheduler: inout Scheduler<HandoffEvent>) {
         act(action, now: now, scheduler: &scheduler)
         // The user's input (and the app's calls, made while it is used)
         // starts the device's idle time over.
-        if let device = inputDevice(of: action) { userGaveInput(on: device, now: now, scheduler: &scheduler) }
+        if let device = lifetime.inputDevice(of: action, core: core) {
+            userGaveInput(on: device, now: now, scheduler: &scheduler)
+        }
     }
 
     /// What `action` itself does.
@@ -50,19 +52,6 @@ extension HandoffEngine {
                 core.keep(now, device: DeviceID(device), app: .system, activity: source.currentActivity[device],
                           .system(.userInput))
             }
-        }
-    }
-
-    /// Whether `action` is input by the user of a device, and which.
-    func inputDevice(of action: HandoffAction) -> DeviceID? {
-        switch action {
-        case let .becomeCurrent(id), let .resignCurrent(id), let .invalidate(id), let .setNeedsSave(id, _),
-            let .addUserInfoEntries(id, _), let .setEligibleForHandoff(id, _):
-            return core.activities[id.index].device
-        case let .userInput(name), let .accept(name):
-            return core.deviceNumber(name).map(DeviceID.init)
-        case .setSettings, .setAccount:
-            return nil
         }
     }
 

@@ -24,6 +24,7 @@ import SimKernel
 /// The engine is noncopyable: the ``Simulation`` inside a ``HandoffRun``,
 /// the app-facing handle, drives it.
 package struct HandoffEngine: SimulationModel, ~Copyable {
+    /// The events the engine handles.
     package typealias Event = HandoffEvent
 
     /// What the roles share: the world, the setup, the activities and

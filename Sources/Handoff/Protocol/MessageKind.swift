@@ -29,8 +29,10 @@ enum MessageKind: UInt64 {
     /// Receiver → cloud relay: send the stored payload (answered with it).
     case relayDownload = 11
 
+    /// The message tag of this kind with `argument` above its byte.
     func tag(_ argument: Int = 0) -> UInt64 { rawValue | UInt64(argument) << 8 }
 
+    /// The kind and argument of a message tag, if it is one of these.
     static func parse(_ tag: UInt64) -> (MessageKind, Int)? {
         guard let kind = MessageKind(rawValue: tag & 0xff) else { return nil }
         return (kind, Int(tag >> 8))

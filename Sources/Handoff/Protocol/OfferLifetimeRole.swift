@@ -222,4 +222,19 @@ struct OfferLifetimeRole: ~Copyable {
         }
         return true
     }
+
+    /// Whether `action` is input by the user of a device, and which: the
+    /// app's calls on its activities (made while it is used), the user's
+    /// input and acceptance.
+    func inputDevice(of action: HandoffAction, core: borrowing ProtocolCore) -> DeviceID? {
+        switch action {
+        case let .becomeCurrent(id), let .resignCurrent(id), let .invalidate(id), let .setNeedsSave(id, _),
+            let .addUserInfoEntries(id, _), let .setEligibleForHandoff(id, _):
+            return core.activities[id.index].device
+        case let .userInput(name), let .accept(name):
+            return core.deviceNumber(name).map(DeviceID.init)
+        case .setSettings, .setAccount:
+            return nil
+        }
+    }
 }

@@ -1,14 +1,6 @@
 import HandoffWorld
 import SimKernel
 
-/// Where an activity would go on a receiver, or the rule that blocks it.
-enum Eligibility: Hashable, Sendable {
-    /// Offered, to continue in this app or the browser.
-    case eligible(ContinuationTarget)
-    /// Kept from the receiver by this rule.
-    case blocked(NotOfferedReason)
-}
-
 /// The receiving device's side of the protocol: discovering advertised
 /// activities, the eligibility rules, the offers shown and withdrawn, the
 /// user's acceptance, and the app's launch and callbacks up to `continue`
