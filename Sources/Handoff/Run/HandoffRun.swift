@@ -70,7 +70,7 @@ public final class HandoffRun {
     }
 
     /// The setup the run was made from.
-    public var setup: HandoffSetup { simulation.model.setup }
+    public var setup: HandoffSetup { simulation.model.core.setup }
 
     /// The current simulated time.
     public var now: SimInstant { simulation.now }
@@ -141,11 +141,11 @@ public final class HandoffRun {
     }
 
     /// Every step and callback so far, in time order.
-    public var trace: [TraceRecord] { simulation.model.trace }
+    public var trace: [TraceRecord] { simulation.model.core.trace }
 
     /// Illegal transitions so far; a run with any has found a simulator
     /// bug.
-    public var violations: [Violation] { simulation.model.violations }
+    public var violations: [Violation] { simulation.model.core.violations }
 
     /// What happened to `activity` on the device named `device`, with its
     /// latencies; `nil` for an unknown device or activity.
@@ -190,7 +190,7 @@ extension HandoffRun {
 
     /// The number of trace records produced since the last reset, kept or
     /// not.
-    package var traceCount: Int { simulation.model.traceCount }
+    package var traceCount: Int { simulation.model.core.traceCount }
 }
 
 extension Simulation where Model == HandoffEngine {
@@ -208,33 +208,33 @@ extension HandoffRun {
     /// ``packetLog``: off by default, since it costs memory per packet.
     /// It stays on across ``reset(seed:trial:)``.
     public var recordsPackets: Bool {
-        get { simulation.model.world.recordsPackets }
-        set { simulation.model.world.recordsPackets = newValue }
+        get { simulation.model.core.world.recordsPackets }
+        set { simulation.model.core.world.recordsPackets = newValue }
     }
 
     /// Every packet put on a link since the last reset while
     /// ``recordsPackets`` was on: when, on which link, what, and what became
     /// of it (its arrival, or why it was lost).
-    public var packetLog: [PacketRecord] { simulation.model.world.packetLog }
+    public var packetLog: [PacketRecord] { simulation.model.core.world.packetLog }
 
     /// The most packets ``packetLog`` keeps in a trial (later ones are only
     /// counted in ``packetsLeftOut``).
     package var packetLogLimit: Int {
-        get { simulation.model.world.packetLogLimit }
-        set { simulation.model.world.packetLogLimit = newValue }
+        get { simulation.model.core.world.packetLogLimit }
+        set { simulation.model.core.world.packetLogLimit = newValue }
     }
 
     /// Packets sent in this trial after ``packetLog`` reached its limit.
-    package var packetsLeftOut: Int { simulation.model.world.packetsLeftOut }
+    package var packetsLeftOut: Int { simulation.model.core.world.packetsLeftOut }
 
     /// A link by the names of its devices: `wifi mac → iphone`,
     /// `bluetooth …`, `lan …` (the local network), `uplink mac` (to the cloud), `downlink iphone`.
     public func linkName(_ id: LinkID) -> String {
-        let devices = simulation.model.setup.devices
+        let devices = simulation.model.core.setup.devices
         func name(_ device: DeviceID) -> String {
             device.index < devices.count ? devices[device.index].name : "\(device)"
         }
-        switch simulation.model.world.kind(of: id) {
+        switch simulation.model.core.world.kind(of: id) {
         case let .uplink(device): return "uplink \(name(device))"
         case let .downlink(device): return "downlink \(name(device))"
         case let .wifiPeerToPeer(from, to): return "wifi \(name(from)) → \(name(to))"
@@ -247,11 +247,11 @@ extension HandoffRun {
     /// on it; the cloud relay's end is `"cloud"` (an uplink runs from its
     /// device to the cloud, a downlink from the cloud to its device).
     public func linkEnds(_ id: LinkID) -> (from: String, to: String) {
-        let devices = simulation.model.setup.devices
+        let devices = simulation.model.core.setup.devices
         func name(_ device: DeviceID) -> String {
             device.index < devices.count ? devices[device.index].name : "\(device)"
         }
-        switch simulation.model.world.kind(of: id) {
+        switch simulation.model.core.world.kind(of: id) {
         case let .uplink(device): return (name(device), "cloud")
         case let .downlink(device): return ("cloud", name(device))
         case let .wifiPeerToPeer(from, to), let .bluetooth(from, to), let .localNetwork(from, to):
