@@ -83,10 +83,16 @@ struct BaselineCommandTests {
         #expect(strict.status == 2)
         let loose = try ProductRunner.run("handoff-sim", ["baseline", "check", baseline, file, "--tolerance", "*=5%"])
         #expect(loose.status == 0, "\(loose.standardOutput)")
+        // An absolute tolerance on one metric, the first pattern that
+        // matches winning: accept → continue may move 10 ms but not 1 µs,
+        // everything else 5%.
         let absolute = try ProductRunner.run(
-            "handoff-sim", ["baseline", "check", baseline, file, "--tolerance", "acceptToContinue=10ms", "--tolerance", "acceptToRestored=10ms",
-                             "--tolerance", "fetch=10ms", "--tolerance", "transfer=10ms"])
+            "handoff-sim", ["baseline", "check", baseline, file, "--tolerance", "acceptToContinue=10ms", "--tolerance", "*=5%"])
         #expect(absolute.status == 0, "\(absolute.standardOutput)")
+        let tight = try ProductRunner.run(
+            "handoff-sim", ["baseline", "check", baseline, file, "--tolerance", "acceptToContinue=1us", "--tolerance", "*=5%"])
+        #expect(tight.status == 2, "\(tight.standardOutput)")
+        #expect(tight.standardOutput.contains(" acceptToContinue."), "\(tight.standardOutput)")
     }
 
     @Test("a missing or unreadable baseline exits 5; an invalid scenario 65; bad usage 64")
