@@ -12,9 +12,13 @@
 //   Handoff     apps, activities, the activity state machine, the
 //               continuity protocol over the world, the app-facing delegate
 //               protocols and the trace. Knows nothing of files or output.
-//   HandoffScenario scenario files: JSON with source positions, the scenario
-//               format, validation, expectations and the trial runner. Knows
-//               nothing of how results are rendered.
+//   ScenarioJSON JSON with source positions: a strict reader that keeps
+//               every value's line and column, and a deterministic writer.
+//               Standard library only; knows nothing of scenarios. Package
+//               API only (no product): the modules above use it.
+//   HandoffScenario scenario files: the scenario format, validation,
+//               expectations and the trial runner. Knows nothing of how
+//               results are rendered.
 //   HandoffReport the renderings of results: text, JSON, CSV, JUnit XML,
 //               Markdown, SVG and HTML, and the words they share (numbers,
 //               durations, sizes, escaping). Decides no verdict.
@@ -79,12 +83,15 @@ let package = Package(
             dependencies: ["SimKernel", "HandoffWorld"]
         ),
         .target(
+            name: "ScenarioJSON"
+        ),
+        .target(
             name: "HandoffScenario",
-            dependencies: ["SimKernel", "HandoffWorld", "Handoff"]
+            dependencies: ["SimKernel", "HandoffWorld", "Handoff", "ScenarioJSON"]
         ),
         .target(
             name: "HandoffReport",
-            dependencies: ["HandoffScenario", "Handoff", "SimKernel"]
+            dependencies: ["HandoffScenario", "ScenarioJSON", "Handoff", "SimKernel"]
         ),
         .target(
             name: "HandoffSim",
@@ -92,7 +99,7 @@ let package = Package(
         ),
         .target(
             name: "HandoffSimCommands",
-            dependencies: ["SimKernel", "HandoffWorld", "Handoff", "HandoffScenario", "HandoffReport"]
+            dependencies: ["SimKernel", "HandoffWorld", "Handoff", "ScenarioJSON", "HandoffScenario", "HandoffReport"]
         ),
         .executableTarget(
             name: "handoff-sim",
@@ -100,7 +107,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "HandoffBench",
-            dependencies: ["SimKernel", "HandoffWorld", "Handoff", "HandoffScenario"],
+            dependencies: ["SimKernel", "HandoffWorld", "Handoff", "ScenarioJSON", "HandoffScenario"],
             path: "Benchmarks/HandoffBench"
         ),
         .testTarget(
@@ -119,12 +126,16 @@ let package = Package(
             dependencies: ["Handoff", "HandoffWorld", "SimKernel"]
         ),
         .testTarget(
+            name: "ScenarioJSONTests",
+            dependencies: ["ScenarioJSON"]
+        ),
+        .testTarget(
             name: "HandoffReportTests",
-            dependencies: ["HandoffReport", "HandoffScenario", "Handoff", "SimKernel"]
+            dependencies: ["HandoffReport", "HandoffScenario", "ScenarioJSON", "Handoff", "SimKernel"]
         ),
         .testTarget(
             name: "HandoffScenarioTests",
-            dependencies: ["HandoffScenario", "HandoffReport", "Handoff", "HandoffWorld", "SimKernel"]
+            dependencies: ["HandoffScenario", "ScenarioJSON", "HandoffReport", "Handoff", "HandoffWorld", "SimKernel"]
         ),
         .testTarget(
             // An app team's view: the one public library, no @testable.
@@ -135,7 +146,7 @@ let package = Package(
             // The commands in-process: the spec, the parser, the help, and a
             // few commands end to end without starting a process.
             name: "HandoffSimCommandsTests",
-            dependencies: ["HandoffSimCommands", "HandoffScenario", "Handoff"]
+            dependencies: ["HandoffSimCommands", "HandoffScenario", "ScenarioJSON", "Handoff"]
         ),
         .testTarget(
             name: "HandoffSimCLITests",

@@ -1,4 +1,5 @@
 import HandoffScenario
+import ScenarioJSON
 import SimKernel
 
 /// `handoff-sim calibrate` output: a text report, or JSON.

@@ -1,4 +1,5 @@
 import HandoffScenario
+import ScenarioJSON
 import SimKernel
 
 /// The JSON report of a run: a header (tool version, the run's overrides)

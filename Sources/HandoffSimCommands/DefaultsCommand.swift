@@ -4,6 +4,7 @@ import Foundation
 import Handoff
 import HandoffScenario
 import HandoffWorld
+import ScenarioJSON
 
 extension CommandOption where Self == Option<String?> {
     /// `defaults --scenario FILE`.

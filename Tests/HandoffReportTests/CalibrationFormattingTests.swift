@@ -1,5 +1,6 @@
 @testable import HandoffReport
 @testable import HandoffScenario
+import ScenarioJSON
 import Testing
 
 /// Calibration's Double → integer conversions are total: any value a fit

@@ -2,6 +2,7 @@ import Foundation
 import Handoff
 @testable import HandoffScenario
 import HandoffWorld
+import ScenarioJSON
 import SimKernel
 import Testing
 

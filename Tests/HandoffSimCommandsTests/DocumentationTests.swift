@@ -1,6 +1,7 @@
 import Foundation
 import HandoffSimCommands
 import HandoffScenario
+import ScenarioJSON
 import Testing
 
 /// docs/cli.md documents what the specs declare.

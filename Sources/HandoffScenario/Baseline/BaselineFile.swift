@@ -1,3 +1,5 @@
+import ScenarioJSON
+
 /// Baselines as JSON: written in a fixed order so the same figures always
 /// give the same file (and a readable diff in review).
 public enum BaselineFile {

@@ -1,6 +1,7 @@
 import Foundation
 import Handoff
 import HandoffWorld
+import ScenarioJSON
 import SimKernel
 
 /// How well the model fits one measured group.

@@ -1,6 +1,7 @@
 import Foundation
 import Handoff
 import HandoffWorld
+import ScenarioJSON
 
 /// A value a scenario file or an overlay writes over a default, and where
 /// it comes from: what `handoff-sim defaults --scenario FILE --overlay FIT`

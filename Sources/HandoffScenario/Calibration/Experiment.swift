@@ -1,6 +1,7 @@
 import Foundation
 import Handoff
 import HandoffWorld
+import ScenarioJSON
 import SimKernel
 
 /// A calibration experiment: a scenario, the timings a team measured of

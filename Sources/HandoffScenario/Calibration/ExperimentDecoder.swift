@@ -1,6 +1,7 @@
 import Foundation
 import Handoff
 import HandoffWorld
+import ScenarioJSON
 import SimKernel
 
 /// Reads calibration experiment files (see ``Experiment``): every problem

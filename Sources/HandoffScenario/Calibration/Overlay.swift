@@ -1,4 +1,5 @@
 import Foundation
+import ScenarioJSON
 
 /// Values written over a scenario before it is decoded: what
 /// `handoff-sim calibrate --output` writes, and what `run`, `sweep` and

@@ -1,3 +1,4 @@
+import ScenarioJSON
 import SimKernel
 
 /// Collects the problems of one file while it is decoded, and reads JSON

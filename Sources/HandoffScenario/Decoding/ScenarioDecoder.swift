@@ -1,5 +1,6 @@
 import Handoff
 import HandoffWorld
+import ScenarioJSON
 import SimKernel
 
 /// Reads scenario files: JSON in, a validated ``Scenario`` or every problem

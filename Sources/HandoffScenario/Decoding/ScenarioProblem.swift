@@ -1,3 +1,5 @@
+import ScenarioJSON
+
 /// One problem found in a scenario file: where it is and what was
 /// expected.
 ///

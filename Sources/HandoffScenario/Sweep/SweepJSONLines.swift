@@ -1,4 +1,5 @@
 import Handoff
+import ScenarioJSON
 import SimKernel
 
 /// Sweep results as JSON Lines: a header line, then one line per point with

@@ -2,6 +2,7 @@ import Foundation
 import Dispatch
 import Handoff
 import HandoffWorld
+import ScenarioJSON
 import SimKernel
 
 /// Runs a scenario at every point of a sweep and aggregates each point's

@@ -1,3 +1,5 @@
+import ScenarioJSON
+
 /// What a sweep varies: axes of values, each written into the scenario
 /// file at a JSON path before the point is decoded (so every point is
 /// validated like any scenario).
