@@ -19,12 +19,16 @@
 //   HandoffScenario scenario files: the scenario format, validation,
 //               expectations and the trial runner. Knows nothing of how
 //               results are rendered.
+//   HandoffCalibration calibration: experiment files (a scenario, measured
+//               timings, the parameters to fit) and the calibrator that fits
+//               the parameters by running the scenario. Overlays, which every
+//               scenario load applies, stay in HandoffScenario.
 //   HandoffReport the renderings of results: text, JSON, CSV, JUnit XML,
 //               Markdown, SVG and HTML, and the words they share (numbers,
 //               durations, sizes, escaping). Decides no verdict.
 //   HandoffSim  the one import an app's tests need: re-exports SimKernel,
-//               HandoffWorld, Handoff, HandoffScenario and HandoffReport. No
-//               code of its own.
+//               HandoffWorld, Handoff, HandoffScenario, HandoffCalibration and
+//               HandoffReport. No code of its own.
 //   HandoffSimCommands the command-line tool's commands, runnable in-process:
 //               each command declared once (a CommandSpec: arguments,
 //               options, help, exit codes), from which both --help and the
@@ -60,6 +64,7 @@ let package = Package(
         .library(name: "HandoffWorld", targets: ["HandoffWorld"]),
         .library(name: "Handoff", targets: ["Handoff"]),
         .library(name: "HandoffScenario", targets: ["HandoffScenario"]),
+        .library(name: "HandoffCalibration", targets: ["HandoffCalibration"]),
         .library(name: "HandoffReport", targets: ["HandoffReport"]),
         .library(name: "HandoffSim", targets: ["HandoffSim"]),
         .executable(name: "handoff-sim", targets: ["handoff-sim"]),
@@ -90,16 +95,23 @@ let package = Package(
             dependencies: ["SimKernel", "HandoffWorld", "Handoff", "ScenarioJSON"]
         ),
         .target(
+            name: "HandoffCalibration",
+            dependencies: ["HandoffScenario", "ScenarioJSON", "Handoff", "HandoffWorld", "SimKernel"]
+        ),
+        .target(
             name: "HandoffReport",
-            dependencies: ["HandoffScenario", "ScenarioJSON", "Handoff", "SimKernel"]
+            dependencies: ["HandoffCalibration", "HandoffScenario", "ScenarioJSON", "Handoff", "SimKernel"]
         ),
         .target(
             name: "HandoffSim",
-            dependencies: ["SimKernel", "HandoffWorld", "Handoff", "HandoffScenario", "HandoffReport"]
+            dependencies: ["SimKernel", "HandoffWorld", "Handoff", "HandoffScenario", "HandoffCalibration", "HandoffReport"]
         ),
         .target(
             name: "HandoffSimCommands",
-            dependencies: ["SimKernel", "HandoffWorld", "Handoff", "ScenarioJSON", "HandoffScenario", "HandoffReport"]
+            dependencies: [
+                "SimKernel", "HandoffWorld", "Handoff", "ScenarioJSON", "HandoffScenario", "HandoffCalibration",
+                "HandoffReport",
+            ]
         ),
         .executableTarget(
             name: "handoff-sim",
@@ -131,11 +143,20 @@ let package = Package(
         ),
         .testTarget(
             name: "HandoffReportTests",
-            dependencies: ["HandoffReport", "HandoffScenario", "ScenarioJSON", "Handoff", "SimKernel"]
+            dependencies: ["HandoffReport", "HandoffCalibration", "HandoffScenario", "ScenarioJSON", "Handoff", "SimKernel"]
         ),
         .testTarget(
+            // With HandoffCalibration for `defaults`' attribution, which
+            // names a fit's experiment.
             name: "HandoffScenarioTests",
-            dependencies: ["HandoffScenario", "ScenarioJSON", "HandoffReport", "Handoff", "HandoffWorld", "SimKernel"]
+            dependencies: [
+                "HandoffScenario", "ScenarioJSON", "HandoffCalibration", "HandoffReport", "Handoff", "HandoffWorld",
+                "SimKernel",
+            ]
+        ),
+        .testTarget(
+            name: "HandoffCalibrationTests",
+            dependencies: ["HandoffCalibration", "HandoffScenario", "ScenarioJSON", "Handoff", "HandoffWorld", "SimKernel"]
         ),
         .testTarget(
             // An app team's view: the one public library, no @testable.

@@ -1,3 +1,4 @@
+import HandoffCalibration
 import HandoffScenario
 import ScenarioJSON
 import SimKernel

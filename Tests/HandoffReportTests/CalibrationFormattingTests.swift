@@ -1,3 +1,4 @@
+@testable import HandoffCalibration
 @testable import HandoffReport
 @testable import HandoffScenario
 import ScenarioJSON

@@ -1,5 +1,6 @@
 import Foundation
 import Handoff
+import HandoffCalibration
 @testable import HandoffScenario
 import HandoffWorld
 import ScenarioJSON

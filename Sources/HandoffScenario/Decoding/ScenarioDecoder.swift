@@ -54,6 +54,13 @@ package enum ScenarioDecoder {
         if let decoded, context.problems.isEmpty { return .success(decoded) }
         return .failure(ScenarioProblems(problems: context.sortedProblems))
     }
+
+    /// The folder `file` is in ("" for the current one): what the files a
+    /// scenario, an overlay or an experiment names are relative to.
+    package static func folder(of file: String) -> String {
+        guard let slash = file.lastIndex(of: "/") else { return "" }
+        return String(file[...slash])
+    }
 }
 
 /// The keys of each object in a scenario file, in documentation order.

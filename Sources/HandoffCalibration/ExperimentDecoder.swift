@@ -1,5 +1,6 @@
 import Foundation
 import Handoff
+import HandoffScenario
 import HandoffWorld
 import ScenarioJSON
 import SimKernel
@@ -38,7 +39,7 @@ package enum ExperimentDecoder {
         case let .failure(problems): return .failure(problems)
         }
         let context = DecodingContext(file: file)
-        let experiment = ExperimentReader(context: context, folder: Self.folder(of: file), read: read).read(root)
+        let experiment = ExperimentReader(context: context, folder: ScenarioDecoder.folder(of: file), read: read).read(root)
         if let experiment, context.problems.isEmpty { return .success(experiment) }
         return .failure(ScenarioProblems(problems: context.sortedProblems))
     }
@@ -58,10 +59,14 @@ package enum ExperimentDecoder {
         }
     }
 
-    /// The folder `file` is in ("" for the current one).
-    static func folder(of file: String) -> String {
-        guard let slash = file.lastIndex(of: "/") else { return "" }
-        return String(file[...slash])
+    /// The name of the experiment file at `path`, or nil when it cannot
+    /// be read or is invalid: how `defaults` names the experiment a fit's
+    /// overlay was fitted to.
+    static func name(ofFile path: String) -> String? {
+        guard let data = FileManager.default.contents(atPath: path),
+              case let .success(decoded) = decode(Array(data), file: path)
+        else { return nil }
+        return decoded.name
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Handoff
+import HandoffScenario
 import HandoffWorld
 import ScenarioJSON
 import SimKernel
@@ -149,8 +150,8 @@ public struct Calibrator: Sendable {
     ///   - progress: Called with the number of simulations run so far.
     /// - Returns: The fitted (or checked) parameters and the fit's
     ///   objective.
-    /// - Throws: ``ScenarioError``: a scenario file that cannot be read
-    ///   (``ScenarioError/Category/missingInput``), or a trial's error.
+    /// - Throws: `ScenarioError`: a scenario file that cannot be read
+    ///   (`ScenarioError.Category.missingInput`), or a trial's error.
     public func run(
         _ experiment: Experiment, check: Bool = false, values: [Double]? = nil,
         read: (String) -> [UInt8]? = { FileManager.default.contents(atPath: $0).map(Array.init) },
@@ -233,7 +234,7 @@ public struct Calibrator: Sendable {
         var scenarios: [String: [UInt8]] = [:]
         for file in experiment.scenarioFiles {
             guard let bytes = read(file) else {
-                throw ScenarioError(.missingInput, "\(file): no such file or cannot be read", file: file)
+                throw ScenarioError.unreadable(file)
             }
             scenarios[file] = bytes
         }

@@ -188,7 +188,7 @@ public struct Overlay: Sendable, Equatable {
               let member = members.first(where: { $0.key == "overlay" }),
               case let .string(name) = member.value.value, !name.isEmpty
         else { return .success(nil) }
-        let path = name.hasPrefix("/") ? name : ExperimentDecoder.folder(of: file) + name
+        let path = name.hasPrefix("/") ? name : ScenarioDecoder.folder(of: file) + name
         guard FileManager.default.fileExists(atPath: path) else {
             return .failure(ScenarioProblems(problems: [ScenarioProblem(
                 file: file, path: "$.overlay", position: member.value.position,
@@ -296,22 +296,14 @@ public struct Overlay: Sendable, Equatable {
         return decode(Array(data), file: file)
     }
 
-    /// The overlay of a fit: every parameter's value.
-    public init(fitted result: CalibrationResult, description: String) {
-        file = ""
-        self.description = description
-        settings = result.parameters.map { fitted in
-            Setting(
-                path: fitted.parameter.path, value: fitted.parameter.text(fitted.value),
-                parsed: ParameterPath(fitted.parameter.path)!)
+    /// An overlay made in memory, with no file: `values` written in order,
+    /// and each bootstrap replicate's values (paths among `values`'). Every
+    /// path must be one `sweep --vary` takes (a fit's are).
+    package init(description: String, values: [(path: String, value: String)], replicates: [[(path: String, value: String)]]) {
+        func settings(_ values: [(path: String, value: String)]) -> [Setting] {
+            values.map { Setting(path: $0.path, value: $0.value, parsed: ParameterPath($0.path)!) }
         }
-        replicateSettings = result.replicates.map { values in
-            zip(result.parameters, values).map { fitted, value in
-                Setting(
-                    path: fitted.parameter.path, value: fitted.parameter.text(value),
-                    parsed: ParameterPath(fitted.parameter.path)!)
-            }
-        }
+        self.init(file: "", description: description, settings: settings(values), replicates: replicates.map(settings))
     }
 
     init(file: String, description: String, settings: [Setting], replicates: [[Setting]] = []) {

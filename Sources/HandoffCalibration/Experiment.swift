@@ -1,5 +1,6 @@
 import Foundation
 import Handoff
+import HandoffScenario
 import HandoffWorld
 import ScenarioJSON
 import SimKernel
@@ -56,9 +57,9 @@ public struct Experiment: Sendable {
     /// let result = try Calibrator(jobs: 2).run(experiment.overriding(trials: 200))
     /// ```
     ///
-    /// - Throws: ``ScenarioError`` in category
-    ///   ``ScenarioError/Category/invalidInput``, with every problem found in
-    ///   ``ScenarioError/problems``: in the file itself (a file that cannot
+    /// - Throws: `ScenarioError` in category
+    ///   `ScenarioError.Category.invalidInput`, with every problem found in
+    ///   `ScenarioError.problems`: in the file itself (a file that cannot
     ///   be read is one problem at `$`), or a parameter or group its scenario
     ///   has no place for.
     public static func load(_ file: String) throws(ScenarioError) -> Experiment {
@@ -84,8 +85,8 @@ public struct Experiment: Sendable {
     /// let experiment = try Experiment.decode(experimentBytes, file: "dir/experiment.json") { files[$0] }
     /// ```
     ///
-    /// - Throws: ``ScenarioError`` in category
-    ///   ``ScenarioError/Category/invalidInput``, as ``load(_:)``.
+    /// - Throws: `ScenarioError` in category
+    ///   `ScenarioError.Category.invalidInput`, as ``load(_:)``.
     public static func decode(
         _ bytes: [UInt8], file: String, read: @escaping (String) -> [UInt8]?
     ) throws(ScenarioError) -> Experiment {
