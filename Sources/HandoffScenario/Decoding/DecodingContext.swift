@@ -102,7 +102,7 @@ package final class DecodingContext {
 
     // MARK: Scalars
 
-    package func string(_ node: JSONNode, _ path: JSONPath, expected: String = "a string") -> String? {
+    func string(_ node: JSONNode, _ path: JSONPath, expected: String = "a string") -> String? {
         guard case let .string(text) = node.value else {
             mismatch(node, path, expected: expected)
             return nil

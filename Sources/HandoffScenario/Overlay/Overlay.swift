@@ -27,20 +27,20 @@ import ScenarioJSON
 /// the replicate's values in place.
 public struct Overlay: Sendable, Equatable {
     /// The overlay file.
-    package let file: String
+    let file: String
     /// What it says it is.
     public let description: String
     /// The values, in order: a path and the value as text (a JSON number,
     /// or a string such as `"2ms"`).
-    package let settings: [Setting]
+    let settings: [Setting]
     /// Each bootstrap replicate's values (paths that `settings` sets), in
     /// the file's order; empty without a bootstrap.
-    package let replicateSettings: [[Setting]]
+    let replicateSettings: [[Setting]]
 
     /// One value to write.
-    package struct Setting: Sendable, Equatable {
-        package let path: String
-        package let value: String
+    struct Setting: Sendable, Equatable {
+        let path: String
+        let value: String
         let parsed: ParameterPath
         /// Where the value is in the overlay file (nil for a fit's).
         var position: SourcePosition? = nil
@@ -48,7 +48,7 @@ public struct Overlay: Sendable, Equatable {
         /// `$.set[i].value` (a replicate's).
         var source: String? = nil
 
-        package static func == (lhs: Setting, rhs: Setting) -> Bool { lhs.path == rhs.path && lhs.value == rhs.value }
+        static func == (lhs: Setting, rhs: Setting) -> Bool { lhs.path == rhs.path && lhs.value == rhs.value }
     }
 
     static let keys = ["$schema", "overlay", "set", "replicates"]
@@ -56,7 +56,7 @@ public struct Overlay: Sendable, Equatable {
     static let replicateKeys = ["set"]
     /// The most bootstrap replicates an overlay may hold (as many as
     /// `calibrate --bootstrap` makes).
-    package static let maximumReplicates = 1_000
+    static let maximumReplicates = 1_000
 
     /// The overlays of the bootstrap replicates, in order: each this
     /// overlay with the replicate's values written in place of its own (the
@@ -67,7 +67,7 @@ public struct Overlay: Sendable, Equatable {
     /// let fitted = try Overlay.load("fitted.json")
     /// for replicate in fitted.replicates { _ = try ScenarioSuite.load("scenarios/payload-3kib.json", overlay: replicate) }
     /// ```
-    package var replicates: [Overlay] {
+    var replicates: [Overlay] {
         replicateSettings.map { replicate in
             // Looked up by path; the order is the base's.
             var values: [ParameterPath: Setting] = [:]
@@ -77,7 +77,7 @@ public struct Overlay: Sendable, Equatable {
     }
 
     /// Reads an overlay file, or every problem in it.
-    package static func decode(_ bytes: [UInt8], file: String) -> Result<Overlay, ScenarioProblems> {
+    static func decode(_ bytes: [UInt8], file: String) -> Result<Overlay, ScenarioProblems> {
         let root: JSONNode
         switch ScenarioDecoder.parse(bytes, file: file) {
         case let .success(node): root = node

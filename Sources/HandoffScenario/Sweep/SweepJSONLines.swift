@@ -14,7 +14,7 @@ import SimKernel
 /// unsharded run's.
 public enum SweepJSONLines {
     /// The format version in the header.
-    package static let formatVersion: Int64 = 1
+    static let formatVersion: Int64 = 1
 
     /// The text of `result`, written by `toolVersion`.
     public static func render(_ result: SweepResult, toolVersion: String) -> String {

@@ -23,13 +23,13 @@ import SimKernel
 /// ```
 public struct SweepRunner: Sendable {
     /// Threads per point (at least 1).
-    package var jobs: Int
+    var jobs: Int
     /// Whether every point keeps its trials' ``TrialSample``s
     /// (``SweepPoint/samples``): memory then grows with the trials.
-    package var recordsSamples: Bool
+    var recordsSamples: Bool
     /// Your own delegates for some or all of the scenario's apps, as in
     /// ``ScenarioRunner/appDelegates``.
-    package var appDelegates: ScenarioAppDelegates?
+    var appDelegates: ScenarioAppDelegates?
 
     /// A runner on `jobs` threads, with your own `appDelegates` where given.
     ///
@@ -345,7 +345,7 @@ public struct SweepRunner: Sendable {
     }
 
     /// The aggregate of `trials` of one point's scenario.
-    package func runPoint(
+    func runPoint(
         _ point: SweepPointScenario, activity: Int, device: String, trials: Range<Int>, seed: UInt64
     ) -> Result<PointAggregate, ScenarioError> {
         switch runPoints([point], activity: activity, device: device, trials: trials, seed: seed, progress: nil) {
@@ -462,20 +462,20 @@ public struct PreparedSweep: Sendable {
     package let points: [SweepPointScenario]
     /// Every point again under each bootstrap replicate of the overlay
     /// (empty without replicates), in the overlay's order.
-    package let replicates: [[SweepPointScenario]]
+    let replicates: [[SweepPointScenario]]
     /// The activity measured (index) and the device it is measured on.
-    package let activity: Int
+    let activity: Int
     /// The measured activity's place in the file: `activity` or
     /// `activities[i]`.
-    package let activityPath: String
+    let activityPath: String
     /// The receiving device measured.
-    package let device: String
+    let device: String
     /// Trials per point and the seed.
     package let trials: Int
     /// The seed.
-    package let seed: UInt64
+    let seed: UInt64
     /// The slice of trials to run, if sharded.
-    package let shard: Shard?
+    let shard: Shard?
 }
 
 extension ScenarioError {
@@ -494,9 +494,9 @@ extension ScenarioError {
 /// to make it again from the file (so each thread can make its own copy).
 package struct SweepPointScenario: Sendable {
     /// The value of each axis.
-    package let coordinates: [String]
+    let coordinates: [String]
     /// The scenario at this point.
-    package let scenario: Scenario
+    let scenario: Scenario
     /// The file's bytes and the values written into it at this point.
     let bytes: [UInt8]
     let edits: [(path: ParameterPath, value: String)]
