@@ -75,7 +75,7 @@ public struct CalibrationResult: Sendable, Equatable {
     package let groups: [GroupFit]
     /// Each bootstrap replicate's fitted values, in the order of
     /// ``parameters`` (each in its kind's unit); empty without a bootstrap.
-    package var replicates: [[Double]] = []
+    var replicates: [[Double]] = []
     /// Trials simulated in all (every group of every simulation): the
     /// cost of the fit, whatever the machine.
     package var trialsSimulated = 0
@@ -104,11 +104,11 @@ public struct CalibrationResult: Sendable, Equatable {
 /// trials.
 public struct Calibrator: Sendable {
     /// Threads for each simulation.
-    package var jobs: Int
+    var jobs: Int
     /// Bootstrap replicates (0: no intervals).
-    package var bootstrap: Int
+    var bootstrap: Int
     /// The most simulations of the main fit.
-    package var maximumEvaluations: Int?
+    var maximumEvaluations: Int?
 
     /// A calibrator.
     public init(jobs: Int = 1, bootstrap: Int = 0, maximumEvaluations: Int? = nil) {

@@ -14,18 +14,18 @@ package enum ExperimentDecoder {
     package static let maximumTrials = 1_000_000
     /// The most measured rows an experiment may read, over all its
     /// datasets (a file named by several datasets counts once for each).
-    package static let maximumRows = 10_000_000
+    static let maximumRows = 10_000_000
     /// The most bytes of measured files an experiment may read, each file
     /// counted once however many datasets name it: 256 MiB.
-    package static let maximumMeasuredBytes = 256 << 20
+    static let maximumMeasuredBytes = 256 << 20
     /// The most measured groups an experiment may have, over all its
     /// datasets (each is simulated at every evaluation).
-    package static let maximumGroups = 1_000
+    static let maximumGroups = 1_000
     /// The longest measured latency: 7 days (``InputBounds/maximumDuration``),
     /// in milliseconds.
-    package static let maximumMilliseconds = Double(InputBounds.maximumDuration.nanoseconds) / 1e6
+    static let maximumMilliseconds = Double(InputBounds.maximumDuration.nanoseconds) / 1e6
     /// The most parameters an experiment may fit at once.
-    package static let maximumParameters = 12
+    static let maximumParameters = 12
 
     /// Decodes the experiment in `bytes`, naming it `file` in problems;
     /// `read` returns the bytes of a file the experiment names (resolved
@@ -47,7 +47,7 @@ package enum ExperimentDecoder {
     /// The bytes of the file at `path`, but at most one more than
     /// ``maximumMeasuredBytes`` (so a larger file is found too large
     /// without being read whole); nil if it cannot be read.
-    package static func readFile(_ path: String) -> [UInt8]? {
+    static func readFile(_ path: String) -> [UInt8]? {
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
         do {
