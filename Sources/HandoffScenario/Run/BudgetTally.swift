@@ -40,7 +40,7 @@ package struct BudgetTally: Sendable, Equatable {
     }
 
     /// Adds one trial's budget.
-    package mutating func record(_ budget: LatencyBudget) {
+    mutating func record(_ budget: LatencyBudget) {
         let band = Self.band(of: budget.total.nanoseconds)
         widen(toInclude: band)
         let row = (band - firstBand) * Self.phases

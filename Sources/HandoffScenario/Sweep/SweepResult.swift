@@ -10,7 +10,7 @@ public struct SweepAxis: Hashable, Sendable {
     public let values: [String]
 
     /// An axis.
-    package init(name: String, values: [String]) {
+    init(name: String, values: [String]) {
         self.name = name
         self.values = values
     }
@@ -45,7 +45,7 @@ public struct PointAggregate: Sendable, Equatable {
     public static let failureCodes = [4608, 4609, 4610, 4611]
 
     /// An empty aggregate.
-    package init() {}
+    init() {}
 
     /// Continued trials (app or browser) over all trials; 0 when none ran.
     public var successRate: Double {
@@ -123,7 +123,7 @@ public struct SweepPoint: Sendable, Equatable {
     package var replicates: [PointAggregate] = []
 
     /// A point.
-    package init(coordinates: [String], payloadBytes: Int, profile: String, aggregate: PointAggregate) {
+    init(coordinates: [String], payloadBytes: Int, profile: String, aggregate: PointAggregate) {
         self.coordinates = coordinates
         self.payloadBytes = payloadBytes
         self.profile = profile
@@ -241,7 +241,7 @@ public struct SweepResult: Sendable, Equatable {
     public var replicates: Int { points.first?.replicates.count ?? 0 }
 
     /// A sweep result.
-    package init(
+    init(
         file: String, name: String, digest: String, seed: UInt64, trials: Int, activity: String, device: String,
         axes: [SweepAxis], points: [SweepPoint], shard: Shard?
     ) {

@@ -459,7 +459,7 @@ public struct PreparedSweep: Sendable {
     /// The axes.
     public let axes: [SweepAxis]
     /// Every point: its coordinates and its scenario.
-    package let points: [SweepPointScenario]
+    let points: [SweepPointScenario]
     /// Every point again under each bootstrap replicate of the overlay
     /// (empty without replicates), in the overlay's order.
     let replicates: [[SweepPointScenario]]
@@ -492,7 +492,7 @@ extension ScenarioError {
 
 /// One point of a prepared sweep: its coordinates, its scenario, and how
 /// to make it again from the file (so each thread can make its own copy).
-package struct SweepPointScenario: Sendable {
+struct SweepPointScenario: Sendable {
     /// The value of each axis.
     let coordinates: [String]
     /// The scenario at this point.
