@@ -12,15 +12,23 @@
 //   Handoff     apps, activities, the activity state machine, the
 //               continuity protocol over the world, the app-facing delegate
 //               protocols and the trace. Knows nothing of files or output.
-//   HandoffScenario scenario files: JSON with source positions, the scenario
-//               format, validation, expectations and the trial runner. Knows
-//               nothing of how results are rendered.
+//   ScenarioJSON JSON with source positions: a strict reader that keeps
+//               every value's line and column, and a deterministic writer.
+//               Standard library only; knows nothing of scenarios. Package
+//               API only (no product): the modules above use it.
+//   HandoffScenario scenario files: the scenario format, validation,
+//               expectations and the trial runner. Knows nothing of how
+//               results are rendered.
+//   HandoffCalibration calibration: experiment files (a scenario, measured
+//               timings, the parameters to fit) and the calibrator that fits
+//               the parameters by running the scenario. Overlays, which every
+//               scenario load applies, stay in HandoffScenario.
 //   HandoffReport the renderings of results: text, JSON, CSV, JUnit XML,
 //               Markdown, SVG and HTML, and the words they share (numbers,
 //               durations, sizes, escaping). Decides no verdict.
 //   HandoffSim  the one import an app's tests need: re-exports SimKernel,
-//               HandoffWorld, Handoff, HandoffScenario and HandoffReport. No
-//               code of its own.
+//               HandoffWorld, Handoff, HandoffScenario, HandoffCalibration and
+//               HandoffReport. No code of its own.
 //   HandoffSimCommands the command-line tool's commands, runnable in-process:
 //               each command declared once (a CommandSpec: arguments,
 //               options, help, exit codes), from which both --help and the
@@ -56,6 +64,7 @@ let package = Package(
         .library(name: "HandoffWorld", targets: ["HandoffWorld"]),
         .library(name: "Handoff", targets: ["Handoff"]),
         .library(name: "HandoffScenario", targets: ["HandoffScenario"]),
+        .library(name: "HandoffCalibration", targets: ["HandoffCalibration"]),
         .library(name: "HandoffReport", targets: ["HandoffReport"]),
         .library(name: "HandoffSim", targets: ["HandoffSim"]),
         .executable(name: "handoff-sim", targets: ["handoff-sim"]),
@@ -79,20 +88,30 @@ let package = Package(
             dependencies: ["SimKernel", "HandoffWorld"]
         ),
         .target(
+            name: "ScenarioJSON"
+        ),
+        .target(
             name: "HandoffScenario",
-            dependencies: ["SimKernel", "HandoffWorld", "Handoff"]
+            dependencies: ["SimKernel", "HandoffWorld", "Handoff", "ScenarioJSON"]
+        ),
+        .target(
+            name: "HandoffCalibration",
+            dependencies: ["HandoffScenario", "ScenarioJSON", "Handoff", "HandoffWorld", "SimKernel"]
         ),
         .target(
             name: "HandoffReport",
-            dependencies: ["HandoffScenario", "Handoff", "SimKernel"]
+            dependencies: ["HandoffCalibration", "HandoffScenario", "ScenarioJSON", "Handoff", "SimKernel"]
         ),
         .target(
             name: "HandoffSim",
-            dependencies: ["SimKernel", "HandoffWorld", "Handoff", "HandoffScenario", "HandoffReport"]
+            dependencies: ["SimKernel", "HandoffWorld", "Handoff", "HandoffScenario", "HandoffCalibration", "HandoffReport"]
         ),
         .target(
             name: "HandoffSimCommands",
-            dependencies: ["SimKernel", "HandoffWorld", "Handoff", "HandoffScenario", "HandoffReport"]
+            dependencies: [
+                "SimKernel", "HandoffWorld", "Handoff", "ScenarioJSON", "HandoffScenario", "HandoffCalibration",
+                "HandoffReport",
+            ]
         ),
         .executableTarget(
             name: "handoff-sim",
@@ -100,7 +119,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "HandoffBench",
-            dependencies: ["SimKernel", "HandoffWorld", "Handoff", "HandoffScenario"],
+            dependencies: ["SimKernel", "HandoffWorld", "Handoff", "ScenarioJSON", "HandoffScenario"],
             path: "Benchmarks/HandoffBench"
         ),
         .testTarget(
@@ -119,12 +138,25 @@ let package = Package(
             dependencies: ["Handoff", "HandoffWorld", "SimKernel"]
         ),
         .testTarget(
-            name: "HandoffReportTests",
-            dependencies: ["HandoffReport", "HandoffScenario", "Handoff", "SimKernel"]
+            name: "ScenarioJSONTests",
+            dependencies: ["ScenarioJSON"]
         ),
         .testTarget(
+            name: "HandoffReportTests",
+            dependencies: ["HandoffReport", "HandoffCalibration", "HandoffScenario", "ScenarioJSON", "Handoff", "SimKernel"]
+        ),
+        .testTarget(
+            // With HandoffCalibration for `defaults`' attribution, which
+            // names a fit's experiment.
             name: "HandoffScenarioTests",
-            dependencies: ["HandoffScenario", "HandoffReport", "Handoff", "HandoffWorld", "SimKernel"]
+            dependencies: [
+                "HandoffScenario", "ScenarioJSON", "HandoffCalibration", "HandoffReport", "Handoff", "HandoffWorld",
+                "SimKernel",
+            ]
+        ),
+        .testTarget(
+            name: "HandoffCalibrationTests",
+            dependencies: ["HandoffCalibration", "HandoffScenario", "ScenarioJSON", "Handoff", "HandoffWorld", "SimKernel"]
         ),
         .testTarget(
             // An app team's view: the one public library, no @testable.
@@ -135,7 +167,7 @@ let package = Package(
             // The commands in-process: the spec, the parser, the help, and a
             // few commands end to end without starting a process.
             name: "HandoffSimCommandsTests",
-            dependencies: ["HandoffSimCommands", "HandoffScenario", "Handoff"]
+            dependencies: ["HandoffSimCommands", "HandoffScenario", "ScenarioJSON", "Handoff"]
         ),
         .testTarget(
             name: "HandoffSimCLITests",

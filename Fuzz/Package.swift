@@ -53,6 +53,7 @@ let package = Package(
             name: "experiment-decoder",
             dependencies: [
                 .product(name: "HandoffScenario", package: "HandoffSim"),
+                .product(name: "HandoffCalibration", package: "HandoffSim"),
                 .product(name: "HandoffReport", package: "HandoffSim"),
             ]
         ),
@@ -61,6 +62,7 @@ let package = Package(
             name: "measured-csv",
             dependencies: [
                 .product(name: "HandoffScenario", package: "HandoffSim"),
+                .product(name: "HandoffCalibration", package: "HandoffSim"),
                 .product(name: "HandoffReport", package: "HandoffSim"),
             ]
         ),

@@ -1,5 +1,6 @@
 import Foundation
 import HandoffScenario
+import ScenarioJSON
 
 /// One figure of a benchmark workload, with how to judge a change in it.
 struct BenchMetric {

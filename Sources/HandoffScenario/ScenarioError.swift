@@ -197,8 +197,13 @@ public struct ScenarioError: Error, Hashable, Sendable, CustomStringConvertible 
             detail: detail, isOutOfRange: isOutOfRange)
     }
 
+    /// A file that does not exist or cannot be read: a missing input.
+    package static func unreadable(_ file: String) -> ScenarioError {
+        ScenarioError(.missingInput, "\(file): no such file or cannot be read", file: file)
+    }
+
     /// The problems found in a scenario file: an invalid input.
-    static func invalid(_ problems: ScenarioProblems) -> ScenarioError {
+    package static func invalid(_ problems: ScenarioProblems) -> ScenarioError {
         ScenarioError(.invalidInput, Message(stringLiteral: problems.description), file: problems.problems.first?.file, problems: problems)
     }
 }

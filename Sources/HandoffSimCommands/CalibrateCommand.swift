@@ -1,4 +1,5 @@
 import Foundation
+import HandoffCalibration
 import HandoffReport
 import HandoffScenario
 

@@ -2,8 +2,10 @@
 // range, as the model has it or as a scenario and its overlays see it.
 import Foundation
 import Handoff
+import HandoffCalibration
 import HandoffScenario
 import HandoffWorld
+import ScenarioJSON
 
 extension CommandOption where Self == Option<String?> {
     /// `defaults --scenario FILE`.

@@ -1,5 +1,7 @@
+@testable import HandoffCalibration
 @testable import HandoffReport
 @testable import HandoffScenario
+import ScenarioJSON
 import Testing
 
 /// Calibration's Double → integer conversions are total: any value a fit

@@ -1,6 +1,6 @@
 import Foundation
 import HandoffReport
-import HandoffScenario
+@testable import HandoffScenario
 import Testing
 
 /// Every input that ever crashed one of the libFuzzer targets in Fuzz/ (or

@@ -1,7 +1,7 @@
 import Foundation
 import Handoff
 @testable import HandoffReport
-import HandoffScenario
+@testable import HandoffScenario
 import SimKernel
 import Testing
 

@@ -1,5 +1,7 @@
+@testable import HandoffCalibration
 @testable import HandoffReport
 @testable import HandoffScenario
+import ScenarioJSON
 import Testing
 
 /// The small formatting rules the reports depend on.

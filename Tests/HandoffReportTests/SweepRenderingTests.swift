@@ -1,6 +1,6 @@
 import Handoff
 @testable import HandoffReport
-import HandoffScenario
+@testable import HandoffScenario
 import SimKernel
 import Testing
 

@@ -3,6 +3,7 @@ import Handoff
 @testable import HandoffReport
 @testable import HandoffScenario
 import HandoffWorld
+import ScenarioJSON
 import SimKernel
 import Testing
 

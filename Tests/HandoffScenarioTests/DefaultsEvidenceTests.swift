@@ -1,7 +1,9 @@
 import Foundation
 import Handoff
+import HandoffCalibration
 @testable import HandoffScenario
 import HandoffWorld
+import ScenarioJSON
 import SimKernel
 import Testing
 

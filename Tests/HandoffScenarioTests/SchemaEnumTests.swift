@@ -2,6 +2,7 @@ import Foundation
 import Handoff
 @testable import HandoffScenario
 import HandoffWorld
+import ScenarioJSON
 import Testing
 
 /// Every list of values the scenario schema gives (`"enum"`) is exactly

@@ -1,6 +1,7 @@
 import Foundation
 import Handoff
 @testable import HandoffScenario
+import ScenarioJSON
 import Testing
 
 /// schema/scenario.schema.json names exactly the keys the decoder reads,

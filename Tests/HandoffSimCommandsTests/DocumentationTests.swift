@@ -2,6 +2,7 @@ import Foundation
 import Handoff
 import HandoffSimCommands
 import HandoffScenario
+import ScenarioJSON
 import Testing
 
 /// docs/cli.md documents what the specs declare.

@@ -5,6 +5,7 @@
 // two-device scenario) and `d.csv` (latencies with a size and an
 // outcome column). Any crash, trap or sanitizer report is a finding;
 // every input must end in an experiment or in problems.
+import HandoffCalibration
 import HandoffReport
 import HandoffScenario
 

@@ -4,6 +4,7 @@
 // column, the other in durations; then checked against the scenario.
 // Any crash, trap or sanitizer report is a finding; every input must end
 // in an experiment or in problems.
+import HandoffCalibration
 import HandoffReport
 import HandoffScenario
 

@@ -1,6 +1,7 @@
 import Handoff
 import HandoffWorld
 import HandoffScenario
+import ScenarioJSON
 import SimKernel
 
 /// `handoff-sim advise` output: plain words, or JSON.

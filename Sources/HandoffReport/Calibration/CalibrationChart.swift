@@ -1,4 +1,5 @@
 import Foundation
+import HandoffCalibration
 import HandoffScenario
 
 /// `handoff-sim calibrate --chart`: measured against simulated empirical

@@ -1,4 +1,6 @@
+import HandoffCalibration
 import HandoffScenario
+import ScenarioJSON
 import SimKernel
 
 /// `handoff-sim calibrate` output: a text report, or JSON.

@@ -1,4 +1,5 @@
 import Handoff
+import HandoffCalibration
 import HandoffScenario
 import SimKernel
 

@@ -1,4 +1,5 @@
 import HandoffScenario
+import ScenarioJSON
 import SimKernel
 
 extension RunReport {

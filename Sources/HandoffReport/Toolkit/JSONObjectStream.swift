@@ -1,4 +1,5 @@
 import HandoffScenario
+import ScenarioJSON
 
 /// Writes a pretty-printed JSON object member by member, an array member
 /// element by element, byte for byte as ``JSONWriter`` (pretty) writes the

@@ -1,6 +1,7 @@
 import Handoff
 import HandoffScenario
 import HandoffWorld
+import ScenarioJSON
 import SimKernel
 
 /// `handoff-sim replay --format json`: the trial's trace as JSON, with the

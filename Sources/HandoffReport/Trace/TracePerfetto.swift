@@ -1,6 +1,7 @@
 import Handoff
 import HandoffScenario
 import HandoffWorld
+import ScenarioJSON
 import SimKernel
 
 /// `handoff-sim replay --format perfetto`: the trial as a Chrome

@@ -14,11 +14,11 @@ public struct Baseline: Sendable, Equatable {
         public let name: String
         /// The SHA-256 of the file then (and of its overlays' values, see
         /// ``Scenario/digest``).
-        package let digest: String
+        let digest: String
         /// The seed and trials the figures come from.
-        package let seed: UInt64
+        let seed: UInt64
         /// Trials per entry.
-        package let trials: Int
+        let trials: Int
         /// The figures, one entry per pair or sweep point, in order.
         public let entries: [Entry]
     }
@@ -55,7 +55,7 @@ public struct Baseline: Sendable, Equatable {
 }
 
 /// Which way a metric should go.
-package enum MetricDirection: Sendable {
+enum MetricDirection: Sendable {
     /// Lower is better (latencies, failures).
     case lowerIsBetter
     /// Higher is better (success rate).
@@ -81,10 +81,10 @@ public enum BaselineMetric: Hashable, Sendable, CustomStringConvertible {
     case latency(LatencyMetric, BaselinePercentile)
 
     /// The failure codes a baseline records a share for.
-    package static let failureCodes = PointAggregate.failureCodes
+    static let failureCodes = PointAggregate.failureCodes
 
     /// Every metric a baseline records, in the order it records them.
-    package static let all: [BaselineMetric] =
+    static let all: [BaselineMetric] =
         [.trials, .successRate] + failureCodes.map { .failed(code: $0) } + [.notOffered, .otherOutcomes]
         + LatencyMetric.allCases.flatMap { metric in BaselinePercentile.allCases.map { .latency(metric, $0) } }
 
@@ -110,7 +110,7 @@ public enum BaselineMetric: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Which way the metric should go.
-    package var direction: MetricDirection {
+    var direction: MetricDirection {
         switch self {
         case .successRate: .higherIsBetter
         case .trials, .failed, .notOffered, .otherOutcomes, .latency: .lowerIsBetter
@@ -120,7 +120,7 @@ public enum BaselineMetric: Hashable, Sendable, CustomStringConvertible {
     /// The values the metric can take: whole trials up to the most a
     /// scenario may ask for, latencies up to the longest simulated time in
     /// nanoseconds, shares from 0 to 1.
-    package var range: ClosedRange<Double> {
+    var range: ClosedRange<Double> {
         switch self {
         case .trials: 0...Double(ScenarioDecoder.maximumTrials)
         case .latency: 0...Double(InputBounds.maximumDuration.nanoseconds)
@@ -155,10 +155,10 @@ public enum BaselinePercentile: String, CaseIterable, Hashable, Sendable {
 }
 
 /// The metrics a baseline records, from an aggregate.
-package enum BaselineMetrics {
+enum BaselineMetrics {
     /// The figures of an aggregate: trials, success rate, each outcome's
     /// share, and the latency percentiles in nanoseconds.
-    package static func metrics(of aggregate: PointAggregate) -> [(metric: BaselineMetric, value: Double)] {
+    static func metrics(of aggregate: PointAggregate) -> [(metric: BaselineMetric, value: Double)] {
         let trials = Double(max(aggregate.trials, 1))
         var metrics: [(BaselineMetric, Double)] = [
             (.trials, Double(aggregate.trials)),

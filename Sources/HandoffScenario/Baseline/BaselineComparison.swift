@@ -7,11 +7,11 @@ public struct Tolerance: Hashable, Sendable {
     /// The metrics it applies to: a metric's name
     /// (`acceptToContinue.p95`), a family (`acceptToContinue`, every
     /// percentile of it), or `*` for every metric.
-    package let pattern: String
+    let pattern: String
     /// The allowed move, relative or absolute.
-    package let relative: Double?
+    let relative: Double?
     /// The allowed move in the metric's unit, if absolute.
-    package let absolute: Double?
+    let absolute: Double?
 
     /// A tolerance.
     public init(pattern: String, relative: Double? = nil, absolute: Double? = nil) {
@@ -21,7 +21,7 @@ public struct Tolerance: Hashable, Sendable {
     }
 
     /// Whether it applies to `metric`.
-    package func applies(to metric: String) -> Bool {
+    func applies(to metric: String) -> Bool {
         pattern == "*" || pattern == metric || metric.hasPrefix(pattern + ".")
     }
 

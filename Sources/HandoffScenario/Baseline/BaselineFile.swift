@@ -1,8 +1,10 @@
+import ScenarioJSON
+
 /// Baselines as JSON: written in a fixed order so the same figures always
 /// give the same file (and a readable diff in review).
 public enum BaselineFile {
     /// The format version.
-    package static let formatVersion: Int64 = 1
+    static let formatVersion: Int64 = 1
 
     /// The file's text.
     public static func render(_ baseline: Baseline) -> String {

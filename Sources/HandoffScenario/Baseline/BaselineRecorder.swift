@@ -4,9 +4,9 @@ import Handoff
 /// Measures scenario files for a baseline.
 public struct BaselineRecorder: Sendable {
     /// Threads per measurement.
-    package var jobs: Int
+    var jobs: Int
     /// Values written over every scenario first (a fitted model).
-    package var overlay: Overlay?
+    var overlay: Overlay?
 
     /// A recorder on `jobs` threads, with `overlay`'s values written over
     /// every scenario.

@@ -1,11 +1,12 @@
+import ScenarioJSON
 import SimKernel
 
 /// Collects the problems of one file while it is decoded, and reads JSON
 /// values with a path, so every problem names where it is and what was
 /// expected.
-final class DecodingContext {
-    let file: String
-    private(set) var problems: [ScenarioProblem] = []
+package final class DecodingContext {
+    package let file: String
+    package private(set) var problems: [ScenarioProblem] = []
     /// Problems found after the first ``maximumProblems``, counted only.
     private(set) var omittedProblems = 0
 
@@ -14,14 +15,14 @@ final class DecodingContext {
     /// million mistakes is still read in time linear in its size.
     static let maximumProblems = 100
 
-    init(file: String) { self.file = file }
+    package init(file: String) { self.file = file }
 
     /// Whether further problems are only counted.
     var isSaturated: Bool { problems.count >= Self.maximumProblems }
 
     /// The problems in document order (by line and column; problems
     /// without a position last), ties in the order found.
-    var sortedProblems: [ScenarioProblem] {
+    package var sortedProblems: [ScenarioProblem] {
         problems.enumerated().sorted { left, right in
             switch (left.element.position, right.element.position) {
             case let (l?, r?): return (l.line, l.column, left.offset) < (r.line, r.column, right.offset)
@@ -42,12 +43,12 @@ final class DecodingContext {
 
     /// " (did you mean …?)" for `word` among `candidates`, or nothing once
     /// the problem list is full.
-    func didYouMean(_ word: String, among candidates: [String]) -> String {
+    package func didYouMean(_ word: String, among candidates: [String]) -> String {
         isSaturated ? "" : HandoffScenario.didYouMean(word, among: candidates)
     }
 
     /// Records a problem at `path` (the value at `position`).
-    func report(_ path: JSONPath, at position: SourcePosition?, _ message: String) {
+    package func report(_ path: JSONPath, at position: SourcePosition?, _ message: String) {
         guard !isSaturated else {
             omittedProblems += 1
             return
@@ -56,13 +57,13 @@ final class DecodingContext {
     }
 
     /// Records "expected …, found …" for `node`.
-    func mismatch(_ node: JSONNode, _ path: JSONPath, expected: String) {
+    package func mismatch(_ node: JSONNode, _ path: JSONPath, expected: String) {
         report(path, at: node.position, "expected \(expected), found \(found(node))")
     }
 
     /// How a value appears in a message: short literals as written, the
     /// rest by kind.
-    func found(_ node: JSONNode) -> String {
+    package func found(_ node: JSONNode) -> String {
         switch node.value {
         case .null: return "null"
         case let .bool(value): return value ? "true" : "false"
@@ -77,7 +78,7 @@ final class DecodingContext {
 
     /// The members of `node` if it is an object (reporting otherwise), with
     /// unknown and duplicate keys reported against `allowed`.
-    func object(_ node: JSONNode, _ path: JSONPath, what: String, allowed: [String]) -> ObjectReader? {
+    package func object(_ node: JSONNode, _ path: JSONPath, what: String, allowed: [String]) -> ObjectReader? {
         guard case let .object(members) = node.value else {
             mismatch(node, path, expected: what)
             return nil
@@ -109,7 +110,7 @@ final class DecodingContext {
         return text
     }
 
-    func nonEmptyString(_ node: JSONNode, _ path: JSONPath, expected: String = "a non-empty string") -> String? {
+    package func nonEmptyString(_ node: JSONNode, _ path: JSONPath, expected: String = "a non-empty string") -> String? {
         guard let text = string(node, path, expected: expected) else { return nil }
         guard !text.isEmpty else {
             report(path, at: node.position, "expected \(expected), found \"\"")
@@ -127,7 +128,7 @@ final class DecodingContext {
     }
 
     /// A whole number in `range`.
-    func integer(_ node: JSONNode, _ path: JSONPath, in range: ClosedRange<Int64>) -> Int64? {
+    package func integer(_ node: JSONNode, _ path: JSONPath, in range: ClosedRange<Int64>) -> Int64? {
         let expected = range.upperBound == .max
             ? "a whole number ≥ \(range.lowerBound)" : "a whole number from \(range.lowerBound) to \(range.upperBound)"
         guard case let .number(number) = node.value, let value = number.int64Value, range.contains(value) else {
@@ -278,7 +279,7 @@ final class DecodingContext {
     }
 
     /// One of `names` (exact spelling), with a suggestion otherwise.
-    func choice(_ node: JSONNode, _ path: JSONPath, what: String, among names: [String]) -> String? {
+    package func choice(_ node: JSONNode, _ path: JSONPath, what: String, among names: [String]) -> String? {
         guard case let .string(text) = node.value else {
             mismatch(node, path, expected: "\(what) (one of \(names.joined(separator: ", ")))")
             return nil
@@ -295,7 +296,7 @@ final class DecodingContext {
 
     /// The elements of `node` if it is an array of at most `maximumCount`
     /// elements (``InputBounds/maximumTimelineEntries`` unless told).
-    func array(
+    package func array(
         _ node: JSONNode, _ path: JSONPath, expected: String,
         maximumCount: Int = InputBounds.maximumTimelineEntries
     ) -> [JSONNode]? {
@@ -311,7 +312,7 @@ final class DecodingContext {
     }
 
     /// An array of strings.
-    func strings(_ node: JSONNode, _ path: JSONPath, expected: String = "an array of strings") -> [String]? {
+    package func strings(_ node: JSONNode, _ path: JSONPath, expected: String = "an array of strings") -> [String]? {
         guard let elements = array(node, path, expected: expected) else { return nil }
         var result: [String] = []
         var valid = true
@@ -323,7 +324,7 @@ final class DecodingContext {
 }
 
 /// The members of one JSON object being read.
-struct ObjectReader {
+package struct ObjectReader {
     let context: DecodingContext
     let node: JSONNode
     let members: [JSONMember]
@@ -336,13 +337,13 @@ struct ObjectReader {
     func has(_ key: String) -> Bool { member(key) != nil }
 
     /// Reads `key` with `read` if present.
-    func optional<T>(_ key: String, _ read: (JSONNode, JSONPath) -> T?) -> T? {
+    package func optional<T>(_ key: String, _ read: (JSONNode, JSONPath) -> T?) -> T? {
         guard let member = member(key) else { return nil }
         return read(member.value, path.key(key))
     }
 
     /// Reads `key` with `read`, reporting it missing otherwise.
-    func required<T>(_ key: String, what: String, _ read: (JSONNode, JSONPath) -> T?) -> T? {
+    package func required<T>(_ key: String, what: String, _ read: (JSONNode, JSONPath) -> T?) -> T? {
         guard let member = member(key) else {
             context.report(path, at: node.position, "missing required key \"\(key)\" (\(what))")
             return nil
@@ -351,5 +352,5 @@ struct ObjectReader {
     }
 
     /// The position of `key`'s value, or of the object.
-    func position(of key: String) -> SourcePosition { member(key)?.value.position ?? node.position }
+    package func position(of key: String) -> SourcePosition { member(key)?.value.position ?? node.position }
 }

@@ -20,34 +20,34 @@ package enum InputBounds {
     package static let maximumBytes = 1 << 30
     /// The largest `{"$data": …}` value in a `userInfo`, which validation
     /// builds as bytes: 16 MiB. Larger payloads are given as `payloadSize`.
-    package static let maximumDataBytes = 16 << 20
+    static let maximumDataBytes = 16 << 20
     /// The slowest link bandwidth: 10 kbit/s (a 1,500-byte packet takes
     /// 1.2 s to send).
-    package static let minimumBitsPerSecond: Int64 = 10_000
+    static let minimumBitsPerSecond: Int64 = 10_000
     /// The furthest a position or move may be from the origin on either
     /// axis, in metres: 1,000 km.
-    package static let maximumCoordinate = 1e6
+    static let maximumCoordinate = 1e6
     /// The most events one trial may be allowed (`limits.maxEvents`): 10⁸.
-    package static let maximumEventsPerTrial: Int64 = 100_000_000
+    static let maximumEventsPerTrial: Int64 = 100_000_000
     /// The most devices in a file: 64 (the world keeps per-pair link state,
     /// which grows with the square of the device count).
-    package static let maximumDevices = 64
+    static let maximumDevices = 64
     /// The most apps in a file: 256.
-    package static let maximumApps = 256
+    static let maximumApps = 256
     /// The most activities in a file: 64.
-    package static let maximumActivities = 64
+    static let maximumActivities = 64
     /// The most timeline entries in a file: 10,000.
-    package static let maximumTimelineEntries = 10_000
+    static let maximumTimelineEntries = 10_000
     /// The most expectations in a file: 1,000.
-    package static let maximumExpectations = 1_000
+    static let maximumExpectations = 1_000
     /// The most points a sweep may have (the product of its axes' value
     /// counts): 10,000.
-    package static let maximumSweepPoints = 10_000
+    static let maximumSweepPoints = 10_000
     /// The longest scenario path (an overlay's, `--vary`'s, a sweep's
     /// `vary` key, a calibrated parameter's or a `groupBy` path), in bytes
     /// of UTF-8: 1,024.
-    package static let maximumPathBytes = 1_024
+    static let maximumPathBytes = 1_024
     /// The most keys and indices in a scenario path: 32 (a model setting is at
     /// most 5 steps down; the rest is room for `userInfo` values).
-    package static let maximumPathSteps = 32
+    static let maximumPathSteps = 32
 }

@@ -1,5 +1,6 @@
 import Handoff
 import HandoffWorld
+import ScenarioJSON
 import SimKernel
 
 /// Reads scenario files: JSON in, a validated ``Scenario`` or every problem
@@ -18,11 +19,11 @@ import SimKernel
 /// ```
 package enum ScenarioDecoder {
     /// The account devices are signed in to when the file does not say.
-    package static let defaultAccount = "user@icloud.com"
+    static let defaultAccount = "user@icloud.com"
     /// The walking speed of a `move` that gives none, in metres per second.
-    package static let defaultWalkingSpeed = 1.4
+    static let defaultWalkingSpeed = 1.4
     /// The trials of a scenario that does not say.
-    package static let defaultTrials = 100
+    static let defaultTrials = 100
     /// The most trials a scenario may ask for.
     package static let maximumTrials = 10_000_000
 
@@ -47,11 +48,18 @@ package enum ScenarioDecoder {
 
     /// Decodes a scenario from its JSON tree (for sweep points, the file's
     /// tree with values replaced); `digest` is the file's.
-    package static func decode(root: JSONNode, file: String, digest: String) -> Result<Scenario, ScenarioProblems> {
+    static func decode(root: JSONNode, file: String, digest: String) -> Result<Scenario, ScenarioProblems> {
         let context = DecodingContext(file: file)
         let decoded = ScenarioReader(context: context, digest: digest).read(root)
         if let decoded, context.problems.isEmpty { return .success(decoded) }
         return .failure(ScenarioProblems(problems: context.sortedProblems))
+    }
+
+    /// The folder `file` is in ("" for the current one): what the files a
+    /// scenario, an overlay or an experiment names are relative to.
+    package static func folder(of file: String) -> String {
+        guard let slash = file.lastIndex(of: "/") else { return "" }
+        return String(file[...slash])
     }
 }
 
@@ -133,11 +141,11 @@ enum ScenarioKeys {
 
 /// The app-facing callbacks and calls a `callbacks` expectation may list,
 /// as the trace names them (``TraceEvent/Name/scenarioCallbacks``).
-package let scenarioCallbackNames = TraceEvent.Name.scenarioCallbacks.map(\.rawValue)
+let scenarioCallbackNames = TraceEvent.Name.scenarioCallbacks.map(\.rawValue)
 
 /// The trace events an `events` expectation may list, as the trace names
 /// them (every ``TraceEvent/Name``).
-package let scenarioEventNames = TraceEvent.Name.allCases.map(\.rawValue)
+let scenarioEventNames = TraceEvent.Name.allCases.map(\.rawValue)
 
 /// Reads one file's root object into a scenario.
 struct ScenarioReader {

@@ -1,3 +1,5 @@
+import ScenarioJSON
+
 /// One problem found in a scenario file: where it is and what was
 /// expected.
 ///
@@ -42,6 +44,11 @@ public struct ScenarioProblem: Error, Hashable, Sendable, CustomStringConvertibl
 public struct ScenarioProblems: Error, Hashable, Sendable, CustomStringConvertible {
     /// Every problem, in document order as far as it is known.
     public let problems: [ScenarioProblem]
+
+    /// The problems given, in order.
+    package init(problems: [ScenarioProblem]) {
+        self.problems = problems
+    }
 
     /// The problems, one per line.
     public var description: String { problems.map(\.description).joined(separator: "\n") }
@@ -97,35 +104,4 @@ func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
 /// " (did you mean "x"?)" or nothing.
 func didYouMean(_ word: String, among candidates: [String]) -> String {
     suggestion(for: word, among: candidates).map { " (did you mean \"\($0)\"?)" } ?? ""
-}
-
-/// A JSON path: `$`, `$.devices[1].kind`, `$["odd key"]`.
-struct JSONPath: Hashable, Sendable, CustomStringConvertible {
-    private(set) var text = "$"
-
-    func key(_ key: String) -> JSONPath {
-        var path = self
-        let isIdentifier = !key.isEmpty && key.unicodeScalars.allSatisfy {
-            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" || $0 == "$"
-        } && !("0"..."9").contains(key.unicodeScalars.first!)
-        if isIdentifier {
-            path.text += "." + key
-        } else {
-            var escaped = ""
-            for character in key {
-                if character == "\\" || character == "\"" { escaped.append("\\") }
-                escaped.append(character)
-            }
-            path.text += "[\"" + escaped + "\"]"
-        }
-        return path
-    }
-
-    func index(_ index: Int) -> JSONPath {
-        var path = self
-        path.text += "[\(index)]"
-        return path
-    }
-
-    var description: String { text }
 }

@@ -1,5 +1,6 @@
 import Handoff
 import HandoffWorld
+import ScenarioJSON
 import SimKernel
 
 /// Reading a scenario file: devices.

@@ -19,7 +19,7 @@ public struct Scenario: Sendable {
     /// How many trials to run.
     public let trials: Int
     /// Per-trial limits.
-    package let limits: ScenarioLimits
+    let limits: ScenarioLimits
     /// How long each trial is observed, if the scenario fixes it; without
     /// one, a trial runs until nothing is under way, and reaching
     /// ``ScenarioLimits/maxSimulatedTime`` first is an error.
@@ -28,11 +28,11 @@ public struct Scenario: Sendable {
     public let setup: HandoffSetup
     /// How each scenario-described app behaves, by bundle ID, in the order
     /// of the file.
-    package let behaviours: [(bundleID: String, behaviour: AppBehaviour)]
+    let behaviours: [(bundleID: String, behaviour: AppBehaviour)]
     /// The activities, in the order of the file.
     public let activities: [ScenarioActivity]
     /// What happens when, in time order (ties keep file order).
-    package let timeline: [TimelineEntry]
+    let timeline: [TimelineEntry]
     /// What must hold, in the order of the file (empty for a file that only
     /// describes a sweep).
     package let expectations: [Expectation]
@@ -49,7 +49,7 @@ public struct Scenario: Sendable {
 
     /// The behaviour of app `bundleID` (the default behaviour if the file
     /// gives none).
-    package func behaviour(of bundleID: String) -> AppBehaviour {
+    func behaviour(of bundleID: String) -> AppBehaviour {
         behaviours.first { $0.bundleID == bundleID }?.behaviour ?? AppBehaviour()
     }
 }
@@ -58,26 +58,26 @@ public struct Scenario: Sendable {
 /// the command line does not say.
 package struct ScenarioSweep: Sendable {
     /// Payload sizes, as written.
-    package let payloads: [String]
+    let payloads: [String]
     /// Network profile names.
     package let profiles: [String]
     /// Parameter paths with their values, as written.
-    package let parameters: [(path: String, values: [String])]
+    let parameters: [(path: String, values: [String])]
 }
 
 /// Bounds on one trial: hitting one ends the scenario with an error (the
 /// suite goes on).
-package struct ScenarioLimits: Hashable, Sendable {
+struct ScenarioLimits: Hashable, Sendable {
     /// The most events one trial may handle.
-    package var maxEvents: UInt64
+    var maxEvents: UInt64
     /// The latest simulated time a trial may reach.
-    package var maxSimulatedTime: SimDuration
+    var maxSimulatedTime: SimDuration
 
     /// The defaults: a million events, ten simulated minutes.
-    package static let defaults = ScenarioLimits(maxEvents: 1_000_000, maxSimulatedTime: .seconds(600))
+    static let defaults = ScenarioLimits(maxEvents: 1_000_000, maxSimulatedTime: .seconds(600))
 
     /// Limits of the given size.
-    package init(maxEvents: UInt64, maxSimulatedTime: SimDuration) {
+    init(maxEvents: UInt64, maxSimulatedTime: SimDuration) {
         self.maxEvents = maxEvents
         self.maxSimulatedTime = maxSimulatedTime
     }
@@ -97,19 +97,19 @@ public struct ScenarioActivity: Hashable, Sendable {
 }
 
 /// A timed action of the timeline.
-package struct TimelineEntry: Hashable, Sendable {
+struct TimelineEntry: Hashable, Sendable {
     /// When it happens.
-    package let time: SimInstant
+    let time: SimInstant
     /// What happens.
-    package let action: TimelineAction
+    let action: TimelineAction
     /// Where the entry is in the file.
-    package let path: String
+    let path: String
 }
 
 /// What a timeline entry does: a Handoff action whose activity is named by
 /// its index in ``Scenario/activities`` (``ScenarioRunner`` resolves it per
 /// trial). Moves are not actions: they become the device's mobility.
-package enum TimelineAction: Hashable, Sendable {
+enum TimelineAction: Hashable, Sendable {
     /// The activity's app calls `becomeCurrent`.
     case becomeCurrent(activity: Int)
     /// The activity's app calls `resignCurrent`.
@@ -175,7 +175,7 @@ package enum RateBound: Hashable, Sendable, CustomStringConvertible {
     case atMost(Double)
 
     /// Whether `rate` keeps the bound.
-    package func holds(for rate: Double) -> Bool {
+    func holds(for rate: Double) -> Bool {
         switch self {
         case let .atLeast(bound): return rate >= bound
         case let .atMost(bound): return rate <= bound
@@ -196,7 +196,7 @@ package enum DurationBound: Hashable, Sendable, CustomStringConvertible {
     case above(SimDuration)
 
     /// Whether `duration` keeps the bound.
-    package func holds(for duration: SimDuration) -> Bool {
+    func holds(for duration: SimDuration) -> Bool {
         switch self {
         case let .below(bound): return duration < bound
         case let .above(bound): return duration > bound

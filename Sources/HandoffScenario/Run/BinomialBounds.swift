@@ -11,12 +11,12 @@ import SimKernel
 /// The sums run outwards from the term at `x` in the direction in which the
 /// terms fall, and stop when a term no longer changes the sum, so a tail
 /// costs O(√(n·p·(1−p))) terms, not O(n).
-package enum BinomialBounds {
+enum BinomialBounds {
     /// ln(k!), exact by summation below 32 and by Stirling's series above
     /// (error below 1e-15 relative there).
     ///
     /// - Precondition: `k >= 0`.
-    package static func logFactorial(_ k: Int) -> Double {
+    static func logFactorial(_ k: Int) -> Double {
         precondition(k >= 0, "logFactorial needs k >= 0, got \(k)")
         if k < 32 {
             var sum = 0.0
@@ -50,7 +50,7 @@ package enum BinomialBounds {
     /// P(X ≤ x) for X ~ Binomial(n, p).
     ///
     /// - Complexity: O(√(n·p·(1−p))) terms.
-    package static func cumulative(_ x: Int, trials n: Int, probability p: Double) -> Double {
+    static func cumulative(_ x: Int, trials n: Int, probability p: Double) -> Double {
         if x < 0 { return 0 }
         if x >= n { return 1 }
         if p <= 0 { return 1 }
@@ -93,7 +93,7 @@ package enum BinomialBounds {
     ///
     /// - Precondition: `0 <= x <= n`, `n > 0`, `0 < alpha < 1`.
     /// - Complexity: 64 bisection steps of ``cumulative(_:trials:probability:)``.
-    package static func upperBound(events x: Int, trials n: Int, alpha: Double) -> Double {
+    static func upperBound(events x: Int, trials n: Int, alpha: Double) -> Double {
         precondition(n > 0 && x >= 0 && x <= n, "upperBound needs 0 <= x <= n and n > 0")
         if x == n { return 1 }
         if x == 0 { return 1 - PortableMath.exp(PortableMath.log(alpha) / Double(n)) }
@@ -117,7 +117,7 @@ package enum BinomialBounds {
     /// not high enough.
     ///
     /// - Complexity: O(log n) evaluations of ``cumulative(_:trials:probability:)``.
-    package static func quantileRanks(count n: Int, fraction: Double, alpha: Double) -> (low: Int?, high: Int?) {
+    static func quantileRanks(count n: Int, fraction: Double, alpha: Double) -> (low: Int?, high: Int?) {
         precondition(n > 0 && fraction >= 0 && fraction <= 1 && alpha > 0 && alpha < 1)
         let tail = alpha / 2
         // low: the largest r in 1...n with cumulative(r − 1) ≤ tail.

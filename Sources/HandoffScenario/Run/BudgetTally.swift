@@ -18,7 +18,7 @@ package struct BudgetTally: Sendable, Equatable {
     static let phases = LatencyBudget.Phase.allCases.count
 
     /// Trials with a budget.
-    package private(set) var trials = 0
+    private(set) var trials = 0
     /// Nanoseconds per phase over every trial, exact.
     private(set) var sums = [WideSum](repeating: WideSum(), count: phases)
     /// The first band of ``counts``.
@@ -28,7 +28,7 @@ package struct BudgetTally: Sendable, Equatable {
     /// Nanoseconds per band and phase, `phases` per band, exact.
     private var bandSums: [WideSum] = []
 
-    package init() {}
+    init() {}
 
     /// The band of a total of `nanoseconds` (at least 0).
     static func band(of nanoseconds: Int64) -> Int {
@@ -40,7 +40,7 @@ package struct BudgetTally: Sendable, Equatable {
     }
 
     /// Adds one trial's budget.
-    package mutating func record(_ budget: LatencyBudget) {
+    mutating func record(_ budget: LatencyBudget) {
         let band = Self.band(of: budget.total.nanoseconds)
         widen(toInclude: band)
         let row = (band - firstBand) * Self.phases
@@ -72,7 +72,7 @@ package struct BudgetTally: Sendable, Equatable {
     }
 
     /// Adds `later`, the tally of the trials right after these.
-    package mutating func merge(_ later: BudgetTally) {
+    mutating func merge(_ later: BudgetTally) {
         guard !later.counts.isEmpty else { return }
         widen(toInclude: later.firstBand)
         widen(toInclude: later.firstBand + later.counts.count - 1)
@@ -122,7 +122,7 @@ package struct BudgetTally: Sendable, Equatable {
     /// separated by spaces — the trials, the first band, the band count,
     /// each band's count, then each sum (every phase's, then every band's
     /// phases') as its high and low 64 bits.
-    package var encoded: String {
+    var encoded: String {
         var numbers: [String] = [String(trials), String(firstBand), String(counts.count)]
         numbers += counts.map(String.init)
         for sum in sums + bandSums { numbers += [String(sum.high), String(sum.low)] }
@@ -130,7 +130,7 @@ package struct BudgetTally: Sendable, Equatable {
     }
 
     /// The tally `encoded` describes, or nil when the text is not one.
-    package init?(encoded: String) {
+    init?(encoded: String) {
         let fields = encoded.split(separator: " ")
         guard fields.count >= 3, let trials = Int(fields[0]), trials >= 0, let first = Int(fields[1]),
               (0...Self.maximumBand).contains(first), let bands = Int(fields[2]), (0...Self.maximumBand + 1).contains(bands),

@@ -21,7 +21,7 @@ public struct ScenarioResult: Sendable {
     /// A digest of what every trial showed (outcomes, latencies, trace
     /// events), of fixed size: two runs that agree on it agree on every
     /// figure. Used by the determinism check.
-    package let fingerprints: TrialFingerprints
+    let fingerprints: TrialFingerprints
     /// Every trial's samples, in trial order, when the runner recorded
     /// them (``ScenarioRunner/recordsSamples``); empty otherwise.
     package let samples: [TrialSample]

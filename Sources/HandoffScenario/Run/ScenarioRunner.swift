@@ -22,18 +22,18 @@ public typealias ScenarioAppDelegates = @Sendable (_ device: String, _ app: AppD
 /// ```
 public struct ScenarioRunner: Sendable {
     /// Threads to spread trials over (at least 1).
-    package var jobs: Int
+    var jobs: Int
     /// Your own delegates for some or all of the scenario's apps: called
     /// for every app on every device, in every trial (each trial gets new
     /// delegates, so one may keep state); `nil` keeps the app the scenario
     /// file scripts. Called on the runner's threads: with `jobs` > 1, make
     /// a new delegate on each call.
-    package var appDelegates: ScenarioAppDelegates?
+    var appDelegates: ScenarioAppDelegates?
     /// Whether results keep every trial's ``TrialSample``s
     /// (``ScenarioResult/samples``): memory then grows with the trials.
-    package var recordsSamples: Bool
+    var recordsSamples: Bool
     /// Which trials to list in ``ScenarioResult/matchingTrials``, if any.
-    package var trialFilter: TrialFilter?
+    var trialFilter: TrialFilter?
 
     /// A runner on `jobs` threads, with your own `appDelegates` where given.
     ///
@@ -111,7 +111,7 @@ public struct ScenarioRunner: Sendable {
 
     /// ``replay(_:seed:trial:packets:appDelegates:)`` keeping at most
     /// `packetLimit` packets.
-    package static func replay(
+    static func replay(
         _ scenario: Scenario, seed: UInt64, trial: Int, packets: Bool, appDelegates: ScenarioAppDelegates?,
         packetLimit: Int
     ) throws(ScenarioError) -> TrialReplay {
@@ -477,10 +477,10 @@ public struct TrialReplay: Sendable {
     /// asked for them; empty otherwise.
     package let packets: [PacketRecord]
     /// Each link's name (`wifi mac → iphone`), by link index.
-    package let linkNames: [String]
+    let linkNames: [String]
     /// The devices each link runs between, by link index, in the direction
     /// its packets travel (`"cloud"` for the relay's end).
-    package let linkEnds: [LinkEnds]
+    let linkEnds: [LinkEnds]
     /// Packets sent after ``packets`` reached ``packetLimit`` (counted, not
     /// kept, so a replay's memory does not grow with its events).
     package let packetsLeftOut: Int

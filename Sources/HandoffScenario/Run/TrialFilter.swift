@@ -92,7 +92,7 @@ package struct TrialMatch: Hashable, Sendable {
 /// ``TrialFilter/limit`` of them, and how many matched in all.
 package struct TrialMatches: Hashable, Sendable {
     /// The filter.
-    package let filter: TrialFilter
+    let filter: TrialFilter
     /// The first matching trials, in trial order.
     package private(set) var trials: [TrialMatch]
     /// How many trials matched, listed or not.

@@ -18,12 +18,12 @@ package struct TrialSample: Hashable, Sendable {
     /// heard of the activity).
     package let outcome: ContinuationOutcome?
     /// When the attempt reached each milestone.
-    package let milestones: MilestoneTimes
+    let milestones: MilestoneTimes
     /// Where accept → continue went (nil unless the trial continued).
     package let budget: LatencyBudget?
 
     /// A sample.
-    package init(
+    init(
         trial: Int, activity: Int, device: Int, outcome: ContinuationOutcome?, milestones: MilestoneTimes,
         budget: LatencyBudget? = nil
     ) {

@@ -178,14 +178,14 @@ extension Expectation.Kind {
 /// trials, and each block keeps a 64-bit digest of its trials' fingerprints.
 /// With up to that many trials every block is one trial, so a difference is
 /// pinned to a trial; with more, to a block of trials.
-package struct TrialFingerprints: Hashable, Sendable {
+struct TrialFingerprints: Hashable, Sendable {
     /// The most blocks kept (8 KiB of digests).
-    package static let maximumBlocks = 1024
+    static let maximumBlocks = 1024
 
     /// How many consecutive trials each block covers.
-    package let trialsPerBlock: Int
+    let trialsPerBlock: Int
     /// The number of trials digested.
-    package private(set) var count = 0
+    private(set) var count = 0
     /// A digest per block: the wrapping sum of a mix of each trial's index
     /// and fingerprint, so blocks merge in any order.
     private var blocks: [UInt64]
@@ -211,7 +211,7 @@ package struct TrialFingerprints: Hashable, Sendable {
 
     /// The trials of the first block where `self` and `other` differ (one
     /// trial when every block is one trial), or nil when they agree.
-    package func firstDifference(from other: TrialFingerprints) -> Range<Int>? {
+    func firstDifference(from other: TrialFingerprints) -> Range<Int>? {
         guard trialsPerBlock == other.trialsPerBlock else { return 0..<max(count, other.count) }
         for index in 0..<max(blocks.count, other.blocks.count) {
             let mine = index < blocks.count ? blocks[index] : nil

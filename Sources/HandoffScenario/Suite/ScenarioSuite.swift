@@ -159,7 +159,7 @@ public struct FileResult: Sendable {
     public let outcome: Outcome
 
     /// A file result.
-    package init(file: String, outcome: Outcome) {
+    init(file: String, outcome: Outcome) {
         self.file = file
         self.outcome = outcome
     }

@@ -1,7 +1,7 @@
 /// SHA-256 (FIPS 180-4), for the digests reports record of scenario files
 /// and outputs. Written here because the toolchain has no portable one
 /// (CryptoKit is Apple-only).
-package enum SHA256 {
+enum SHA256 {
     static let roundConstants: [UInt32] = [
         0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
         0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
@@ -14,7 +14,7 @@ package enum SHA256 {
     ]
 
     /// The 32-byte digest of `bytes`.
-    package static func digest(of bytes: [UInt8]) -> [UInt8] {
+    static func digest(of bytes: [UInt8]) -> [UInt8] {
         var state: [UInt32] = [
             0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
         ]
@@ -52,7 +52,7 @@ package enum SHA256 {
     }
 
     /// The digest of `bytes` as 64 lower-case hex digits.
-    package static func hexDigest(of bytes: [UInt8]) -> String {
+    static func hexDigest(of bytes: [UInt8]) -> String {
         let digits = Array("0123456789abcdef")
         var text = ""
         for byte in digest(of: bytes) {

@@ -186,16 +186,16 @@ public struct Advisor: Sendable {
     }
 
     /// Threads per probe.
-    package var jobs: Int
+    var jobs: Int
     /// Sizes are found to within this many bytes.
-    package var resolution: Int
+    var resolution: Int
     /// The smallest size tried.
-    package var minimum: Int
+    var minimum: Int
     /// Whether each answer gets its sensitivity to the defaults it rests on.
-    package var sensitivity: Bool
+    var sensitivity: Bool
     /// How many parameters (those that move the percentile most) get the
     /// answer at both ends of their range.
-    package static let answeredParameters = 5
+    static let answeredParameters = 5
 
     /// An advisor; with `sensitivity`, each answer is read again with every
     /// default the scenario does not set moved to both ends of its

@@ -1,4 +1,5 @@
 import Handoff
+import ScenarioJSON
 import SimKernel
 
 /// Sweep results as JSON Lines: a header line, then one line per point with
@@ -13,7 +14,7 @@ import SimKernel
 /// unsharded run's.
 public enum SweepJSONLines {
     /// The format version in the header.
-    package static let formatVersion: Int64 = 1
+    static let formatVersion: Int64 = 1
 
     /// The text of `result`, written by `toolVersion`.
     public static func render(_ result: SweepResult, toolVersion: String) -> String {

@@ -10,7 +10,7 @@ public struct SweepAxis: Hashable, Sendable {
     public let values: [String]
 
     /// An axis.
-    package init(name: String, values: [String]) {
+    init(name: String, values: [String]) {
         self.name = name
         self.values = values
     }
@@ -34,7 +34,7 @@ public struct PointAggregate: Sendable, Equatable {
     public var notOffered: UInt64 = 0
     /// Offered, then withdrawn, never accepted or still under way when the
     /// trial ended.
-    package var otherOutcomes: UInt64 = 0
+    var otherOutcomes: UInt64 = 0
     /// A histogram per latency metric, in ``LatencyMetric/allCases``
     /// order (read and written through the subscript).
     private var latencies = [LatencyHistogram](repeating: LatencyHistogram(), count: LatencyMetric.allCases.count)
@@ -45,7 +45,7 @@ public struct PointAggregate: Sendable, Equatable {
     public static let failureCodes = [4608, 4609, 4610, 4611]
 
     /// An empty aggregate.
-    package init() {}
+    init() {}
 
     /// Continued trials (app or browser) over all trials; 0 when none ran.
     public var successRate: Double {
@@ -68,7 +68,7 @@ public struct PointAggregate: Sendable, Equatable {
     }
 
     /// Adds one trial's summary.
-    package mutating func record(_ summary: ContinuationSummary?) {
+    mutating func record(_ summary: ContinuationSummary?) {
         trials += 1
         switch summary?.outcome {
         case .continued?: continued += 1
@@ -90,7 +90,7 @@ public struct PointAggregate: Sendable, Equatable {
     }
 
     /// Adds every trial of `other`.
-    package mutating func merge(_ other: PointAggregate) {
+    mutating func merge(_ other: PointAggregate) {
         trials += other.trials
         events += other.events
         continued += other.continued
@@ -123,7 +123,7 @@ public struct SweepPoint: Sendable, Equatable {
     package var replicates: [PointAggregate] = []
 
     /// A point.
-    package init(coordinates: [String], payloadBytes: Int, profile: String, aggregate: PointAggregate) {
+    init(coordinates: [String], payloadBytes: Int, profile: String, aggregate: PointAggregate) {
         self.coordinates = coordinates
         self.payloadBytes = payloadBytes
         self.profile = profile
@@ -164,7 +164,7 @@ public struct PercentileInterval: Hashable, Sendable {
 
     /// The interval of `values` (at least one), nil counting as above
     /// every value.
-    package init(_ values: [Int64?]) {
+    init(_ values: [Int64?]) {
         let sorted = values.sorted { ($0 ?? .max) < ($1 ?? .max) }
         let count = sorted.count
         func rank(_ fraction: Double) -> Int { min(count - 1, max(0, Int((fraction * Double(count)).rounded(.up)) - 1)) }
@@ -216,7 +216,7 @@ public struct SweepResult: Sendable, Equatable {
     public let name: String
     /// The SHA-256 of the scenario file (and of its overlays' values,
     /// see ``Scenario/digest``).
-    package let digest: String
+    let digest: String
     /// The seed: trial k of every point draws from stream (seed, k).
     public let seed: UInt64
     /// Trials per point (all shards together).
@@ -241,7 +241,7 @@ public struct SweepResult: Sendable, Equatable {
     public var replicates: Int { points.first?.replicates.count ?? 0 }
 
     /// A sweep result.
-    package init(
+    init(
         file: String, name: String, digest: String, seed: UInt64, trials: Int, activity: String, device: String,
         axes: [SweepAxis], points: [SweepPoint], shard: Shard?
     ) {

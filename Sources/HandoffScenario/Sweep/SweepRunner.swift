@@ -2,6 +2,7 @@ import Foundation
 import Dispatch
 import Handoff
 import HandoffWorld
+import ScenarioJSON
 import SimKernel
 
 /// Runs a scenario at every point of a sweep and aggregates each point's
@@ -22,13 +23,13 @@ import SimKernel
 /// ```
 public struct SweepRunner: Sendable {
     /// Threads per point (at least 1).
-    package var jobs: Int
+    var jobs: Int
     /// Whether every point keeps its trials' ``TrialSample``s
     /// (``SweepPoint/samples``): memory then grows with the trials.
-    package var recordsSamples: Bool
+    var recordsSamples: Bool
     /// Your own delegates for some or all of the scenario's apps, as in
     /// ``ScenarioRunner/appDelegates``.
-    package var appDelegates: ScenarioAppDelegates?
+    var appDelegates: ScenarioAppDelegates?
 
     /// A runner on `jobs` threads, with your own `appDelegates` where given.
     ///
@@ -344,7 +345,7 @@ public struct SweepRunner: Sendable {
     }
 
     /// The aggregate of `trials` of one point's scenario.
-    package func runPoint(
+    func runPoint(
         _ point: SweepPointScenario, activity: Int, device: String, trials: Range<Int>, seed: UInt64
     ) -> Result<PointAggregate, ScenarioError> {
         switch runPoints([point], activity: activity, device: device, trials: trials, seed: seed, progress: nil) {
@@ -458,23 +459,23 @@ public struct PreparedSweep: Sendable {
     /// The axes.
     public let axes: [SweepAxis]
     /// Every point: its coordinates and its scenario.
-    package let points: [SweepPointScenario]
+    let points: [SweepPointScenario]
     /// Every point again under each bootstrap replicate of the overlay
     /// (empty without replicates), in the overlay's order.
-    package let replicates: [[SweepPointScenario]]
+    let replicates: [[SweepPointScenario]]
     /// The activity measured (index) and the device it is measured on.
-    package let activity: Int
+    let activity: Int
     /// The measured activity's place in the file: `activity` or
     /// `activities[i]`.
-    package let activityPath: String
+    let activityPath: String
     /// The receiving device measured.
-    package let device: String
+    let device: String
     /// Trials per point and the seed.
     package let trials: Int
     /// The seed.
-    package let seed: UInt64
+    let seed: UInt64
     /// The slice of trials to run, if sharded.
-    package let shard: Shard?
+    let shard: Shard?
 }
 
 extension ScenarioError {
@@ -491,11 +492,11 @@ extension ScenarioError {
 
 /// One point of a prepared sweep: its coordinates, its scenario, and how
 /// to make it again from the file (so each thread can make its own copy).
-package struct SweepPointScenario: Sendable {
+struct SweepPointScenario: Sendable {
     /// The value of each axis.
-    package let coordinates: [String]
+    let coordinates: [String]
     /// The scenario at this point.
-    package let scenario: Scenario
+    let scenario: Scenario
     /// The file's bytes and the values written into it at this point.
     let bytes: [UInt8]
     let edits: [(path: ParameterPath, value: String)]

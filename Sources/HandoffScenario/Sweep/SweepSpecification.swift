@@ -1,21 +1,23 @@
+import ScenarioJSON
+
 /// What a sweep varies: axes of values, each written into the scenario
 /// file at a JSON path before the point is decoded (so every point is
 /// validated like any scenario).
-package struct SweepSpecification: Hashable, Sendable {
+struct SweepSpecification: Hashable, Sendable {
     /// One axis: where its values go and what they are.
-    package struct Axis: Hashable, Sendable {
+    struct Axis: Hashable, Sendable {
         /// `payload`, `profile`, or the parameter's path.
-        package let name: String
+        let name: String
         /// Where the values are written.
-        package let path: ParameterPath
+        let path: ParameterPath
         /// The values, as written, and as JSON.
-        package let values: [(text: String, json: JSONNode)]
+        let values: [(text: String, json: JSONNode)]
 
-        package static func == (lhs: Axis, rhs: Axis) -> Bool {
+        static func == (lhs: Axis, rhs: Axis) -> Bool {
             lhs.name == rhs.name && lhs.path == rhs.path && lhs.values.map(\.text) == rhs.values.map(\.text)
         }
 
-        package func hash(into hasher: inout Hasher) {
+        func hash(into hasher: inout Hasher) {
             hasher.combine(name)
             hasher.combine(path)
             hasher.combine(values.map(\.text))
@@ -24,10 +26,10 @@ package struct SweepSpecification: Hashable, Sendable {
 
     /// The axes, outermost first: parameters in the order given, then
     /// profile, then payload (which varies fastest).
-    package let axes: [Axis]
+    let axes: [Axis]
 
     /// A specification from its parts, ordered as documented.
-    package init(payloads: [String], profiles: [String], parameters: [(path: String, values: [String])],
+    init(payloads: [String], profiles: [String], parameters: [(path: String, values: [String])],
                 payloadPath: ParameterPath) throws(ScenarioError) {
         var axes: [Axis] = []
         for parameter in parameters {
@@ -60,7 +62,7 @@ package struct SweepSpecification: Hashable, Sendable {
 
     /// Every point's coordinates (one value index per axis), the last axis
     /// fastest.
-    package var points: [[Int]] {
+    var points: [[Int]] {
         var result: [[Int]] = [[]]
         for axis in axes {
             result = result.flatMap { prefix in axis.values.indices.map { prefix + [$0] } }
@@ -78,13 +80,13 @@ package struct SweepSpecification: Hashable, Sendable {
 /// walks a path, or the tree it builds, can exhaust the stack.
 package struct ParameterPath: Hashable, Sendable, CustomStringConvertible {
     /// One step of the path.
-    package enum Component: Hashable, Sendable {
+    enum Component: Hashable, Sendable {
         case key(String)
         case index(Int)
     }
 
     /// Why a text is not a path.
-    package enum Problem: Error, Hashable, Sendable {
+    enum Problem: Error, Hashable, Sendable {
         /// Not keys separated by `.` with indices in brackets.
         case malformed
         /// More bytes than ``InputBounds/maximumPathBytes`` (the count).
@@ -94,11 +96,11 @@ package struct ParameterPath: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The steps.
-    package let components: [Component]
+    let components: [Component]
 
     /// Reads `text`: keys separated by `.`, array indices in brackets; nil
     /// when it is not a path or is past a bound (``read(_:)`` says which).
-    package init?(_ text: String) {
+    init?(_ text: String) {
         guard case let .success(path) = Self.read(text) else { return nil }
         self = path
     }
@@ -111,7 +113,7 @@ package struct ParameterPath: Hashable, Sendable, CustomStringConvertible {
     ///
     /// - Complexity: O(*n*) in the length of `text`, which is checked
     ///   against its bound before anything else.
-    package static func read(_ text: String) -> Result<ParameterPath, Problem> {
+    static func read(_ text: String) -> Result<ParameterPath, Problem> {
         let bytes = text.utf8.count
         guard bytes <= InputBounds.maximumPathBytes else { return .failure(.tooLong(bytes)) }
         var components: [Component] = []

@@ -96,7 +96,7 @@ final class SceneLog: @unchecked Sendable {
 extension ScenarioResult {
     /// The trials in which `device` continued the activity.
     func continuedTrials(on device: String) -> Int {
-        pairs.filter { $0.device == device }.flatMap(\.outcomes).filter { $0.outcome == "continued" }.map(\.trials)
+        pairs.filter { $0.device == device }.flatMap(\.outcomes).filter { $0.outcome == .continued }.map(\.trials)
             .reduce(0, +)
     }
 }

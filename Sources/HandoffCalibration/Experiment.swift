@@ -1,6 +1,8 @@
 import Foundation
 import Handoff
+import HandoffScenario
 import HandoffWorld
+import ScenarioJSON
 import SimKernel
 
 /// A calibration experiment: a scenario, the timings a team measured of
@@ -19,25 +21,25 @@ import SimKernel
 /// ```
 public struct Experiment: Sendable {
     /// The experiment file.
-    package let file: String
+    let file: String
     /// Its name.
     public let name: String
     /// The base scenario file, as the experiment names it relative to
     /// itself, resolved.
-    package let scenarioFile: String
+    let scenarioFile: String
     /// The seed of every simulation (common random numbers: every
     /// candidate is simulated on the same random numbers).
-    package let seed: UInt64
+    let seed: UInt64
     /// Simulated trials per group and evaluation.
-    package let trials: Int
+    let trials: Int
     /// The activity measured, when the scenario has several.
-    package let activity: String?
+    let activity: String?
     /// The receiving device measured, when it is ambiguous.
-    package let device: String?
+    let device: String?
     /// The measured datasets.
     package let datasets: [MeasuredDataset]
     /// The parameters to fit (empty: only check the fit).
-    package let parameters: [FitParameter]
+    let parameters: [FitParameter]
 
     /// The scenario files the datasets are simulated with, each once, in
     /// the order datasets first name them.
@@ -55,9 +57,9 @@ public struct Experiment: Sendable {
     /// let result = try Calibrator(jobs: 2).run(experiment.overriding(trials: 200))
     /// ```
     ///
-    /// - Throws: ``ScenarioError`` in category
-    ///   ``ScenarioError/Category/invalidInput``, with every problem found in
-    ///   ``ScenarioError/problems``: in the file itself (a file that cannot
+    /// - Throws: `ScenarioError` in category
+    ///   `ScenarioError.Category.invalidInput`, with every problem found in
+    ///   `ScenarioError.problems`: in the file itself (a file that cannot
     ///   be read is one problem at `$`), or a parameter or group its scenario
     ///   has no place for.
     public static func load(_ file: String) throws(ScenarioError) -> Experiment {
@@ -83,8 +85,8 @@ public struct Experiment: Sendable {
     /// let experiment = try Experiment.decode(experimentBytes, file: "dir/experiment.json") { files[$0] }
     /// ```
     ///
-    /// - Throws: ``ScenarioError`` in category
-    ///   ``ScenarioError/Category/invalidInput``, as ``load(_:)``.
+    /// - Throws: `ScenarioError` in category
+    ///   `ScenarioError.Category.invalidInput`, as ``load(_:)``.
     public static func decode(
         _ bytes: [UInt8], file: String, read: @escaping (String) -> [UInt8]?
     ) throws(ScenarioError) -> Experiment {
@@ -112,37 +114,37 @@ package struct MeasuredDataset: Sendable {
     /// The CSV file, resolved.
     package let file: String
     /// The column measured.
-    package let column: String
+    let column: String
     /// The simulated latency it corresponds to.
-    package let metric: LatencyMetric
+    let metric: LatencyMetric
     /// The scenario simulated for it, resolved: its own (`"scenario"`),
     /// or the experiment's.
-    package internal(set) var scenarioFile: String
+    var scenarioFile: String
     /// Simulated trials per group and evaluation: its own (`"trials"`), or
     /// the experiment's.
-    package internal(set) var trials: Int
+    var trials: Int
     /// The scenario path a group's value is written to (`nil`: one group).
-    package let groupPath: String?
+    let groupPath: String?
     /// The groups, in the order they first appear in the file.
-    package let groups: [MeasuredGroup]
+    let groups: [MeasuredGroup]
     /// Whether the file has an outcome column (so success shares are
     /// measured too).
-    package let hasOutcome: Bool
+    let hasOutcome: Bool
     /// Where the group path is written in the experiment file (for errors).
     var groupSource: (path: String, position: SourcePosition?)? = nil
 }
 
 /// The measurements of one group: the rows sharing a value of the group
 /// column (or every row).
-package struct MeasuredGroup: Sendable {
+struct MeasuredGroup: Sendable {
     /// The group column's value, as written ("" without grouping).
-    package let value: String
+    let value: String
     /// The measured latencies, in milliseconds, in file order.
-    package let milliseconds: [Double]
+    let milliseconds: [Double]
     /// Rows whose outcome column said the attempt failed (0 without one).
-    package let failures: Int
+    let failures: Int
     /// Rows in the group, failures included.
-    package var rows: Int { milliseconds.count + failures }
+    var rows: Int { milliseconds.count + failures }
 }
 
 /// A parameter to fit: a path into the scenario (as `sweep --vary` writes
@@ -170,7 +172,7 @@ package struct FitParameter: Sendable, Equatable {
 
     /// The largest magnitude of a number's or a rate's range: 10¹⁵ (exact
     /// in a `Double`, and written without an exponent).
-    package static let maximumMagnitude = 1e15
+    static let maximumMagnitude = 1e15
 
     /// The path, e.g. `network.wifiPeerToPeer.latency`.
     package let path: String
@@ -183,7 +185,7 @@ package struct FitParameter: Sendable, Equatable {
     package let scale: Scale
     /// Where the search starts, in the kind's unit: the experiment's
     /// `start`, or the middle of the range (in the scale's sense).
-    package let start: Double
+    let start: Double
     /// Where the parameter's path is written in the experiment file (for
     /// errors).
     var source: (path: String, position: SourcePosition?)? = nil
@@ -195,7 +197,7 @@ package struct FitParameter: Sendable, Equatable {
 
     /// A parameter (see the properties); `start` nil starts in the middle
     /// of the range.
-    package init(path: String, kind: Kind, minimum: Double, maximum: Double, scale: Scale, start: Double? = nil) {
+    init(path: String, kind: Kind, minimum: Double, maximum: Double, scale: Scale, start: Double? = nil) {
         self.path = path
         self.kind = kind
         self.minimum = minimum
@@ -208,7 +210,7 @@ package struct FitParameter: Sendable, Equatable {
     }
 
     /// The value at `unit` ∈ [0, 1] of the range.
-    package func value(at unit: Double) -> Double {
+    func value(at unit: Double) -> Double {
         let position = min(max(unit, 0), 1)
         switch scale {
         case .linear: return minimum + (maximum - minimum) * position
@@ -217,7 +219,7 @@ package struct FitParameter: Sendable, Equatable {
     }
 
     /// Where `value` lies in the range, in [0, 1].
-    package func unit(of value: Double) -> Double {
+    func unit(of value: Double) -> Double {
         guard maximum > minimum else { return 0 }
         let position: Double
         switch scale {

@@ -1,4 +1,5 @@
 import Foundation
+@testable import HandoffCalibration
 @testable import HandoffScenario
 import SimKernel
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import ScenarioJSON
 
 /// Values written over a scenario before it is decoded: what
 /// `handoff-sim calibrate --output` writes, and what `run`, `sweep` and
@@ -26,20 +27,20 @@ import Foundation
 /// the replicate's values in place.
 public struct Overlay: Sendable, Equatable {
     /// The overlay file.
-    package let file: String
+    let file: String
     /// What it says it is.
     public let description: String
     /// The values, in order: a path and the value as text (a JSON number,
     /// or a string such as `"2ms"`).
-    package let settings: [Setting]
+    let settings: [Setting]
     /// Each bootstrap replicate's values (paths that `settings` sets), in
     /// the file's order; empty without a bootstrap.
-    package let replicateSettings: [[Setting]]
+    let replicateSettings: [[Setting]]
 
     /// One value to write.
-    package struct Setting: Sendable, Equatable {
-        package let path: String
-        package let value: String
+    struct Setting: Sendable, Equatable {
+        let path: String
+        let value: String
         let parsed: ParameterPath
         /// Where the value is in the overlay file (nil for a fit's).
         var position: SourcePosition? = nil
@@ -47,7 +48,7 @@ public struct Overlay: Sendable, Equatable {
         /// `$.set[i].value` (a replicate's).
         var source: String? = nil
 
-        package static func == (lhs: Setting, rhs: Setting) -> Bool { lhs.path == rhs.path && lhs.value == rhs.value }
+        static func == (lhs: Setting, rhs: Setting) -> Bool { lhs.path == rhs.path && lhs.value == rhs.value }
     }
 
     static let keys = ["$schema", "overlay", "set", "replicates"]
@@ -55,7 +56,7 @@ public struct Overlay: Sendable, Equatable {
     static let replicateKeys = ["set"]
     /// The most bootstrap replicates an overlay may hold (as many as
     /// `calibrate --bootstrap` makes).
-    package static let maximumReplicates = 1_000
+    static let maximumReplicates = 1_000
 
     /// The overlays of the bootstrap replicates, in order: each this
     /// overlay with the replicate's values written in place of its own (the
@@ -66,7 +67,7 @@ public struct Overlay: Sendable, Equatable {
     /// let fitted = try Overlay.load("fitted.json")
     /// for replicate in fitted.replicates { _ = try ScenarioSuite.load("scenarios/payload-3kib.json", overlay: replicate) }
     /// ```
-    package var replicates: [Overlay] {
+    var replicates: [Overlay] {
         replicateSettings.map { replicate in
             // Looked up by path; the order is the base's.
             var values: [ParameterPath: Setting] = [:]
@@ -76,7 +77,7 @@ public struct Overlay: Sendable, Equatable {
     }
 
     /// Reads an overlay file, or every problem in it.
-    package static func decode(_ bytes: [UInt8], file: String) -> Result<Overlay, ScenarioProblems> {
+    static func decode(_ bytes: [UInt8], file: String) -> Result<Overlay, ScenarioProblems> {
         let root: JSONNode
         switch ScenarioDecoder.parse(bytes, file: file) {
         case let .success(node): root = node
@@ -187,7 +188,7 @@ public struct Overlay: Sendable, Equatable {
               let member = members.first(where: { $0.key == "overlay" }),
               case let .string(name) = member.value.value, !name.isEmpty
         else { return .success(nil) }
-        let path = name.hasPrefix("/") ? name : ExperimentDecoder.folder(of: file) + name
+        let path = name.hasPrefix("/") ? name : ScenarioDecoder.folder(of: file) + name
         guard FileManager.default.fileExists(atPath: path) else {
             return .failure(ScenarioProblems(problems: [ScenarioProblem(
                 file: file, path: "$.overlay", position: member.value.position,
@@ -295,22 +296,14 @@ public struct Overlay: Sendable, Equatable {
         return decode(Array(data), file: file)
     }
 
-    /// The overlay of a fit: every parameter's value.
-    public init(fitted result: CalibrationResult, description: String) {
-        file = ""
-        self.description = description
-        settings = result.parameters.map { fitted in
-            Setting(
-                path: fitted.parameter.path, value: fitted.parameter.text(fitted.value),
-                parsed: ParameterPath(fitted.parameter.path)!)
+    /// An overlay made in memory, with no file: `values` written in order,
+    /// and each bootstrap replicate's values (paths among `values`'). Every
+    /// path must be one `sweep --vary` takes (a fit's are).
+    package init(description: String, values: [(path: String, value: String)], replicates: [[(path: String, value: String)]]) {
+        func settings(_ values: [(path: String, value: String)]) -> [Setting] {
+            values.map { Setting(path: $0.path, value: $0.value, parsed: ParameterPath($0.path)!) }
         }
-        replicateSettings = result.replicates.map { values in
-            zip(result.parameters, values).map { fitted, value in
-                Setting(
-                    path: fitted.parameter.path, value: fitted.parameter.text(value),
-                    parsed: ParameterPath(fitted.parameter.path)!)
-            }
-        }
+        self.init(file: "", description: description, settings: settings(values), replicates: replicates.map(settings))
     }
 
     init(file: String, description: String, settings: [Setting], replicates: [[Setting]] = []) {

@@ -1,6 +1,8 @@
 import Foundation
 import Handoff
+import HandoffScenario
 import HandoffWorld
+import ScenarioJSON
 import SimKernel
 
 /// How well the model fits one measured group.
@@ -73,7 +75,7 @@ public struct CalibrationResult: Sendable, Equatable {
     package let groups: [GroupFit]
     /// Each bootstrap replicate's fitted values, in the order of
     /// ``parameters`` (each in its kind's unit); empty without a bootstrap.
-    package var replicates: [[Double]] = []
+    var replicates: [[Double]] = []
     /// Trials simulated in all (every group of every simulation): the
     /// cost of the fit, whatever the machine.
     package var trialsSimulated = 0
@@ -102,11 +104,11 @@ public struct CalibrationResult: Sendable, Equatable {
 /// trials.
 public struct Calibrator: Sendable {
     /// Threads for each simulation.
-    package var jobs: Int
+    var jobs: Int
     /// Bootstrap replicates (0: no intervals).
-    package var bootstrap: Int
+    var bootstrap: Int
     /// The most simulations of the main fit.
-    package var maximumEvaluations: Int?
+    var maximumEvaluations: Int?
 
     /// A calibrator.
     public init(jobs: Int = 1, bootstrap: Int = 0, maximumEvaluations: Int? = nil) {
@@ -148,8 +150,8 @@ public struct Calibrator: Sendable {
     ///   - progress: Called with the number of simulations run so far.
     /// - Returns: The fitted (or checked) parameters and the fit's
     ///   objective.
-    /// - Throws: ``ScenarioError``: a scenario file that cannot be read
-    ///   (``ScenarioError/Category/missingInput``), or a trial's error.
+    /// - Throws: `ScenarioError`: a scenario file that cannot be read
+    ///   (`ScenarioError.Category.missingInput`), or a trial's error.
     public func run(
         _ experiment: Experiment, check: Bool = false, values: [Double]? = nil,
         read: (String) -> [UInt8]? = { FileManager.default.contents(atPath: $0).map(Array.init) },
@@ -232,7 +234,7 @@ public struct Calibrator: Sendable {
         var scenarios: [String: [UInt8]] = [:]
         for file in experiment.scenarioFiles {
             guard let bytes = read(file) else {
-                throw ScenarioError(.missingInput, "\(file): no such file or cannot be read", file: file)
+                throw ScenarioError.unreadable(file)
             }
             scenarios[file] = bytes
         }

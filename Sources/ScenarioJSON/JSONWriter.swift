@@ -32,7 +32,7 @@
 package struct JSONWriter: Sendable {
     /// Whether to indent (2 spaces per level, a final newline) rather than
     /// write everything on one line without spaces.
-    package var pretty: Bool
+    var pretty: Bool
 
     /// Creates a writer.
     ///

@@ -1,5 +1,5 @@
 import Foundation
-import HandoffScenario
+import ScenarioJSON
 import Testing
 
 /// SplitMix64, written out here so the generated values depend on nothing

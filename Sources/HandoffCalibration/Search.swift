@@ -1,4 +1,5 @@
 import Foundation
+import HandoffScenario
 import SimKernel
 
 /// The calibrator's search: a space-filling screen of the whole ranges at

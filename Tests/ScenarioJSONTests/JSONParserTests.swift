@@ -1,4 +1,4 @@
-import HandoffScenario
+import ScenarioJSON
 import Testing
 
 /// One document that must be rejected, with the exact message and position.

@@ -1,5 +1,6 @@
 import Foundation
 import Handoff
+@testable import HandoffCalibration
 import HandoffWorld
 @testable import HandoffScenario
 import SimKernel

@@ -1,6 +1,7 @@
 import Foundation
 import Handoff
 import HandoffWorld
+import ScenarioJSON
 
 /// A value a scenario file or an overlay writes over a default, and where
 /// it comes from: what `handoff-sim defaults --scenario FILE --overlay FIT`
@@ -69,8 +70,13 @@ package enum DefaultsAttribution {
     ///
     /// The scenario is validated with its overlays first, so a table is
     /// never shown for a scenario that does not run.
+    ///
+    /// `experimentName` gives the name of the experiment file at a path, or
+    /// nil when it cannot be read (HandoffCalibration reads experiments:
+    /// its `overrides(of:scenario:overlay:)` passes its reader).
     package static func overrides(
-        of table: [CalibratedDefault], scenario file: String?, overlay: Overlay?
+        of table: [CalibratedDefault], scenario file: String?, overlay: Overlay?,
+        experimentName: (String) -> String?
     ) -> Result<(rows: [[DefaultOverride]], unmatched: [DefaultOverride]), ScenarioError> {
         if let file {
             do {
@@ -81,28 +87,32 @@ package enum DefaultsAttribution {
             guard let data = FileManager.default.contents(atPath: file) else {
                 return .failure(ScenarioError(.invalidInput, "\(file): cannot read the file"))
             }
-            return overrides(of: table, bytes: Array(data), file: file, overlay: overlay)
+            return overrides(of: table, bytes: Array(data), file: file, overlay: overlay, experimentName: experimentName)
         }
-        return overrides(of: table, tree: nil, file: nil, overlay: overlay)
+        return overrides(of: table, tree: nil, file: nil, overlay: overlay, experimentName: experimentName)
     }
 
-    /// As ``overrides(of:scenario:overlay:)``, for the scenario file
-    /// `bytes` (named `file`), already validated.
-    package static func overrides(
-        of table: [CalibratedDefault], bytes: [UInt8], file: String, overlay: Overlay?
+    /// As ``overrides(of:scenario:overlay:experimentName:)``, for the
+    /// scenario file `bytes` (named `file`), already validated; without
+    /// `experimentName`, a fit's experiment is named by its file only (what
+    /// `advise` needs: where values are written, not who fitted them).
+    static func overrides(
+        of table: [CalibratedDefault], bytes: [UInt8], file: String, overlay: Overlay?,
+        experimentName: (String) -> String? = { _ in nil }
     ) -> Result<(rows: [[DefaultOverride]], unmatched: [DefaultOverride]), ScenarioError> {
         let root: JSONNode
         switch ScenarioDecoder.parse(bytes, file: file) {
         case let .success(parsed): root = parsed
         case let .failure(problems): return .failure(.invalid(problems))
         }
-        return overrides(of: table, tree: root, file: file, overlay: overlay)
+        return overrides(of: table, tree: root, file: file, overlay: overlay, experimentName: experimentName)
     }
 
     /// The attribution of the parsed scenario `tree` (when given) and its
     /// overlays.
     static func overrides(
-        of table: [CalibratedDefault], tree root: JSONNode?, file: String?, overlay: Overlay?
+        of table: [CalibratedDefault], tree root: JSONNode?, file: String?, overlay: Overlay?,
+        experimentName: (String) -> String?
     ) -> Result<(rows: [[DefaultOverride]], unmatched: [DefaultOverride]), ScenarioError> {
         var tree: JSONNode?
         var overlays: [Overlay] = []
@@ -115,7 +125,7 @@ package enum DefaultsAttribution {
         }
         overlays += [overlay].compactMap { $0 }
         let settings: [(setting: Overlay.Setting, origin: DefaultOverride.Origin)] = overlays.flatMap { overlay in
-            let origin = Self.origin(of: overlay)
+            let origin = Self.origin(of: overlay, experimentName: experimentName)
             return overlay.settings.map { ($0, origin) }
         }
         var rows: [[DefaultOverride]] = []
@@ -155,23 +165,17 @@ package enum DefaultsAttribution {
         return .success((rows, unmatched))
     }
 
-    /// Who wrote `overlay`'s values, with the experiment a fit names.
-    static func origin(of overlay: Overlay) -> DefaultOverride.Origin {
+    /// Who wrote `overlay`'s values, with the experiment a fit names (its
+    /// name by `experimentName`).
+    static func origin(of overlay: Overlay, experimentName: (String) -> String?) -> DefaultOverride.Origin {
         guard overlay.description.hasPrefix(fitPrefix) else {
             return .overlay(file: overlay.file, description: overlay.description, experiment: nil)
         }
         let experiment = String(overlay.description.dropFirst(fitPrefix.count))
         // The file as calibrate was given it: from where it ran, or beside
         // the overlay.
-        let candidates = [experiment, ExperimentDecoder.folder(of: overlay.file) + experiment]
-        var name: String?
-        for candidate in candidates {
-            guard let data = FileManager.default.contents(atPath: candidate),
-                  case let .success(decoded) = ExperimentDecoder.decode(Array(data), file: candidate)
-            else { continue }
-            name = decoded.name
-            break
-        }
+        let candidates = [experiment, ScenarioDecoder.folder(of: overlay.file) + experiment]
+        let name = candidates.lazy.compactMap(experimentName).first
         return .overlay(file: overlay.file, description: overlay.description, experiment: (experiment, name))
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Handoff
+@testable import HandoffCalibration
 @testable import HandoffScenario
 import SimKernel
 import Testing

@@ -1,6 +1,8 @@
 import Foundation
 import Handoff
+import HandoffScenario
 import HandoffWorld
+import ScenarioJSON
 import SimKernel
 
 /// Reads calibration experiment files (see ``Experiment``): every problem
@@ -12,18 +14,18 @@ package enum ExperimentDecoder {
     package static let maximumTrials = 1_000_000
     /// The most measured rows an experiment may read, over all its
     /// datasets (a file named by several datasets counts once for each).
-    package static let maximumRows = 10_000_000
+    static let maximumRows = 10_000_000
     /// The most bytes of measured files an experiment may read, each file
     /// counted once however many datasets name it: 256 MiB.
-    package static let maximumMeasuredBytes = 256 << 20
+    static let maximumMeasuredBytes = 256 << 20
     /// The most measured groups an experiment may have, over all its
     /// datasets (each is simulated at every evaluation).
-    package static let maximumGroups = 1_000
+    static let maximumGroups = 1_000
     /// The longest measured latency: 7 days (``InputBounds/maximumDuration``),
     /// in milliseconds.
-    package static let maximumMilliseconds = Double(InputBounds.maximumDuration.nanoseconds) / 1e6
+    static let maximumMilliseconds = Double(InputBounds.maximumDuration.nanoseconds) / 1e6
     /// The most parameters an experiment may fit at once.
-    package static let maximumParameters = 12
+    static let maximumParameters = 12
 
     /// Decodes the experiment in `bytes`, naming it `file` in problems;
     /// `read` returns the bytes of a file the experiment names (resolved
@@ -37,7 +39,7 @@ package enum ExperimentDecoder {
         case let .failure(problems): return .failure(problems)
         }
         let context = DecodingContext(file: file)
-        let experiment = ExperimentReader(context: context, folder: Self.folder(of: file), read: read).read(root)
+        let experiment = ExperimentReader(context: context, folder: ScenarioDecoder.folder(of: file), read: read).read(root)
         if let experiment, context.problems.isEmpty { return .success(experiment) }
         return .failure(ScenarioProblems(problems: context.sortedProblems))
     }
@@ -45,7 +47,7 @@ package enum ExperimentDecoder {
     /// The bytes of the file at `path`, but at most one more than
     /// ``maximumMeasuredBytes`` (so a larger file is found too large
     /// without being read whole); nil if it cannot be read.
-    package static func readFile(_ path: String) -> [UInt8]? {
+    static func readFile(_ path: String) -> [UInt8]? {
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
         do {
@@ -57,10 +59,14 @@ package enum ExperimentDecoder {
         }
     }
 
-    /// The folder `file` is in ("" for the current one).
-    static func folder(of file: String) -> String {
-        guard let slash = file.lastIndex(of: "/") else { return "" }
-        return String(file[...slash])
+    /// The name of the experiment file at `path`, or nil when it cannot
+    /// be read or is invalid: how `defaults` names the experiment a fit's
+    /// overlay was fitted to.
+    static func name(ofFile path: String) -> String? {
+        guard let data = FileManager.default.contents(atPath: path),
+              case let .success(decoded) = decode(Array(data), file: path)
+        else { return nil }
+        return decoded.name
     }
 }
 
