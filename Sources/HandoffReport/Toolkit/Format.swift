@@ -79,26 +79,22 @@ enum Format {
 
     // MARK: Percentages
 
-    /// A fraction as a percentage, up to three decimals with no trailing
-    /// zeros: `0.995` as `"99.5%"`, `1` as `"100%"`. For shares of trials.
-    static func percent(_ fraction: Double) -> String {
-        let thousandths = (fraction * 100_000).rounded()
-        guard thousandths.isFinite, thousandths.magnitude < 9e15 else { return "\(fraction * 100)%" }
-        let value = Int64(thousandths)
-        let text = decimalText(value.magnitude, scale: 1000) + "%"
+    /// A fraction as a percentage with up to `decimals` decimals, trailing
+    /// zeros dropped: `0.995` as `"99.5%"`, `1` as `"100%"`; three decimals
+    /// for shares of trials, one in sentences (`0.9876` as `"98.8%"`).
+    static func percent(_ fraction: Double, decimals: Int = 3) -> String {
+        var scale: UInt64 = 1
+        for _ in 0..<max(0, min(decimals, 6)) { scale *= 10 }
+        let scaled = (fraction * Double(100 * scale)).rounded()
+        guard scaled.isFinite, scaled.magnitude < 9e15 else { return "\(fraction * 100)%" }
+        let value = Int64(scaled)
+        let text = decimalText(value.magnitude, scale: scale) + "%"
         return value < 0 ? "-" + text : text
     }
 
-    /// A fraction as a percentage to one decimal, trailing `.0` dropped:
-    /// `0.99` as `"99%"`, `0.9876` as `"98.8%"`. For success rates in
+    /// ``percent(_:decimals:)`` with one decimal: for success rates in
     /// sentences.
-    static func percentOneDecimal(_ fraction: Double) -> String {
-        let tenths = (fraction * 1000).rounded()
-        guard tenths.isFinite, tenths.magnitude < 9e15 else { return "\(fraction * 100)%" }
-        let value = Int64(tenths)
-        let text = decimalText(value.magnitude, scale: 10) + "%"
-        return value < 0 ? "-" + text : text
-    }
+    static func percentOneDecimal(_ fraction: Double) -> String { percent(fraction, decimals: 1) }
 
     /// A share as a whole percentage, or `<1%`: for a phase's share of a
     /// latency.
