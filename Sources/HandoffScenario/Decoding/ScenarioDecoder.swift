@@ -170,7 +170,7 @@ struct ScenarioReader {
         let trials = top.optional("trials") {
             context.integer($0, $1, in: 1...Int64(ScenarioDecoder.maximumTrials))
         }.map(Int.init) ?? ScenarioDecoder.defaultTrials
-        let limits = top.optional("limits") { readLimits($0, $1) } ?? .defaults
+        let limits = top.optional("limits") { NetworkReader(context: context).readLimits($0, $1) } ?? .defaults
         let duration = top.optional("duration") { context.duration($0, $1, minimum: .nanoseconds(1)) }
         if let duration, duration > limits.maxSimulatedTime {
             context.report(root_.key("duration"), at: top.position(of: "duration"),
@@ -181,11 +181,11 @@ struct ScenarioReader {
         var configuration = HandoffConfiguration()
         var internet = NetworkProfile.wifi
         if let network = top.member("network") {
-            readNetwork(network.value, root_.key("network"), world: &world, configuration: &configuration,
+            NetworkReader(context: context).readNetwork(network.value, root_.key("network"), world: &world, configuration: &configuration,
                         internet: &internet)
         }
         if let protocolMember = top.member("protocol") {
-            readProtocol(protocolMember.value, root_.key("protocol"), configuration: &configuration)
+            ProtocolReader(context: context).readProtocol(protocolMember.value, root_.key("protocol"), configuration: &configuration)
         }
 
         var apps: [AppDescription] = []
@@ -194,7 +194,7 @@ struct ScenarioReader {
             context.array($0, $1, expected: "an array of apps", maximumCount: InputBounds.maximumApps)
         }) {
             for (index, node) in list.enumerated() {
-                guard let (app, behaviour) = readApp(node, root_.key("apps").index(index)) else { continue }
+                guard let (app, behaviour) = AppReader(context: context).readApp(node, root_.key("apps").index(index)) else { continue }
                 if apps.contains(where: { $0.bundleID == app.bundleID }) {
                     context.report(root_.key("apps").index(index).key("bundleID"), at: node.member("bundleID")?.value.position,
                                    "duplicate app \"\(app.bundleID)\"")
@@ -208,7 +208,7 @@ struct ScenarioReader {
         // or not, so one bad app or device is reported once, not again at
         // every use.
         let bundleIDs = declaredNames(top.member("apps")?.value, key: "bundleID")
-        let siteAssociations = top.optional("siteAssociations") { readSiteAssociations($0, $1) } ?? SiteAssociations()
+        let siteAssociations = top.optional("siteAssociations") { AppReader(context: context).readSiteAssociations($0, $1) } ?? SiteAssociations()
 
         let problemsBeforeDevices = context.problems.count
         var drafts: [DeviceDraft] = []
@@ -217,7 +217,7 @@ struct ScenarioReader {
         }) {
             for (index, node) in list.enumerated() {
                 let path = root_.key("devices").index(index)
-                guard let description = readDevice(node, path, bundleIDs: bundleIDs, internet: internet,
+                guard let description = DeviceReader(context: context).readDevice(node, path, bundleIDs: bundleIDs, internet: internet,
                                                    configuration: &configuration)
                 else { continue }
                 if drafts.contains(where: { $0.description.name == description.name }) {
@@ -236,15 +236,15 @@ struct ScenarioReader {
         let devicesClean = context.problems.count == problemsBeforeDevices
 
         let problemsBeforeActivities = context.problems.count
-        let activities = readActivities(top, root_, apps: apps, bundleIDs: bundleIDs, deviceNames: deviceNames,
+        let activities = ActivityReader(context: context).readActivities(top, root_, apps: apps, bundleIDs: bundleIDs, deviceNames: deviceNames,
                                         drafts: drafts)
         let activitiesClean = context.problems.count == problemsBeforeActivities
         let activityNames = activities.map(\.name)
         let timeline = top.optional("timeline") {
-            readTimeline($0, $1, activities: activityNames, deviceNames: deviceNames, drafts: &drafts, limits: limits)
+            TimelineReader(context: context).readTimeline($0, $1, activities: activityNames, deviceNames: deviceNames, drafts: &drafts, limits: limits)
         } ?? []
         let expectations = top.optional("expect") {
-            readExpectations($0, $1, activities: activities, deviceNames: deviceNames,
+            ExpectationReader(context: context).readExpectations($0, $1, activities: activities, deviceNames: deviceNames,
                              canInferReceiver: devicesClean && activitiesClean)
         } ?? []
         if !top.has("expect"), !top.has("sweep") {
@@ -259,7 +259,7 @@ struct ScenarioReader {
         var devices: [DeviceDescription] = []
         for draft in drafts {
             var description = draft.description
-            if let mobility = mobility(of: draft) { description.mobility = mobility }
+            if let mobility = TimelineReader(context: context).mobility(of: draft) { description.mobility = mobility }
             devices.append(description)
         }
         guard context.problems.isEmpty else { return nil }
@@ -326,7 +326,7 @@ struct ScenarioReader {
             guard let elements = context.array(node, profilePath, expected: "an array of network profile names") else {
                 return nil
             }
-            return elements.enumerated().compactMap { index, element in readProfile(element, profilePath.index(index))?.name }
+            return elements.enumerated().compactMap { index, element in NetworkReader(context: context).readProfile(element, profilePath.index(index))?.name }
         } ?? []
         var parameters: [(String, [String])] = []
         if let member = object.member("vary") {

@@ -3,8 +3,11 @@ import HandoffWorld
 import ScenarioJSON
 import SimKernel
 
-/// Reading a scenario file: limits, the network and its links.
-extension ScenarioReader {
+/// Reads the network: limits, profiles, links and their schedules from a scenario file, reporting every problem to
+/// its context.
+struct NetworkReader {
+    let context: DecodingContext
+
     func readLimits(_ node: JSONNode, _ path: JSONPath) -> ScenarioLimits? {
         guard let object = context.object(node, path, what: "the limits object", allowed: ScenarioKeys.limits) else {
             return nil
@@ -59,7 +62,7 @@ extension ScenarioReader {
             }
         }
         if let member = object.member("transport"),
-           let overrides = readTransport(member.value, path.key("transport"))
+           let overrides = TransportReader(context: context).readTransport(member.value, path.key("transport"))
         {
             // The same TCP settings for every connection: the fetch (which
             // keeps its own short retry limit), streams, the key exchange.

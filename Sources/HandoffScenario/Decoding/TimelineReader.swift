@@ -3,10 +3,13 @@ import HandoffWorld
 import ScenarioJSON
 import SimKernel
 
-/// Reading a scenario file: timeline.
-extension ScenarioReader {
+/// Reads the timeline and the moves that become mobility from a scenario file, reporting every problem to
+/// its context.
+struct TimelineReader {
+    let context: DecodingContext
+
     func readTimeline(
-        _ node: JSONNode, _ path: JSONPath, activities: [String], deviceNames: [String], drafts: inout [DeviceDraft],
+        _ node: JSONNode, _ path: JSONPath, activities: [String], deviceNames: [String], drafts: inout [ScenarioReader.DeviceDraft],
         limits: ScenarioLimits
     ) -> [TimelineEntry]? {
         guard let list = context.array(node, path, expected: "an array of timeline entries") else { return nil }
@@ -52,7 +55,7 @@ extension ScenarioReader {
                 return activities.isEmpty ? nil : 0
             }
             func device() -> String? {
-                object.required("device", what: "the device it happens on", { deviceReference($0, $1, among: deviceNames) })
+                object.required("device", what: "the device it happens on", { ActivityReader(context: context).deviceReference($0, $1, among: deviceNames) })
             }
             func value() -> Bool? {
                 object.required("value", what: "true or false", { context.bool($0, $1) })
@@ -70,7 +73,7 @@ extension ScenarioReader {
                 if let index, let flag { made = .action(.setEligibleForHandoff(activity: index, flag)) }
             case "addUserInfoEntries":
                 let index = activity()
-                let entries = object.required("entries", what: "the entries to add", { readUserInfo($0, $1) })
+                let entries = object.required("entries", what: "the entries to add", { ActivityReader(context: context).readUserInfo($0, $1) })
                 if let index, let entries { made = .action(.addUserInfoEntries(activity: index, entries)) }
             case "accept":
                 made = device().map { .action(.accept(device: $0)) }
@@ -84,7 +87,7 @@ extension ScenarioReader {
                 made = device().map { .action(.setAccount(device: $0, nil)) }
             case "move":
                 let name = device()
-                let to = object.required("to", what: "where the device goes, [x, y] in metres", { readPosition($0, $1) })
+                let to = object.required("to", what: "where the device goes, [x, y] in metres", { DeviceReader(context: context).readPosition($0, $1) })
                 let speed = object.optional("speed") {
                     context.number($0, $1, in: 1e-6...1e6, expected: "a speed in metres per second, greater than 0")
                 } ?? ScenarioDecoder.defaultWalkingSpeed
@@ -135,7 +138,7 @@ extension ScenarioReader {
 
     /// The device's moves as a waypoint path from its position, or nil if it
     /// does not move.
-    func mobility(of draft: DeviceDraft) -> Mobility? {
+    func mobility(of draft: ScenarioReader.DeviceDraft) -> Mobility? {
         guard !draft.moves.isEmpty, case let .stationary(start) = draft.description.mobility else { return nil }
         let moves = draft.moves.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
         let departure = SimInstant.zero + moves[0].time

@@ -3,8 +3,11 @@ import HandoffWorld
 import ScenarioJSON
 import SimKernel
 
-/// Reading a scenario file: apps and sites.
-extension ScenarioReader {
+/// Reads apps, their behaviour and site associations from a scenario file, reporting every problem to
+/// its context.
+struct AppReader {
+    let context: DecodingContext
+
     func readApp(_ node: JSONNode, _ path: JSONPath) -> (AppDescription, AppBehaviour)? {
         guard let object = context.object(node, path, what: "an app object", allowed: ScenarioKeys.app) else {
             return nil
@@ -90,7 +93,7 @@ extension ScenarioReader {
         if let value = object.optional("restoreDelay", { context.duration($0, $1) }) { behaviour.restoreDelay = value }
         if let value = object.optional("restoreTime", { context.duration($0, $1) }) { behaviour.restoreTime = value }
         if let value = object.optional("saveTime", { context.duration($0, $1) }) { behaviour.saveTime = value }
-        if let value = object.optional("saveEntries", { readUserInfo($0, $1) }) { behaviour.saveEntries = value }
+        if let value = object.optional("saveEntries", { ActivityReader(context: context).readUserInfo($0, $1) }) { behaviour.saveEntries = value }
         if let value = object.optional("responderEntries", { node, mapPath -> [String: UserInfo]? in
             guard case let .object(members) = node.value else {
                 context.mismatch(node, mapPath, expected: "an object of responder names to userInfo entries")
@@ -98,7 +101,7 @@ extension ScenarioReader {
             }
             var result: [String: UserInfo] = [:]
             for member in members {
-                if let entries = readUserInfo(member.value, mapPath.key(member.key)) { result[member.key] = entries }
+                if let entries = ActivityReader(context: context).readUserInfo(member.value, mapPath.key(member.key)) { result[member.key] = entries }
             }
             return result
         }) {

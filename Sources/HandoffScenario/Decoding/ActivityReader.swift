@@ -3,11 +3,14 @@ import HandoffWorld
 import ScenarioJSON
 import SimKernel
 
-/// Reading a scenario file: activities.
-extension ScenarioReader {
+/// Reads activities and their userInfo from a scenario file, reporting every problem to
+/// its context.
+struct ActivityReader {
+    let context: DecodingContext
+
     func readActivities(
         _ top: ObjectReader, _ root: JSONPath, apps: [AppDescription], bundleIDs: [String], deviceNames: [String],
-        drafts: [DeviceDraft]
+        drafts: [ScenarioReader.DeviceDraft]
     ) -> [ScenarioActivity] {
         var nodes: [(JSONNode, JSONPath, String?)] = []
         switch (top.member("activity"), top.member("activities")) {
@@ -49,7 +52,7 @@ extension ScenarioReader {
 
     func readActivity(
         _ node: JSONNode, _ path: JSONPath, defaultName: String?, apps: [AppDescription], bundleIDs: [String],
-        deviceNames: [String], drafts: [DeviceDraft]
+        deviceNames: [String], drafts: [ScenarioReader.DeviceDraft]
     ) -> ScenarioActivity? {
         guard let object = context.object(node, path, what: "an activity object", allowed: ScenarioKeys.activity) else {
             return nil

@@ -3,8 +3,11 @@ import HandoffWorld
 import ScenarioJSON
 import SimKernel
 
-/// Reading a scenario file: the transport settings (TCP, CUBIC).
-extension ScenarioReader {
+/// Reads the transport and CUBIC settings from a scenario file, reporting every problem to
+/// its context.
+struct TransportReader {
+    let context: DecodingContext
+
     /// What a transport object changes.
     struct TransportOverrides {
         var congestionControl: CongestionControl?

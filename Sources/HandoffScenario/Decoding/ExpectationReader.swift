@@ -3,8 +3,11 @@ import HandoffWorld
 import ScenarioJSON
 import SimKernel
 
-/// Reading a scenario file: expectations.
-extension ScenarioReader {
+/// Reads expectations from a scenario file, reporting every problem to
+/// its context.
+struct ExpectationReader {
+    let context: DecodingContext
+
     func readExpectations(
         _ node: JSONNode, _ path: JSONPath, activities: [ScenarioActivity], deviceNames: [String],
         canInferReceiver: Bool
@@ -60,7 +63,7 @@ extension ScenarioReader {
         // Which receiving device: the only device that is no activity's source, unless named.
         var device: String?
         if let member = object.member("on") {
-            device = deviceReference(member.value, path.key("on"), among: deviceNames)
+            device = ActivityReader(context: context).deviceReference(member.value, path.key("on"), among: deviceNames)
         } else {
             let sources = Set(activities.map(\.device))
             let receivers = deviceNames.filter { !sources.contains($0) }

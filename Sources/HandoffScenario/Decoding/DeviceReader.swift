@@ -3,8 +3,11 @@ import HandoffWorld
 import ScenarioJSON
 import SimKernel
 
-/// Reading a scenario file: devices.
-extension ScenarioReader {
+/// Reads devices and their positions from a scenario file, reporting every problem to
+/// its context.
+struct DeviceReader {
+    let context: DecodingContext
+
     func readDevice(
         _ node: JSONNode, _ path: JSONPath, bundleIDs: [String], internet: NetworkProfile,
         configuration: inout HandoffConfiguration
@@ -63,7 +66,7 @@ extension ScenarioReader {
         }
         if let value = object.optional("lowPowerMode", { context.bool($0, $1) }) { settings.lowPowerMode = value }
         if let value = object.optional("idle", { context.bool($0, $1) }) { settings.idle = value }
-        let profile = object.optional("internet") { readProfile($0, $1) } ?? internet
+        let profile = object.optional("internet") { NetworkReader(context: context).readProfile($0, $1) } ?? internet
         let access = object.optional("internetAccess") { node, accessPath -> InternetAccess? in
             context.choice(node, accessPath, what: "internet access", among: InternetAccess.allCases.map(\.rawValue))
                 .flatMap(InternetAccess.init(rawValue:))
@@ -76,7 +79,7 @@ extension ScenarioReader {
             }
             return network
         }
-        let acceptance = object.optional("acceptance") { readAcceptance($0, $1) }
+        let acceptance = object.optional("acceptance") { ProtocolReader(context: context).readAcceptance($0, $1) }
         let inUse = object.optional("inUse", { context.bool($0, $1) }) ?? false
         guard let name, let kind else { return nil }
         if let acceptance { configuration.acceptance[name] = acceptance }

@@ -3,9 +3,11 @@ import HandoffWorld
 import ScenarioJSON
 import SimKernel
 
-/// Reading a scenario file: the protocol (timeouts, limits, Rapport, the
-/// relay, coding, advertising, the key exchange) and acceptance.
-extension ScenarioReader {
+/// Reads the continuity protocol's settings and acceptance from a scenario file, reporting every problem to
+/// its context.
+struct ProtocolReader {
+    let context: DecodingContext
+
     func readProtocol(_ node: JSONNode, _ path: JSONPath, configuration: inout HandoffConfiguration) {
         guard let object = context.object(node, path, what: "the protocol object", allowed: ScenarioKeys.protocolKeys)
         else { return }
