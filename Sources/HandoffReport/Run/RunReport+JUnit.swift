@@ -42,7 +42,6 @@ extension RunReport {
     static func testSuite(_ entry: RunSummary.Entry, toolVersion: String, command: String, namesSeeds: Bool) -> String {
         let className = dottedClassName(entry.file)
         let status = entry.status
-        let (failed, errored, skipped) = (status == .fail ? 1 : 0, status == .error || status == .invalid ? 1 : 0, status == .skipped ? 1 : 0)
         var lines: [String] = []
         switch entry.result.outcome {
         case let .invalid(problems):
@@ -66,7 +65,9 @@ extension RunReport {
         case let .ran(run):
             let time = Format.seconds(run.wallClockSeconds, decimals: 3, unit: false)
             let suffix = namesSeeds ? " [seed \(run.seed)]" : ""
-            lines.append("  <testsuite name=\"\(Escape.xml(entry.file + suffix))\" tests=\"1\" failures=\"\(failed)\" errors=\"\(errored)\" skipped=\"\(skipped)\" time=\"\(time)\">")
+            // A scenario that ran fails (status fail) or stops (status error).
+            let (failed, errored) = (status == .fail ? 1 : 0, status == .error ? 1 : 0)
+            lines.append("  <testsuite name=\"\(Escape.xml(entry.file + suffix))\" tests=\"1\" failures=\"\(failed)\" errors=\"\(errored)\" skipped=\"0\" time=\"\(time)\">")
             lines.append("    <properties>")
             lines.append("      <property name=\"seed\" value=\"\(run.seed)\"/>")
             lines.append("      <property name=\"trials\" value=\"\(run.trials)\"/>")
