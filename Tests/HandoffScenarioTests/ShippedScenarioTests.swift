@@ -1,5 +1,5 @@
 import Foundation
-import HandoffScenario
+@testable import HandoffScenario
 import SimKernel
 import Testing
 
@@ -40,13 +40,11 @@ struct ShippedScenarioTests {
 
     /// Whether `kind` asks for something of every trial (so it holds on any
     /// subset of the trials it holds on).
-    static func holdsInEveryTrial(_ kind: HandoffScenario.Expectation.Kind) -> Bool {
-        switch kind {
-        case .callbacks, .events: return true
-        case let .outcome(_, bound), let .error(_, bound), let .notOffered(_, bound):
-            return bound.map(isEveryOrNone) ?? true
-        case let .successRate(bound): return isEveryOrNone(bound)
-        case .latency: return false
+    static func holdsInEveryTrial(_ kind: any ExpectationKind) -> Bool {
+        switch kind.shape {
+        case .sequence: return true
+        case let .share(share): return share.rate.map(isEveryOrNone) ?? true
+        case .percentile: return false
         }
     }
 
@@ -60,11 +58,12 @@ struct ShippedScenarioTests {
 
     @Test("the every-trial rule tells apart what needs a share of trials")
     func everyTrialRule() {
-        #expect(Self.holdsInEveryTrial(.outcome(.continued, nil)))
-        #expect(Self.holdsInEveryTrial(.successRate(.atLeast(1))))
-        #expect(Self.holdsInEveryTrial(.outcome(.failed, .atMost(0))))
-        #expect(!Self.holdsInEveryTrial(.successRate(.atLeast(0.99))))
-        #expect(!Self.holdsInEveryTrial(.outcome(.continued, .atLeast(0.5))))
-        #expect(!Self.holdsInEveryTrial(.latency(.acceptToContinue, percentile: 95, .below(.seconds(1)))))
+        #expect(Self.holdsInEveryTrial(OutcomeExpectation(outcome: .continued, rate: nil)))
+        #expect(Self.holdsInEveryTrial(SuccessRateExpectation(bound: .atLeast(1))))
+        #expect(Self.holdsInEveryTrial(OutcomeExpectation(outcome: .failed, rate: .atMost(0))))
+        #expect(!Self.holdsInEveryTrial(SuccessRateExpectation(bound: .atLeast(0.99))))
+        #expect(!Self.holdsInEveryTrial(OutcomeExpectation(outcome: .continued, rate: .atLeast(0.5))))
+        #expect(!Self.holdsInEveryTrial(
+            LatencyExpectation(metric: .acceptToContinue, percentile: 95, bound: .below(.seconds(1)))))
     }
 }

@@ -6,60 +6,22 @@ import HandoffScenario
 // with these sentences.
 
 extension Expectation {
-    /// What the expectation asks, in words, as reports and `list` show it:
-    /// "outcome on ipad is continued in every trial", "acceptToContinue p95
-    /// on ipad < 1.5s".
-    ///
-    /// - Parameters:
-    ///   - activityName: The name of the activity it is about.
-    ///   - namesActivity: Whether to name the activity (its scenario has
-    ///     several).
-    package func question(activityName: String, namesActivity: Bool) -> String {
-        let subject = namesActivity ? "\(activityName) on \(device)" : "on \(device)"
-        func share(_ rate: RateBound?) -> String { rate.map { "in \($0) of trials" } ?? "in every trial" }
-        switch kind {
-        case let .outcome(kind, rate): return "outcome \(subject) is \(kind.rawValue) \(share(rate))"
-        case let .successRate(rate): return "success rate \(subject) \(share(rate))"
-        case let .error(error, rate): return "\(subject) fails with \(error) \(share(rate))"
-        case let .notOffered(reason, rate): return "\(subject) is not offered because \(reason.rawValue) \(share(rate))"
-        case let .callbacks(names, rate):
-            return "callbacks on \(device) are exactly [\(names.map(\.rawValue).joined(separator: ", "))]"
-                + (rate.map { " \(share($0))" } ?? "")
-        case let .events(names, rate):
-            return "events on \(device) are exactly [\(names.map(\.rawValue).joined(separator: ", "))]"
-                + (rate.map { " \(share($0))" } ?? "")
-        case let .latency(metric, percentile, bound):
-            return "\(metric.rawValue) \(Format.percentile(percentile)) \(subject) \(bound)"
-        }
-    }
-
-    /// ``question(activityName:namesActivity:)`` for an expectation of
-    /// `scenario`.
-    package func question(in scenario: Scenario) -> String {
-        question(activityName: scenario.activities[activity].name, namesActivity: scenario.activities.count > 1)
-    }
-
     /// What a share expectation counts, in words: "continued", "continued
     /// (app or browser)", "failed with 4611", "not offered (noApp)"; nil
     /// for other kinds.
     var shareWords: String? {
-        switch kind {
-        case let .outcome(kind, _): kind.rawValue
-        case .successRate: "continued (app or browser)"
-        case let .error(error, _): "failed with \(error.code)"
-        case let .notOffered(reason, _): "not offered (\(reason.rawValue))"
-        case .callbacks, .events, .latency: nil
+        switch kind.shape {
+        case let .share(kind): kind.countedWords
+        case .sequence, .percentile: nil
         }
     }
 
     /// The bound on the share of trials, if the expectation has one.
     var rate: RateBound? {
-        switch kind {
-        case let .outcome(_, rate), let .error(_, rate), let .notOffered(_, rate), let .callbacks(_, rate),
-             let .events(_, rate):
-            rate
-        case let .successRate(rate): rate
-        case .latency: nil
+        switch kind.shape {
+        case let .share(kind): kind.rate
+        case let .sequence(kind): kind.rate
+        case .percentile: nil
         }
     }
 }
@@ -126,9 +88,9 @@ extension ExpectationResult {
     func percentileWords(_ percentile: ExpectationMeasurement.Percentile) -> String {
         guard let low = percentile.low, let high = percentile.high else {
             let metric: String
-            switch expectation.kind {
-            case let .latency(latency, _, _): metric = latency.rawValue
-            case .outcome, .successRate, .error, .notOffered, .callbacks, .events: metric = "its latency"
+            switch expectation.kind.shape {
+            case let .percentile(kind): metric = kind.metric.rawValue
+            case .share, .sequence: metric = "its latency"
             }
             return "no trial of \(percentile.trials) reached the end of \(metric)"
         }

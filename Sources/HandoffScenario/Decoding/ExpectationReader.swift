@@ -33,12 +33,12 @@ struct ExpectationReader {
     ) -> Expectation? {
         guard let object = context.object(node, path, what: "an expectation object", allowed: ScenarioKeys.expectation)
         else { return nil }
-        let kinds = ScenarioKeys.expectationKinds.filter { object.has($0) }
-        guard kinds.count == 1, let kindKey = kinds.first else {
+        let kinds = expectationKinds.filter { object.has($0.key) }
+        guard kinds.count == 1, let kindType = kinds.first else {
             context.report(path, at: node.position,
                            kinds.isEmpty
                                ? "expected one of the keys \(ScenarioKeys.expectationKinds.joined(separator: ", ")) saying what to expect"
-                               : "expected one kind of expectation per object, found \(kinds.joined(separator: ", "))")
+                               : "expected one kind of expectation per object, found \(kinds.map { $0.key }.joined(separator: ", "))")
             return nil
         }
         // Which activity.
@@ -53,7 +53,7 @@ struct ExpectationReader {
                                        + context.didYouMean(name, among: names))
                 }
             }
-        } else if activities.count == 1 || ["callbacks", "events"].contains(kindKey) {
+        } else if activities.count == 1 || kindType.coversDevice {
             // A device's callbacks and events cover all its activities.
             activity = activities.isEmpty ? nil : 0
         } else if activities.count > 1 {
@@ -75,82 +75,14 @@ struct ExpectationReader {
             }
         }
         let rate = readRateBound(object, path)
-        let kindPath = path.key(kindKey)
-        let kindNode = object.member(kindKey)!.value
-        let kind: Expectation.Kind?
-        switch kindKey {
-        case "outcome":
-            kind = context.choice(kindNode, kindPath, what: "outcome", among: OutcomeKind.allCases.map(\.rawValue))
-                .map { .outcome(OutcomeKind(rawValue: $0)!, rate) }
-        case "successRate":
-            if case .bool(true) = kindNode.value, let rate {
-                kind = .successRate(rate)
-            } else if let fraction = context.fraction(kindNode, kindPath) {
-                kind = .successRate(.atLeast(fraction))
-            } else {
-                kind = nil
-            }
-        case "error":
-            kind = readError(kindNode, kindPath).map { .error($0, rate) }
-        case "notOffered":
-            kind = context.choice(kindNode, kindPath, what: "reason", among: NotOfferedReason.allCases.map(\.rawValue))
-                .map { .notOffered(NotOfferedReason(rawValue: $0)!, rate) }
-        case "callbacks", "events":
-            guard let names = context.strings(kindNode, kindPath) else { return nil }
-            let allowed = kindKey == "callbacks" ? scenarioCallbackNames : scenarioEventNames
-            var events: [TraceEvent.Name] = []
-            for (index, name) in names.enumerated() {
-                if let event = TraceEvent.Name(rawValue: name), allowed.contains(name) {
-                    events.append(event)
-                } else if kindKey == "callbacks" {
-                    context.report(kindPath.index(index), at: context.array(kindNode, kindPath, expected: "")?[index].position,
-                                   "unknown callback \"\(name)\"; expected one of \(scenarioCallbackNames.joined(separator: ", "))"
-                                       + context.didYouMean(name, among: scenarioCallbackNames))
-                } else {
-                    context.report(kindPath.index(index), at: context.array(kindNode, kindPath, expected: "")?[index].position,
-                                   "unknown trace event \"\(name)\"; expected an event name such as \"payload arrived\""
-                                       + context.didYouMean(name, among: scenarioEventNames))
-                }
-            }
-            guard events.count == names.count else { return nil }
-            kind = kindKey == "callbacks" ? .callbacks(events, rate) : .events(events, rate)
-        case "latency":
-            let metric = context.choice(kindNode, kindPath, what: "latency", among: LatencyMetric.allCases.map(\.rawValue))
-                .flatMap(LatencyMetric.init(rawValue:))
-            let percentile = object.required("percentile", what: "which percentile, such as 95", {
-                context.number($0, $1, in: 0.001...100, expected: "a percentile above 0 and at most 100")
-            })
-            let below = object.optional("below") { context.duration($0, $1) }
-            let above = object.optional("above") { context.duration($0, $1) }
-            let bound: DurationBound?
-            switch (below, above) {
-            case let (below?, nil): bound = .below(below)
-            case let (nil, above?): bound = .above(above)
-            case (.some, .some):
-                context.report(path, at: node.position, "give either \"below\" or \"above\", not both")
-                bound = nil
-            case (nil, nil):
-                if !object.has("below"), !object.has("above") {
-                    context.report(path, at: node.position, "missing required key \"below\" (the bound, such as \"1.5s\"; or \"above\")")
-                }
-                bound = nil
-            }
-            if let metric, let percentile, let bound {
-                kind = .latency(metric, percentile: percentile, bound)
-            } else {
-                kind = nil
-            }
-        default:
-            kind = nil
-        }
-        if rate != nil, !["outcome", "successRate", "error", "notOffered", "callbacks", "events"].contains(kindKey) {
-            context.report(path, at: node.position, "\"atLeast\" and \"atMost\" apply to outcome, successRate, error, notOffered, callbacks and events only")
-        }
-        if kindKey == "successRate", rate != nil, !(kindNode.value == .bool(true)) {
-            context.report(kindPath, at: kindNode.position, "give the rate either as \"successRate\": \"99%\" or with \"atLeast\"/\"atMost\", not both")
+        let kind = kindType.read(object.member(kindType.key)!.value, path.key(kindType.key), object, rate, context)
+        if rate != nil, !kindType.takesRate {
+            let names = expectationKinds.filter(\.takesRate).map(\.key)
+            context.report(path, at: node.position, "\"atLeast\" and \"atMost\" apply to "
+                               + names.dropLast().joined(separator: ", ") + " and " + names.last! + " only")
         }
         guard let kind, let device, let activity else { return nil }
-        if !["callbacks", "events"].contains(kindKey), activities[activity].device == device {
+        if !kindType.coversDevice, activities[activity].device == device {
             context.report(path.key("on"), at: object.member("on")?.value.position ?? node.position,
                            "\"\(device)\" is the source of activity \"\(activities[activity].name)\"; outcomes and latencies are observed on a receiving device")
             return nil
@@ -171,25 +103,5 @@ struct ExpectationReader {
             return nil
         default: return nil
         }
-    }
-
-    /// An error code (4608…4611) or its name.
-    func readError(_ node: JSONNode, _ path: JSONPath) -> ContinuationError? {
-        let known: [ContinuationError] = [.handoffFailed, .connectionUnavailable, .remoteApplicationTimedOut,
-                                          .handoffUserInfoTooLarge]
-        let expected = "an error code (" + known.map { "\($0.code) \($0.name)" }.joined(separator: ", ") + ")"
-        switch node.value {
-        case let .number(number):
-            if let code = number.int64Value, let error = known.first(where: { Int64($0.code) == code }) { return error }
-        case let .string(text):
-            if let error = known.first(where: { $0.name == text }) { return error }
-            context.report(path, at: node.position,
-                           "expected \(expected), found \"\(text)\"" + context.didYouMean(text, among: known.map(\.name)))
-            return nil
-        case .null, .bool, .array, .object:
-            break
-        }
-        context.mismatch(node, path, expected: expected)
-        return nil
     }
 }

@@ -133,19 +133,18 @@ enum ScenarioKeys {
         "handoffOff", "handoffOn", "move", "lock", "unlock", "screenOff", "screenOn", "lowPowerModeOn", "lowPowerModeOff",
         "idle", "active", "userInput",
     ]
-    static let expectationKinds = ["outcome", "successRate", "error", "notOffered", "callbacks", "events", "latency"]
-    static let expectation = expectationKinds + [
-        "on", "activity", "atLeast", "atMost", "percentile", "below", "above",
-    ]
+    static let expectationKinds = HandoffScenario.expectationKinds.map { $0.key }
+    static let expectation = expectationKinds + ["on", "activity", "atLeast", "atMost"]
+        + HandoffScenario.expectationKinds.flatMap { $0.otherKeys }
 }
 
 /// The app-facing callbacks and calls a `callbacks` expectation may list,
 /// as the trace names them (``TraceEvent/Name/scenarioCallbacks``).
-let scenarioCallbackNames = TraceEvent.Name.scenarioCallbacks.map(\.rawValue)
+let scenarioCallbackNames = CallbacksExpectation.allowed
 
 /// The trace events an `events` expectation may list, as the trace names
 /// them (every ``TraceEvent/Name``).
-let scenarioEventNames = TraceEvent.Name.allCases.map(\.rawValue)
+let scenarioEventNames = EventsExpectation.allowed
 
 /// Reads one file's root object into a scenario.
 struct ScenarioReader {

@@ -222,26 +222,17 @@ struct ExpectationEvaluator {
         // Shares and latencies are about a pair; sequences about a trace.
         var pair: TrialTally.Pair { tally.pairs[plan.expectationPairs[index]!] }
         let (verdict, confidence, measurement, failingTrial): (Verdict, VerdictConfidence?, ExpectationMeasurement, Int?)
-        switch (expectation.kind, tally.checks[index]) {
-        case let (.outcome(_, rate), .share(count, firstMatch, firstMiss)),
-             let (.error(_, rate), .share(count, firstMatch, firstMiss)),
-             let (.notOffered(_, rate), .share(count, firstMatch, firstMiss)):
-            (verdict, confidence, measurement, failingTrial) = share(expectation.kind, pair, rate: rate, count, firstMatch, firstMiss)
-        case let (.successRate(rate), .share(count, firstMatch, firstMiss)):
-            (verdict, confidence, measurement, failingTrial) = share(expectation.kind, pair, rate: rate, count, firstMatch, firstMiss)
-        case let (.callbacks(expected, rate), .sequence(matches, firstFailure)),
-             let (.events(expected, rate), .sequence(matches, firstFailure)):
+        let check = tally.checks[index]
+        switch expectation.kind.shape {
+        case let .share(kind):
+            (verdict, confidence, measurement, failingTrial) = share(kind, pair, check)
+        case let .sequence(kind):
             (verdict, confidence, measurement, failingTrial) = sequence(
-                expected: expected, rate: rate, matches: matches, firstFailure: firstFailure)
-        case let (.latency(metric, percentile, bound), .latency(firstBreaking)):
+                expected: kind.expected, rate: kind.rate, matches: check.matches, firstFailure: check.firstFailure)
+        case let .percentile(kind):
             (verdict, confidence, measurement, failingTrial) = latency(
-                percentile: percentile, bound: bound, histogram: pair.latencies[metric.index], firstBreaking: firstBreaking)
-        case (.outcome, .sequence), (.outcome, .latency), (.successRate, .sequence), (.successRate, .latency),
-             (.error, .sequence), (.error, .latency), (.notOffered, .sequence), (.notOffered, .latency),
-             (.callbacks, .share), (.callbacks, .latency), (.events, .share), (.events, .latency),
-             (.latency, .share), (.latency, .sequence):
-            // TrialTally.init makes each expectation's check of its kind.
-            preconditionFailure("expectation \(index) has a tally of another kind")
+                percentile: kind.percentile, bound: kind.bound, histogram: pair.latencies[kind.metric.index],
+                firstBreaking: check.firstBreaking)
         }
         return ExpectationResult(
             expectation: expectation, activityName: scenario.activities[expectation.activity].name,
@@ -251,12 +242,12 @@ struct ExpectationEvaluator {
 
     /// An outcome share: every trial (no rate) or a fraction within `rate`.
     func share(
-        _ kind: Expectation.Kind, _ pair: TrialTally.Pair, rate: RateBound?,
-        _ count: Int, _ firstMatch: Int?, _ firstMiss: (trial: Int, outcome: ContinuationOutcome?)?
+        _ kind: any ShareExpectation, _ pair: TrialTally.Pair, _ check: TrialTally.Check
     ) -> (Verdict, VerdictConfidence?, ExpectationMeasurement, Int?) {
+        let (rate, count, firstMatch, firstMiss) = (kind.rate, check.matches, check.firstMatch, check.firstMiss)
         let others = sortedOutcomes(pair.outcomes.filter { tally in
             guard let outcome = tally.outcome else { return true }
-            return kind.shareMatches(outcome) != true
+            return !kind.counts(outcome)
         })
         let measurement = ExpectationMeasurement.share(.init(
             matching: count, trials: trials, others: others,

@@ -372,10 +372,10 @@ struct ObservationPlan: Sendable {
         var pairs: [Pair] = []
         var traceDevices: [String] = []
         for expectation in scenario.expectations {
-            switch expectation.kind {
-            case .callbacks, .events:
+            switch expectation.kind.shape {
+            case .sequence:
                 if !traceDevices.contains(expectation.device) { traceDevices.append(expectation.device) }
-            case .outcome, .successRate, .error, .notOffered, .latency:
+            case .share, .percentile:
                 let pair = Pair(activity: expectation.activity, device: expectation.device)
                 if !pairs.contains(pair) { pairs.append(pair) }
             }
@@ -386,9 +386,9 @@ struct ObservationPlan: Sendable {
             pairs.firstIndex(of: Pair(activity: expectation.activity, device: expectation.device))
         }
         expectationTraces = scenario.expectations.map { expectation in
-            switch expectation.kind {
-            case .callbacks, .events: return traceDevices.firstIndex(of: expectation.device)
-            case .outcome, .successRate, .error, .notOffered, .latency: return nil
+            switch expectation.kind.shape {
+            case .sequence: return traceDevices.firstIndex(of: expectation.device)
+            case .share, .percentile: return nil
             }
         }
     }

@@ -38,17 +38,30 @@ struct TrialTally: Sendable {
         }
     }
 
-    /// What one expectation needs beyond its pair's tally.
-    enum Check: Sendable {
-        /// An outcome share: trials that matched, the first that matched,
-        /// the first that did not and how it ended.
-        case share(matches: Int, firstMatch: Int?, firstMiss: (trial: Int, outcome: ContinuationOutcome?)?)
-        /// An exact sequence: the trials whose sequence matched, and the
-        /// first trial whose sequence differed, with that sequence.
-        case sequence(matches: Int, firstFailure: (trial: Int, got: [TraceEvent.Name])?)
-        /// A latency percentile: the first trial whose latency broke the
-        /// bound (a trial that shows a failure).
-        case latency(firstBreaking: Int?)
+    /// What one expectation needs beyond its pair's tally; each shape uses
+    /// its part.
+    struct Check: Sendable {
+        /// Trials that counted (a share) or whose sequence matched (a
+        /// sequence).
+        var matches = 0
+        /// A share: the first trial that counted.
+        var firstMatch: Int?
+        /// A share: the first trial that did not count, and how it ended.
+        var firstMiss: (trial: Int, outcome: ContinuationOutcome?)?
+        /// A sequence: the first trial whose sequence differed, with that
+        /// sequence.
+        var firstFailure: (trial: Int, got: [TraceEvent.Name])?
+        /// A percentile: the first trial whose latency broke the bound.
+        var firstBreaking: Int?
+
+        /// Adds `later`, the check of the trials right after these.
+        mutating func append(_ later: Check) {
+            matches += later.matches
+            firstMatch = firstMatch ?? later.firstMatch
+            firstMiss = firstMiss ?? later.firstMiss
+            firstFailure = firstFailure ?? later.firstFailure
+            firstBreaking = firstBreaking ?? later.firstBreaking
+        }
     }
 
     /// The trials tallied.
@@ -62,16 +75,7 @@ struct TrialTally: Sendable {
     /// An empty tally for `scenario`'s plan, in a run of `trialCount` trials.
     init(_ scenario: Scenario, plan: ObservationPlan, trialCount: Int) {
         pairs = [Pair](repeating: Pair(), count: plan.pairs.count)
-        checks = scenario.expectations.map { expectation in
-            switch expectation.kind {
-            case .outcome, .successRate, .error, .notOffered:
-                return .share(matches: 0, firstMatch: nil, firstMiss: nil)
-            case .callbacks, .events:
-                return .sequence(matches: 0, firstFailure: nil)
-            case .latency:
-                return .latency(firstBreaking: nil)
-            }
-        }
+        checks = [Check](repeating: Check(), count: scenario.expectations.count)
         fingerprints = TrialFingerprints(trials: trialCount)
     }
 
@@ -91,29 +95,27 @@ struct TrialTally: Sendable {
             if let budget = pair.budget { pairs[index].budget.record(budget) }
         }
         for (index, expectation) in scenario.expectations.enumerated() {
-            switch (checks[index], expectation.kind) {
-            case let (.share(matches, firstMatch, firstMiss), kind):
+            switch expectation.kind.shape {
+            case let .share(kind):
                 let outcome = observation.pairs[plan.expectationPairs[index]!].outcome
-                if let outcome, kind.shareMatches(outcome) == true {
-                    checks[index] = .share(matches: matches + 1, firstMatch: firstMatch ?? trial, firstMiss: firstMiss)
-                } else if firstMiss == nil {
-                    checks[index] = .share(matches: matches, firstMatch: firstMatch, firstMiss: (trial, outcome))
+                if let outcome, kind.counts(outcome) {
+                    checks[index].matches += 1
+                    if checks[index].firstMatch == nil { checks[index].firstMatch = trial }
+                } else if checks[index].firstMiss == nil {
+                    checks[index].firstMiss = (trial, outcome)
                 }
-            case let (.sequence(matches, firstFailure), kind):
-                let events = observation.events[plan.expectationTraces[index]!]
-                guard let (expected, got) = kind.sequence(in: events) else { break }
-                if got == expected {
-                    checks[index] = .sequence(matches: matches + 1, firstFailure: firstFailure)
-                } else if firstFailure == nil {
-                    checks[index] = .sequence(matches: matches, firstFailure: (trial, got))
+            case let .sequence(kind):
+                let got = kind.compared(observation.events[plan.expectationTraces[index]!])
+                if got == kind.expected {
+                    checks[index].matches += 1
+                } else if checks[index].firstFailure == nil {
+                    checks[index].firstFailure = (trial, got)
                 }
-            case let (.latency(nil), .latency(metric, _, bound)):
+            case let .percentile(kind):
                 let pair = observation.pairs[plan.expectationPairs[index]!]
-                if let value = pair.latency(metric), !bound.holds(for: value) {
-                    checks[index] = .latency(firstBreaking: trial)
+                if checks[index].firstBreaking == nil, let value = pair.latency(kind.metric), !kind.bound.holds(for: value) {
+                    checks[index].firstBreaking = trial
                 }
-            default:
-                break
             }
         }
     }
@@ -130,43 +132,7 @@ struct TrialTally: Sendable {
             }
             pairs[index].budget.merge(later.pairs[index].budget)
         }
-        for index in checks.indices {
-            switch (checks[index], later.checks[index]) {
-            case let (.share(matches, firstMatch, firstMiss), .share(laterMatches, laterMatch, laterMiss)):
-                checks[index] = .share(
-                    matches: matches + laterMatches, firstMatch: firstMatch ?? laterMatch, firstMiss: firstMiss ?? laterMiss)
-            case let (.sequence(matches, firstFailure), .sequence(laterMatches, laterFailure)):
-                checks[index] = .sequence(matches: matches + laterMatches, firstFailure: firstFailure ?? laterFailure)
-            case let (.latency(nil), .latency(laterBreaking)):
-                checks[index] = .latency(firstBreaking: laterBreaking)
-            default:
-                break
-            }
-        }
-    }
-}
-
-extension Expectation.Kind {
-    /// Whether `outcome` counts towards an outcome share; nil for kinds
-    /// that are not shares.
-    func shareMatches(_ outcome: ContinuationOutcome) -> Bool? {
-        switch self {
-        case let .outcome(kind, _): return kind.matches(outcome)
-        case .successRate: return outcome == .continued || outcome == .continuedInBrowser
-        case let .error(error, _): return outcome == .failed(error)
-        case let .notOffered(reason, _): return outcome == .notOffered(reason)
-        case .callbacks, .events, .latency: return nil
-        }
-    }
-
-    /// For a sequence expectation, the expected sequence and the part of a
-    /// device's trace `events` it is compared with; nil for other kinds.
-    func sequence(in events: [TraceEvent.Name]) -> (expected: [TraceEvent.Name], got: [TraceEvent.Name])? {
-        switch self {
-        case let .callbacks(expected, _): return (expected, events.filter(\.isScenarioCallback))
-        case let .events(expected, _): return (expected, events)
-        default: return nil
-        }
+        for index in checks.indices { checks[index].append(later.checks[index]) }
     }
 }
 
