@@ -1,28 +1,5 @@
 import SimKernel
 
-/// Counters of one connection, per direction.
-public struct ConnectionStatistics: Hashable, Sendable {
-    /// What the initiator sent.
-    public var fromInitiator: TransferStatistics
-    /// What the responder sent.
-    public var fromResponder: TransferStatistics
-    /// Transmissions of handshake packets (SYN and SYN-ACK),
-    /// retransmissions included.
-    public var setupRequestsSent: Int
-}
-
-/// Where a connection is in its life.
-public enum ConnectionPhase: Hashable, Sendable {
-    /// Setting up (the handshake).
-    case settingUp
-    /// Carrying data.
-    case established
-    /// Failed; see ``WorldNotification/connectionFailed(_:_:)``.
-    case failed(ConnectionFailure)
-    /// Closed by its owner.
-    case closed
-}
-
 extension World {
     /// Opens a reliable connection from `initiator` to `responder` over a
     /// path of `kind`, starting its handshake at `now`.
