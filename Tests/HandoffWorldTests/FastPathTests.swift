@@ -60,7 +60,7 @@ struct FastPathTests {
             .stationary(Position(x: 3, y: 4)),
             .waypoints(try! WaypointPath(start: Position(x: 0, y: 0), waypoints: [.init(Position(x: 9, y: 0), speed: 1)])),
         ]
-        let distances = World.fixedDistances(mobilities)
+        let distances = DeviceTable.fixedDistances(mobilities)
         #expect(distances.count == 9)
         #expect(distances[0 * 3 + 1] == 5 && distances[1 * 3 + 0] == 5)
         #expect(distances[0] == 0 && distances[4] == 0)

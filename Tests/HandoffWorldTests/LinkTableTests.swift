@@ -69,15 +69,15 @@ struct LinkTableTests {
         changed.loss = .distance(try RadioPropagation(
             referencePower: -40, pathLossExponent: 2, shadowingStandardDeviation: 0, receptionThreshold: -90))
         try world.setParameters(changed, of: link)
-        let flags = world.links[link.index].flags
+        let flags = world.links.table[link.index].flags
         #expect(flags.hasOutages && flags.usesDistance && !flags.stateHoldsDefaults)
         let down = world.isUp(link, at: .zero)
         #expect(!down)
         world.reset(stream: RandomStreamKey(seed: 1))
-        let after = world.links[link.index]
+        let after = world.links.table[link.index]
         #expect(!after.inUse && !after.flags.hasOutages && !after.flags.usesDistance && after.outages.isEmpty)
         let latency = world.parameters(of: link).latency
         #expect(latency == .milliseconds(3))
-        world.links.checkInvariants()
+        world.links.table.checkInvariants()
     }
 }

@@ -253,8 +253,8 @@ struct PeerToPeerScheduleTests {
         // The frame switched AWDL on for the pair, both ways.
         let onAfter = world.isPeerToPeerOn(between: DeviceID(1), and: DeviceID(0))
         #expect(onAfter)
-        let known = world.links[forward.index].state.clock.knownAt
-        #expect(world.links[backward.index].state.clock.knownAt == known)
+        let known = world.links.table[forward.index].state.clock.knownAt
+        #expect(world.links.table[backward.index].state.clock.knownAt == known)
         #expect(known >= 50 * millisecond)
 
         let warm = LinkParameters(
@@ -267,13 +267,13 @@ struct PeerToPeerScheduleTests {
         simulation.model.world.schedulePendingEvents(into: &simulation.scheduler)
         simulation.run()
         let arrival = try #require(simulation.model.log.first?.instant.nanosecondsSinceStart)
-        let phase = simulation.model.world.links[forward.index].state.clock.phase
+        let phase = simulation.model.world.links.table[forward.index].state.clock.phase
         #expect(arrival == Self.walk(to: [0, 8, 9, 10], from: 0, phase: phase) + 2 * millisecond)
-        #expect(simulation.model.world.links[backward.index].state.clock.phase == phase)
+        #expect(simulation.model.world.links.table[backward.index].state.clock.phase == phase)
         // The slot the frame was heard in stays open both ways.
-        let extended = simulation.model.world.links[forward.index].state.clock.extendedSlot
+        let extended = simulation.model.world.links.table[forward.index].state.clock.extendedSlot
         #expect(extended == phase + ScheduleClock.floorDivide(arrival - 2 * millisecond - phase, slot) * slot)
-        #expect(simulation.model.world.links[backward.index].state.clock.extendedSlot == extended)
+        #expect(simulation.model.world.links.table[backward.index].state.clock.extendedSlot == extended)
     }
 
     @Test("a schedule's values are bounded", arguments: [

@@ -15,6 +15,9 @@ package struct AccountNumber: Hashable, Sendable {
 /// and how it moves. The world owns the only copy; the layers above read it
 /// through the world.
 ///
+/// Where devices are is read here too: ``distance(between:and:at:)``, for
+/// advertising's reception and the links' loss by distance alike.
+///
 /// - Invariant: a device's ``account(of:)`` is the number of the current
 ///   account of its ``accountHistory(of:)``.
 package struct DeviceTable: Sendable {
@@ -62,6 +65,9 @@ package struct DeviceTable: Sendable {
     private let indexByName: [String: Int]
     /// Whether any setting changed since the table was made or reset.
     private(set) var settingsChanged = false
+    /// Per ordered device pair: the distance between two devices that both
+    /// stay put, or −1 if either moves. Saves a square root per packet.
+    private let fixedDistances: [Double]
 
     /// The table of `devices`, in order.
     init(_ devices: [DeviceDescription]) {
@@ -78,6 +84,23 @@ package struct DeviceTable: Sendable {
         var indexByName: [String: Int] = [:]
         for (index, device) in devices.enumerated() { indexByName[device.name] = index }
         self.indexByName = indexByName
+        fixedDistances = Self.fixedDistances(devices.map(\.mobility))
+    }
+
+    /// ``fixedDistances`` for the given mobilities.
+    static func fixedDistances(_ mobilities: [Mobility]) -> [Double] {
+        var distances: [Double] = []
+        distances.reserveCapacity(mobilities.count * mobilities.count)
+        for a in mobilities {
+            for b in mobilities {
+                if case let .stationary(p) = a, case let .stationary(q) = b {
+                    distances.append(p.distance(to: q))
+                } else {
+                    distances.append(-1)
+                }
+            }
+        }
+        return distances
     }
 
     /// The number of `account`, interning it if it is new.
@@ -154,6 +177,20 @@ package struct DeviceTable: Sendable {
 
     /// How the device moves.
     func mobility(of device: Int) -> Mobility { rows[device].description.mobility }
+
+    /// The distance between devices `a` and `b` at `time` (nanoseconds), in
+    /// metres: for a pair that stays put, the one worked out when the table
+    /// was made.
+    ///
+    /// - Complexity: O(1) for a pair that stays put; otherwise as
+    ///   ``Mobility/position(at:)`` for each device.
+    @inline(__always)
+    func distance(between a: Int, and b: Int, at time: Int64) -> Double {
+        let fixed = fixedDistances[a * rows.count + b]
+        if fixed >= 0 { return fixed }
+        let instant = SimInstant(nanosecondsSinceStart: time)
+        return mobility(of: a).position(at: instant).distance(to: mobility(of: b).position(at: instant))
+    }
 
     // MARK: Changing
 

@@ -1,14 +1,14 @@
-extension World {
+extension LinkRole {
     /// The link table's invariants, and every link's radio flag against
     /// the devices' settings now.
     ///
     /// - Complexity: O(links) with `HANDOFFWORLD_INVARIANTS`, O(1) without.
-    func checkLinkInvariants() {
+    func checkInvariants(devices: borrowing DeviceTable) {
         #if HANDOFFWORLD_INVARIANTS
-        links.checkInvariants()
-        for index in links.indices {
+        table.checkInvariants()
+        for index in table.indices {
             precondition(
-                links[index].flags.radiosUp == radiosUp(linkIndex: index),
+                table[index].flags.radiosUp == radiosUp(linkIndex: index, devices: devices),
                 "link \(index)'s radio flag does not follow the devices' settings")
         }
         #endif

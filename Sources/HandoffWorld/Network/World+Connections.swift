@@ -18,40 +18,12 @@ extension World {
         parameters: TransportParameters? = nil, at now: SimInstant
     ) -> ConnectionID {
         precondition(initiator != responder, "a connection needs two different devices")
-        let transport = parameters ?? configuration.transport
-        var segmentSize = Int.max
-        for direction in 0..<2 {
-            let (from, to) = direction == 0 ? (initiator, responder) : (responder, initiator)
-            for hop in 0..<hopCount(kind) {
-                segmentSize = min(segmentSize, payloadPerPacket(ofLink: linkIndex(kind, from: from, to: to, hop: hop)))
-            }
-        }
-        if let chosen = transport.segmentSize { segmentSize = chosen }
-        let id = ConnectionID(trial.connectionCount)
-        if trial.connectionCount < trial.connections.count {
-            // A state left from an earlier trial: rebuilt in its storage.
-            trial.connections[trial.connectionCount].rebuild(
-                id: id, initiator: initiator, responder: responder, path: kind, parameters: transport,
-                segmentSize: segmentSize)
-        } else {
-            trial.connections.append(ConnectionState(
-                id: id, initiator: initiator, responder: responder, path: kind, parameters: transport,
-                segmentSize: segmentSize))
-        }
-        trial.connectionCount += 1
-        let hops = hopCount(kind)
-        func links(from: DeviceID, to: DeviceID) -> (Int32, Int32) {
-            (Int32(linkIndex(kind, from: from, to: to, hop: 0)),
-             Int32(hops > 1 ? linkIndex(kind, from: from, to: to, hop: 1) : -1))
-        }
-        let route = Route(
-            initiator: initiator, responder: responder, path: kind, hops: UInt8(hops),
-            initiatorLinks: links(from: initiator, to: responder), responderLinks: links(from: responder, to: initiator))
-        // Routes, like connection states, outlive a reset and are overwritten.
-        if id.index < trial.routes.count { trial.routes[id.index] = route } else { trial.routes.append(route) }
-        trial.connections[id.index].start(now: now.nanosecondsSinceStart, into: &trial.actions)
-        performActions(of: id.index, now: now.nanosecondsSinceStart)
-        return id
+        let transport = parameters ?? connections.transport
+        let route = links.route(kind, from: initiator, to: responder)
+        let segmentSize = transport.segmentSize ?? links.payloadPerPacket(along: route)
+        return connections.open(
+            route, parameters: transport, segmentSize: segmentSize, persistent: false, now: now.nanosecondsSinceStart,
+            links: &links, devices: deviceTable, outbox: &outbox)
     }
 
     /// Opens a connection from `device` to Apple's servers (the cloud
@@ -67,33 +39,12 @@ extension World {
     public mutating func openServerConnection(
         from device: DeviceID, parameters: TransportParameters? = nil, persistent: Bool, at now: SimInstant
     ) -> ConnectionID {
-        let transport = parameters ?? configuration.transport
-        let up = 2 * device.index
-        let down = 2 * device.index + 1
-        var segmentSize = min(payloadPerPacket(ofLink: up), payloadPerPacket(ofLink: down))
-        if let chosen = transport.segmentSize { segmentSize = chosen }
-        let id = ConnectionID(trial.connectionCount)
-        if trial.connectionCount < trial.connections.count {
-            trial.connections[trial.connectionCount].rebuild(
-                id: id, initiator: device, responder: device, path: .cloudRelay, parameters: transport,
-                segmentSize: segmentSize)
-        } else {
-            trial.connections.append(ConnectionState(
-                id: id, initiator: device, responder: device, path: .cloudRelay, parameters: transport,
-                segmentSize: segmentSize))
-        }
-        trial.connectionCount += 1
-        let route = Route(
-            initiator: device, responder: device, path: .cloudRelay, hops: 1,
-            initiatorLinks: (Int32(up), -1), responderLinks: (Int32(down), -1))
-        if id.index < trial.routes.count { trial.routes[id.index] = route } else { trial.routes.append(route) }
-        if persistent {
-            trial.connections[id.index].startEstablished(into: &trial.actions)
-        } else {
-            trial.connections[id.index].start(now: now.nanosecondsSinceStart, into: &trial.actions)
-        }
-        performActions(of: id.index, now: now.nanosecondsSinceStart)
-        return id
+        let transport = parameters ?? connections.transport
+        let route = links.serverRoute(from: device)
+        let segmentSize = transport.segmentSize ?? links.payloadPerPacket(along: route)
+        return connections.open(
+            route, parameters: transport, segmentSize: segmentSize, persistent: persistent,
+            now: now.nanosecondsSinceStart, links: &links, devices: deviceTable, outbox: &outbox)
     }
 
     /// Whether `a` and `b` are joined to the same infrastructure Wi-Fi
@@ -105,7 +56,7 @@ extension World {
     /// ways.
     public func isServerReachable(from device: DeviceID, at instant: SimInstant) -> Bool {
         let time = instant.nanosecondsSinceStart
-        return isUp(linkIndex: 2 * device.index, at: time) && isUp(linkIndex: 2 * device.index + 1, at: time)
+        return links.isUp(linkIndex: 2 * device.index, at: time) && links.isUp(linkIndex: 2 * device.index + 1, at: time)
     }
 
     /// Sends a message of `bytes` from `side` of `connection`.
@@ -116,10 +67,9 @@ extension World {
     public mutating func send(
         bytes: Int, tag: UInt64, on connection: ConnectionID, from side: ConnectionSide, at now: SimInstant
     ) {
-        trial.connections[connection.index].enqueue(
-            from: side, bytes: max(bytes, 0), tag: tag, replyBytes: -1, now: now.nanosecondsSinceStart,
-            into: &trial.actions)
-        performActions(of: connection.index, now: now.nanosecondsSinceStart)
+        connections.enqueue(
+            on: connection.index, from: side, bytes: max(bytes, 0), tag: tag, replyBytes: -1,
+            now: now.nanosecondsSinceStart, links: &links, devices: deviceTable, outbox: &outbox)
     }
 
     /// Starts one request/response round of a continuation stream: `side`
@@ -133,21 +83,21 @@ extension World {
         bytes requestBytes: Int, responseBytes: Int, tag: UInt64, on connection: ConnectionID,
         from side: ConnectionSide, at now: SimInstant
     ) {
-        trial.connections[connection.index].enqueue(
-            from: side, bytes: max(requestBytes, 0), tag: tag, replyBytes: max(responseBytes, 0),
-            now: now.nanosecondsSinceStart, into: &trial.actions)
-        performActions(of: connection.index, now: now.nanosecondsSinceStart)
+        connections.enqueue(
+            on: connection.index, from: side, bytes: max(requestBytes, 0), tag: tag,
+            replyBytes: max(responseBytes, 0), now: now.nanosecondsSinceStart, links: &links, devices: deviceTable,
+            outbox: &outbox)
     }
 
     /// Closes `connection`: nothing more is sent, and packets still on their
     /// way are discarded on arrival.
     public mutating func close(_ connection: ConnectionID) {
-        trial.connections[connection.index].close()
+        connections.states[connection.index].close()
     }
 
     /// Where `connection` is in its life.
     public func phase(of connection: ConnectionID) -> ConnectionPhase {
-        switch trial.connections[connection.index].phase {
+        switch connections.states[connection.index].phase {
         case .handshake: return .settingUp
         case .established: return .established
         case let .failed(failure): return .failed(failure)
@@ -156,11 +106,11 @@ extension World {
     }
 
     /// The payload bytes per segment `connection` uses.
-    public func segmentSize(of connection: ConnectionID) -> Int { trial.connections[connection.index].segmentSize }
+    public func segmentSize(of connection: ConnectionID) -> Int { connections.states[connection.index].segmentSize }
 
     /// `connection`'s counters.
     public func statistics(of connection: ConnectionID) -> ConnectionStatistics {
-        let state = trial.connections[connection.index]
+        let state = connections.states[connection.index]
         return ConnectionStatistics(
             fromInitiator: state.initiatorHalf.statistics, fromResponder: state.responderHalf.statistics,
             setupRequestsSent: state.setupRequestsSent)
@@ -168,36 +118,6 @@ extension World {
 
     /// The bytes `side` of `connection` has in flight now.
     public func bytesInFlight(on connection: ConnectionID, from side: ConnectionSide) -> Int {
-        trial.connections[connection.index].half(side).bytesInFlight
-    }
-
-    /// Carries out what the connection asked for.
-    mutating func performActions(of connection: Int, now: Int64) {
-        var index = 0
-        while index < trial.actions.count {
-            switch trial.actions[index] {
-            case let .transmit(side, kind, sequence, word, payloadBytes, blockLength):
-                let packet = Packet(
-                    connection: UInt32(connection), sequence: sequence, word: word, hop: 0, blockLength: blockLength,
-                    side: side, kind: kind)
-                transmit(
-                    packet, payloadBytes: Int(payloadBytes), onLink: trial.routes[connection].link(from: side, hop: 0), now: now)
-            case let .armTimer(side, time, generation):
-                schedule(.retransmissionTimer(connection: UInt32(connection), side: side, generation: generation), at: time)
-            case let .armAcknowledgementTimer(side, time, generation):
-                schedule(
-                    .acknowledgementTimer(connection: UInt32(connection), side: side, generation: generation), at: time)
-            case .established:
-                notify(.connectionEstablished(ConnectionID(connection)))
-            case let .failed(failure):
-                notify(.connectionFailed(ConnectionID(connection), failure))
-            case let .acknowledged(side, tag):
-                notify(.messageAcknowledged(ConnectionID(connection), by: side, tag: tag))
-            case let .delivered(side, tag, bytes):
-                notify(.messageDelivered(ConnectionID(connection), to: side, tag: tag, bytes: bytes))
-            }
-            index += 1
-        }
-        trial.actions.removeAll()
+        connections.states[connection.index].half(side).bytesInFlight
     }
 }

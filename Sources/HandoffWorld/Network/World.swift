@@ -30,60 +30,69 @@ public struct World: ~Copyable, Sendable {
     /// The configuration the world was made with.
     public let configuration: WorldConfiguration
 
-    // What a run fixes lives here; what changes during a trial lives in
-    // `trial` (see World+TrialState) and in the tables' own per-trial
-    // columns, all rebuilt by a reset.
+    // The world's parts, each owning what a run fixes for it and what a
+    // trial changes, with its reset beside its fields: the device table,
+    // pair trust, and three roles (advertising and scanning, links and
+    // packets, connections), which write what they need scheduled or told
+    // into the outbox. The world keeps the public API and routes each call
+    // and event to its role, passing it what it needs of the others.
 
     /// Every device and its state now: the one table the layers above read.
     package private(set) var deviceTable: DeviceTable
-    /// Every link: its ends, flags, outage windows and state.
-    var links: LinkTable
-    /// Per ordered device pair: the distance between two devices that both
-    /// stay put, or −1 if either moves. Saves a square root per packet.
-    let fixedDistances: [Double]
-    /// The scan schedule, read at every advertising event.
-    let scanSchedule: ScanSchedule
-    /// The schedule of receivers whose screen is off or locked.
-    let screenOffScanSchedule: ScanSchedule
-    /// Each device's name as a stream-path component, hashed once.
-    let deviceStreamNames: [RandomStreamKey.Name]
+    /// The account each pair of devices last exchanged keys under, in this
+    /// trial.
+    var trust: PairTrust
+    /// Advertising and scanning: advertisers, scan phases, reception.
+    var advertising: AdvertisingRole
+    /// Links and the packets on them: the link table, partitions, radios,
+    /// the packet log.
+    var links: LinkRole
+    /// Connections: their states and routes, and what they ask for.
+    var connections: ConnectionRole
+    /// The events and notifications on their way out.
+    @usableFromInline var outbox = WorldOutbox()
+
     /// Whether ``packetLog`` records every packet: off by default, since it
     /// costs memory per packet (for `handoff-sim replay --packets`). It
     /// stays as set across resets.
-    public var recordsPackets = false
+    public var recordsPackets: Bool {
+        get { links.recordsPackets }
+        set { links.recordsPackets = newValue }
+    }
     /// The most packets ``packetLog`` keeps in a trial; later ones are only
     /// counted (``packetsLeftOut``), so memory stays bounded however many
     /// events a trial handles. It stays as set across resets.
-    package var packetLogLimit = Int.max
+    package var packetLogLimit: Int {
+        get { links.packetLogLimit }
+        set { links.packetLogLimit = newValue }
+    }
     /// Packets sent in this trial after ``packetLog`` reached
     /// ``packetLogLimit``.
-    package var packetsLeftOut: Int { trial.packetsLeftOut }
-    /// The state of the current trial.
-    @usableFromInline var trial: TrialState
+    package var packetsLeftOut: Int { links.packetsLeftOut }
 
     /// Every packet put on a link since the last reset, in the order sent
     /// (a loss found on arrival is recorded when it happens), while
     /// ``recordsPackets`` is on.
-    public var packetLog: [PacketRecord] { trial.packetLog }
+    public var packetLog: [PacketRecord] { links.packetLog }
 
     /// What happened that the layer above needs to know, in the order it
     /// happened. The owner reads and then clears it
     /// (``removeAllNotifications()``).
     public var notifications: [WorldNotification] {
-        (0..<trial.notificationBuffer.count).map { trial.notificationBuffer[$0] }
+        (0..<outbox.notifications.count).map { outbox.notifications[$0] }
     }
 
     /// The number of notifications waiting.
     @inlinable
-    package var notificationCount: Int { trial.notificationBuffer.count }
+    package var notificationCount: Int { outbox.notifications.count }
 
     /// The waiting notification at `index` (0 is the oldest).
     ///
     /// - Precondition: `index < notificationCount`.
     @inlinable
     package func notification(at index: Int) -> WorldNotification {
-        precondition(index < trial.notificationBuffer.count, "notification \(index) of \(trial.notificationBuffer.count)")
-        return trial.notificationBuffer[index]
+        precondition(index < outbox.notifications.count, "notification \(index) of \(outbox.notifications.count)")
+        return outbox.notifications[index]
     }
 
     /// Creates a world at time zero.
@@ -109,31 +118,17 @@ public struct World: ~Copyable, Sendable {
         }
         self.configuration = configuration
         deviceTable = DeviceTable(devices)
-        let count = devices.count
-        fixedDistances = Self.fixedDistances(devices.map(\.mobility))
-        scanSchedule = ScanSchedule(configuration.scanning)
-        screenOffScanSchedule = ScanSchedule(configuration.scanning.screenOff)
-        deviceStreamNames = devices.map { RandomStreamKey.Name($0.name) }
-        trial = TrialState(stream: stream.numbersOnly, deviceCount: count)
-        links = LinkTable(deviceCount: count) { kind in
-            Self.defaultParameters(of: kind, configuration: configuration) { devices[$0.index] }
-        }
-        refreshRadios()
-        seedDeviceStreams()
-    }
-
-    /// Makes each device's advertiser, with its generator, and draws its
-    /// scan phase, from the streams device/<name>/advertising and …/scan.
-    ///
-    /// - Precondition: no advertiser made yet in this trial.
-    private mutating func seedDeviceStreams() {
-        let scanInterval = UInt64(configuration.scanning.interval.nanoseconds)
-        for index in 0..<deviceTable.count {
-            let deviceStream = trial.stream.hashed(StreamNames.device, deviceStreamNames[index])
-            trial.advertisers.append(Advertiser(stream: deviceStream.generator(StreamNames.advertising)))
-            var generator = deviceStream.generator(StreamNames.scan)
-            trial.scanPhases[index] = .nanoseconds(Int64(generator.uniform(below: scanInterval)))
-        }
+        trust = PairTrust(deviceCount: devices.count)
+        // Each device's name as a stream-path component, hashed once and
+        // shared by the roles that derive streams from it.
+        let deviceStreamNames = devices.map { RandomStreamKey.Name($0.name) }
+        advertising = AdvertisingRole(
+            configuration: configuration, deviceStreamNames: deviceStreamNames, stream: stream.numbersOnly)
+        links = LinkRole(
+            configuration: configuration, devices: devices, deviceStreamNames: deviceStreamNames,
+            stream: stream.numbersOnly)
+        connections = ConnectionRole(configuration: configuration)
+        links.refreshRadios(devices: deviceTable)
     }
 
     /// Starts over at time zero drawing from `stream`: exactly the world a
@@ -152,23 +147,17 @@ public struct World: ~Copyable, Sendable {
 
     /// ``reset(stream:)`` for a key given as numbers only.
     package mutating func reset(stream: RandomStreamKey.Hashed) {
-        trial.rebuild(stream: stream, deviceCount: deviceTable.count)
-        seedDeviceStreams()
-        for index in links.indices where links[index].inUse {
-            // Parameters set during the trial: back to the defaults (the
-            // state is rebuilt with them when the link is next used).
-            if links[index].flags.stateHoldsDefaults {
-                links[index].stopUsing()
-            } else {
-                links[index].stopUsing(defaults: defaultParameters(of: links.kind(of: index)))
-            }
-        }
-        checkLinkInvariants()
+        trust = PairTrust(deviceCount: deviceTable.count, reusing: &trust)
+        advertising.reset(stream: stream)
+        links.reset(stream: stream)
+        connections.reset()
+        outbox.reset()
+        links.checkInvariants(devices: deviceTable)
         // Radio flags follow the settings; they only need working out again
         // if a setting changed during the trial.
         let settingsChanged = deviceTable.settingsChanged
         deviceTable.reset()
-        if settingsChanged { refreshRadios() }
+        if settingsChanged { links.refreshRadios(devices: deviceTable) }
     }
 
     // MARK: Devices
@@ -195,7 +184,7 @@ public struct World: ~Copyable, Sendable {
     /// with Bluetooth off neither advertises nor scans.
     public mutating func setSettings(_ newSettings: DeviceSettings, of device: DeviceID) {
         deviceTable.setSettings(newSettings, of: device)
-        refreshRadios()
+        links.refreshRadios(devices: deviceTable)
     }
 
     /// Where `device` is at `instant`.
@@ -233,14 +222,14 @@ public struct World: ~Copyable, Sendable {
     @inline(__always)
     public func isTrusted(_ a: DeviceID, _ b: DeviceID) -> Bool {
         guard deviceTable.shareAccount(a, b) else { return false }
-        return trial.trust.account(a, b) == deviceTable.account(of: a)
+        return trust.account(a, b) == deviceTable.account(of: a)
     }
 
     /// Records that `a` and `b` exchanged keys under the account they both
     /// are signed in to now (nothing when they do not share one).
     public mutating func recordTrust(_ a: DeviceID, _ b: DeviceID) {
         guard deviceTable.shareAccount(a, b), let account = deviceTable.account(of: a) else { return }
-        trial.trust.record(a, b, account: account)
+        trust.record(a, b, account: account)
     }
 
     // MARK: Notifications and events
@@ -248,7 +237,7 @@ public struct World: ~Copyable, Sendable {
     /// Clears ``notifications`` (keeping its storage).
     @inlinable
     public mutating func removeAllNotifications() {
-        trial.notificationBuffer.removeAll()
+        outbox.notifications.removeAll()
     }
 
     /// Moves the world's pending events into `scheduler`, wrapped in the
@@ -261,12 +250,12 @@ public struct World: ~Copyable, Sendable {
     ///   buffers have reached their peak size.
     @inlinable @inline(__always)
     public mutating func schedulePendingEvents<Event: WorldEventRepresentable>(into scheduler: inout Scheduler<Event>) {
-        if trial.pendingEvents.isEmpty { return }
-        for index in 0..<trial.pendingEvents.count {
-            let item = trial.pendingEvents[index]
+        if outbox.pendingEvents.isEmpty { return }
+        for index in 0..<outbox.pendingEvents.count {
+            let item = outbox.pendingEvents[index]
             scheduler.schedule(Event.world(item.event), at: item.time)
         }
-        trial.pendingEvents.removeAll()
+        outbox.pendingEvents.removeAll()
     }
 
     /// Handles a due world event, then moves any new events into
@@ -281,28 +270,24 @@ public struct World: ~Copyable, Sendable {
     public mutating func handle(_ event: WorldEvent, at now: SimInstant) {
         switch event {
         case let .packetArrival(packet):
-            packetArrived(packet, now: now.nanosecondsSinceStart)
+            if packet.kind == .datagram {
+                links.datagramArrived(packet, now: now.nanosecondsSinceStart, outbox: &outbox)
+            } else {
+                connections.packetArrived(
+                    packet, now: now.nanosecondsSinceStart, links: &links, devices: deviceTable, outbox: &outbox)
+            }
         case let .retransmissionTimer(connection, side, generation):
-            let index = Int(connection)
-            trial.connections[index].timerFired(
-                side: side, generation: generation, now: now.nanosecondsSinceStart, into: &trial.actions)
-            performActions(of: index, now: now.nanosecondsSinceStart)
+            connections.retransmissionTimerFired(
+                Int(connection), side: side, generation: generation, now: now.nanosecondsSinceStart, links: &links,
+                devices: deviceTable, outbox: &outbox)
         case let .acknowledgementTimer(connection, side, generation):
-            let index = Int(connection)
-            trial.connections[index].acknowledgementTimerFired(
-                side: side, generation: generation, now: now.nanosecondsSinceStart, into: &trial.actions)
-            performActions(of: index, now: now.nanosecondsSinceStart)
+            connections.acknowledgementTimerFired(
+                Int(connection), side: side, generation: generation, now: now.nanosecondsSinceStart, links: &links,
+                devices: deviceTable, outbox: &outbox)
         case let .advertisement(device, generation):
-            advertise(from: Int(device), generation: generation, now: now.nanosecondsSinceStart)
+            advertising.advertise(
+                from: Int(device), generation: generation, now: now.nanosecondsSinceStart, devices: deviceTable,
+                outbox: &outbox)
         }
-    }
-
-    @inline(__always)
-    mutating func schedule(_ event: WorldEvent, at time: Int64) {
-        trial.pendingEvents.append(ScheduledWorldEvent(time: SimInstant(nanosecondsSinceStart: time), event: event))
-    }
-
-    mutating func notify(_ notification: WorldNotification) {
-        trial.notificationBuffer.append(notification)
     }
 }
