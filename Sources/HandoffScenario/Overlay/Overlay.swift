@@ -199,7 +199,7 @@ public struct Overlay: Sendable, Equatable {
 
     /// `root` with the overlay the scenario names and then `given` written
     /// over it, and the edits that make the same tree again from the file.
-    static func apply(
+    package static func apply(
         to root: JSONNode, file: String, given: Overlay?
     ) -> Result<(tree: JSONNode, edits: [(path: ParameterPath, value: String)], overlays: [Overlay]), ScenarioError> {
         var tree = root

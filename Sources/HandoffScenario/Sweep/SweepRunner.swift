@@ -345,7 +345,7 @@ public struct SweepRunner: Sendable {
     }
 
     /// The aggregate of `trials` of one point's scenario.
-    func runPoint(
+    package func runPoint(
         _ point: SweepPointScenario, activity: Int, device: String, trials: Range<Int>, seed: UInt64
     ) -> Result<PointAggregate, ScenarioError> {
         switch runPoints([point], activity: activity, device: device, trials: trials, seed: seed, progress: nil) {
@@ -492,7 +492,7 @@ extension ScenarioError {
 
 /// One point of a prepared sweep: its coordinates, its scenario, and how
 /// to make it again from the file (so each thread can make its own copy).
-struct SweepPointScenario: Sendable {
+package struct SweepPointScenario: Sendable {
     /// The value of each axis.
     let coordinates: [String]
     /// The scenario at this point.
@@ -501,6 +501,19 @@ struct SweepPointScenario: Sendable {
     let bytes: [UInt8]
     let edits: [(path: ParameterPath, value: String)]
     let digest: String
+
+    /// A point: its coordinates, its scenario, and the file's `bytes` with
+    /// the `edits` and `digest` that make the scenario again.
+    package init(
+        coordinates: [String], scenario: Scenario, bytes: [UInt8], edits: [(path: ParameterPath, value: String)],
+        digest: String
+    ) {
+        self.coordinates = coordinates
+        self.scenario = scenario
+        self.bytes = bytes
+        self.edits = edits
+        self.digest = digest
+    }
 
     /// A copy of ``scenario`` that shares no storage with it, down to its
     /// strings: the file is parsed again and the values written in again.
