@@ -179,7 +179,7 @@ public struct Advisor: Sendable {
         public let highAnswer: Int??
 
         /// How far the percentile moves across the range.
-        public var span: SimDuration {
+        var span: SimDuration {
             guard let low, let high else { return .zero }
             return low > high ? low - high : high - low
         }
