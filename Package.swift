@@ -26,14 +26,20 @@
 //   HandoffBaseline baselines: a scenario's simulated figures recorded, the
 //               baseline file that keeps them, and a later measurement
 //               checked against them. Above HandoffScenario (it measures
-//               scenario files with its runners); beside HandoffCalibration,
-//               neither uses the other.
+//               scenario files with its runners).
+//   HandoffAdvice payload advice: the Advisor, which finds by bisection over
+//               sweep points the largest userInfo that meets a target, and
+//               how sensitive the answer is to the defaults it rests on.
+//               Above HandoffScenario (it runs sweep points).
+//               HandoffCalibration, HandoffBaseline and HandoffAdvice sit
+//               side by side: none uses another.
 //   HandoffReport the renderings of results: text, JSON, CSV, JUnit XML,
 //               Markdown, SVG and HTML, and the words they share (numbers,
 //               durations, sizes, escaping). Decides no verdict.
 //   HandoffSim  the one import an app's tests need: re-exports SimKernel,
 //               HandoffWorld, Handoff, HandoffScenario, HandoffCalibration,
-//               HandoffBaseline and HandoffReport. No code of its own.
+//               HandoffBaseline, HandoffAdvice and HandoffReport. No code of
+//               its own.
 //   HandoffSimCommands the command-line tool's commands, runnable in-process:
 //               each command declared once (a CommandSpec: arguments,
 //               options, help, exit codes), from which both --help and the
@@ -71,6 +77,7 @@ let package = Package(
         .library(name: "HandoffScenario", targets: ["HandoffScenario"]),
         .library(name: "HandoffCalibration", targets: ["HandoffCalibration"]),
         .library(name: "HandoffBaseline", targets: ["HandoffBaseline"]),
+        .library(name: "HandoffAdvice", targets: ["HandoffAdvice"]),
         .library(name: "HandoffReport", targets: ["HandoffReport"]),
         .library(name: "HandoffSim", targets: ["HandoffSim"]),
         .executable(name: "handoff-sim", targets: ["handoff-sim"]),
@@ -109,21 +116,28 @@ let package = Package(
             dependencies: ["HandoffScenario", "ScenarioJSON", "Handoff", "SimKernel"]
         ),
         .target(
+            name: "HandoffAdvice",
+            dependencies: ["HandoffScenario", "Handoff", "HandoffWorld", "SimKernel"]
+        ),
+        .target(
             name: "HandoffReport",
-            dependencies: ["HandoffCalibration", "HandoffBaseline", "HandoffScenario", "ScenarioJSON", "Handoff", "SimKernel"]
+            dependencies: [
+                "HandoffCalibration", "HandoffBaseline", "HandoffAdvice", "HandoffScenario", "ScenarioJSON", "Handoff",
+                "SimKernel",
+            ]
         ),
         .target(
             name: "HandoffSim",
             dependencies: [
                 "SimKernel", "HandoffWorld", "Handoff", "HandoffScenario", "HandoffCalibration", "HandoffBaseline",
-                "HandoffReport",
+                "HandoffAdvice", "HandoffReport",
             ]
         ),
         .target(
             name: "HandoffSimCommands",
             dependencies: [
                 "SimKernel", "HandoffWorld", "Handoff", "ScenarioJSON", "HandoffScenario", "HandoffCalibration",
-                "HandoffBaseline", "HandoffReport",
+                "HandoffBaseline", "HandoffAdvice", "HandoffReport",
             ]
         ),
         .executableTarget(
@@ -163,12 +177,13 @@ let package = Package(
         ),
         .testTarget(
             // With HandoffCalibration for `defaults`' attribution, which
-            // names a fit's experiment, and HandoffBaseline for the errors
-            // of baseline files and of the recorder.
+            // names a fit's experiment, HandoffBaseline for the errors of
+            // baseline files and of the recorder, and HandoffAdvice for the
+            // advisor's tests beside the sweeps'.
             name: "HandoffScenarioTests",
             dependencies: [
-                "HandoffScenario", "ScenarioJSON", "HandoffCalibration", "HandoffBaseline", "HandoffReport", "Handoff",
-                "HandoffWorld", "SimKernel",
+                "HandoffScenario", "ScenarioJSON", "HandoffCalibration", "HandoffBaseline", "HandoffAdvice",
+                "HandoffReport", "Handoff", "HandoffWorld", "SimKernel",
             ]
         ),
         .testTarget(

@@ -43,7 +43,7 @@ public enum BaselineFile {
     /// Why the baseline `file` cannot be used: an invalid input,
     /// "FILE: not a usable baseline: REASON".
     static func unusable(_ file: String, _ reason: String) -> ScenarioError {
-        .invalidInput("\(file): not a usable baseline: \(reason)", file: file)
+        ScenarioError(.invalidInput, message: "\(file): not a usable baseline: \(reason)", file: file)
     }
 
     /// Reads a baseline written by ``render(_:)``.

@@ -197,10 +197,10 @@ public struct ScenarioError: Error, Hashable, Sendable, CustomStringConvertible 
             detail: detail, isOutOfRange: isOutOfRange)
     }
 
-    /// An input file that cannot be used (a baseline), `message` saying
-    /// why: an invalid input.
-    package static func invalidInput(_ message: String, file: String) -> ScenarioError {
-        ScenarioError(.invalidInput, Message(stringLiteral: message), file: file)
+    /// An error in `category` with `message`, about `file` when given:
+    /// for the modules above, whose messages name no value of a caller's.
+    package init(_ category: Category, message: String, file: String? = nil) {
+        self.init(category, Message(stringLiteral: message), file: file)
     }
 
     /// A file that does not exist or cannot be read: a missing input.

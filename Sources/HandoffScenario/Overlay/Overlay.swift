@@ -67,7 +67,7 @@ public struct Overlay: Sendable, Equatable {
     /// let fitted = try Overlay.load("fitted.json")
     /// for replicate in fitted.replicates { _ = try ScenarioSuite.load("scenarios/payload-3kib.json", overlay: replicate) }
     /// ```
-    var replicates: [Overlay] {
+    package var replicates: [Overlay] {
         replicateSettings.map { replicate in
             // Looked up by path; the order is the base's.
             var values: [ParameterPath: Setting] = [:]
