@@ -23,12 +23,23 @@
 //               timings, the parameters to fit) and the calibrator that fits
 //               the parameters by running the scenario. Overlays, which every
 //               scenario load applies, stay in HandoffScenario.
+//   HandoffBaseline baselines: a scenario's simulated figures recorded, the
+//               baseline file that keeps them, and a later measurement
+//               checked against them. Above HandoffScenario (it measures
+//               scenario files with its runners).
+//   HandoffAdvice payload advice: the Advisor, which finds by bisection over
+//               sweep points the largest userInfo that meets a target, and
+//               how sensitive the answer is to the defaults it rests on.
+//               Above HandoffScenario (it runs sweep points).
+//               HandoffCalibration, HandoffBaseline and HandoffAdvice sit
+//               side by side: none uses another.
 //   HandoffReport the renderings of results: text, JSON, CSV, JUnit XML,
 //               Markdown, SVG and HTML, and the words they share (numbers,
 //               durations, sizes, escaping). Decides no verdict.
 //   HandoffSim  the one import an app's tests need: re-exports SimKernel,
-//               HandoffWorld, Handoff, HandoffScenario, HandoffCalibration and
-//               HandoffReport. No code of its own.
+//               HandoffWorld, Handoff, HandoffScenario, HandoffCalibration,
+//               HandoffBaseline, HandoffAdvice and HandoffReport. No code of
+//               its own.
 //   HandoffSimCommands the command-line tool's commands, runnable in-process:
 //               each command declared once (a CommandSpec: arguments,
 //               options, help, exit codes), from which both --help and the
@@ -65,6 +76,8 @@ let package = Package(
         .library(name: "Handoff", targets: ["Handoff"]),
         .library(name: "HandoffScenario", targets: ["HandoffScenario"]),
         .library(name: "HandoffCalibration", targets: ["HandoffCalibration"]),
+        .library(name: "HandoffBaseline", targets: ["HandoffBaseline"]),
+        .library(name: "HandoffAdvice", targets: ["HandoffAdvice"]),
         .library(name: "HandoffReport", targets: ["HandoffReport"]),
         .library(name: "HandoffSim", targets: ["HandoffSim"]),
         .executable(name: "handoff-sim", targets: ["handoff-sim"]),
@@ -99,18 +112,32 @@ let package = Package(
             dependencies: ["HandoffScenario", "ScenarioJSON", "Handoff", "HandoffWorld", "SimKernel"]
         ),
         .target(
+            name: "HandoffBaseline",
+            dependencies: ["HandoffScenario", "ScenarioJSON", "Handoff", "SimKernel"]
+        ),
+        .target(
+            name: "HandoffAdvice",
+            dependencies: ["HandoffScenario", "Handoff", "HandoffWorld", "SimKernel"]
+        ),
+        .target(
             name: "HandoffReport",
-            dependencies: ["HandoffCalibration", "HandoffScenario", "ScenarioJSON", "Handoff", "SimKernel"]
+            dependencies: [
+                "HandoffCalibration", "HandoffBaseline", "HandoffAdvice", "HandoffScenario", "ScenarioJSON", "Handoff",
+                "SimKernel",
+            ]
         ),
         .target(
             name: "HandoffSim",
-            dependencies: ["SimKernel", "HandoffWorld", "Handoff", "HandoffScenario", "HandoffCalibration", "HandoffReport"]
+            dependencies: [
+                "SimKernel", "HandoffWorld", "Handoff", "HandoffScenario", "HandoffCalibration", "HandoffBaseline",
+                "HandoffAdvice", "HandoffReport",
+            ]
         ),
         .target(
             name: "HandoffSimCommands",
             dependencies: [
                 "SimKernel", "HandoffWorld", "Handoff", "ScenarioJSON", "HandoffScenario", "HandoffCalibration",
-                "HandoffReport",
+                "HandoffBaseline", "HandoffAdvice", "HandoffReport",
             ]
         ),
         .executableTarget(
@@ -143,15 +170,20 @@ let package = Package(
         ),
         .testTarget(
             name: "HandoffReportTests",
-            dependencies: ["HandoffReport", "HandoffCalibration", "HandoffScenario", "ScenarioJSON", "Handoff", "SimKernel"]
+            dependencies: [
+                "HandoffReport", "HandoffCalibration", "HandoffBaseline", "HandoffScenario", "ScenarioJSON", "Handoff",
+                "SimKernel",
+            ]
         ),
         .testTarget(
             // With HandoffCalibration for `defaults`' attribution, which
-            // names a fit's experiment.
+            // names a fit's experiment, HandoffBaseline for the errors of
+            // baseline files and of the recorder, and HandoffAdvice for the
+            // advisor's tests beside the sweeps'.
             name: "HandoffScenarioTests",
             dependencies: [
-                "HandoffScenario", "ScenarioJSON", "HandoffCalibration", "HandoffReport", "Handoff", "HandoffWorld",
-                "SimKernel",
+                "HandoffScenario", "ScenarioJSON", "HandoffCalibration", "HandoffBaseline", "HandoffAdvice",
+                "HandoffReport", "Handoff", "HandoffWorld", "SimKernel",
             ]
         ),
         .testTarget(
@@ -167,7 +199,7 @@ let package = Package(
             // The commands in-process: the spec, the parser, the help, and a
             // few commands end to end without starting a process.
             name: "HandoffSimCommandsTests",
-            dependencies: ["HandoffSimCommands", "HandoffScenario", "ScenarioJSON", "Handoff"]
+            dependencies: ["HandoffSimCommands", "HandoffBaseline", "HandoffScenario", "ScenarioJSON", "Handoff"]
         ),
         .testTarget(
             name: "HandoffSimCLITests",

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Builds the DocC documentation of the public libraries, Handoff (the
 # app-facing protocol and delegates), HandoffScenario (scenario files,
-# runners, sweeps, advice, overlays, baselines), HandoffCalibration
-# (experiments and the calibrator) and HandoffReport (the renderings of
-# their results), with the toolchain's own docc, no
+# runners, sweeps, overlays), HandoffCalibration (experiments and the
+# calibrator), HandoffBaseline (recording and checking baselines),
+# HandoffAdvice (payload advice) and HandoffReport (the renderings of their
+# results), with the toolchain's own docc, no
 # package plugin: symbol graphs from the compiler, then `docc convert` with
 # every warning an error. Fails too when a public symbol of any of them has
 # no doc comment (compiler-synthesized members, which have no source
@@ -12,8 +13,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 out=.build/docc
 rm -rf "$out"
-# HandoffReport depends on HandoffCalibration, HandoffScenario and Handoff:
-# one build emits the four modules' graphs.
+# HandoffReport depends on HandoffCalibration, HandoffBaseline,
+# HandoffAdvice, HandoffScenario and Handoff: one build emits the six
+# modules' graphs.
 # They are kept beside that build, so a build with nothing to recompile
 # still has the graphs of what it built.
 # DOCC_SYMBOL_GRAPHS names a folder of graphs a build already emitted
@@ -21,7 +23,7 @@ rm -rf "$out"
 # -Xswiftc -emit-symbol-graph-dir -Xswiftc DIR), so nothing is built again.
 if [ -n "${DOCC_SYMBOL_GRAPHS:-}" ]; then
   all_graphs=$DOCC_SYMBOL_GRAPHS
-  for module in Handoff HandoffScenario HandoffCalibration HandoffReport; do
+  for module in Handoff HandoffScenario HandoffCalibration HandoffBaseline HandoffAdvice HandoffReport; do
     [ -f "$all_graphs/$module.symbols.json" ] || { echo "error: no $module.symbols.json in $all_graphs" >&2; exit 1; }
   done
 else
@@ -30,7 +32,7 @@ else
   swift build --scratch-path .build/docc-build --target HandoffReport \
     -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$PWD/$all_graphs" >/dev/null
 fi
-for module in Handoff HandoffScenario HandoffCalibration HandoffReport; do
+for module in Handoff HandoffScenario HandoffCalibration HandoffBaseline HandoffAdvice HandoffReport; do
   graphs="$out/graphs/$module"
   mkdir -p "$graphs"
   # The module's own graph and its extensions of other modules' types.

@@ -44,6 +44,7 @@ let package = Package(
             name: "baseline-file",
             dependencies: [
                 .product(name: "HandoffScenario", package: "HandoffSim"),
+                .product(name: "HandoffBaseline", package: "HandoffSim"),
                 .product(name: "HandoffReport", package: "HandoffSim"),
             ]
         ),

@@ -182,7 +182,7 @@ public struct ScenarioError: Error, Hashable, Sendable, CustomStringConvertible 
 
     /// The same error with its message after `prefix` (where it happened:
     /// a file, a sweep point).
-    func prefixed(_ prefix: String) -> ScenarioError {
+    package func prefixed(_ prefix: String) -> ScenarioError {
         var pieces = text.pieces
         pieces.insert(.text(prefix), at: 0)
         return ScenarioError(
@@ -191,10 +191,16 @@ public struct ScenarioError: Error, Hashable, Sendable, CustomStringConvertible 
     }
 
     /// The same error in `category`.
-    func recategorized(_ category: Category) -> ScenarioError {
+    package func recategorized(_ category: Category) -> ScenarioError {
         ScenarioError(
             category, text, file: file, trial: trial, problems: problems, argument: argument, value: value,
             detail: detail, isOutOfRange: isOutOfRange)
+    }
+
+    /// An error in `category` with `message`, about `file` when given:
+    /// for the modules above, whose messages name no value of a caller's.
+    package init(_ category: Category, message: String, file: String? = nil) {
+        self.init(category, Message(stringLiteral: message), file: file)
     }
 
     /// A file that does not exist or cannot be read: a missing input.

@@ -1,5 +1,6 @@
 import Foundation
 import Handoff
+import HandoffBaseline
 import HandoffReport
 import HandoffScenario
 

@@ -1,5 +1,6 @@
 import Foundation
 import Handoff
+import HandoffAdvice
 import HandoffReport
 import HandoffScenario
 import SimKernel

@@ -64,6 +64,21 @@ package struct JSONNode: Hashable, Sendable {
         guard case .object(let members) = value else { return nil }
         return members.first { $0.key.unicodeScalars.elementsEqual(key.unicodeScalars) }
     }
+
+    /// The string member `key`, or `nil` when there is none or it is not a
+    /// string.
+    package func string(_ key: String) -> String? {
+        if case let .string(text)? = member(key)?.value.value { return text }
+        return nil
+    }
+
+    /// The whole-number member `key` (its number's ``JSONNumber/int64Value``),
+    /// or `nil` when there is none or it is not an integer literal within
+    /// `Int64` range.
+    package func integer(_ key: String) -> Int64? {
+        if case let .number(number)? = member(key)?.value.value { return number.int64Value }
+        return nil
+    }
 }
 
 /// One member of a JSON object: a key, where the key is, and the value.

@@ -1,4 +1,5 @@
 import Foundation
+import HandoffBaseline
 import HandoffReport
 @testable import HandoffScenario
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import Handoff
+import HandoffBaseline
 @testable import HandoffReport
 @testable import HandoffScenario
 import SimKernel

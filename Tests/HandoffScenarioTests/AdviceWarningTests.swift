@@ -1,3 +1,4 @@
+@testable import HandoffAdvice
 import HandoffWorld
 @testable import HandoffScenario
 import SimKernel

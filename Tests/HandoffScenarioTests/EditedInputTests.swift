@@ -1,4 +1,5 @@
 import Foundation
+import HandoffBaseline
 @testable import HandoffScenario
 import SimKernel
 import Testing

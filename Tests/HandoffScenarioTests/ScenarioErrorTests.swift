@@ -1,4 +1,5 @@
 import Foundation
+import HandoffBaseline
 import HandoffScenario
 import Testing
 

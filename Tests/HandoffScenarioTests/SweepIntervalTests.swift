@@ -1,4 +1,5 @@
 import Handoff
+@testable import HandoffAdvice
 @testable import HandoffScenario
 import SimKernel
 import Testing

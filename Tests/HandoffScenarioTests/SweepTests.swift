@@ -1,5 +1,6 @@
 import Foundation
 import Handoff
+@testable import HandoffAdvice
 import HandoffWorld
 @testable import HandoffScenario
 import SimKernel

@@ -1,6 +1,7 @@
 import Foundation
 import HandoffReport
 import Handoff
+import HandoffBaseline
 import HandoffScenario
 @testable import HandoffSimCommands
 import SimKernel

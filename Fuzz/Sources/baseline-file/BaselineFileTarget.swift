@@ -5,6 +5,7 @@
 //
 // The same calls are replayed on every committed crash input by
 // Tests/HandoffScenarioTests/FuzzRegressionTests.swift.
+import HandoffBaseline
 import HandoffReport
 import HandoffScenario
 

@@ -1,4 +1,5 @@
 import Handoff
+import HandoffAdvice
 import HandoffWorld
 import HandoffScenario
 import ScenarioJSON

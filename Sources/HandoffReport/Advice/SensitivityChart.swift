@@ -1,3 +1,4 @@
+import HandoffAdvice
 import HandoffScenario
 import SimKernel
 

@@ -1,3 +1,4 @@
+import HandoffBaseline
 import HandoffScenario
 import SimKernel
 

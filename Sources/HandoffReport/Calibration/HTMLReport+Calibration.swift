@@ -1,4 +1,5 @@
 import Handoff
+import HandoffBaseline
 import HandoffCalibration
 import HandoffScenario
 import SimKernel

@@ -1,4 +1,5 @@
 import Handoff
+import HandoffAdvice
 import HandoffScenario
 import SimKernel
 

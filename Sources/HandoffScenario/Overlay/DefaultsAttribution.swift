@@ -96,7 +96,7 @@ package enum DefaultsAttribution {
     /// scenario file `bytes` (named `file`), already validated; without
     /// `experimentName`, a fit's experiment is named by its file only (what
     /// `advise` needs: where values are written, not who fitted them).
-    static func overrides(
+    package static func overrides(
         of table: [CalibratedDefault], bytes: [UInt8], file: String, overlay: Overlay?,
         experimentName: (String) -> String? = { _ in nil }
     ) -> Result<(rows: [[DefaultOverride]], unmatched: [DefaultOverride]), ScenarioError> {

@@ -67,7 +67,7 @@ public struct Overlay: Sendable, Equatable {
     /// let fitted = try Overlay.load("fitted.json")
     /// for replicate in fitted.replicates { _ = try ScenarioSuite.load("scenarios/payload-3kib.json", overlay: replicate) }
     /// ```
-    var replicates: [Overlay] {
+    package var replicates: [Overlay] {
         replicateSettings.map { replicate in
             // Looked up by path; the order is the base's.
             var values: [ParameterPath: Setting] = [:]
@@ -199,7 +199,7 @@ public struct Overlay: Sendable, Equatable {
 
     /// `root` with the overlay the scenario names and then `given` written
     /// over it, and the edits that make the same tree again from the file.
-    static func apply(
+    package static func apply(
         to root: JSONNode, file: String, given: Overlay?
     ) -> Result<(tree: JSONNode, edits: [(path: ParameterPath, value: String)], overlays: [Overlay]), ScenarioError> {
         var tree = root

@@ -46,7 +46,7 @@ public struct RunSummary: Sendable {
 
         /// How bad the status is, from skipped (0) to invalid (5): the
         /// order in which the seeds table takes a file's worst status.
-        public var severity: Int {
+        var severity: Int {
             switch self {
             case .skipped: 0
             case .pass: 1
@@ -59,7 +59,7 @@ public struct RunSummary: Sendable {
 
         /// Where reports list a file of this status: what failed first,
         /// then fragile passes, passes, and files that did not run.
-        public var listingRank: Int {
+        var listingRank: Int {
             switch self {
             case .fail, .error, .invalid: 0
             case .fragile: 1
@@ -68,7 +68,8 @@ public struct RunSummary: Sendable {
             }
         }
 
-        /// Orders by ``severity``.
+        /// Orders by how bad the status is: skipped, pass, fragile, fail,
+        /// error, invalid.
         public static func < (lhs: Status, rhs: Status) -> Bool { lhs.severity < rhs.severity }
     }
 
@@ -180,7 +181,8 @@ public struct RunSummary: Sendable {
     public struct FileStatuses: Sendable {
         /// The file's entries, one per seed, in the seeds' order.
         public let entries: [Entry]
-        /// The worst of its statuses (by ``Status/severity``).
+        /// The worst of its statuses (in ``Status``'s order, invalid the
+        /// worst).
         public var worst: Status { entries.map(\.status).max() ?? .skipped }
     }
 
@@ -228,7 +230,8 @@ public struct RunSummary: Sendable {
     }
 
     /// The entries' indices in the order reports list their details:
-    /// failing ones first (``Status/listingRank``), then in run order.
+    /// failing ones first, then fragile passes, passes and files that did
+    /// not run, each in run order.
     public var listingOrder: [Int] {
         entries.indices.sorted { (entries[$0].status.listingRank, $0) < (entries[$1].status.listingRank, $1) }
     }

@@ -402,17 +402,3 @@ extension ScenarioError {
         ScenarioError(.invalidInput, "missing shard\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", "))")
     }
 }
-
-extension JSONNode {
-    /// The string member `key`, if there is one.
-    func string(_ key: String) -> String? {
-        if case let .string(text)? = member(key)?.value.value { return text }
-        return nil
-    }
-
-    /// The whole-number member `key`, if there is one.
-    func integer(_ key: String) -> Int64? {
-        if case let .number(number)? = member(key)?.value.value { return number.int64Value }
-        return nil
-    }
-}

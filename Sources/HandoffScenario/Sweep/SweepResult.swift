@@ -34,7 +34,7 @@ public struct PointAggregate: Sendable, Equatable {
     public var notOffered: UInt64 = 0
     /// Offered, then withdrawn, never accepted or still under way when the
     /// trial ended.
-    var otherOutcomes: UInt64 = 0
+    package var otherOutcomes: UInt64 = 0
     /// A histogram per latency metric, in ``LatencyMetric/allCases``
     /// order (read and written through the subscript).
     private var latencies = [LatencyHistogram](repeating: LatencyHistogram(), count: LatencyMetric.allCases.count)

@@ -329,7 +329,7 @@ public struct SweepRunner: Sendable {
                 file: sweep.base.file, name: sweep.base.name, digest: sweep.base.digest, seed: sweep.seed,
                 trials: sweep.trials, activity: sweep.base.activities[sweep.activity].name, device: sweep.device,
                 axes: sweep.axes, points: results, shard: sweep.shard)
-            let path = Advisor.path(of: sweep.base, activity: sweep.activity, device: sweep.device)
+            let path = sweep.base.fetchPath(activity: sweep.activity, device: sweep.device)
             if !path.profileApplies { result.fixedPath = path.words }
             return result
         }
@@ -345,7 +345,7 @@ public struct SweepRunner: Sendable {
     }
 
     /// The aggregate of `trials` of one point's scenario.
-    func runPoint(
+    package func runPoint(
         _ point: SweepPointScenario, activity: Int, device: String, trials: Range<Int>, seed: UInt64
     ) -> Result<PointAggregate, ScenarioError> {
         switch runPoints([point], activity: activity, device: device, trials: trials, seed: seed, progress: nil) {
@@ -459,21 +459,21 @@ public struct PreparedSweep: Sendable {
     /// The axes.
     public let axes: [SweepAxis]
     /// Every point: its coordinates and its scenario.
-    let points: [SweepPointScenario]
+    package let points: [SweepPointScenario]
     /// Every point again under each bootstrap replicate of the overlay
     /// (empty without replicates), in the overlay's order.
     let replicates: [[SweepPointScenario]]
     /// The activity measured (index) and the device it is measured on.
-    let activity: Int
+    package let activity: Int
     /// The measured activity's place in the file: `activity` or
     /// `activities[i]`.
-    let activityPath: String
+    package let activityPath: String
     /// The receiving device measured.
-    let device: String
+    package let device: String
     /// Trials per point and the seed.
     package let trials: Int
     /// The seed.
-    let seed: UInt64
+    package let seed: UInt64
     /// The slice of trials to run, if sharded.
     let shard: Shard?
 }
@@ -492,15 +492,28 @@ extension ScenarioError {
 
 /// One point of a prepared sweep: its coordinates, its scenario, and how
 /// to make it again from the file (so each thread can make its own copy).
-struct SweepPointScenario: Sendable {
+package struct SweepPointScenario: Sendable {
     /// The value of each axis.
     let coordinates: [String]
     /// The scenario at this point.
-    let scenario: Scenario
+    package let scenario: Scenario
     /// The file's bytes and the values written into it at this point.
     let bytes: [UInt8]
     let edits: [(path: ParameterPath, value: String)]
     let digest: String
+
+    /// A point: its coordinates, its scenario, and the file's `bytes` with
+    /// the `edits` and `digest` that make the scenario again.
+    package init(
+        coordinates: [String], scenario: Scenario, bytes: [UInt8], edits: [(path: ParameterPath, value: String)],
+        digest: String
+    ) {
+        self.coordinates = coordinates
+        self.scenario = scenario
+        self.bytes = bytes
+        self.edits = edits
+        self.digest = digest
+    }
 
     /// A copy of ``scenario`` that shares no storage with it, down to its
     /// strings: the file is parsed again and the values written in again.
@@ -527,5 +540,27 @@ extension SweepRunner {
     package static func profileWarning(for scenario: Scenario, profiles: Bool) -> String? {
         guard profiles, scenario.setup.configuration.fetchPath != .cloudRelay else { return nil }
         return "the network profiles shape each device's internet link, but \(scenario.file) fetches over \(scenario.setup.configuration.fetchPath.rawValue), which does not use it; the profiles change nothing here (set network.fetchPath to cloudRelay to measure them)"
+    }
+}
+
+extension Scenario {
+    /// The path the fetch of `activity` (its index) takes to `device`, in
+    /// words, and whether internet profiles shape it.
+    package func fetchPath(activity: Int, device: String) -> (words: String, profileApplies: Bool) {
+        let configuration = setup.configuration
+        switch configuration.fetchPath {
+        case .cloudRelay: return ("the cloud relay", true)
+        case .bluetooth: return ("Bluetooth LE", false)
+        case .localNetwork: return ("the same Wi-Fi network", false)
+        case .wifiPeerToPeer:
+            let devices = setup.devices
+            let source = activities.indices.contains(activity) ? activities[activity].device : ""
+            let sourceNetwork = devices.first { $0.name == source }?.wifiNetwork
+            let receiverNetwork = devices.first { $0.name == device }?.wifiNetwork
+            if let sourceNetwork, sourceNetwork == receiverNetwork {
+                return ("the same Wi-Fi network (or AWDL, whichever answers first)", false)
+            }
+            return ("peer-to-peer Wi-Fi (AWDL)", false)
+        }
     }
 }

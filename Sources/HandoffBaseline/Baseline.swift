@@ -1,4 +1,5 @@
 import Handoff
+import HandoffScenario
 import SimKernel
 
 /// Simulated figures recorded for later comparison: per scenario, per

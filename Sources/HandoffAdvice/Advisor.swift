@@ -1,4 +1,5 @@
 import Handoff
+import HandoffScenario
 import HandoffWorld
 import SimKernel
 
@@ -179,7 +180,7 @@ public struct Advisor: Sendable {
         public let highAnswer: Int??
 
         /// How far the percentile moves across the range.
-        public var span: SimDuration {
+        var span: SimDuration {
             guard let low, let high else { return .zero }
             return low > high ? low - high : high - low
         }
@@ -207,26 +208,6 @@ public struct Advisor: Sendable {
         self.sensitivity = sensitivity
     }
 
-    /// The path a scenario's fetch takes to `device`, in words, and
-    /// whether internet profiles shape it.
-    static func path(of scenario: Scenario, activity: Int, device: String) -> (words: String, profileApplies: Bool) {
-        let configuration = scenario.setup.configuration
-        switch configuration.fetchPath {
-        case .cloudRelay: return ("the cloud relay", true)
-        case .bluetooth: return ("Bluetooth LE", false)
-        case .localNetwork: return ("the same Wi-Fi network", false)
-        case .wifiPeerToPeer:
-            let devices = scenario.setup.devices
-            let source = scenario.activities.indices.contains(activity) ? scenario.activities[activity].device : ""
-            let sourceNetwork = devices.first { $0.name == source }?.wifiNetwork
-            let receiverNetwork = devices.first { $0.name == device }?.wifiNetwork
-            if let sourceNetwork, sourceNetwork == receiverNetwork {
-                return ("the same Wi-Fi network (or AWDL, whichever answers first)", false)
-            }
-            return ("peer-to-peer Wi-Fi (AWDL)", false)
-        }
-    }
-
     /// Advice for each of `profiles` (or the file's own profile when
     /// empty; once for the path when it is not the cloud relay, which
     /// alone the profiles shape), for the scenario file `bytes`.
@@ -239,9 +220,9 @@ public struct Advisor: Sendable {
     ///   - target: The latency and success the advice must keep.
     ///   - options: Trials, seed, activity and device, as for a sweep.
     /// - Returns: One piece of advice per profile, in the order given.
-    /// - Throws: ``ScenarioError`` as
-    ///   ``SweepRunner/prepare(_:file:payloads:profiles:parameters:options:)``
-    ///   and ``SweepRunner/run(_:progress:)`` throw it (a trial's error
+    /// - Throws: `ScenarioError` as
+    ///   `SweepRunner.prepare(_:file:payloads:profiles:parameters:options:)`
+    ///   and `SweepRunner.run(_:progress:)` throw it (a trial's error
     ///   after the size it happened at).
     public func advise(
         _ bytes: [UInt8], file: String, profiles: [String], target: Target, options: SweepRunner.Options
@@ -256,11 +237,11 @@ public struct Advisor: Sendable {
         let limit = probe.base.setup.configuration.userInfoLimit
         guard minimum <= limit else {
             throw ScenarioError(
-                .badValue, "the smallest size (\(minimum) bytes) is over the userInfo limit (\(limit) bytes)")
+                .badValue, message: "the smallest size (\(minimum) bytes) is over the userInfo limit (\(limit) bytes)")
         }
         let runner = SweepRunner(jobs: jobs)
         let trials = options.shard?.trials(of: probe.trials) ?? 0..<probe.trials
-        let (pathWords, profileApplies) = Self.path(of: probe.base, activity: probe.activity, device: probe.device)
+        let (pathWords, profileApplies) = probe.base.fetchPath(activity: probe.activity, device: probe.device)
         let varied = sensitivity ? try Self.variedParameters(bytes, file: file, overlay: options.overlay) : []
         var results: [Advice] = []
         // Profiles shape only the internet links: off the cloud relay they

@@ -1,3 +1,4 @@
+import HandoffScenario
 import SimKernel
 
 /// How far a metric may move before it counts as changed: relative (a

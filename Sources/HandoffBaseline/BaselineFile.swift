@@ -1,3 +1,4 @@
+import HandoffScenario
 import ScenarioJSON
 
 /// Baselines as JSON: written in a fixed order so the same figures always
@@ -42,12 +43,12 @@ public enum BaselineFile {
     /// Why the baseline `file` cannot be used: an invalid input,
     /// "FILE: not a usable baseline: REASON".
     static func unusable(_ file: String, _ reason: String) -> ScenarioError {
-        ScenarioError(.invalidInput, "\(file): not a usable baseline: \(reason)", file: file)
+        ScenarioError(.invalidInput, message: "\(file): not a usable baseline: \(reason)", file: file)
     }
 
     /// Reads a baseline written by ``render(_:)``.
     ///
-    /// - Throws: ``ScenarioError`` (``ScenarioError/Category/invalidInput``)
+    /// - Throws: `ScenarioError` (`ScenarioError.Category.invalidInput`)
     ///   saying why the text is not a usable baseline.
     public static func read(_ text: String, file: String) throws(ScenarioError) -> Baseline {
         let root: JSONNode

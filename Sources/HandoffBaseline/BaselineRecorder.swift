@@ -1,5 +1,6 @@
 import Foundation
 import Handoff
+import HandoffScenario
 
 /// Measures scenario files for a baseline.
 public struct BaselineRecorder: Sendable {
@@ -26,14 +27,14 @@ public struct BaselineRecorder: Sendable {
     /// - Parameter file: The scenario file's path.
     /// - Returns: The figures, one entry per activity and receiving device,
     ///   then one per sweep point.
-    /// - Throws: ``ScenarioError`` saying why there are none: an invalid file
-    ///   (``ScenarioError/Category/invalidInput``, with its problems, or a
+    /// - Throws: `ScenarioError` saying why there are none: an invalid file
+    ///   (`ScenarioError.Category.invalidInput`, with its problems, or a
     ///   `sweep` block that cannot run as written), a file that cannot be
-    ///   read (``ScenarioError/Category/missingInput``), or a trial that
+    ///   read (`ScenarioError.Category.missingInput`), or a trial that
     ///   stopped, its message after the file's name.
     public func measure(file: String) throws(ScenarioError) -> Baseline.Scenario {
         guard let data = FileManager.default.contents(atPath: file) else {
-            throw ScenarioError(.missingInput, "\(file): no such file or cannot be read", file: file)
+            throw .unreadable(file)
         }
         let bytes = Array(data)
         let scenario: Scenario
