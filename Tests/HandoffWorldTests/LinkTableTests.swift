@@ -11,15 +11,29 @@ struct LinkTableTests {
     }
 
     @Test("every link number names its kind and back, for 1 to 4 devices", arguments: 1...4)
-    func numberingRoundTrips(devices: Int) {
+    func numberingRoundTrips(devices: Int) throws {
         let table = Self.table(devices: devices)
-        #expect(table.count == 2 * devices + 3 * devices * devices)
+        let perPair = LinkTable.linksPerPair
+        #expect(perPair == LinkTable.PairLink.allCases.count)
+        #expect(table.count == 2 * devices + perPair * devices * devices)
         for index in table.indices {
             #expect(table.index(of: table.kind(of: index)) == index)
         }
         #expect(table.index(of: .uplink(DeviceID(devices - 1))) == 2 * devices - 2)
-        #expect(table.index(of: .localNetwork(from: DeviceID(devices - 1), to: DeviceID(devices - 1))) == table.count - 1)
-        #expect(table.index(of: .bluetooth(from: DeviceID(devices - 1), to: DeviceID(devices - 1))) == table.count - 2)
+        #expect(table.index(of: .downlink(DeviceID(devices - 1))) == 2 * devices - 1)
+        // Each pair link at 2·devices + perPair·(from·devices + to) + its
+        // raw value: the first, the last and each slot of the last pair.
+        let first = DeviceID(0), last = DeviceID(devices - 1)
+        for link in LinkTable.PairLink.allCases {
+            #expect(table.index(of: link.kind(from: first, to: first)) == 2 * devices + link.rawValue)
+            #expect(table.index(of: link.kind(from: last, to: last)) == table.count - perPair + link.rawValue)
+            if devices > 1 {
+                #expect(table.index(of: link.kind(from: first, to: DeviceID(1))) == 2 * devices + perPair + link.rawValue)
+                #expect(table.index(of: link.kind(from: DeviceID(1), to: first)) == 2 * devices + perPair * devices + link.rawValue)
+            }
+        }
+        let lastSlot = try #require(LinkTable.PairLink.allCases.last)
+        #expect(table.index(of: lastSlot.kind(from: last, to: last)) == table.count - 1)
     }
 
     @Test("a link of a device the table does not have stops the process")

@@ -234,12 +234,11 @@ extension HandoffRun {
         func name(_ device: DeviceID) -> String {
             device.index < devices.count ? devices[device.index].name : "\(device)"
         }
-        switch simulation.model.core.world.kind(of: id) {
-        case let .uplink(device): return "uplink \(name(device))"
-        case let .downlink(device): return "downlink \(name(device))"
-        case let .wifiPeerToPeer(from, to): return "wifi \(name(from)) → \(name(to))"
-        case let .bluetooth(from, to): return "bluetooth \(name(from)) → \(name(to))"
-        case let .localNetwork(from, to): return "lan \(name(from)) → \(name(to))"
+        let kind = simulation.model.core.world.kind(of: id)
+        switch (kind.source, kind.destination) {
+        case let (.device(from), .device(to)): return "\(kind.shortName) \(name(from)) → \(name(to))"
+        case let (.device(device), .cloud), let (.cloud, .device(device)): return "\(kind.shortName) \(name(device))"
+        case (.cloud, .cloud): return kind.shortName  // no link runs from the cloud to itself
         }
     }
 
@@ -251,11 +250,13 @@ extension HandoffRun {
         func name(_ device: DeviceID) -> String {
             device.index < devices.count ? devices[device.index].name : "\(device)"
         }
-        switch simulation.model.core.world.kind(of: id) {
-        case let .uplink(device): return (name(device), "cloud")
-        case let .downlink(device): return ("cloud", name(device))
-        case let .wifiPeerToPeer(from, to), let .bluetooth(from, to), let .localNetwork(from, to):
-            return (name(from), name(to))
+        func end(_ node: NetworkNode) -> String {
+            switch node {
+            case let .device(device): return name(device)
+            case .cloud: return "cloud"
+            }
         }
+        let kind = simulation.model.core.world.kind(of: id)
+        return (end(kind.source), end(kind.destination))
     }
 }

@@ -8,6 +8,22 @@ import SimKernel
 struct NetworkReader {
     let context: DecodingContext
 
+    /// The network object's link between two devices: its key, the
+    /// configuration's parameters it sets, and whether it takes a schedule.
+    struct PairLinkKey: Sendable {
+        let key: String
+        let parameters: WritableKeyPath<WorldConfiguration, LinkParameters> & Sendable
+        let allowsSchedule: Bool
+    }
+
+    /// The network object's links between two devices, in the order they
+    /// are read (and listed among the object's keys, ``ScenarioKeys/network``).
+    static let pairLinks: [PairLinkKey] = [
+        PairLinkKey(key: "wifiPeerToPeer", parameters: \.wifiPeerToPeer, allowsSchedule: true),
+        PairLinkKey(key: "bluetooth", parameters: \.bluetooth, allowsSchedule: false),
+        PairLinkKey(key: "localNetwork", parameters: \.localNetwork, allowsSchedule: false),
+    ]
+
     func readLimits(_ node: JSONNode, _ path: JSONPath) -> ScenarioLimits? {
         guard let object = context.object(node, path, what: "the limits object", allowed: ScenarioKeys.limits) else {
             return nil
@@ -35,17 +51,13 @@ struct NetworkReader {
         }) {
             configuration.fetchPath = PathKind(rawValue: fetchPath)!
         }
-        if let member = object.member("wifiPeerToPeer") {
-            world.wifiPeerToPeer = readLink(
-                member.value, path.key("wifiPeerToPeer"), base: world.wifiPeerToPeer, allowsSchedule: true
-            ) ?? world.wifiPeerToPeer
-        }
-        if let member = object.member("bluetooth") {
-            world.bluetooth = readLink(member.value, path.key("bluetooth"), base: world.bluetooth) ?? world.bluetooth
-        }
-        if let member = object.member("localNetwork") {
-            world.localNetwork = readLink(member.value, path.key("localNetwork"), base: world.localNetwork)
-                ?? world.localNetwork
+        for link in Self.pairLinks {
+            if let member = object.member(link.key) {
+                world[keyPath: link.parameters] = readLink(
+                    member.value, path.key(link.key), base: world[keyPath: link.parameters],
+                    allowsSchedule: link.allowsSchedule
+                ) ?? world[keyPath: link.parameters]
+            }
         }
         if let internetPath = object.optional("internetPath", {
             context.object($0, $1, what: "the internetPath object", allowed: ScenarioKeys.internetPath)

@@ -71,7 +71,7 @@ enum ScenarioKeys {
     ]
     static let sweep = ["payload", "profile", "vary"]
     static let limits = ["maxEvents", "maxSimulatedTime"]
-    static let network = ["profile", "fetchPath", "wifiPeerToPeer", "bluetooth", "localNetwork", "internetPath", "transport"]
+    static let network = ["profile", "fetchPath"] + NetworkReader.pairLinks.map(\.key) + ["internetPath", "transport"]
     static let internetPath = ["uplink", "downlink"]
     static let relay = ["delay", "inlineLimit", "noticeBytes"]
     static let coding = ["encodeRate", "decodeRate"]

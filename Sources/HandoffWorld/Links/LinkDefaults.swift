@@ -4,12 +4,9 @@ import SimKernel
 /// for a run: the configuration's peer links, and each device's internet
 /// path impaired by the device's own internet profile.
 struct LinkDefaults: Sendable {
-    /// Each direction of a Wi-Fi peer-to-peer link.
-    let wifiPeerToPeer: LinkParameters
-    /// Each direction of a Bluetooth LE link.
-    let bluetooth: LinkParameters
-    /// Each direction of the local-network path.
-    let localNetwork: LinkParameters
+    /// Each direction of each link of a pair of devices, by
+    /// ``LinkTable/PairLink`` raw value.
+    let pairLinks: [LinkParameters]
     /// Each device's uplink to Apple's servers, by device number.
     let uplinks: [LinkParameters]
     /// Each device's downlink from Apple's servers, by device number.
@@ -17,9 +14,7 @@ struct LinkDefaults: Sendable {
 
     /// The defaults of a world of `devices` made with `configuration`.
     init(configuration: WorldConfiguration, devices: [DeviceDescription]) {
-        wifiPeerToPeer = configuration.wifiPeerToPeer
-        bluetooth = configuration.bluetooth
-        localNetwork = configuration.localNetwork
+        pairLinks = LinkTable.PairLink.allCases.map { configuration.parameters(of: $0) }
         uplinks = devices.map { configuration.internetPath.uplink.impaired(by: $0.internet.uplink) }
         downlinks = devices.map { configuration.internetPath.downlink.impaired(by: $0.internet.downlink) }
     }
@@ -28,12 +23,10 @@ struct LinkDefaults: Sendable {
     ///
     /// - Complexity: O(1).
     func parameters(of kind: LinkKind) -> LinkParameters {
-        switch kind {
+        switch LinkTable.Slot(kind) {
         case let .uplink(device): return uplinks[device.index]
         case let .downlink(device): return downlinks[device.index]
-        case .wifiPeerToPeer: return wifiPeerToPeer
-        case .bluetooth: return bluetooth
-        case .localNetwork: return localNetwork
+        case let .pair(link, _, _): return pairLinks[link.rawValue]
         }
     }
 }

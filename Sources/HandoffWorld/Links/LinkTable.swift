@@ -4,8 +4,9 @@ import SimKernel
 /// checks before sending (flags and outage windows), and its state.
 ///
 /// Links are numbered densely: the uplink and downlink of each device,
-/// then, for each ordered pair of devices, its Wi-Fi peer-to-peer link, its
-/// Bluetooth link and its local-network link. ``index(of:)`` and ``kind(of:)`` convert between a
+/// then, for each ordered pair of devices, one link per ``PairLink`` (its
+/// Wi-Fi peer-to-peer link, its Bluetooth link and its local-network link),
+/// in that order. ``index(of:)`` and ``kind(of:)`` convert between a
 /// link's kind and its number; nothing else does arithmetic on numbers.
 ///
 /// A link's state is made on first use in a trial (``Row/inUse``); its
@@ -32,8 +33,9 @@ struct LinkTable: Sendable {
     }
 
     /// The links of an ordered pair of devices, in their order within the
-    /// pair's block of numbers.
-    enum PairLink: Int, CaseIterable {
+    /// pair's block of numbers: the one list of them, from which their
+    /// kinds, stream names, short names, ends' media and defaults derive.
+    enum PairLink: Int, CaseIterable, Sendable {
         case wifiPeerToPeer
         case bluetooth
         case localNetwork
@@ -46,10 +48,53 @@ struct LinkTable: Sendable {
             case .localNetwork: return .localNetwork(from: from, to: to)
             }
         }
+
+        /// The link's name in its random streams' paths
+        /// (`link/<name>/<from>/<to>/…`). Changing one changes every
+        /// seed's draws on the link.
+        var streamName: RandomStreamKey.Name { Self.streamNames[rawValue] }
+
+        /// ``streamName`` of each link by raw value, hashed once.
+        private static let streamNames: [RandomStreamKey.Name] = allCases.map { link in
+            switch link {
+            case .wifiPeerToPeer: return "wifi"
+            case .bluetooth: return "bluetooth"
+            case .localNetwork: return "lan"
+            }
+        }
+
+        /// The link's short name in link names (`wifi mac → iphone`).
+        var shortName: String {
+            switch self {
+            case .wifiPeerToPeer: return "wifi"
+            case .bluetooth: return "bluetooth"
+            case .localNetwork: return "lan"
+            }
+        }
     }
 
-    /// Links per ordered pair of devices: Wi-Fi peer-to-peer, Bluetooth and
-    /// the local network.
+    /// What the link of a ``LinkKind`` is to the table: a device's uplink
+    /// or downlink, or one of the links of an ordered pair of devices.
+    enum Slot {
+        case uplink(DeviceID)
+        case downlink(DeviceID)
+        case pair(PairLink, from: DeviceID, to: DeviceID)
+
+        /// The slot of the link of `kind`: the one switch that lists the
+        /// pair links' kinds.
+        @inline(__always)
+        init(_ kind: LinkKind) {
+            switch kind {
+            case let .uplink(device): self = .uplink(device)
+            case let .downlink(device): self = .downlink(device)
+            case let .wifiPeerToPeer(from, to): self = .pair(.wifiPeerToPeer, from: from, to: to)
+            case let .bluetooth(from, to): self = .pair(.bluetooth, from: from, to: to)
+            case let .localNetwork(from, to): self = .pair(.localNetwork, from: from, to: to)
+            }
+        }
+    }
+
+    /// Links per ordered pair of devices: one per ``PairLink``.
     static let linksPerPair = PairLink.allCases.count
 
     /// The number of devices the table is for.
@@ -99,16 +144,14 @@ struct LinkTable: Sendable {
     /// - Complexity: O(1).
     func index(of kind: LinkKind) -> Int {
         let count = deviceCount
-        switch kind {
+        switch Slot(kind) {
         case let .uplink(device):
             precondition(device.index >= 0 && device.index < count, "no \(device) among \(count) devices")
             return 2 * device.index
         case let .downlink(device):
             precondition(device.index >= 0 && device.index < count, "no \(device) among \(count) devices")
             return 2 * device.index + 1
-        case let .wifiPeerToPeer(from, to): return pairIndex(.wifiPeerToPeer, from: from, to: to)
-        case let .bluetooth(from, to): return pairIndex(.bluetooth, from: from, to: to)
-        case let .localNetwork(from, to): return pairIndex(.localNetwork, from: from, to: to)
+        case let .pair(link, from, to): return pairIndex(link, from: from, to: to)
         }
     }
 

@@ -50,7 +50,7 @@ extension LinkRole {
     @inline(__always)
     func linkDistance(_ index: Int, at time: Int64, devices: borrowing DeviceTable) -> Double {
         let ends = table[index].ends
-        guard ends.medium != .internet, ends.medium != .localNetwork else { return 0 }
+        guard ends.medium != .internet, ends.medium != .pair(.localNetwork) else { return 0 }
         return devices.distance(between: Int(ends.from), and: Int(ends.to), at: time)
     }
 

@@ -106,20 +106,14 @@ struct LinkRole: ~Copyable, Sendable {
         // The streams link/<kind>/<ends…>/loss and …/jitter, derived without
         // making the intermediate keys.
         let linkStream: RandomStreamKey.Hashed
-        switch kind {
+        switch LinkTable.Slot(kind) {
         case let .uplink(device):
             linkStream = stream.hashed(StreamNames.link, StreamNames.uplink, deviceStreamNames[device.index])
         case let .downlink(device):
             linkStream = stream.hashed(StreamNames.link, StreamNames.downlink, deviceStreamNames[device.index])
-        case let .wifiPeerToPeer(from, to):
+        case let .pair(link, from, to):
             linkStream = stream.hashed(
-                StreamNames.link, StreamNames.wifi, deviceStreamNames[from.index], deviceStreamNames[to.index])
-        case let .bluetooth(from, to):
-            linkStream = stream.hashed(
-                StreamNames.link, StreamNames.bluetooth, deviceStreamNames[from.index], deviceStreamNames[to.index])
-        case let .localNetwork(from, to):
-            linkStream = stream.hashed(
-                StreamNames.link, StreamNames.localNetwork, deviceStreamNames[from.index], deviceStreamNames[to.index])
+                StreamNames.link, link.streamName, deviceStreamNames[from.index], deviceStreamNames[to.index])
         }
         let loss = linkStream.generator(StreamNames.loss)
         let jitter = linkStream.generator(StreamNames.jitter)
@@ -133,7 +127,8 @@ struct LinkRole: ~Copyable, Sendable {
             // with the devices in index order.
             let (low, high) = from.index < to.index ? (from.index, to.index) : (to.index, from.index)
             var generator = stream.hashed(
-                StreamNames.link, StreamNames.wifi, deviceStreamNames[low], deviceStreamNames[high]
+                StreamNames.link, LinkTable.PairLink.wifiPeerToPeer.streamName, deviceStreamNames[low],
+                deviceStreamNames[high]
             ).generator(StreamNames.schedule)
             table[index].state.clock = ScheduleClock(
                 generator: &generator, schedule: table[index].state.parameters.schedule, senderIsLow: from.index == low)
@@ -195,12 +190,12 @@ struct LinkRole: ~Copyable, Sendable {
             let device = Int(ends.device)
             let access = devices.internetAccess(of: device)
             return !(access == .none || (access == .wifi && !devices.settings(of: DeviceID(device)).wifiEnabled))
-        case .wifi:
+        case .pair(.wifiPeerToPeer):
             return devices.settings(of: DeviceID(from)).wifiEnabled && devices.settings(of: DeviceID(to)).wifiEnabled
-        case .bluetooth:
+        case .pair(.bluetooth):
             return devices.settings(of: DeviceID(from)).bluetoothEnabled
                 && devices.settings(of: DeviceID(to)).bluetoothEnabled
-        case .localNetwork:
+        case .pair(.localNetwork):
             return devices.settings(of: DeviceID(from)).wifiEnabled && devices.settings(of: DeviceID(to)).wifiEnabled
                 && devices.shareWiFiNetwork(DeviceID(from), DeviceID(to))
         }

@@ -45,19 +45,19 @@ public enum LinkKind: Hashable, Sendable, CustomStringConvertible {
 
     /// Where packets on the link come from.
     public var source: NetworkNode {
-        switch self {
+        switch LinkTable.Slot(self) {
         case let .uplink(device): return .device(device)
         case .downlink: return .cloud
-        case let .wifiPeerToPeer(from, _), let .bluetooth(from, _), let .localNetwork(from, _): return .device(from)
+        case let .pair(_, from, _): return .device(from)
         }
     }
 
     /// Where packets on the link go.
     public var destination: NetworkNode {
-        switch self {
+        switch LinkTable.Slot(self) {
         case .uplink: return .cloud
         case let .downlink(device): return .device(device)
-        case let .wifiPeerToPeer(_, to), let .bluetooth(_, to), let .localNetwork(_, to): return .device(to)
+        case let .pair(_, _, to): return .device(to)
         }
     }
 
@@ -68,6 +68,19 @@ public enum LinkKind: Hashable, Sendable, CustomStringConvertible {
         case let .wifiPeerToPeer(from, to): return "Wi-Fi peer-to-peer \(from) → \(to)"
         case let .bluetooth(from, to): return "Bluetooth \(from) → \(to)"
         case let .localNetwork(from, to): return "local network \(from) → \(to)"
+        }
+    }
+}
+
+extension LinkKind {
+    /// The link's short name in link names: `uplink`, `downlink`, or its
+    /// pair link's (`wifi`, `bluetooth`, `lan`; see
+    /// ``LinkTable/PairLink/shortName``).
+    package var shortName: String {
+        switch LinkTable.Slot(self) {
+        case .uplink: return "uplink"
+        case .downlink: return "downlink"
+        case let .pair(link, _, _): return link.shortName
         }
     }
 }

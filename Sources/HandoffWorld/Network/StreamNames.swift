@@ -1,6 +1,8 @@
 import SimKernel
 
-/// The fixed components of the world's stream paths, hashed once.
+/// The fixed components of the world's stream paths, hashed once (the
+/// names of the links of a pair of devices are
+/// ``LinkTable/PairLink/streamName``).
 enum StreamNames {
     static let device: RandomStreamKey.Name = "device"
     static let advertising: RandomStreamKey.Name = "advertising"
@@ -11,9 +13,6 @@ enum StreamNames {
     static let link: RandomStreamKey.Name = "link"
     static let uplink: RandomStreamKey.Name = "uplink"
     static let downlink: RandomStreamKey.Name = "downlink"
-    static let wifi: RandomStreamKey.Name = "wifi"
-    static let bluetooth: RandomStreamKey.Name = "bluetooth"
-    static let localNetwork: RandomStreamKey.Name = "lan"
     static let loss: RandomStreamKey.Name = "loss"
     static let jitter: RandomStreamKey.Name = "jitter"
     static let schedule: RandomStreamKey.Name = "schedule"

@@ -81,11 +81,23 @@ public struct WorldConfiguration: Hashable, Sendable {
     ///
     /// - Throws: ``WorldError`` naming the part and the value.
     public func validate() throws(WorldError) {
-        try wifiPeerToPeer.validate()
-        try bluetooth.validate()
-        try localNetwork.validate()
+        for link in LinkTable.PairLink.allCases {
+            try parameters(of: link).validate()
+        }
         try internetPath.uplink.validate()
         try internetPath.downlink.validate()
         try transport.validate()
+    }
+}
+
+extension WorldConfiguration {
+    /// Each direction of the pair link `link`: the one place that names
+    /// the property of each ``LinkTable/PairLink``.
+    func parameters(of link: LinkTable.PairLink) -> LinkParameters {
+        switch link {
+        case .wifiPeerToPeer: return wifiPeerToPeer
+        case .bluetooth: return bluetooth
+        case .localNetwork: return localNetwork
+        }
     }
 }
