@@ -39,6 +39,16 @@ struct FuzzRegressionTests {
                 #"fuzz.json:10:132: error: $.activity.userInfo.blob.$data: expected a size of at most 16 MiB (give larger payloads as payloadSize), found "64GiB""#,
         ],
         "sweep-jsonlines": [
+            // Edited parts that trapped in merge (issue 38): each figure a
+            // part carries is bounded on read to what a sweep can produce.
+            "budget-band-counts-wrap.jsonl":
+                "part0.jsonl:2: not a readable sweep result: the budget has no valid tally",
+            "budget-phase-sum-uint64-max.jsonl":
+                "part0.jsonl:2: not a readable sweep result: the budget's launch sum is not the total of its bands",
+            "histogram-latency-int64-max.jsonl":
+                "part0.jsonl:2: not a readable sweep result: the acceptToContinue histogram holds a latency of 9223372036854775000 ns, outside 0...604800000000000",
+            "payload-bytes-int64-max.jsonl":
+                "part0.jsonl:2: not a readable sweep result: the point's payload of 9223372036854775807 bytes is outside 0...1073741824",
             "histogram-zero-run-overflow.jsonl":
                 #"part0.jsonl:2: not a readable sweep result: not an encoded histogram: "h1;2;160317115;1890564703;0;2050881818;18631;1,z922337203685…""#,
             "outcome-count-int64-max.jsonl":
@@ -98,7 +108,8 @@ struct FuzzRegressionTests {
 
     /// Fuzz/Sources/sweep-jsonlines: read one part, or two split at the
     /// first NUL byte; merge each alone, with itself and with the other,
-    /// rendering what merges.
+    /// rendering what merges (tables, JSON Lines, and the chart and HTML
+    /// page with a p95 target).
     static func sweepJSONLines(_ bytes: [UInt8]) -> String {
         let pieces = bytes.split(separator: 0, maxSplits: 1, omittingEmptySubsequences: false)
         var outcomes: [String] = []
@@ -121,6 +132,11 @@ struct FuzzRegressionTests {
                 _ = SweepTable.text(merged.result, columns: .full)
                 _ = SweepTable.csv(merged.result)
                 _ = SweepTable.markdown(merged.result)
+            // The chart and the page, with a p95 target (each panel's answer).
+            let target = SweepChart.Target(latency: .seconds(1), percentile: 95)
+            _ = SweepChart.svg(merged.result, target: target)
+            _ = HTMLReport.sweep(
+                merged.result, context: HTMLReport.Context(toolVersion: merged.toolVersion, arguments: ["merge"]), target: target)
                 outcomes.append("merged \(merged.result.points.count) points")
             } catch {
                 outcomes.append(error.description)

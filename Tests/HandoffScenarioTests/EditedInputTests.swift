@@ -1,4 +1,5 @@
 import Foundation
+import Handoff
 import HandoffBaseline
 @testable import HandoffScenario
 import SimKernel
@@ -43,6 +44,86 @@ struct EditedInputTests {
         #expect(Self.reason(negative) == "part.jsonl:2: not a readable sweep result: the point has -1 trials; this part holds 3")
         let inflated = part.replacingOccurrences(of: #""notOffered":0"#, with: #""notOffered":9223372036854775807"#)
         #expect(Self.reason(inflated) == "part.jsonl:2: not a readable sweep result: the point's outcome counts do not add up to its 3 trials")
+    }
+
+    /// `part` with its first point's budget tally replaced by `tally`.
+    static func replacingTally(_ part: String, with tally: String) throws -> String {
+        let start = try #require(part.range(of: #""tally":""#))
+        let end = try #require(part[start.upperBound...].firstIndex(of: "\""))
+        return part.replacingCharacters(in: start.upperBound..<end, with: tally)
+    }
+
+    /// A tally of `trials` over the bands from 419 with `counts`, whose
+    /// launch sum is `launch` and every other sum zero.
+    static func tally(trials: String, counts: [String], launch: String = "0") -> String {
+        let phases = LatencyBudget.Phase.allCases.count
+        let sums = ["0", launch] + Array(repeating: "0", count: 2 * phases * (1 + counts.count) - 2)
+        return ([trials, "419", String(counts.count)] + counts + sums).joined(separator: " ")
+    }
+
+    @Test("a budget whose band counts add up to its trials only with wrap-around is refused (issue 38)")
+    func budgetBandCountsWrap() throws {
+        let max = String(Int.max)
+        let wrapped = Self.tally(trials: "2", counts: [max, max, "4"])
+        #expect(BudgetTally(encoded: wrapped) == nil)
+        #expect(BudgetTally(encoded: Self.tally(trials: "2", counts: ["1", "0", "1"])) != nil)
+        let edited = try Self.replacingTally(Self.part(), with: wrapped)
+        #expect(Self.reason(edited) == "part.jsonl:2: not a readable sweep result: the budget has no valid tally")
+    }
+
+    @Test("a budget's phase sum near 2^64, or past its trials' longest, is refused (issue 38)")
+    func budgetPhaseSums() throws {
+        let part = try Self.part()
+        // The launch sum alone edited: no longer the total of its bands.
+        let phaseSum = Self.tally(trials: "1", counts: ["1"], launch: String(UInt64.max))
+        #expect(Self.reason(try Self.replacingTally(part, with: phaseSum))
+            == "part.jsonl:2: not a readable sweep result: the budget's launch sum is not the total of its bands")
+        // The band's sum edited with it: more than one trial can take.
+        var fields = phaseSum.split(separator: " ").map(String.init)
+        fields[4 + 2 * LatencyBudget.Phase.allCases.count + 1] = String(UInt64.max)
+        #expect(Self.reason(try Self.replacingTally(part, with: fields.joined(separator: " ")))
+            == "part.jsonl:2: not a readable sweep result: the budget's launch time in band 419 is more than 1 trial "
+                + "of at most 604800000000000 ns can take")
+        // The mean of a sum near 2^64 rounds half up without overflow.
+        #expect(WideSum(high: 0, low: .max).mean(over: 2) == .max)
+        #expect(WideSum(high: 0, low: 11).mean(over: 2) == 6)
+        #expect(WideSum(high: 0, low: 10).mean(over: 3) == 3)
+        #expect(WideSum(high: 0, low: 11).mean(over: 3) == 4)
+    }
+
+    @Test("a histogram holding a latency past 7 days is refused (issue 38)")
+    func histogramLatencyBound() throws {
+        let part = try Self.part()
+        let metric = try #require(part.range(of: #""acceptToContinue":{"#))
+        let start = try #require(part[metric.upperBound...].range(of: #""histogram":""#))
+        let end = try #require(part[start.upperBound...].firstIndex(of: "\""))
+        func edited(_ value: Int64) -> String {
+            var histogram = LatencyHistogram()
+            histogram.record(value)
+            return part.replacingCharacters(in: start.upperBound..<end, with: histogram.encoded)
+        }
+        #expect(Self.reason(edited(Int64.max - 807))
+            == "part.jsonl:2: not a readable sweep result: the acceptToContinue histogram holds a latency of "
+                + "9223372036854775000 ns, outside 0...604800000000000")
+        #expect(Self.reason(edited(InputBounds.maximumDuration.nanoseconds)) == nil)
+        // A sum no values between the histogram's least and greatest make.
+        let sum = part.replacingCharacters(in: start.upperBound..<end, with: "h1;1;5;5;0;6;5;1")
+        #expect(Self.reason(sum) == "part.jsonl:2: not a readable sweep result: the acceptToContinue histogram's sum "
+            + "cannot come from 1 values from 5 to 5 ns")
+    }
+
+    @Test("a point's payload past 1 GiB is refused (issue 38)")
+    func payloadBound() throws {
+        let part = try Self.part()
+        #expect(part.contains(#""payloadBytes":1024,"#))
+        func edited(_ bytes: String) -> String? {
+            Self.reason(part.replacingOccurrences(of: #""payloadBytes":1024,"#, with: #""payloadBytes":\#(bytes),"#))
+        }
+        #expect(edited("9223372036854775807")
+            == "part.jsonl:2: not a readable sweep result: the point's payload of 9223372036854775807 bytes is outside 0...1073741824")
+        #expect(edited("1073741825") != nil)
+        #expect(edited("1073741824") == nil)
+        #expect(edited("-1") == "part.jsonl:2: not a readable sweep result: the point's payload of -1 bytes is outside 0...1073741824")
     }
 
     @Test("a histogram whose run of zeros would overflow is refused")

@@ -2,7 +2,8 @@
 // The input is one part, or two parts separated by the first NUL byte (so the
 // fuzzer can also make pairs that merge); each part that reads is merged
 // alone, with itself, and with the other, and every merged result rendered
-// as merge renders it. Any crash, trap or sanitizer report is a finding.
+// as merge renders it (tables, JSON Lines, and the chart and HTML page with a
+// p95 target). Any crash, trap or sanitizer report is a finding.
 //
 // The same calls are replayed on every committed crash input by
 // Tests/HandoffScenarioTests/FuzzRegressionTests.swift.
@@ -32,6 +33,11 @@ public func fuzzSweepJSONLines(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CI
             _ = SweepTable.text(merged.result, columns: .full)
             _ = SweepTable.csv(merged.result)
             _ = SweepTable.markdown(merged.result)
+            // The chart and the page, with a p95 target (each panel's answer).
+            let target = SweepChart.Target(latency: .seconds(1), percentile: 95)
+            _ = SweepChart.svg(merged.result, target: target)
+            _ = HTMLReport.sweep(
+                merged.result, context: HTMLReport.Context(toolVersion: merged.toolVersion, arguments: ["merge"]), target: target)
         } catch {
             _ = error.description
         }

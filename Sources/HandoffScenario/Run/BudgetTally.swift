@@ -142,7 +142,13 @@ package struct BudgetTally: Sendable, Equatable {
             guard let count = Int(field), count >= 0 else { return nil }
             counts.append(count)
         }
-        guard counts.reduce(0, { $0 &+ $1 }) == trials, bands > 0 || trials == 0 else { return nil }
+        // Added without overflow: each count must fit in what the trials leave.
+        var counted = 0
+        for count in counts {
+            guard count <= trials - counted else { return nil }
+            counted += count
+        }
+        guard counted == trials, bands > 0 || trials == 0 else { return nil }
         var sums: [WideSum] = []
         var index = 3 + bands
         while index < fields.count {
@@ -159,6 +165,32 @@ package struct BudgetTally: Sendable, Equatable {
 
     /// The highest band a non-negative `Int64` falls in.
     static let maximumBand = band(of: .max)
+
+    /// Why this tally (read from a file) is not one that trials of at most
+    /// `longest` per phase can make, or nil when it is one: every band's
+    /// time per phase is at most its trials times `longest`, and every
+    /// phase's sum is its bands' total. With at most
+    /// ``ScenarioDecoder/maximumTrials`` trials, every sum (merged ones
+    /// too) then stays far below 2¹²⁸, and every mean below `longest`.
+    func inconsistency(longest: SimDuration) -> String? {
+        let limit = UInt64(max(longest.nanoseconds, 0))
+        for phase in LatencyBudget.Phase.allCases {
+            var total = WideSum()
+            for (index, count) in counts.enumerated() {
+                let sum = bandSums[index * Self.phases + phase.rawValue]
+                let bound = UInt64(count).multipliedFullWidth(by: limit)
+                guard (sum.high, sum.low) <= (bound.high, bound.low) else {
+                    let trials = count == 1 ? "1 trial" : "\(count) trials"
+                    return "\(phase) time in band \(firstBand + index) is more than \(trials) of at most \(limit) ns can take"
+                }
+                total.add(sum)
+            }
+            guard total == sums[phase.rawValue] else {
+                return "\(phase) sum is not the total of its bands"
+            }
+        }
+        return nil
+    }
 }
 
 /// An exact sum of non-negative 64-bit values, in 128 bits.
@@ -182,7 +214,12 @@ struct WideSum: Sendable, Equatable {
 
     /// The sum over `count` (> 0), rounded to an integer, at most `Int64.max`.
     func mean(over count: Int) -> Int64 {
-        if high == 0 { return Int64(clamping: (low + UInt64(count) / 2) / UInt64(count)) }
+        if high == 0 {
+            // (low + count / 2) / count, rounded half up, without overflow.
+            let divisor = UInt64(count)
+            let (quotient, remainder) = low.quotientAndRemainder(dividingBy: divisor)
+            return Int64(clamping: remainder >= divisor - divisor / 2 ? quotient + 1 : quotient)
+        }
         return Int64(min(value / Double(count), 9.2e18).rounded())
     }
 }

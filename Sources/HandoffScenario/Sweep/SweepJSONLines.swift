@@ -192,9 +192,13 @@ public enum SweepJSONLines {
                 throw fail(number, "\(error)")
             }
             guard case let .object(coordinates)? = node.member("point")?.value.value,
-                let payload = node.integer("payloadBytes"), payload >= 0, let profile = node.string("profile"),
+                let payload = node.integer("payloadBytes"), let profile = node.string("profile"),
                 let trialCount = node.integer("trials"), let events = node.integer("events")
             else { throw fail(number, "a point lacks a field") }
+            // No sweep sends more than the largest payload a scenario may set.
+            guard (0...Int64(InputBounds.maximumBytes)).contains(payload) else {
+                throw fail(number, "the point's payload of \(payload) bytes is outside 0...\(InputBounds.maximumBytes)")
+            }
             // Counts are checked against the trials this part holds, so that
             // no edited file can make a merge overflow.
             let expectedTrials = Int64((shard?.trials(of: Int(trials)) ?? 0..<Int(trials)).count)
@@ -214,6 +218,9 @@ public enum SweepJSONLines {
                 }
                 guard tally.trials <= trialCount else {
                     throw fail(number, "the budget has \(tally.trials) trials for \(trialCount)")
+                }
+                if let inconsistency = tally.inconsistency(longest: InputBounds.maximumDuration) {
+                    throw fail(number, "the budget's \(inconsistency)")
                 }
                 aggregate.budget = tally
             }
@@ -287,6 +294,20 @@ public enum SweepJSONLines {
             }
             guard histogram.count <= UInt64(trialCount) else {
                 throw fail("the \(metric.rawValue) histogram has \(histogram.count) values for \(trialCount) trials")
+            }
+            // No trial runs past the longest simulated-time limit.
+            let longest = InputBounds.maximumDuration.nanoseconds
+            if let max = histogram.max, max > longest {
+                throw fail("the \(metric.rawValue) histogram holds a latency of \(max) ns, outside 0...\(longest)")
+            }
+            // Its sum lies between count × min and count × max (in 128 bits).
+            if let min = histogram.min, let max = histogram.max {
+                let least = histogram.count.multipliedFullWidth(by: UInt64(min))
+                let most = histogram.count.multipliedFullWidth(by: UInt64(max))
+                let sum = histogram.exactSum
+                guard (least.high, least.low) <= (sum.high, sum.low), (sum.high, sum.low) <= (most.high, most.low) else {
+                    throw fail("the \(metric.rawValue) histogram's sum cannot come from \(histogram.count) values from \(min) to \(max) ns")
+                }
             }
             aggregate[metric] = histogram
         }
