@@ -43,7 +43,7 @@ public enum BaselineFile {
     /// Why the baseline `file` cannot be used: an invalid input,
     /// "FILE: not a usable baseline: REASON".
     static func unusable(_ file: String, _ reason: String) -> ScenarioError {
-        ScenarioError(.invalidInput, message: "\(file): not a usable baseline: \(reason)", file: file)
+        ScenarioError(.invalidInput, message: "\(file.escapingControlCharacters): not a usable baseline: \(reason)", file: file)
     }
 
     /// Reads a baseline written by ``render(_:)``.
@@ -73,28 +73,34 @@ public enum BaselineFile {
                 (1...Int64(ScenarioDecoder.maximumTrials)).contains(trials),
                 case let .array(entryNodes)? = node.member("entries")?.value.value
             else { throw unusable(file, "a scenario lacks a field") }
+            // Names from the file, as messages quote them: escaped, so that
+            // none can start a line of its own (a workflow command) or
+            // carry a control character.
+            let shownPath = path.escapingControlCharacters
             var entries: [Baseline.Entry] = []
             for entryNode in entryNodes {
                 guard let key = entryNode.string("key"), case let .object(members)? = entryNode.member("metrics")?.value.value else {
-                    throw unusable(file, "an entry of \(path) lacks its key or metrics")
+                    throw unusable(file, "an entry of \(shownPath) lacks its key or metrics")
                 }
+                let shownEntry = shownPath + ", " + key.escapingControlCharacters
                 var metrics: [(metric: BaselineMetric, value: Double)] = []
                 for member in members {
+                    let shownMetric = member.key.escapingControlCharacters
                     guard let metric = BaselineMetric(name: member.key) else {
                         throw unusable(
-                            file, "\(path), \(key): unknown metric \(member.key); expected one of trials, successRate, "
+                            file, "\(shownEntry): unknown metric \(shownMetric); expected one of trials, successRate, "
                                 + "failed4608…failed4611, notOffered, otherOutcomes, METRIC.p50|p90|p95|p99|max")
                     }
                     guard case let .number(number) = member.value.value else {
-                        throw unusable(file, "\(path), \(key): \(member.key) is not a number")
+                        throw unusable(file, "\(shownEntry): \(shownMetric) is not a number")
                     }
                     let value = number.int64Value.map(Double.init) ?? number.doubleValue
                     guard value.isFinite, metric.range.contains(value) else {
                         throw unusable(
-                            file, "\(path), \(key): \(member.key) is \(number.text), outside \(Self.describe(metric))")
+                            file, "\(shownEntry): \(shownMetric) is \(number.text), outside \(Self.describe(metric))")
                     }
                     guard !metrics.contains(where: { $0.metric == metric }) else {
-                        throw unusable(file, "\(path), \(key): \(member.key) is given twice")
+                        throw unusable(file, "\(shownEntry): \(shownMetric) is given twice")
                     }
                     metrics.append((metric, value))
                 }

@@ -131,6 +131,30 @@ struct EditedInputTests {
         #expect(throws: SimKernelError.self) { try LatencyHistogram(encoded: "h1;2;5;9;0;14;5;1,z9223372036854775807,1") }
     }
 
+    @Test("names from a baseline file are escaped in every message: a newline cannot forge a workflow command")
+    func baselineNamesAreEscaped() {
+        // A file path, an entry key and a metric name, each carrying a line
+        // break, a workflow command, a NUL, a C1 control and U+2028.
+        let hostile = #"x\n::error::forged\u0000\u0085\u2028"#
+        let cases = [
+            #"{"kind":"handoff-sim baseline","format":1,"toolVersion":"0.1.0","scenarios":[{"file":"\#(hostile)","name":"a","digest":"d","seed":1,"trials":10,"entries":[{"key":"k","metrics":{"bogus":1}}]}]}"#,
+            #"{"kind":"handoff-sim baseline","format":1,"toolVersion":"0.1.0","scenarios":[{"file":"a.json","name":"a","digest":"d","seed":1,"trials":10,"entries":[{"key":"\#(hostile)","metrics":{"trials":"ten"}}]}]}"#,
+            #"{"kind":"handoff-sim baseline","format":1,"toolVersion":"0.1.0","scenarios":[{"file":"a.json","name":"a","digest":"d","seed":1,"trials":10,"entries":[{"key":"k","metrics":{"\#(hostile)":1}}]}]}"#,
+            #"{"kind":"handoff-sim baseline","format":1,"toolVersion":"0.1.0","scenarios":[{"file":"a.json","name":"a","digest":"d","seed":1,"trials":10,"entries":[{"metrics":{}}]},{"file":"\#(hostile)","name":"b","digest":"d","seed":1,"trials":10,"entries":[{"metrics":{}}]}]}"#,
+        ]
+        for text in cases {
+            do {
+                _ = try BaselineFile.read(text, file: "b.json")
+                Issue.record("read a baseline with a hostile name")
+            } catch {
+                let message = error.description
+                #expect(!message.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || $0.value == 0x2028 },
+                        "\(message.debugDescription)")
+                #expect(message.contains(#"x\n::error::forged"#) || message.contains("lacks its key"), "\(message)")
+            }
+        }
+    }
+
     @Test("a baseline figure of 1e300 or a rate of 1e-300 outside its range is refused by name")
     func baselineFiguresAreBounded() throws {
         func baseline(_ metrics: String) -> String {
