@@ -41,61 +41,37 @@ enum Escape {
     /// Text for HTML text and double-quoted attributes: `&`, `<`, `>`, `"`
     /// and `'` as references, control characters written as escapes.
     static func html(_ text: String) -> String {
-        var result = ""
-        for scalar in text.escapingControlCharacters.unicodeScalars {
-            switch scalar {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&#39;"
-            default: result.unicodeScalars.append(scalar)
-            }
+        replacing(text.escapingControlCharacters) { scalar in
+            scalar == "&" ? "&amp;" : scalar == "<" ? "&lt;" : scalar == ">" ? "&gt;"
+                : scalar == "\"" ? "&quot;" : scalar == "'" ? "&#39;" : nil
         }
-        return result
     }
 
     /// Text for a Markdown table cell: pipes escaped, control characters
     /// written as escapes.
     static func markdownCell(_ text: String) -> String {
-        var result = ""
-        // By Unicode scalar: Swift reads "\r\n" as one Character.
-        for scalar in text.escapingControlCharacters.unicodeScalars {
-            switch scalar {
-            case "|": result += "\\|"
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
+        replacing(text.escapingControlCharacters) { $0 == "|" ? "\\|" : nil }
     }
 
     /// A GitHub Actions workflow command's message: `%`, CR and LF encoded
     /// as the runner expects (`%25`, `%0D`, `%0A`).
     static func workflowMessage(_ text: String) -> String {
-        // By Unicode scalar: Swift reads "\r\n" as one Character, which
-        // would match neither case.
-        var result = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "%": result += "%25"
-            case "\r": result += "%0D"
-            case "\n": result += "%0A"
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
+        replacing(text) { $0 == "%" ? "%25" : $0 == "\r" ? "%0D" : $0 == "\n" ? "%0A" : nil }
     }
 
     /// A workflow command's property value: as a message, and `:` and `,`
     /// encoded too.
     static func workflowProperty(_ text: String) -> String {
+        replacing(workflowMessage(text)) { $0 == ":" ? "%3A" : $0 == "," ? "%2C" : nil }
+    }
+
+    /// `text` with each scalar `replacement` maps written as what it maps
+    /// to, the others as they are. By Unicode scalar: Swift reads "\r\n"
+    /// as one Character, which would match no single-scalar rule.
+    private static func replacing(_ text: String, _ replacement: (Unicode.Scalar) -> String?) -> String {
         var result = ""
-        for scalar in workflowMessage(text).unicodeScalars {
-            switch scalar {
-            case ":": result += "%3A"
-            case ",": result += "%2C"
-            default: result.unicodeScalars.append(scalar)
-            }
+        for scalar in text.unicodeScalars {
+            if let replaced = replacement(scalar) { result += replaced } else { result.unicodeScalars.append(scalar) }
         }
         return result
     }
