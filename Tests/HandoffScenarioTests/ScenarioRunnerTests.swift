@@ -56,6 +56,20 @@ struct ScenarioRunnerTests {
         #expect(ScenarioRunner().run(observed).passed)
     }
 
+    @Test("with a duration a receiver in range whose user never accepts is offered, every trial; without one it is not yet, and says so")
+    func durationObservesExplicitReceivers() throws {
+        // 0.5 m away, explicit acceptance, no accept action.
+        let near = #""position": [0.5, 0], "acceptance": "explicit""#
+        let observed = try validScenario(scenarioText(
+            #""trials": 20, "duration": "30s""#,
+            expect: #"[{ "outcome": "notAccepted" }, { "notOffered": "outOfRange", "atMost": "0%" }]"#, iphone: near))
+        let result = ScenarioRunner().run(observed)
+        #expect(result.expectations.map(\.passed) == [true, true])
+        let settled = try validScenario(scenarioText(
+            #""trials": 20"#, expect: #"[{ "notOffered": "trialEndedFirst" }]"#, iphone: near))
+        #expect(ScenarioRunner().run(settled).passed)
+    }
+
     @Test("shares: every trial by default, at least or at most a fraction otherwise; the failing trial is named")
     func shares() throws {
         let scenario = try validScenario(scenarioText(

@@ -124,6 +124,18 @@ struct FetchPathTests {
         #expect(run.trace.filter { $0.name == .relayDelivers }.count >= 2)
     }
 
+    @Test("a relayed fetch sets up no connection: its TCP connect has no value, as its resolve and Pair-Verify")
+    func relayHasNoConnect() throws {
+        let (run, activity) = try runTab(setup: relaySetup(relayDelay: .milliseconds(400)))
+        let summary = try #require(run.summary(of: activity, on: "ipad"))
+        #expect(summary.outcome == .continued)
+        #expect(summary.latency(.connect) == nil)
+        #expect(summary.latency(.resolve) == nil)
+        #expect(summary.latency(.pairVerify) == nil)
+        #expect(summary.milestones[.connecting] == nil && summary.milestones[.connected] == nil)
+        #expect(summary.latency(.fetch) != nil)
+    }
+
     // The push service's payload limit is 4 KB (Apple's remote-notification
     // documentation); that a larger payload is stored and downloaded, as
     // Messages does with attachments, is an assumption.

@@ -112,7 +112,7 @@ struct StateMachineTests {
         #expect(run.state(of: first) == .resigned)
         #expect(run.state(of: second) == .current)
         #expect(run.summary(of: second, on: "ipad")?.outcome == .continued)
-        #expect(run.summary(of: first, on: "ipad")?.outcome == .notOffered(.outOfRange))
+        #expect(run.summary(of: first, on: "ipad")?.outcome == .notOffered(.supersededBeforeReceived))
         #expect(run.violations.isEmpty)
     }
 

@@ -24,7 +24,9 @@ extension FetchRole {
         core.attempts[attempt].fetchStage = .cloud
         core.attempts[attempt].rapportPath = .cloudRelay
         core.record(now, device: receiver, app: .system, activity: id, .system(.fetchOverCloud))
-        core.attempts[attempt].milestones.reach(.connecting, at: now)
+        // No connection is set up: the leg is the device's push connection,
+        // already open, so the attempt reaches neither `connecting` nor
+        // `connected` here (its TCP connect has no value, as its resolve).
         guard core.world.isServerReachable(from: receiver, at: now) else {
             // The receiver has no way to Apple's servers (no internet, or
             // its link is down): nothing to send the request on.

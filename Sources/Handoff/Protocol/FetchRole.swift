@@ -214,11 +214,12 @@ struct FetchRole: ~Copyable {
         scheduler: inout Scheduler<HandoffEvent>
     ) {
         guard connection == core.attempts[attempt].connection, core.attempts[attempt].isFetching else { return }
-        core.attempts[attempt].milestones.reach(.connected, at: now)
         core.attempts[attempt].marks.connected = now
         let receiver = core.attempts[attempt].receiver
         let id = core.attempts[attempt].activity
         if core.attempts[attempt].fetchStage == .cloud {
+            // The relay's leg was already open: no TCP connect (see
+            // `fetchOverCloud`).
             core.attempts[attempt].milestones.reach(.requested, at: now)
             core.attempts[attempt].marks.requested = now
             core.world.send(
@@ -227,6 +228,7 @@ struct FetchRole: ~Copyable {
             core.record(now, device: receiver, app: .system, activity: id, .message(.cloudRequest))
             return
         }
+        core.attempts[attempt].milestones.reach(.connected, at: now)
         core.record(now, device: receiver, app: .system, activity: id,
                     .milestone(.connected, .over(core.attempts[attempt].rapportPath)))
         handle(.pairVerify1, of: attempt, now: now, core: &core, scheduler: &scheduler)

@@ -75,13 +75,50 @@ extension HandoffEngine {
                   !core.world.isTrusted(source, device)
         {
             reason = .keysNotExchanged
+        } else if let never = neverAdvertised(id) {
+            reason = never
         } else if receiver.acceptedWithoutOffer[device.index], isInRadioRange(source, device) {
             reason = .acceptedBeforeOffer
         } else {
-            reason = .outOfRange
+            reason = unreached(id, from: source, on: device)
         }
         return ContinuationSummary(
             device: core.deviceName(device), activity: id, outcome: .notOffered(reason), milestones: MilestoneTimes())
+    }
+
+    /// Why the source never advertised an activity that became current:
+    /// Low Power Mode, a locked iPhone that sends Nearby Info only, or its
+    /// update paced until it stopped being current; nil when it was
+    /// advertised, or is still waiting for the pacing.
+    private func neverAdvertised(_ id: ActivityID) -> NotOfferedReason? {
+        let activity = core.activities[id.index]
+        if activity.everAdvertised { return nil }
+        switch activity.advertisingStop {
+        case .lowPowerMode?: return .sourceInLowPowerMode
+        case .lockedNearbyOnly?: return .sourceLocked
+        case .idle?, .locked?, .dimmed?, nil: break
+        }
+        switch activity.currentEnded {
+        case .superseded?: return .supersededWhilePaced
+        case .resignedOrInvalidated?: return .resignedWhilePaced
+        case nil: return nil
+        }
+    }
+
+    /// Why an activity every rule allows on `device` never reached it,
+    /// when the source advertised it (or was still pacing its update): the
+    /// device, in radio range when the trial ended, heard none of it before
+    /// it stopped (and why) or before the trial ended; otherwise out of
+    /// range.
+    private func unreached(_ id: ActivityID, from source: DeviceID, on device: DeviceID) -> NotOfferedReason {
+        let activity = core.activities[id.index]
+        guard activity.everAdvertised else { return .trialEndedFirst }  // still paced when the trial ended
+        guard isInRadioRange(source, device) else { return .outOfRange }
+        switch activity.currentEnded {
+        case .superseded?: return .supersededBeforeReceived
+        case .resignedOrInvalidated?: return .resignedBeforeReceived
+        case nil: return activity.advertisingStop == nil ? .trialEndedFirst : .advertisementRemovedFirst
+        }
     }
 
     /// Whether an advertisement from `source` reaches `receiver` more often

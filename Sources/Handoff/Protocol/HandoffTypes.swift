@@ -219,7 +219,25 @@ struct SourceActivity {
     var advertisingOver = false
     /// Whether an active-payload update is scheduled for it.
     var payloadUpdatePending = false
+    /// Whether its advertising started at least once in this trial.
+    var everAdvertised = false
+    /// Why its device last did not start, or stopped, advertising it while
+    /// it was current (Low Power Mode, a locked iPhone that sends Nearby
+    /// Info only, the device idle, locked or dimmed); nil once it is
+    /// advertised again.
+    var advertisingStop: SystemEvent.AdvertisingStop?
+    /// How it last stopped being current; nil while it is current (and
+    /// before it ever was).
+    var currentEnded: CurrentEnd?
     let delegate: any UserActivityDelegate
+
+    /// How an activity stopped being current.
+    enum CurrentEnd {
+        /// Another activity on its device became current.
+        case superseded
+        /// The app resigned or invalidated it.
+        case resignedOrInvalidated
+    }
 }
 
 /// One continuation attempt and its bookkeeping.

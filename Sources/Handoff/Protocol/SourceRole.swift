@@ -70,22 +70,27 @@ struct SourceRole: ~Copyable {
     ) {
         let device = core.activities[id.index].device
         if let previous = currentActivity[device.index], previous != id {
-            core.apply(.superseded, to: previous, now: now, note: core.keepsTrace ? .becameCurrent(core.traceActivity(id)) : nil)
+            if core.apply(.superseded, to: previous, now: now, note: core.keepsTrace ? .becameCurrent(core.traceActivity(id)) : nil) {
+                core.activities[previous.index].currentEnded = .superseded
+            }
         }
         guard core.apply(.becomeCurrent, to: id, now: now) else { return }
         currentActivity[device.index] = id
+        core.activities[id.index].currentEnded = nil
         core.activities[id.index].lastBecameCurrent = now
         schedulePayloadUpdate(of: id, now: now, core: &core, scheduler: &scheduler)
         let settings = core.world.deviceTable.settings(of: device)
         if settings.lowPowerMode {
             // UserActivity: "LowPowerMode is enabled so no activity will be advertised".
             core.world.stopAdvertising(device)
+            core.activities[id.index].advertisingStop = .lowPowerMode
             core.record(now, device: device, app: .system, activity: id, .system(.notAdvertised(.lowPowerMode)))
             return
         }
         if sendsNearbyInfoOnly(device, in: core.world) {
             // A locked iPhone on iOS 18.3 or later: Nearby Info only.
             core.world.stopAdvertising(device)
+            core.activities[id.index].advertisingStop = .lockedNearbyOnly
             core.record(now, device: device, app: .system, activity: id, .system(.notAdvertised(.lockedNearbyOnly)))
             return
         }
@@ -107,6 +112,7 @@ struct SourceRole: ~Copyable {
         _ id: ActivityID, now: SimInstant, core: inout ProtocolCore, scheduler: inout Scheduler<HandoffEvent>
     ) {
         guard core.apply(.resignCurrent, to: id, now: now) else { return }
+        core.activities[id.index].currentEnded = .resignedOrInvalidated
         stopAdvertising(id, now: now, core: &core, scheduler: &scheduler)
     }
 
@@ -119,6 +125,7 @@ struct SourceRole: ~Copyable {
         _ id: ActivityID, now: SimInstant, core: inout ProtocolCore, scheduler: inout Scheduler<HandoffEvent>
     ) -> Bool {
         guard core.apply(.invalidate, to: id, now: now) else { return false }
+        core.activities[id.index].currentEnded = .resignedOrInvalidated
         stopAdvertising(id, now: now, core: &core, scheduler: &scheduler)
         return true
     }
@@ -160,10 +167,15 @@ struct SourceRole: ~Copyable {
 
     /// A paced update is due: advertise what is current now.
     mutating func pacedUpdateDue(device: Int, generation: UInt32, now: SimInstant, core: inout ProtocolCore) {
-        guard updateGenerations[device] == generation, let id = currentActivity[device],
-            !core.world.deviceTable.settings(of: DeviceID(device)).lowPowerMode,
-            !sendsNearbyInfoOnly(DeviceID(device), in: core.world)
-        else { return }
+        guard updateGenerations[device] == generation, let id = currentActivity[device] else { return }
+        if core.world.deviceTable.settings(of: DeviceID(device)).lowPowerMode {
+            core.activities[id.index].advertisingStop = .lowPowerMode
+            return
+        }
+        if sendsNearbyInfoOnly(DeviceID(device), in: core.world) {
+            core.activities[id.index].advertisingStop = .lockedNearbyOnly
+            return
+        }
         advertiseUpdate(id, now: now, core: &core)
     }
 
@@ -172,6 +184,8 @@ struct SourceRole: ~Copyable {
     func advertise(_ id: ActivityID, now: SimInstant, core: inout ProtocolCore) {
         core.activities[id.index].advertGeneration &+= 1
         core.activities[id.index].advertisingOver = false
+        core.activities[id.index].everAdvertised = true
+        core.activities[id.index].advertisingStop = nil
         let payload = UInt64(id.index) | UInt64(core.activities[id.index].advertGeneration) << 32
         core.world.startAdvertising(core.activities[id.index].device, payload: payload, at: now)
     }
@@ -238,6 +252,7 @@ struct SourceRole: ~Copyable {
         guard let id = currentActivity[device.index] else { return }
         if new.lowPowerMode, !old.lowPowerMode, core.world.isAdvertising(device) {
             core.world.stopAdvertising(device)
+            core.activities[id.index].advertisingStop = .lowPowerMode
             core.record(now, device: device, app: .system, activity: id, .system(.advertisementRemoved(.lowPowerMode)))
             startResumeWindow(of: id, now: now, core: core, scheduler: &scheduler)
         }
@@ -248,6 +263,7 @@ struct SourceRole: ~Copyable {
             // sends only Nearby Info (0x16), so the Handoff advertisement
             // goes now rather than after removalAfterLock.
             core.world.stopAdvertising(device)
+            core.activities[id.index].advertisingStop = .lockedNearbyOnly
             core.record(now, device: device, app: .system, activity: id, .system(.advertisementRemoved(.lockedNearbyOnly)))
             startResumeWindow(of: id, now: now, core: core, scheduler: &scheduler)
         }
@@ -270,6 +286,7 @@ struct SourceRole: ~Copyable {
         core.world.stopAdvertising(DeviceID(device))
         let reason: SystemEvent.AdvertisingStop = settings.idle || userIdle ? .idle
             : settings.screen == .locked ? .locked : .dimmed
+        core.activities[id.index].advertisingStop = reason
         core.record(now, device: DeviceID(device), app: .system, activity: id, .system(.advertisementRemoved(reason)))
         startResumeWindow(of: id, now: now, core: core, scheduler: &scheduler)
     }

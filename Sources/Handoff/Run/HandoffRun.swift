@@ -140,6 +140,19 @@ public final class HandoffRun {
         return simulation.run(until: limit, maxEvents: maxEvents)
     }
 
+    /// Runs until `limit` or until `maxEvents` events have run, whether or
+    /// not anything is under way: a run observed for a fixed time (a
+    /// scenario's `duration`), in which an offer may still reach a device
+    /// whose user never accepts.
+    ///
+    /// - Returns: `StopReason.reachedTime` at the end of the time,
+    ///   `StopReason.reachedEventLimit` when the event bound ended it first.
+    @discardableResult
+    package func observe(until limit: SimInstant, maxEvents: UInt64) -> StopReason {
+        simulation.model.stopsWhenSettled = false
+        return simulation.run(until: limit, maxEvents: maxEvents)
+    }
+
     /// Every step and callback so far, in time order.
     public var trace: [TraceRecord] { simulation.model.core.trace }
 

@@ -38,7 +38,8 @@ public enum LatencyMetric: String, CaseIterable, Hashable, Sendable, CustomStrin
     /// for its Rapport service (peer-to-peer only): finding the source.
     case resolve
     /// From the fetch's connection being opened to it being established:
-    /// the TCP handshake.
+    /// the TCP handshake (Rapport only: over the cloud relay no connection
+    /// is set up, so the metric has no value).
     case connect
     /// From the fetch's connection being established to Pair-Verify's last
     /// message reaching the receiver (Rapport only).

@@ -4,8 +4,10 @@
 /// A latency metric is a pair of milestones (its start and its end); a
 /// trial's summary holds the time of every milestone the attempt reached.
 /// The cases are listed in the order an attempt that continues reaches them
-/// (some paths skip some: the cloud relay resolves nothing and verifies
-/// nothing; an attempt without continuation streams has no stream round).
+/// (some paths skip some: the cloud relay resolves nothing, connects
+/// nothing — its legs are the devices' push connections, already open — and
+/// verifies nothing; an attempt without continuation streams has no stream
+/// round).
 /// An attempt keeps the first time it reached each milestone: after a
 /// fallback to the cloud relay, `connecting` and `connected` are those of
 /// Rapport's connection when it got that far.
@@ -22,9 +24,10 @@ public enum Milestone: Int, CaseIterable, Hashable, Sendable, CustomStringConver
     /// The source's Rapport service answered the receiver's Bonjour query
     /// (the peer-to-peer path only).
     case resolved
-    /// The fetch's connection (TCP) was opened: its SYN left the receiver.
+    /// The fetch's connection (TCP) was opened: its SYN left the receiver
+    /// (Rapport only: the cloud relay opens no connection).
     case connecting
-    /// The fetch's connection (TCP) was established.
+    /// The fetch's connection (TCP) was established (Rapport only).
     case connected
     /// Pair-Verify's last message (M4) reached the receiver (Rapport only:
     /// the cloud relay has no Pair-Verify).

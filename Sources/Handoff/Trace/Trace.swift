@@ -78,7 +78,8 @@ public struct TraceActivity: Hashable, Sendable {
 }
 
 /// Why an activity was not offered on a device: the eligibility rule that
-/// blocked it, checked in this order.
+/// blocked it (the rules are checked in the order listed), or, when every
+/// rule allowed it, why no advertisement of it reached the device.
 public enum NotOfferedReason: String, CaseIterable, Hashable, Sendable, CustomStringConvertible {
     /// The activity never became current, so it was never advertised.
     case neverCurrent
@@ -108,8 +109,9 @@ public enum NotOfferedReason: String, CaseIterable, Hashable, Sendable, CustomSt
     /// No app on the receiver has the source app's Team ID and declares the
     /// activity type, and the activity has no web page to open instead.
     case noSuitableApp
-    /// Every rule holds, but no advertisement reached the device (out of
-    /// radio range, or never scanning when one was sent).
+    /// Every rule holds and the activity was advertised, but no
+    /// advertisement reached the device, which was out of radio range when
+    /// the trial ended (or never scanning when one was sent).
     case outOfRange
     /// A more recently current activity from another device is offered
     /// instead.
@@ -122,6 +124,38 @@ public enum NotOfferedReason: String, CaseIterable, Hashable, Sendable, CustomSt
     /// in radio range of the source, and nothing was offered afterwards (the
     /// trial settled first).
     case acceptedBeforeOffer
+    /// The source never advertised the activity: it was in Low Power Mode
+    /// while the activity was current.
+    case sourceInLowPowerMode
+    /// The source never advertised the activity: it is an iPhone on iOS
+    /// 18.3 or later, locked while the activity was current (it sends no
+    /// Handoff advertisement then).
+    case sourceLocked
+    /// The source never advertised the activity: another activity became
+    /// current there while this one's advertisement waited for the
+    /// source's update pacing.
+    case supersededWhilePaced
+    /// The source never advertised the activity: the app resigned or
+    /// invalidated it while its advertisement waited for the source's
+    /// update pacing.
+    case resignedWhilePaced
+    /// The activity was advertised, and the device was in radio range, but
+    /// another activity became current on the source before an
+    /// advertisement of this one reached it.
+    case supersededBeforeReceived
+    /// The activity was advertised, and the device was in radio range, but
+    /// the app resigned or invalidated it before an advertisement of it
+    /// reached the device.
+    case resignedBeforeReceived
+    /// The activity was advertised, and the device was in radio range, but
+    /// the source removed its advertisement (it went idle, locked or dimmed,
+    /// or Low Power Mode came on) before one reached the device.
+    case advertisementRemovedFirst
+    /// The device was in radio range and the activity still advertised when
+    /// the trial ended, before an advertisement reached the device (a
+    /// trial without a `duration` ends once nothing is under way, and a
+    /// device whose user never accepts keeps nothing under way).
+    case trialEndedFirst
 
     /// The rule in words.
     public var description: String {
@@ -143,6 +177,20 @@ public enum NotOfferedReason: String, CaseIterable, Hashable, Sendable, CustomSt
         case .outOfRange: return "no advertisement reached the device (out of range)"
         case .supersededByMoreRecent: return "a more recently current activity is offered instead"
         case .acceptedBeforeOffer: return "the user accepted before anything was offered on this device"
+        case .sourceInLowPowerMode: return "the source was in Low Power Mode and never advertised it"
+        case .sourceLocked: return "the source, an iPhone on iOS 18.3 or later, was locked and never advertised it"
+        case .supersededWhilePaced:
+            return "another activity became current on the source while this one's advertisement was paced: it was never advertised"
+        case .resignedWhilePaced:
+            return "it resigned or was invalidated while its advertisement was paced: it was never advertised"
+        case .supersededBeforeReceived:
+            return "another activity became current on the source before an advertisement of this one reached the device (in range)"
+        case .resignedBeforeReceived:
+            return "it resigned or was invalidated before an advertisement of it reached the device (in range)"
+        case .advertisementRemovedFirst:
+            return "the source removed its advertisement (idle, locked, dimmed or Low Power Mode) before one reached the device (in range)"
+        case .trialEndedFirst:
+            return "the trial ended before an advertisement reached the device (in range; give the scenario a duration to observe longer)"
         }
     }
 }

@@ -287,7 +287,12 @@ public struct ScenarioRunner: Sendable {
             throw .invalidSetup(error.description)
         }
         let limit = SimInstant.zero + (scenario.duration ?? scenario.limits.maxSimulatedTime)
-        let reason = trials.run.run(until: limit, maxEvents: scenario.limits.maxEvents)
+        // With a duration, each trial is observed for all of it (an offer
+        // may still reach a device whose user never accepts); without one,
+        // it ends once nothing is under way.
+        let reason = scenario.duration == nil
+            ? trials.run.run(until: limit, maxEvents: scenario.limits.maxEvents)
+            : trials.run.observe(until: limit, maxEvents: scenario.limits.maxEvents)
         if let violation = trials.run.violations.first {
             return .illegalTransition(trial: trial, violation.description)
         }
