@@ -80,7 +80,9 @@ public struct ScenarioError: Error, Hashable, Sendable, CustomStringConvertible 
     }
 
     /// A message in pieces: text, and the values the caller gave, which
-    /// each caller names its own way.
+    /// each caller names its own way. Every interpolated value has its
+    /// control characters escaped (`String.escapingControlCharacters`);
+    /// only the literal text can break a line.
     struct Message: Hashable, Sendable, ExpressibleByStringInterpolation {
         enum Piece: Hashable, Sendable {
             case text(String)
@@ -110,8 +112,11 @@ public struct ScenarioError: Error, Hashable, Sendable, CustomStringConvertible 
                 pieces.append(.text(literal))
             }
 
+            /// A value, with its control characters escaped: a name from
+            /// an input file or a caller cannot break the message's line or
+            /// forge another one.
             mutating func appendInterpolation(_ value: some CustomStringConvertible) {
-                pieces.append(.text(value.description))
+                pieces.append(.text(value.description.escapingControlCharacters))
             }
 
             /// A value the caller gave, named by the caller.
@@ -184,7 +189,7 @@ public struct ScenarioError: Error, Hashable, Sendable, CustomStringConvertible 
     /// a file, a sweep point).
     package func prefixed(_ prefix: String) -> ScenarioError {
         var pieces = text.pieces
-        pieces.insert(.text(prefix), at: 0)
+        pieces.insert(.text(prefix.escapingControlCharacters), at: 0)
         return ScenarioError(
             category, Message(pieces: pieces), file: file, trial: trial, problems: problems, argument: argument,
             value: value, detail: detail, isOutOfRange: isOutOfRange)
@@ -197,10 +202,11 @@ public struct ScenarioError: Error, Hashable, Sendable, CustomStringConvertible 
             detail: detail, isOutOfRange: isOutOfRange)
     }
 
-    /// An error in `category` with `message`, about `file` when given:
-    /// for the modules above, whose messages name no value of a caller's.
+    /// An error in `category` with `message` (one line: its control
+    /// characters are escaped), about `file` when given: for the modules
+    /// above, whose messages name no value of a caller's.
     package init(_ category: Category, message: String, file: String? = nil) {
-        self.init(category, Message(stringLiteral: message), file: file)
+        self.init(category, Message(stringLiteral: message.escapingControlCharacters), file: file)
     }
 
     /// A file that does not exist or cannot be read: a missing input.

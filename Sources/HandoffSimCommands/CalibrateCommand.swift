@@ -98,7 +98,7 @@ func calibrateCommand(_ parsed: ParsedArguments, _ context: CommandContext) thro
         throw UsageError(message: "--check fits nothing, so --bootstrap has nothing to resample; give one or the other")
     }
     guard let data = FileManager.default.contents(atPath: file) else {
-        throw UsageError(message: "\(file): no such file or cannot be read")
+        throw UsageError(message: "\(file.escapingControlCharacters): no such file or cannot be read")
     }
     var experiment: Experiment
     switch ExperimentDecoder.decode(Array(data), file: file) {

@@ -3,6 +3,7 @@
 import Foundation
 import Handoff
 import HandoffCalibration
+import HandoffReport
 import HandoffScenario
 import HandoffWorld
 import ScenarioJSON
@@ -101,13 +102,18 @@ func defaultsTable(
         var evidence = evidenceText(row.evidence)
         let set = index < overrides.count ? overrides[index] : []
         if !set.isEmpty {
-            evidence = set.map { "\($0.wording): `\($0.path)` = `\($0.value)`" }.joined(separator: "; ")
+            // The wording names the scenario or overlay file, and the path
+            // and value come from it: escaped for a table cell.
+            evidence = set.map {
+                "\(Escape.markdownCell($0.wording)): `\(Escape.markdownCell($0.path))` = `\(Escape.markdownCell($0.value))`"
+            }.joined(separator: "; ")
                 + "; the default: " + evidence
         }
         lines.append("| \(row.setting) | \(row.value) | \(evidence) | \(rangesText(row.ranges)) | \(row.source) |")
     }
     for value in unmatched {
-        lines.append("| `\(value.path)` | `\(value.value)` | \(value.wording) | — | no default row names this path |")
+        lines.append(
+            "| `\(Escape.markdownCell(value.path))` | `\(Escape.markdownCell(value.value))` | \(Escape.markdownCell(value.wording)) | — | no default row names this path |")
     }
     return lines.joined(separator: "\n")
 }

@@ -411,7 +411,7 @@ func sweepCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(U
     }
     let parameters = parsed[.vary].map { (path: $0.path, values: $0.values) }
     guard let data = FileManager.default.contents(atPath: file) else {
-        throw UsageError(message: "\(file): no such file or cannot be read")
+        throw UsageError(message: "\(file.escapingControlCharacters): no such file or cannot be read")
     }
     let (overlay, overlayFailure) = try loadOverlay(parsed, context.io)
     if let overlayFailure { return overlayFailure }
@@ -537,7 +537,7 @@ func adviseCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(
     let (success, metric, resolution) = (parsed[.success], parsed[.chartMetric], parsed[.resolution])
     let (trials, seed, jobs) = (parsed[.trials], parsed[.seed], parsed[.jobs])
     guard let data = FileManager.default.contents(atPath: file) else {
-        throw UsageError(message: "\(file): no such file or cannot be read")
+        throw UsageError(message: "\(file.escapingControlCharacters): no such file or cannot be read")
     }
     var profiles = parsed[.advisedProfiles] ?? []
     if case let .success(scenario) = ScenarioDecoder.decode(Array(data), file: file) {

@@ -49,6 +49,23 @@ struct SweepTests {
         return Int64(segments - 1) * serialisation(1500, rate: rate) + serialisation(last + 40, rate: rate)
     }
 
+    @Test("a device or activity the caller names, and the file's name, are escaped in the message: no forged line")
+    func namesInMessagesEscaped() {
+        let hostile = "x\n::error file=a::forged\u{2028}\u{1B}"
+        for options in [SweepRunner.Options(activity: hostile), SweepRunner.Options(device: hostile)] {
+            switch Result(catching: { () throws(ScenarioError) in
+                try SweepRunner.prepare(
+                    Array(Self.lossFree().utf8), file: "evil\n::warning::x.json", payloads: ["1KiB"], options: options)
+            }) {
+            case .success: Issue.record("an unknown name was accepted")
+            case let .failure(failure):
+                #expect(!failure.message.contains("\n") && !failure.message.contains("\u{2028}"), "\(failure.message)")
+                #expect(failure.message.contains("x\\n::error file=a::forged\\u{2028}\\u{1B}"))
+                #expect(failure.prefixed("in \u{85}: ").message.hasPrefix("in \\u{85}: "))
+            }
+        }
+    }
+
     @Test("loss-free: p50 accept→continue is non-decreasing in payload size and grows exactly by the payload's serialisation (coding costs nothing here)")
     func closedForm() throws {
         let sizes = [256, 1024, 3072, 8192, 16_384, 32_768, 61_440]

@@ -3,8 +3,9 @@ import HandoffScenario
 // One toolkit for escaping: every name and value a report prints passes
 // through one of these, chosen by where it goes.
 
-/// How reports make text safe where they put it.
-enum Escape {
+/// How reports make text safe where they put it (package-wide: the
+/// command-line tool's own tables use it too).
+package enum Escape {
     /// Control characters written as escapes (`\n`, `\u{1B}`), so a value
     /// cannot start a line of its own or move the cursor: for text output.
     static func controlCharacters(_ text: String) -> String { text.escapingControlCharacters }
@@ -49,7 +50,7 @@ enum Escape {
 
     /// Text for a Markdown table cell: pipes escaped, control characters
     /// written as escapes.
-    static func markdownCell(_ text: String) -> String {
+    package static func markdownCell(_ text: String) -> String {
         replacing(text.escapingControlCharacters) { $0 == "|" ? "\\|" : nil }
     }
 
