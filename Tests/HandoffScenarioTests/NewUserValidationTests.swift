@@ -42,12 +42,12 @@ struct NewUserValidationTests {
         ).replacing(#""activity": { "device": "mac", "app": "com.example.notes", "type": "com.example.notes.editing" },"#, with: """
             "activities": [
                 { "name": "first", "device": "mac", "app": "com.example.notes", "type": "com.example.notes.editing" },
-                { "name": "second", "device": "mac", "app": "com.example.notes", "type": "com.example.notes.editing", "title": 3 }
+                { "name": "second", "device": "macbook", "app": "com.example.notes", "type": "com.example.notes.editing" }
               ],
             """)
         let found = problems(text)
         #expect(found.count == 1, "\(found)")
-        #expect(found.first?.contains("$.activities[1].title") == true, "\(found)")
+        #expect(found.first?.contains("$.activities[1].device: unknown device \"macbook\"") == true, "\(found)")
         // One device only is reported even when something else is wrong too.
         let oneDevice = problems(scenarioText(#""seed": -1"#).replacing(
             #"{ "name": "mac", "kind": "mac", "apps": ["com.example.notes"] },"#, with: ""))
