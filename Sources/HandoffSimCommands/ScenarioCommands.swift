@@ -323,6 +323,8 @@ func runCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(Usa
         results += seedResults
     }
     if showsProgress { io.writeError("\u{1B}[2K\r", newline: false) }
+    // Each valid file's warnings, once whatever the seeds.
+    for result in results.prefix(files.count) { writeWarnings(result.warnings, context) }
     // Every status decided once; every report below only renders it.
     let summary = RunSummary(results, strict: parsed[.strict], seeds: seedList?.seeds)
 
@@ -414,6 +416,7 @@ func validateCommand(_ parsed: ParsedArguments, _ context: CommandContext) throw
         case let .success(scenario):
             let count = scenario.expectations.count
             io.writeOutput("ok       \(file.escapingControlCharacters) (\(scenario.name.escapingControlCharacters): \(scenario.trials) trials, \(count) expectation\(count == 1 ? "" : "s"))\n")
+            writeWarnings(scenario.warnings, context)
         case let .failure(problems):
             invalid += 1
             io.writeError(problems.description)
@@ -427,6 +430,18 @@ func validateCommand(_ parsed: ParsedArguments, _ context: CommandContext) throw
         return .dataError
     }
     return .success
+}
+
+/// A valid file's warnings on standard error, as compilers print them
+/// (`FILE:LINE:COLUMN: warning: PATH: message`), and as `::warning`
+/// annotations when `GITHUB_ACTIONS` is "true".
+func writeWarnings(_ warnings: [ScenarioProblem], _ context: CommandContext) {
+    guard !warnings.isEmpty else { return }
+    let problems = ScenarioProblems(problems: warnings)
+    context.io.writeError(problems.description)
+    if context.environment["GITHUB_ACTIONS"] == "true" {
+        for line in RunReport.annotations(for: problems) { context.io.writeOutput(line + "\n") }
+    }
 }
 
 /// `handoff-sim replay`: one trial's trace and outcomes.

@@ -223,7 +223,7 @@ extension CommandSpec {
             .seed, .activity, .device,
             .jobs.helping("Spread the trials over N threads. The output never depends on N."),
             .shard, .shards, .sweepFormat, .chartMetric,
-            .p50.helping("With --format svg: the target drawn (a bound on the median), e.g. 1s."), .p90.helping("With --format svg: a bound on the 90th percentile as the target."), .p95.helping("With --format svg: a bound on the 95th percentile, drawn as the target with each panel's answer (the largest size swept that meets it), e.g. 1s.", shownInUsage: false), .p99.helping("With --format svg: a bound on the 99th percentile as the target."),
+            .p50.helping("A target: a bound on the median, e.g. 1s (see --p95)."), .p90.helping("A target: a bound on the 90th percentile (see --p95)."), .p95.helping("A target: a bound on the 95th percentile, e.g. 1s, answered under the text and markdown tables and on the svg chart and --html page with the largest size swept that meets it per series; refused with csv and jsonl.", shownInUsage: false), .p99.helping("A target: a bound on the 99th percentile (see --p95)."),
             .columns.helping(
                 "The text table's columns: compact has the axes, trials, success, failures, not offered and the accept → continue percentiles (under 120 columns); full has every error code and latency."),
             .output, .html, .samples, .overlay, .noIntervals, .noProgress,
@@ -253,7 +253,7 @@ extension CommandSpec {
             0/N ... N-1/N, each once; otherwise merge says which part does not fit.
             """,
         arguments: [ArgumentSpec("part", repeating: true, help: "A partial result of 'handoff-sim sweep --shard' (JSON Lines).")],
-        options: [.sweepFormat, .chartMetric, .p50.helping("With --format svg: the target drawn (a bound on the median), e.g. 1s."), .p90.helping("With --format svg: a bound on the 90th percentile as the target."), .p95.helping("With --format svg: a bound on the 95th percentile, drawn as the target with each panel's answer (the largest size swept that meets it), e.g. 1s.", shownInUsage: false), .p99.helping("With --format svg: a bound on the 99th percentile as the target."), .columns, .output, .html],
+        options: [.sweepFormat, .chartMetric, .p50.helping("A target: a bound on the median, e.g. 1s (see --p95)."), .p90.helping("A target: a bound on the 90th percentile (see --p95)."), .p95.helping("A target: a bound on the 95th percentile, e.g. 1s, answered under the text and markdown tables and on the svg chart and --html page with the largest size swept that meets it per series; refused with csv and jsonl.", shownInUsage: false), .p99.helping("A target: a bound on the 99th percentile (see --p95)."), .columns, .output, .html],
         exitCodes: [
             ExitCodeSpec(.success, "merged"),
             ExitCodeSpec(.usage, "bad command-line usage, or a part that does not exist"),
@@ -306,11 +306,28 @@ func render(
     target: SweepChart.Target? = nil
 ) -> String {
     switch format {
-    case .text: return SweepTable.text(result, columns: columns)
+    case .text:
+        return SweepTable.text(result, columns: columns)
+            + (target.map { SweepTable.targetText(result, metric: metric, target: $0) } ?? "")
     case .csv: return SweepTable.csv(result)
     case .jsonl: return SweepJSONLines.render(result, toolVersion: toolVersion)
-    case .markdown: return SweepTable.markdown(result)
+    case .markdown:
+        return SweepTable.markdown(result)
+            + (target.map { SweepTable.targetText(result, metric: metric, target: $0, markdown: true) } ?? "")
     case .svg: return SweepChart.svg(result, metric: metric, target: target)
+    }
+}
+
+/// Refuses a latency target where nothing would show it: `--format csv`
+/// or `jsonl` (a shard's part included) without `--html`. The chart, the
+/// text and Markdown tables and the HTML page each answer it.
+func checkTargetShown(_ target: SweepChart.Target?, format: SweepFormat, html: Bool) throws(UsageError) {
+    guard let target, !html else { return }
+    switch format {
+    case .text, .markdown, .svg: return
+    case .csv, .jsonl:
+        let option = latencyBounds.first { $0.percentile == target.percentile }?.option.name ?? "--p95"
+        throw UsageError(message: "option '\(option)' answers a latency target in --format text, markdown or svg, or with --html; --format \(format.rawValue) holds every point's figures without it (use 'handoff-sim advise' for the answer in words)")
     }
 }
 
@@ -406,6 +423,7 @@ func sweepCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(U
     if shard != nil, format != .jsonl, parsed.isGiven(.sweepFormat) {
         throw UsageError(message: "a shard writes a partial result as JSON Lines; merge the parts with 'handoff-sim merge' to render \(format)")
     }
+    try checkTargetShown(target, format: shard == nil ? format : .jsonl, html: parsed.isGiven(.html))
     if shard != nil, parsed.isGiven(.html) {
         throw UsageError(message: "a shard holds part of the trials; merge the parts with 'handoff-sim merge --html PATH' for the report")
     }
@@ -484,6 +502,7 @@ func mergeCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(U
     let started = clock.now
     let (format, metric, columns) = (parsed[.sweepFormat], parsed[.chartMetric], parsed[.columns])
     let target = try chartTarget(parsed)
+    try checkTargetShown(target, format: format, html: parsed.isGiven(.html))
     // A missing input is a usage error (64) in every command.
     var texts: [(file: String, text: String)] = []
     for file in parsed.positional {

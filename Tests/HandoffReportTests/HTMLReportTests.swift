@@ -163,4 +163,48 @@ struct HTMLReportTests {
         // The page names no single seed when each section has its own.
         #expect(!page.contains("<dt>seed</dt>"))
     }
+
+    /// The latency-bound fixture with `count` latency bounds that every
+    /// trial fails, run for 5 trials under `seed`.
+    static func manyFailingBounds(_ count: Int, seed: UInt64 = 3) throws -> FileResult {
+        let file = root + "/Tests/Fixtures/run-scenarios/latency-bound.json"
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        let bounds = (1...count).map { #"{"latency": "acceptToContinue", "percentile": 50, "below": "\#($0)ms"}"# }
+        let many = text.replacing(#/"expect": \[[\s\S]*\]\s*\}\s*$/#, with: { _ in
+            "\"expect\": [" + bounds.joined(separator: ", ") + "]}\n"
+        })
+        let scenario = try ScenarioSuite.decode(Array(many.utf8), file: file)
+        return FileResult(file: file, outcome: .ran(ScenarioRunner(jobs: 1).run(scenario, trials: 5, seed: seed)))
+    }
+
+    @Test("a trial that shows many failing expectations is replayed and pictured once, and each expectation links to it")
+    func oneTracePerTrial() throws {
+        let result = try Self.manyFailingBounds(30)
+        guard case let .ran(run) = result.outcome else { throw CancellationError() }
+        let trials = Set(run.expectations.compactMap(\.failingTrial))
+        #expect(run.expectations.allSatisfy { !$0.passed })
+        let page = HTMLReport.run(RunSummary([result]), context: Self.context)
+        #expect(page.components(separatedBy: "<figure class=\"trace\">").count - 1 == trials.count)
+        #expect(Self.elements(page, tag: "div", className: "trial").count == trials.count)
+        for trial in trials {
+            #expect(page.components(separatedBy: "href=\"#scenario-1-trial-\(trial)\"").count - 1
+                == run.expectations.filter { $0.failingTrial == trial }.count)
+            #expect(page.contains("id=\"scenario-1-trial-\(trial)\""))
+        }
+        #expect(!page.contains("pictures-left-out"))
+    }
+
+    @Test("however many seeds fail, a page pictures at most its cap of trials and says how many it left out")
+    func pictureCap() throws {
+        let seeds = Array(UInt64(1)...UInt64(25))
+        let results = try seeds.map { try Self.manyFailingBounds(3, seed: $0) }
+        let page = HTMLReport.run(RunSummary(results, seeds: seeds), context: Self.context)
+        let pictured = page.components(separatedBy: "<figure class=\"trace\">").count - 1
+        let trials = Self.elements(page, tag: "div", className: "trial").count
+        #expect(pictured == HTMLReport.TrialPictures.maximumTrials)
+        #expect(trials >= seeds.count)
+        #expect(page.contains("<p class=\"note pictures-left-out\">\(trials - pictured) trials are not pictured"))
+        // Every trial keeps its replay command.
+        #expect(page.components(separatedBy: "<code class=\"replay\">").count - 1 == trials)
+    }
 }

@@ -199,6 +199,28 @@ struct ScenarioCommandTests {
         }
     }
 
+    @Test("validate and run warn about a literal userInfo over the limit, naming its path, size and the limit; exit unchanged")
+    func userInfoWarning() throws {
+        let directory = try temporaryDirectory()
+        let file = directory + "/big-userinfo.json"
+        let text = try read(fixtures + "passes.json").replacing(
+            #""type": "com.example.notes.editing""#,
+            with: #""type": "com.example.notes.editing", "userInfo": {"text": "\#(String(repeating: "x", count: 204_880))"}"#)
+        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        let validate = try ProductRunner.run("handoff-sim", ["validate", file])
+        #expect(validate.status == 0)
+        #expect(validate.standardOutput.hasPrefix("ok       \(file)"))
+        let warning = #/: warning: \$\.activity\.userInfo: the userInfo encodes to about ([0-9]+) bytes, over protocol\.userInfoLimit \(65536 bytes\): the source refuses to send it and every continuation fails with 4611/#
+        let match = try #require(validate.standardError.firstMatch(of: warning), "\(validate.standardError)")
+        #expect(Int(match.output.1).map { $0 > 204_880 } == true)
+        #expect(validate.standardError.hasPrefix(file + ":"))
+        let annotated = try ProductRunner.run("handoff-sim", ["validate", file], environment: ["GITHUB_ACTIONS": "true"])
+        #expect(annotated.standardOutput.contains("::warning file=\(file),line="), "\(annotated.standardOutput)")
+        let run = try ProductRunner.run("handoff-sim", ["run", file, "--trials", "2", "--no-progress"])
+        #expect(run.status == 1)
+        #expect(run.standardError.firstMatch(of: warning) != nil, "\(run.standardError)")
+    }
+
     @Test("validate reports every problem of a file at once, in document order")
     func everyProblem() throws {
         let run = try ProductRunner.run("handoff-sim", ["validate", invalid + "several-problems.json"])

@@ -79,6 +79,28 @@ struct SweepCommandTests {
         #expect(!relay.standardError.contains("warning"))
     }
 
+    @Test("a latency target is answered under the text and Markdown tables, and refused where nothing would show it")
+    func targetOutsideTheChart() throws {
+        let axes = ["--payload", "256B,8KiB", "--trials", "6", "--no-progress", "--p95", "1s"]
+        let text = try ProductRunner.run("handoff-sim", ["sweep", scenario] + axes)
+        #expect(text.status == 0, "\(text.standardError)")
+        #expect(text.standardOutput.contains("\ntarget: acceptToContinue p95 ≤ 1s; the largest size swept that meets it\n  "),
+                "\(text.standardOutput)")
+        let markdown = try ProductRunner.run("handoff-sim", ["sweep", scenario] + axes + ["--format", "markdown"])
+        #expect(markdown.status == 0)
+        #expect(markdown.standardOutput.contains("\n**Target:** acceptToContinue p95 ≤ 1s; the largest size swept that meets it:\n- "),
+                "\(markdown.standardOutput)")
+        for format in ["csv", "jsonl"] {
+            let refused = try ProductRunner.run("handoff-sim", ["sweep", scenario] + axes + ["--format", format])
+            #expect(refused.status == 64)
+            #expect(refused.standardError.hasPrefix("error: option '--p95' answers a latency target in --format text, markdown or svg, or with --html; --format \(format)"),
+                    "\(refused.standardError)")
+        }
+        let shard = try ProductRunner.run("handoff-sim", ["sweep", scenario] + axes + ["--shard", "0/2"])
+        #expect(shard.status == 64)
+        #expect(shard.standardError.contains("--format jsonl holds every point's figures"), "\(shard.standardError)")
+    }
+
     @Test("extreme Slurm indices are usage errors, never an overflow", arguments: [
         (["SLURM_ARRAY_TASK_ID": "-9223372036854775808", "SLURM_ARRAY_TASK_MIN": "9223372036854775807", "SLURM_ARRAY_TASK_COUNT": "4"],
          "error: SLURM_ARRAY_TASK_ID -9223372036854775808 less SLURM_ARRAY_TASK_MIN 9223372036854775807 is out of range"),

@@ -6,12 +6,20 @@ extension HTMLReport {
     /// The report of a `run`: a summary table in the files' order, then one
     /// section per scenario (failures first, then fragile passes, passes
     /// and skipped files) with each expectation (what was asked, what was measured,
-    /// its verdict and confidence interval). A failing scenario shows, for
-    /// each failing expectation, the trial that shows it replayed as an
-    /// inline trace diagram, its replay command, and where accept →
-    /// continue went (the latency budget); an invalid file lists its
-    /// problems. The DOM contract is in ``HTMLReport``. It renders a
-    /// `RunSummary` and decides no status itself.
+    /// its verdict and confidence interval). A failing scenario shows each
+    /// trial that shows a failing expectation once, replayed as an inline
+    /// trace diagram with its replay command and the expectations it shows
+    /// (each failing expectation links to it), and where accept → continue
+    /// went (the latency budget); an invalid file lists its problems. The
+    /// DOM contract is in ``HTMLReport``. It renders a `RunSummary` and
+    /// decides no status itself.
+    ///
+    /// The page stays bounded whatever the run: at most
+    /// ``TrialPictures/maximumTrials`` trials are replayed and pictured, and
+    /// at most ``TrialPictures/maximumBytes`` of pictures inlined, in the
+    /// order the sections are listed; a trial past either keeps its replay
+    /// command and a note, and the top of the page says how many were left
+    /// out.
     ///
     /// - Parameters:
     ///   - summary: The run, its statuses decided (with several seeds each
@@ -47,10 +55,34 @@ extension HTMLReport {
         table.append("</tbody></table></div>")
         page.body += table
         // What needs a look comes first; the order is otherwise the files'.
+        var pictures = TrialPictures()
+        var sections: [String] = []
         for index in summary.listingOrder {
-            page.body += scenarioSection(summary.entries[index], index: index, command: command, namesSeeds: namesSeeds)
+            sections += scenarioSection(
+                summary.entries[index], index: index, command: command, namesSeeds: namesSeeds, pictures: &pictures)
         }
+        if pictures.leftOut > 0 {
+            page.body.append("<p class=\"note pictures-left-out\">\(pictures.leftOut) trial\(pictures.leftOut == 1 ? " is" : "s are") "
+                + "not pictured: this page replays at most \(TrialPictures.maximumTrials) trials and inlines at most "
+                + "\(TrialPictures.maximumBytes >> 20) MiB of trace diagrams. Each keeps its replay command; add "
+                + "<code>--format svg</code> to it for the diagram.</p>")
+        }
+        page.body += sections
         return page.render(context)
+    }
+
+    /// The trials a run page has pictured so far, against its bounds.
+    struct TrialPictures {
+        /// The most trials one page replays and pictures.
+        static let maximumTrials = 10
+        /// The most bytes of trace diagrams one page inlines.
+        static let maximumBytes = 8 << 20
+        /// Trials pictured so far.
+        var pictured = 0
+        /// Bytes of diagrams inlined so far.
+        var bytes = 0
+        /// Trials left without a picture.
+        var leftOut = 0
     }
 
     /// A status's badge: its word, upper-cased, on its colour.
@@ -71,7 +103,9 @@ extension HTMLReport {
     }
 
     /// One scenario's section.
-    static func scenarioSection(_ entry: RunSummary.Entry, index: Int, command: String, namesSeeds: Bool) -> [String] {
+    static func scenarioSection(
+        _ entry: RunSummary.Entry, index: Int, command: String, namesSeeds: Bool, pictures: inout TrialPictures
+    ) -> [String] {
         let status = entry.status
         var seedAttribute = ""
         var lines: [String] = []
@@ -90,7 +124,7 @@ extension HTMLReport {
             if entry.failsOnlyUnderStrict {
                 lines.append("<p><strong>Fails under --strict:</strong> every expectation held, but a fragile one counts as a failure.</p>")
             }
-            lines += ranLines(entry, run, index: index, command: command)
+            lines += ranLines(entry, run, index: index, command: command, pictures: &pictures)
         }
         var section = [
             "<section class=\"scenario\" id=\"scenario-\(index + 1)\" data-scenario=\"\(html(entry.file))\" "
@@ -112,51 +146,101 @@ extension HTMLReport {
 
     /// The body of a scenario that ran: its expectations, and for a
     /// failure the trials that show it and its latency budget.
-    static func ranLines(_ entry: RunSummary.Entry, _ run: ScenarioResult, index: Int, command: String) -> [String] {
+    static func ranLines(
+        _ entry: RunSummary.Entry, _ run: ScenarioResult, index: Int, command: String, pictures: inout TrialPictures
+    ) -> [String] {
         var lines: [String] = []
         lines.append("<p class=\"note\">Seed \(run.seed), \(run.trials) trial\(run.trials == 1 ? "" : "s").</p>")
         if let failure = run.failure {
             lines.append("<p><strong>The scenario stopped:</strong> \(html(failure.description))</p>")
             if let trial = failure.trial {
-                lines += trialLines(run, trial: trial, index: index, part: 0, command: command, caption: "the trial that stopped")
+                lines += trialLines(
+                    run, trial: trial, index: index, command: command, caption: "the trial that stopped", pictures: &pictures)
             }
             return lines
         }
+        let fails = entry.status == .fail
+        // Each trial that shows a failing expectation, once, in the order
+        // the expectations come; every expectation it shows links to it.
+        var shown: [(trial: Int, expectations: [ExpectationResult])] = []
+        if fails {
+            for expectation in run.expectations where !expectation.passed {
+                guard let trial = expectation.failingTrial else { continue }
+                if let group = shown.firstIndex(where: { $0.trial == trial }) {
+                    shown[group].expectations.append(expectation)
+                } else {
+                    shown.append((trial, [expectation]))
+                }
+            }
+        }
         if !run.expectations.isEmpty {
             let rows = run.expectations.map { expectation in
-                [expectation.verdict.rawValue.uppercased(), expectation.expectation.path, expectation.asked, expectation.measured,
-                 expectation.confidence.map { $0.text + ($0.settleText.map { "; " + $0 } ?? "") } ?? "—"]
+                var measured = html(expectation.measured)
+                if fails, !expectation.passed, let trial = expectation.failingTrial {
+                    measured += " (<a href=\"#\(trialAnchor(index: index, trial: trial))\">trial \(trial)</a>)"
+                }
+                return [html(expectation.verdict.rawValue.uppercased()), html(expectation.expectation.path), html(expectation.asked),
+                        measured, html(expectation.confidence.map { $0.text + ($0.settleText.map { "; " + $0 } ?? "") } ?? "—")]
             }
-            lines += htmlTable(["verdict", "expectation", "expected", "measured", "confidence"], rows, className: "expectations")
+            lines += htmlTable(
+                ["verdict", "expectation", "expected", "measured", "confidence"], rows, className: "expectations", escaped: true)
         }
-        guard entry.status == .fail else { return lines }
-        for (part, expectation) in run.expectations.enumerated() where !expectation.passed {
-            guard let trial = expectation.failingTrial else { continue }
+        guard fails else { return lines }
+        for (trial, expectations) in shown {
+            // Several expectations are named by their paths only, under the
+            // heading: the table above has what each expected and measured.
+            let caption = expectations.count == 1
+                ? "trial \(trial), which shows \(expectations[0].expectation.path): expected \(expectations[0].asked); measured \(expectations[0].measured)"
+                : "trial \(trial), which shows \(expectations.count) failing expectations"
+            let shows = expectations.count == 1 ? nil : expectations.map(\.expectation.path).joined(separator: ", ")
             lines += trialLines(
-                run, trial: trial, index: index, part: part + 1, command: command,
-                caption: "trial \(trial), which shows \(expectation.expectation.path): expected \(expectation.asked); measured \(expectation.measured)")
+                run, trial: trial, index: index, command: command, caption: caption, shows: shows, pictures: &pictures)
         }
         if !entry.failsOnlyUnderStrict { lines += budgetLines(run.pairs) }
         return lines
     }
 
-    /// A trial replayed: its replay command and its trace diagram.
+    /// The id of the trial `trial` of the section of entry `index`.
+    static func trialAnchor(index: Int, trial: Int) -> String { "scenario-\(index + 1)-trial-\(trial)" }
+
+    /// A trial: its caption (and `shows`, the expectations it shows, when
+    /// there are several), its replay command and, within the page's
+    /// bounds (`pictures`), its trace diagram, replayed here; past them a
+    /// note instead.
     static func trialLines(
-        _ run: ScenarioResult, trial: Int, index: Int, part: Int, command: String, caption: String
+        _ run: ScenarioResult, trial: Int, index: Int, command: String, caption: String, shows: String? = nil,
+        pictures: inout TrialPictures
     ) -> [String] {
         let replayCommand = ReplayCommand.text(command: command, scenario: run.scenario, seed: run.seed, trial: trial)
         var lines = [
-            "<div class=\"trial\" data-trial=\"\(trial)\">",
+            "<div class=\"trial\" id=\"\(trialAnchor(index: index, trial: trial))\" data-trial=\"\(trial)\">",
             "<h3>\(html(caption))</h3>",
-            "<pre><code class=\"replay\">\(html(replayCommand))</code></pre>",
         ]
+        if let shows { lines.append("<p class=\"note shows\">\(html(shows))</p>") }
+        lines.append("<pre><code class=\"replay\">\(html(replayCommand))</code></pre>")
+        let leftOut = "<p class=\"note\">Not pictured: this page pictures at most \(TrialPictures.maximumTrials) trials "
+            + "and \(TrialPictures.maximumBytes >> 20) MiB of trace diagrams; add <code>--format svg</code> to the command above for this one's.</p>"
+        guard pictures.pictured < TrialPictures.maximumTrials, pictures.bytes < TrialPictures.maximumBytes else {
+            pictures.leftOut += 1
+            lines.append(leftOut)
+            lines.append("</div>")
+            return lines
+        }
         if let replay = try? ScenarioRunner.replay(run.scenario, seed: run.seed, trial: trial, packets: false) {
-            lines.append("<figure class=\"trace\">")
             var svg = ""
-            TraceDiagram.write(replay, scenario: run.scenario, to: &svg, idPrefix: "t\(index + 1)-\(part)-")
-            lines.append(inlineSVG(svg))
-            lines.append("<figcaption>Trace of trial \(trial) (seed \(run.seed)): one lane per actor, time in ms on the left.</figcaption>")
-            lines.append("</figure>")
+            TraceDiagram.write(replay, scenario: run.scenario, to: &svg, idPrefix: "t\(index + 1)-\(trial)-")
+            let picture = inlineSVG(svg)
+            if pictures.pictured > 0, pictures.bytes + picture.utf8.count > TrialPictures.maximumBytes {
+                pictures.leftOut += 1
+                lines.append(leftOut)
+            } else {
+                pictures.pictured += 1
+                pictures.bytes += picture.utf8.count
+                lines.append("<figure class=\"trace\">")
+                lines.append(picture)
+                lines.append("<figcaption>Trace of trial \(trial) (seed \(run.seed)): one lane per actor, time in ms on the left.</figcaption>")
+                lines.append("</figure>")
+            }
         } else {
             lines.append("<p class=\"note\">The trial could not be replayed here; run the command above.</p>")
         }

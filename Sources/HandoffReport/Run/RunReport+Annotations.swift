@@ -50,12 +50,15 @@ extension RunReport {
         return lines
     }
 
-    /// One `::error` line per problem of an invalid file (for `validate`).
+    /// One `::error` line per problem of an invalid file (for `validate`),
+    /// or one `::warning` line per warning of a valid one.
     public static func annotations(for problems: ScenarioProblems) -> [String] {
         problems.problems.map { problem in
-            annotation(
+            let warns = problem.severity == .warning
+            return annotation(
                 file: problem.file, line: problem.position?.line, column: problem.position?.column,
-                title: "invalid scenario", message: "\(problem.path): \(problem.message)".escapingControlCharacters)
+                title: warns ? "scenario warning" : "invalid scenario",
+                message: "\(problem.path): \(problem.message)".escapingControlCharacters, level: warns ? "warning" : "error")
         }
     }
 

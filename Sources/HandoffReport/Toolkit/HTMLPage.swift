@@ -19,10 +19,13 @@ import HandoffScenario
 ///   every report gives it (`RunSummary.Status`, `--strict` applied: a
 ///   fragile scenario under `--strict` is `fail`); `data-seed` with
 ///   several seeds;
-/// - in a failing scenario, each failing expectation's trial (and a
-///   scenario's trial that stopped at a limit) as an inline `<svg>` trace
-///   diagram inside `<figure class="trace">`, and its replay command in
-///   `<code class="replay">`;
+/// - in a failing scenario, each trial that shows a failing expectation
+///   (and a scenario's trial that stopped at a limit) once, as
+///   `<div class="trial" data-trial="K">` with its replay command in
+///   `<code class="replay">` and an inline `<svg>` trace diagram inside
+///   `<figure class="trace">`, within the page's bounds (at most 10 trials
+///   and 8 MiB of diagrams; past them a note, and
+///   `<p class="pictures-left-out">` at the top);
 /// - the script, when it runs, sets `data-script="ran"` on `<html>`, and
 ///   `data-script-error` if a script error happens on the page.
 ///
@@ -212,10 +215,13 @@ struct HTMLPage {
 /// (``Escape/html(_:)``, the pages' shorthand for it).
 func html(_ text: String) -> String { Escape.html(text) }
 
-/// A table: a header row and rows of cells, each cell's text escaped;
-/// columns in `numeric` are right-aligned. Wrapped so a wide table
+/// A table: a header row and rows of cells, each cell's text escaped (or,
+/// with `escaped`, each cell already HTML the caller escaped); columns in
+/// `numeric` are right-aligned. Wrapped so a wide table
 /// scrolls on its own rather than widening the page.
-func htmlTable(_ header: [String], _ rows: [[String]], numeric: Set<Int> = [], className: String? = nil) -> [String] {
+func htmlTable(
+    _ header: [String], _ rows: [[String]], numeric: Set<Int> = [], className: String? = nil, escaped: Bool = false
+) -> [String] {
     let classAttribute = className.map { " class=\"\(html($0))\"" } ?? ""
     var lines = ["<div class=\"scroll\"><table\(classAttribute)>", "<thead><tr>"]
     lines.append(header.enumerated().map { index, name in
@@ -225,7 +231,7 @@ func htmlTable(_ header: [String], _ rows: [[String]], numeric: Set<Int> = [], c
     lines.append("<tbody>")
     for row in rows {
         lines.append("<tr>" + row.enumerated().map { index, cell in
-            "<td\(numeric.contains(index) ? " class=\"number\"" : "")>\(html(cell))</td>"
+            "<td\(numeric.contains(index) ? " class=\"number\"" : "")>\(escaped ? cell : html(cell))</td>"
         }.joined() + "</tr>")
     }
     lines.append("</tbody></table></div>")

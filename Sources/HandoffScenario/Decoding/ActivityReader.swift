@@ -9,8 +9,8 @@ struct ActivityReader {
     let context: DecodingContext
 
     func readActivities(
-        _ top: ObjectReader, _ root: JSONPath, apps: [AppDescription], bundleIDs: [String], deviceNames: [String],
-        drafts: [ScenarioReader.DeviceDraft]
+        _ top: ObjectReader, _ root: JSONPath, apps: [AppDescription], bundleIDs: [String], declaredTypes: [String: [String]],
+        deviceNames: [String], drafts: [ScenarioReader.DeviceDraft], userInfoLimit: Int
     ) -> [ScenarioActivity] {
         var nodes: [(JSONNode, JSONPath, String?)] = []
         switch (top.member("activity"), top.member("activities")) {
@@ -37,8 +37,8 @@ struct ActivityReader {
         var activities: [ScenarioActivity] = []
         for (node, path, defaultName) in nodes {
             guard let activity = readActivity(
-                node, path, defaultName: defaultName, apps: apps, bundleIDs: bundleIDs, deviceNames: deviceNames,
-                drafts: drafts)
+                node, path, defaultName: defaultName, apps: apps, bundleIDs: bundleIDs, declaredTypes: declaredTypes,
+                deviceNames: deviceNames, drafts: drafts, userInfoLimit: userInfoLimit)
             else { continue }
             if activities.contains(where: { $0.name == activity.name }) {
                 context.report(path.key("name"), at: node.member("name")?.value.position,
@@ -52,7 +52,7 @@ struct ActivityReader {
 
     func readActivity(
         _ node: JSONNode, _ path: JSONPath, defaultName: String?, apps: [AppDescription], bundleIDs: [String],
-        deviceNames: [String], drafts: [ScenarioReader.DeviceDraft]
+        declaredTypes: [String: [String]], deviceNames: [String], drafts: [ScenarioReader.DeviceDraft], userInfoLimit: Int
     ) -> ScenarioActivity? {
         guard let object = context.object(node, path, what: "an activity object", allowed: ScenarioKeys.activity) else {
             return nil
@@ -68,22 +68,48 @@ struct ActivityReader {
         let device = object.required("device", what: "the device that creates it", { node, devicePath in
             deviceReference(node, devicePath, among: deviceNames)
         })
-        let app = object.required("app", what: "the bundle ID of the app that creates it", { node, appPath -> AppDescription? in
+        // The app's bundle ID when the file declares it, valid or not: a
+        // declared app that is invalid was reported where it is declared.
+        let bundleID = object.required("app", what: "the bundle ID of the app that creates it", { node, appPath -> String? in
             guard let bundleID = context.string(node, appPath) else { return nil }
-            guard let app = apps.first(where: { $0.bundleID == bundleID }) else {
-                // A declared app that is invalid was reported where it is declared.
-                if bundleIDs.contains(bundleID) { return nil }
+            guard bundleIDs.contains(bundleID) else {
                 context.report(appPath, at: node.position,
                                "unknown app \"\(bundleID)\"; apps are declared under \"apps\"" + context.didYouMean(bundleID, among: bundleIDs))
                 return nil
             }
-            return app
+            return bundleID
         })
+        let app = bundleID.flatMap { bundleID in apps.first { $0.bundleID == bundleID } }
         let type = object.required("type", what: "the activity type", { context.nonEmptyString($0, $1) })
+        // The app declares the type: checked whatever else is wrong with the
+        // activity or the app, against the types the app declares as written
+        // (skipped only when they cannot be read).
+        if let bundleID, let type, type != browsingWebActivityType {
+            let declared = app.map { $0.activityTypes + $0.documentTypes.compactMap(\.ubiquitousActivityType) }
+                ?? declaredTypes[bundleID]
+            if let declared, !declared.contains(type) {
+                context.report(path.key("type"), at: object.position(of: "type"),
+                               "activity type \"\(type)\" is not declared by app \"\(bundleID)\" (its activityTypes: \(declared.isEmpty ? "none" : declared.joined(separator: ", ")))"
+                                   + context.didYouMean(type, among: declared))
+            }
+        }
         var content = ActivityContent(type: type ?? "")
         if let title = object.optional("title", { context.string($0, $1) }) { content.title = title }
         if let userInfo = object.optional("userInfo", { readUserInfo($0, $1) }) { content.userInfo = userInfo }
         if let size = object.optional("payloadSize", { context.bytes($0, $1) }) { content.payloadSize = size }
+        if let requiredKeys = object.optional("requiredUserInfoKeys", { context.strings($0, $1) }) {
+            content.requiredUserInfoKeys = Set(requiredKeys)
+        }
+        // A literal userInfo the source will refuse to send: valid, but every
+        // trial fails with 4611. (A payloadSize over the limit says so on
+        // purpose, as payload-over-limit.json does.)
+        if !object.has("payloadSize"), object.has("userInfo"), content.transferSize > userInfoLimit {
+            context.warn(path.key("userInfo"), at: object.position(of: "userInfo"),
+                         "the userInfo encodes to about \(content.transferSize) bytes, over protocol.userInfoLimit "
+                             + "(\(userInfoLimit) bytes): the source refuses to send it and every continuation fails with "
+                             + "4611 (handoffUserInfoTooLarge); give a smaller userInfo, raise protocol.userInfoLimit, or "
+                             + "use continuation streams for bulk data")
+        }
         if let member = object.member("webpageURL"), let text = context.string(member.value, path.key("webpageURL")) {
             do {
                 try content.setWebpageURL(text)
@@ -94,9 +120,6 @@ struct ActivityReader {
         if let value = object.optional("supportsContinuationStreams", { context.bool($0, $1) }) {
             content.supportsContinuationStreams = value
         }
-        if let keys = object.optional("requiredUserInfoKeys", { context.strings($0, $1) }) {
-            content.requiredUserInfoKeys = Set(keys)
-        }
         if let value = object.optional("needsSave", { context.bool($0, $1) }) { content.needsSave = value }
         if let value = object.optional("eligibleForHandoff", { context.bool($0, $1) }) {
             content.isEligibleForHandoff = value
@@ -106,19 +129,13 @@ struct ActivityReader {
         }
         if let value = object.optional("documentPath", { context.nonEmptyString($0, $1) }) { content.documentPath = value }
         if let value = object.optional("responders", { context.strings($0, $1) }) { content.responders = value }
-        guard let name, let device, let app, let type else { return nil }
+        guard let name, let device, let app, type != nil else { return nil }
         // Cross-references: the app runs on the device and declares the type.
         if let draft = drafts.first(where: { $0.description.name == device }),
             !draft.description.installedApps.contains(app.bundleID)
         {
             context.report(path.key("app"), at: object.position(of: "app"),
                            "app \"\(app.bundleID)\" is not installed on device \"\(device)\"; add it to the device's \"apps\"")
-        }
-        let declared = app.activityTypes + app.documentTypes.compactMap(\.ubiquitousActivityType)
-        if type != browsingWebActivityType, !declared.contains(type) {
-            context.report(path.key("type"), at: object.position(of: "type"),
-                           "activity type \"\(type)\" is not declared by app \"\(app.bundleID)\" (its activityTypes: \(declared.isEmpty ? "none" : declared.joined(separator: ", ")))"
-                               + context.didYouMean(type, among: declared))
         }
         return ScenarioActivity(name: name, device: device, app: app.bundleID, content: content)
     }

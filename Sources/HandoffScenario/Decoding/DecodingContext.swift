@@ -15,6 +15,12 @@ package final class DecodingContext {
     /// million mistakes is still read in time linear in its size.
     static let maximumProblems = 100
 
+    /// Where keys of other objects belong, in words (`"fetchPath"` →
+    /// `the "network" object`), for the hint on an unknown key that is
+    /// another object's: a scenario file's (``ScenarioKeys/homes``), or
+    /// none.
+    var keyHomes: [(keys: [String], home: String)] = []
+
     package init(file: String) { self.file = file }
 
     /// Whether further problems are only counted.
@@ -56,6 +62,17 @@ package final class DecodingContext {
         problems.append(ScenarioProblem(file: file, path: path.description, position: position, message: message))
     }
 
+    /// Warnings: what does not make the file invalid but will likely make
+    /// it fail (``Scenario/warnings``), in the order found.
+    package private(set) var warnings: [ScenarioProblem] = []
+
+    /// Records a warning at `path` (the value at `position`).
+    func warn(_ path: JSONPath, at position: SourcePosition?, _ message: String) {
+        guard warnings.count < Self.maximumProblems else { return }
+        warnings.append(ScenarioProblem(
+            file: file, path: path.description, position: position, message: message, severity: .warning))
+    }
+
     /// Records "expected …, found …" for `node`.
     package func mismatch(_ node: JSONNode, _ path: JSONPath, expected: String) {
         report(path, at: node.position, "expected \(expected), found \(found(node))")
@@ -94,10 +111,32 @@ package final class DecodingContext {
                 report(
                     memberPath, at: member.keyPosition,
                     "unknown key \"\(member.key)\" in \(what); expected one of \(allowed.joined(separator: ", "))"
-                        + didYouMean(member.key, among: allowed))
+                        + keyHint(member.key, among: allowed))
             }
         }
         return ObjectReader(context: self, node: node, members: members, path: path)
+    }
+
+    /// " (did you mean …?)" for an unknown `key`: the allowed key it is a
+    /// likely typo of; else the one allowed key that contains it or that it
+    /// contains (`"network"` → `"wifiNetwork"`, four letters at least);
+    /// else where it belongs when it is the key of one other object
+    /// (``keyHomes``).
+    func keyHint(_ key: String, among allowed: [String]) -> String {
+        guard !isSaturated else { return "" }
+        let typo = didYouMean(key, among: allowed)
+        if !typo.isEmpty { return typo }
+        let lowered = key.lowercased()
+        if lowered.count >= 4 {
+            let containing = allowed.filter {
+                let candidate = $0.lowercased()
+                return candidate.count >= 4 && (candidate.contains(lowered) || lowered.contains(candidate))
+            }
+            if containing.count == 1 { return " (did you mean \"\(containing[0])\"?)" }
+        }
+        let homes = keyHomes.filter { $0.keys.contains(key) }
+        if homes.count == 1 { return " (\"\(key)\" is a key of \(homes[0].home))" }
+        return ""
     }
 
     // MARK: Scalars
@@ -119,9 +158,15 @@ package final class DecodingContext {
         return text
     }
 
-    func bool(_ node: JSONNode, _ path: JSONPath) -> Bool? {
+    /// A boolean; for a string in its place, `stringHint` (given the
+    /// string as ``found(_:)`` shows it) may say which other key takes one.
+    func bool(_ node: JSONNode, _ path: JSONPath, stringHint: ((String) -> String)? = nil) -> Bool? {
         guard case let .bool(value) = node.value else {
-            mismatch(node, path, expected: "true or false")
+            if case .string = node.value, let stringHint {
+                report(path, at: node.position, "expected true or false, found \(found(node)); \(stringHint(found(node)))")
+            } else {
+                mismatch(node, path, expected: "true or false")
+            }
             return nil
         }
         return value

@@ -57,7 +57,11 @@ struct DeviceReader {
         var settings = DeviceSettings()
         if let value = object.optional("handoff", { context.bool($0, $1) }) { settings.handoffEnabled = value }
         if let value = object.optional("bluetooth", { context.bool($0, $1) }) { settings.bluetoothEnabled = value }
-        if let value = object.optional("wifi", { context.bool($0, $1) }) { settings.wifiEnabled = value }
+        // "wifi" is the switch; a network's name goes in "wifiNetwork".
+        let wifiHint = { (network: String) in
+            "\"wifi\" is the Wi-Fi switch; the network a device is joined to is \"wifiNetwork\" (did you mean \"wifiNetwork\": \(network)?)"
+        }
+        if let value = object.optional("wifi", { context.bool($0, $1, stringHint: wifiHint) }) { settings.wifiEnabled = value }
         if let value = object.optional("screen", { node, screenPath in
             context.choice(node, screenPath, what: "screen state", among: ScreenState.allCases.map(\.rawValue))
                 .flatMap(ScreenState.init(rawValue:))

@@ -9,8 +9,8 @@ struct ExpectationReader {
     let context: DecodingContext
 
     func readExpectations(
-        _ node: JSONNode, _ path: JSONPath, activities: [ScenarioActivity], deviceNames: [String],
-        canInferReceiver: Bool
+        _ node: JSONNode, _ path: JSONPath, activities: [ScenarioActivity], declaredActivities: [String?], sources: [String],
+        deviceNames: [String], canInferReceiver: Bool
     ) -> [Expectation]? {
         guard let list = context.array(
             node, path, expected: "an array of expectations", maximumCount: InputBounds.maximumExpectations) else { return nil }
@@ -20,6 +20,7 @@ struct ExpectationReader {
         var result: [Expectation] = []
         for (index, element) in list.enumerated() {
             if let expectation = readExpectation(element, path.index(index), activities: activities,
+                                                 declaredActivities: declaredActivities, sources: sources,
                                                  deviceNames: deviceNames, canInferReceiver: canInferReceiver) {
                 result.append(expectation)
             }
@@ -28,8 +29,8 @@ struct ExpectationReader {
     }
 
     func readExpectation(
-        _ node: JSONNode, _ path: JSONPath, activities: [ScenarioActivity], deviceNames: [String],
-        canInferReceiver: Bool
+        _ node: JSONNode, _ path: JSONPath, activities: [ScenarioActivity], declaredActivities: [String?], sources: [String],
+        deviceNames: [String], canInferReceiver: Bool
     ) -> Expectation? {
         guard let object = context.object(node, path, what: "an expectation object", allowed: ScenarioKeys.expectation)
         else { return nil }
@@ -43,29 +44,33 @@ struct ExpectationReader {
         }
         // Which activity.
         var activity: Int?
+        // Activities are named among every one the file declares, so one
+        // reported invalid where it is declared is not reported again here.
+        let declaredNames = declaredActivities.compactMap { $0 }
         if let member = object.member("activity") {
             let names = activities.map(\.name)
             if let name = context.string(member.value, path.key("activity")) {
                 activity = names.firstIndex(of: name)
-                if activity == nil {
+                if activity == nil, !declaredNames.contains(name) {
                     context.report(path.key("activity"), at: member.value.position,
-                                   "unknown activity \"\(name)\"; activities are \(names.joined(separator: ", "))"
-                                       + context.didYouMean(name, among: names))
+                                   "unknown activity \"\(name)\"; activities are \(declaredNames.joined(separator: ", "))"
+                                       + context.didYouMean(name, among: declaredNames))
                 }
             }
-        } else if activities.count == 1 || kindType.coversDevice {
+        } else if declaredActivities.count <= 1 || kindType.coversDevice {
             // A device's callbacks and events cover all its activities.
             activity = activities.isEmpty ? nil : 0
-        } else if activities.count > 1 {
+        } else {
             context.report(path, at: node.position,
-                           "missing required key \"activity\" (which activity: \(activities.map(\.name).joined(separator: ", ")))")
+                           "missing required key \"activity\" (which activity: \(declaredNames.joined(separator: ", ")))")
         }
-        // Which receiving device: the only device that is no activity's source, unless named.
+        // Which receiving device: the only device that is no activity's
+        // source (as the file names them), unless named.
         var device: String?
         if let member = object.member("on") {
             device = ActivityReader(context: context).deviceReference(member.value, path.key("on"), among: deviceNames)
         } else {
-            let sources = Set(activities.map(\.device))
+            let sources = Set(sources)
             let receivers = deviceNames.filter { !sources.contains($0) }
             if receivers.count == 1 {
                 device = receivers[0]

@@ -180,11 +180,29 @@ struct ProtocolReader {
     }
 
     /// `"explicit"`, `{"after": "500ms"}` or `{"thinkTime": {"mean", "standardDeviation"}}`.
+    /// " (did you mean …?)" for an acceptance written as a string: the
+    /// object form for a delay written in words (`"after 1s"`, `"1s"`), or
+    /// `"explicit"` for a misspelling of it; nothing otherwise.
+    func acceptanceSuggestion(_ text: String) -> String {
+        var delay = text.drop { $0 == " " }
+        if delay.lowercased().hasPrefix("after") { delay = delay.dropFirst("after".count) }
+        delay = delay.drop { $0 == " " || $0 == ":" || $0 == "=" }
+        while delay.last == " " { delay = delay.dropLast() }
+        if !delay.isEmpty, case .success = Quantities.duration(String(delay)) {
+            return " (did you mean {\"after\": \"\(delay)\"}?)"
+        }
+        return context.didYouMean(text, among: ["explicit"])
+    }
+
     func readAcceptance(_ node: JSONNode, _ path: JSONPath) -> AcceptancePolicy? {
         let expected = "\"explicit\", {\"after\": \"500ms\"} or {\"thinkTime\": {\"mean\": \"2s\", \"standardDeviation\": \"1s\"}}"
         switch node.value {
-        case .string:
-            guard context.choice(node, path, what: "acceptance", among: ["explicit"]) != nil else { return nil }
+        case let .string(text):
+            guard text == "explicit" else {
+                context.report(path, at: node.position,
+                               "unknown acceptance \(context.found(node)); expected \(expected)" + acceptanceSuggestion(text))
+                return nil
+            }
             return .explicit
         case .object:
             guard let object = context.object(node, path, what: "an acceptance object", allowed: ["after", "thinkTime"])

@@ -50,8 +50,12 @@ package enum ScenarioDecoder {
     /// tree with values replaced); `digest` is the file's.
     static func decode(root: JSONNode, file: String, digest: String) -> Result<Scenario, ScenarioProblems> {
         let context = DecodingContext(file: file)
+        context.keyHomes = ScenarioKeys.homes
         let decoded = ScenarioReader(context: context, digest: digest).read(root)
-        if let decoded, context.problems.isEmpty { return .success(decoded) }
+        if var decoded, context.problems.isEmpty {
+            decoded.warnings = context.warnings
+            return .success(decoded)
+        }
         return .failure(ScenarioProblems(problems: context.sortedProblems))
     }
 
@@ -132,6 +136,16 @@ enum ScenarioKeys {
         "setEligibleForHandoff", "accept", "signIn", "signOut", "bluetoothOff", "bluetoothOn", "wifiOff", "wifiOn",
         "handoffOff", "handoffOn", "move", "lock", "unlock", "screenOff", "screenOn", "lowPowerModeOn", "lowPowerModeOff",
         "idle", "active", "userInput",
+    ]
+    /// The objects whose keys an unknown key is looked up among, with where
+    /// each is in words: `"fetchPath"` on a device is `the "network"
+    /// object`'s.
+    static let homes: [(keys: [String], home: String)] = [
+        (network, "the \"network\" object"), (protocolKeys, "the \"protocol\" object"),
+        (device, "a device (under \"devices\")"), (activity, "an activity (\"activity\" or under \"activities\")"),
+        (app, "an app (under \"apps\")"), (behaviour, "an app's \"behaviour\""), (advertising, "\"protocol.advertising\""),
+        (rapport, "\"protocol.rapport\""), (transport, "\"network.transport\""), (link, "a link of \"network\""),
+        (top, "the top level of the file"),
     ]
     static let expectationKinds = HandoffScenario.expectationKinds.map { $0.key }
     static let expectation = expectationKinds + ["on", "activity", "atLeast", "atMost"]
@@ -226,7 +240,7 @@ struct ScenarioReader {
                 }
                 drafts.append(DeviceDraft(description: description, path: path))
             }
-            if list.count < 2, context.problems.isEmpty {
+            if list.count < 2 {
                 context.report(root_.key("devices"), at: top.position(of: "devices"),
                                "expected at least two devices (a source and a receiver), found \(list.count)")
             }
@@ -234,18 +248,30 @@ struct ScenarioReader {
         let deviceNames = declaredNames(top.member("devices")?.value, key: "name")
         let devicesClean = context.problems.count == problemsBeforeDevices
 
-        let problemsBeforeActivities = context.problems.count
-        let activities = ActivityReader(context: context).readActivities(top, root_, apps: apps, bundleIDs: bundleIDs, deviceNames: deviceNames,
-                                        drafts: drafts)
-        let activitiesClean = context.problems.count == problemsBeforeActivities
-        let activityNames = activities.map(\.name)
+        let activities = ActivityReader(context: context).readActivities(
+            top, root_, apps: apps, bundleIDs: bundleIDs, declaredTypes: declaredActivityTypes(top.member("apps")?.value),
+            deviceNames: deviceNames, drafts: drafts, userInfoLimit: configuration.userInfoLimit)
+        // Like apps and devices, activities are referred to by every name
+        // the file declares, so an activity reported invalid is not reported
+        // again as unknown wherever the timeline or an expectation names it.
+        let declared = declaredActivities(top)
         let timeline = top.optional("timeline") {
-            TimelineReader(context: context).readTimeline($0, $1, activities: activityNames, deviceNames: deviceNames, drafts: &drafts, limits: limits)
+            TimelineReader(context: context).readTimeline(
+                $0, $1, activities: activities.map(\.name), declaredActivities: declared.map(\.name), deviceNames: deviceNames,
+                drafts: &drafts, limits: limits)
         } ?? []
+        // The receiver an expectation leaves out is inferred from the
+        // sources the file names, valid or not; it cannot be when a device
+        // or an activity's device is unreadable.
+        let sources = declared.compactMap(\.device)
         let expectations = top.optional("expect") {
-            ExpectationReader(context: context).readExpectations($0, $1, activities: activities, deviceNames: deviceNames,
-                             canInferReceiver: devicesClean && activitiesClean)
+            ExpectationReader(context: context).readExpectations(
+                $0, $1, activities: activities, declaredActivities: declared.map(\.name), sources: sources,
+                deviceNames: deviceNames,
+                canInferReceiver: devicesClean && sources.count == declared.count && sources.allSatisfy(deviceNames.contains))
         } ?? []
+        readFetchPath(top, root_, configuration: configuration, drafts: drafts, activities: activities,
+                      devicesClean: devicesClean)
         if !top.has("expect"), !top.has("sweep") {
             context.report(root_, at: root.position,
                            "missing required key \"expect\" (the expectations, an array; a scenario that expects nothing checks nothing; a file for sweeps only has a \"sweep\" block instead)")
@@ -278,6 +304,95 @@ struct ScenarioReader {
         return elements.prefix(InputBounds.maximumTimelineEntries).compactMap { element in
             guard case let .string(name)? = element.member(key)?.value.value else { return nil }
             return name
+        }
+    }
+
+    /// The activity types each app declares (`activityTypes` and its
+    /// document types' `ubiquitousActivityType`), by bundle ID, as written:
+    /// for apps that are invalid for some other reason too, so that an
+    /// activity's undeclared type is reported in the same round. An app
+    /// whose types cannot be read is left out (its problem is reported
+    /// where it is declared).
+    func declaredActivityTypes(_ list: JSONNode?) -> [String: [String]] {
+        guard let list, case let .array(elements) = list.value else { return [:] }
+        var result: [String: [String]] = [:]
+        for element in elements.prefix(InputBounds.maximumApps) {
+            guard case let .string(bundleID)? = element.member("bundleID")?.value.value, result[bundleID] == nil else {
+                continue
+            }
+            var types: [String] = []
+            if let node = element.member("activityTypes")?.value {
+                guard case let .array(names) = node.value else { continue }
+                let strings = names.compactMap { name -> String? in
+                    guard case let .string(text) = name.value else { return nil }
+                    return text
+                }
+                guard strings.count == names.count else { continue }
+                types += strings
+            }
+            if let node = element.member("documentTypes")?.value {
+                guard case let .array(documents) = node.value else { continue }
+                var readable = true
+                for document in documents {
+                    switch document.member("ubiquitousActivityType")?.value.value {
+                    case nil: continue
+                    case let .string(text)?: types.append(text)
+                    case .null?, .bool?, .number?, .array?, .object?: readable = false
+                    }
+                }
+                guard readable else { continue }
+            }
+            result[bundleID] = types
+        }
+        return result
+    }
+
+    /// Each activity the file declares, valid or not: its name (the
+    /// default `"activity"` for a single `activity`) and its device, each
+    /// nil when it is not a string.
+    func declaredActivities(_ top: ObjectReader) -> [(name: String?, device: String?)] {
+        func declared(_ node: JSONNode, defaultName: String?) -> (name: String?, device: String?) {
+            var name = defaultName
+            if let member = node.member("name") {
+                if case let .string(text) = member.value.value { name = text } else { name = nil }
+            }
+            guard case let .string(device)? = node.member("device")?.value.value else { return (name, nil) }
+            return (name, device)
+        }
+        switch (top.member("activity"), top.member("activities")) {
+        case let (.some(single), nil):
+            return [declared(single.value, defaultName: "activity")]
+        case let (nil, .some(list)):
+            guard case let .array(elements) = list.value.value else { return [] }
+            return elements.prefix(InputBounds.maximumActivities).map { declared($0, defaultName: nil) }
+        case (nil, nil), (.some, .some):
+            return []
+        }
+    }
+
+    /// Checks that `network.fetchPath` can be taken: `localNetwork` needs
+    /// each activity's source to share a `wifiNetwork` with another device,
+    /// or the fetch could never go that way (Rapport would give up and the
+    /// cloud relay carry every payload, not what the file asks for).
+    func readFetchPath(
+        _ top: ObjectReader, _ root: JSONPath, configuration: HandoffConfiguration,
+        drafts: [DeviceDraft], activities: [ScenarioActivity], devicesClean: Bool
+    ) {
+        guard configuration.fetchPath == .localNetwork, devicesClean,
+            let network = top.member("network"), let member = network.value.member("fetchPath")
+        else { return }
+        var reported = Set<String>()
+        for activity in activities where !reported.contains(activity.device) {
+            guard let source = drafts.first(where: { $0.description.name == activity.device }) else { continue }
+            let joined = source.description.wifiNetwork
+            let peers = drafts.filter { $0.description.name != activity.device && joined != nil && $0.description.wifiNetwork == joined }
+            guard peers.isEmpty else { continue }
+            reported.insert(activity.device)
+            let why = joined.map { "no other device is on its Wi-Fi network \"\($0)\"" }
+                ?? "it names no \"wifiNetwork\" (\(source.path.key("wifiNetwork")))"
+            context.report(root.key("network").key("fetchPath"), at: member.value.position,
+                           "the fetch path \"localNetwork\" needs the source \"\(activity.device)\" and a receiver on the same Wi-Fi network, but \(why); "
+                               + "give both devices the same \"wifiNetwork\", or use \"wifiPeerToPeer\" (which also goes over a shared network when there is one)")
         }
     }
 

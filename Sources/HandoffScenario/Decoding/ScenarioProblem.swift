@@ -8,6 +8,15 @@ import ScenarioJSON
 ///
 ///     scenarios/tabs.json:12:15: error: $.devices[1].kind: unknown device kind "iphone"; expected one of iPhone, iPad, mac, watch, visionPro (did you mean "iPhone"?)
 public struct ScenarioProblem: Error, Hashable, Sendable, CustomStringConvertible {
+    /// How bad a problem is.
+    public enum Severity: String, Hashable, Sendable {
+        /// The file is invalid: nothing of it runs.
+        case error
+        /// The file runs, but likely not as meant (see
+        /// ``Scenario/warnings``).
+        case warning
+    }
+
     /// The file, as it was named on the command line.
     public let file: String
     /// The JSON path of the value at fault, such as `$.devices[1].kind`
@@ -21,22 +30,25 @@ public struct ScenarioProblem: Error, Hashable, Sendable, CustomStringConvertibl
     public var column: Int? { position?.column }
     /// What is wrong and what was expected.
     public let message: String
+    /// An error (the file is invalid) or a warning.
+    public let severity: Severity
 
     /// A problem at `path` in `file`. Control characters in any of the
     /// three texts are escaped (see `String.escapingControlCharacters`),
     /// so a problem is always one line.
-    package init(file: String, path: String, position: SourcePosition?, message: String) {
+    package init(file: String, path: String, position: SourcePosition?, message: String, severity: Severity = .error) {
         self.file = file.escapingControlCharacters
         self.path = path.escapingControlCharacters
         self.position = position
         self.message = message.escapingControlCharacters
+        self.severity = severity
     }
 
     /// The problem as compilers print one:
-    /// `FILE:LINE:COLUMN: error: PATH: MESSAGE`.
+    /// `FILE:LINE:COLUMN: error: PATH: MESSAGE` (`warning:` for a warning).
     public var description: String {
         let location = position.map { "\(file):\($0.line):\($0.column)" } ?? file
-        return "\(location): error: \(path): \(message)"
+        return "\(location): \(severity.rawValue): \(path): \(message)"
     }
 }
 

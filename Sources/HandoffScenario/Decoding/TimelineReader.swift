@@ -9,9 +9,10 @@ struct TimelineReader {
     let context: DecodingContext
 
     func readTimeline(
-        _ node: JSONNode, _ path: JSONPath, activities: [String], deviceNames: [String], drafts: inout [ScenarioReader.DeviceDraft],
-        limits: ScenarioLimits
+        _ node: JSONNode, _ path: JSONPath, activities: [String], declaredActivities: [String?], deviceNames: [String],
+        drafts: inout [ScenarioReader.DeviceDraft], limits: ScenarioLimits
     ) -> [TimelineEntry]? {
+        let declaredNames = declaredActivities.compactMap { $0 }
         guard let list = context.array(node, path, expected: "an array of timeline entries") else { return nil }
         /// An entry before settings switches are resolved.
         enum Pending {
@@ -40,16 +41,19 @@ struct TimelineReader {
                 if let member = object.member("activity") {
                     guard let name = context.string(member.value, entryPath.key("activity")) else { return nil }
                     guard let index = activities.firstIndex(of: name) else {
+                        // An activity the file declares but that is invalid
+                        // was reported where it is declared.
+                        if declaredNames.contains(name) { return nil }
                         context.report(entryPath.key("activity"), at: member.value.position,
-                                       "unknown activity \"\(name)\"; activities are \(activities.joined(separator: ", "))"
-                                           + context.didYouMean(name, among: activities))
+                                       "unknown activity \"\(name)\"; activities are \(declaredNames.joined(separator: ", "))"
+                                           + context.didYouMean(name, among: declaredNames))
                         return nil
                     }
                     return index
                 }
-                guard activities.count <= 1 else {
+                guard declaredActivities.count <= 1 else {
                     context.report(entryPath, at: element.position,
-                                   "missing required key \"activity\" (which activity: \(activities.joined(separator: ", ")))")
+                                   "missing required key \"activity\" (which activity: \(declaredNames.joined(separator: ", ")))")
                     return nil
                 }
                 return activities.isEmpty ? nil : 0

@@ -46,6 +46,12 @@ public struct Scenario: Sendable {
     /// The overlay file whose values were written over the file before it
     /// was decoded (`--overlay`), if any: replay commands name it.
     package internal(set) var overlayFile: String?
+    /// What validation found that does not stop the file from running but
+    /// will make it fail, such as a literal `userInfo` over
+    /// `protocol.userInfoLimit` (every trial ends in 4611): each a
+    /// ``ScenarioProblem`` of severity ``ScenarioProblem/Severity/warning``,
+    /// in document order.
+    public internal(set) var warnings: [ScenarioProblem] = []
 
     /// The behaviour of app `bundleID` (the default behaviour if the file
     /// gives none).

@@ -157,6 +157,15 @@ public struct FileResult: Sendable {
     public let file: String
     /// What became of it.
     public let outcome: Outcome
+    /// The warnings of a file that ran or was skipped
+    /// (``Scenario/warnings``); none for an invalid one.
+    public var warnings: [ScenarioProblem] {
+        switch outcome {
+        case let .ran(result): return result.scenario.warnings
+        case let .skipped(scenario): return scenario.warnings
+        case .invalid: return []
+        }
+    }
 
     /// A file result.
     init(file: String, outcome: Outcome) {
