@@ -78,7 +78,7 @@ struct SendHalf: Sendable {
     /// (up to ``queuedEnd``) are all unsent and follow from the messages'
     /// sizes, so their records are made only as the sender reaches them
     /// (``materializeNextUnsent()``): memory follows the window, never the
-    /// size of a message (a 1 GiB message is 741,000 segments).
+    /// size of a message (a 1 GiB message is about 740,000 segments).
     var segments: [SegmentRecord] = []
     /// The sequence number of `segments[0]`.
     var segmentBase: UInt32 = 0
@@ -174,6 +174,10 @@ struct SendHalf: Sendable {
         retransmissions = .reusing(&old.retransmissions)
     }
 
+    /// The records a half makes room for when it first needs one: the
+    /// flow-control window of 64 KiB in 1,448-byte segments, and a few more.
+    static let initialRecordCapacity = 64
+
     /// One past the last segment with a record.
     var segmentEnd: UInt32 { segmentBase &+ UInt32(segments.count) }
 
@@ -235,6 +239,11 @@ extension SendHalf {
             message = self.message(nextMessageToMaterialize)
         }
         let offset = Int(nextUnsent &- message.firstSequence) * segmentSize
+        // Room for a window's worth at once, then geometric growth, so a
+        // reused half stops allocating after its first trials.
+        if segments.count == segments.capacity {
+            segments.reserveCapacity(max(Self.initialRecordCapacity, 2 * segments.capacity))
+        }
         segments.append(SegmentRecord(bytes: Int32(min(segmentSize, message.bytes - offset))))
     }
 
