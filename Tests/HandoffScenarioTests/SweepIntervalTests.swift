@@ -90,6 +90,54 @@ struct SweepIntervalTests {
         #expect(error.description.contains("bootstrap replicates"))
     }
 
+    @Test("every replicate's histograms keep only their non-empty buckets: a few counts per trial, not the range between the fastest and slowest")
+    func replicateHistogramsAreCompact() throws {
+        let overlay = try Self.overlay(["0.8Mbit/s", "1.25Mbit/s"])
+        let result = try Self.sweep(overlay)
+        var spread = false
+        for point in result.points {
+            for aggregate in [point.aggregate] + point.replicates {
+                for metric in LatencyMetric.allCases {
+                    let histogram = aggregate[metric]
+                    #expect(histogram.allocatedBucketCount <= Int(histogram.count), "\(metric)")
+                    if let first = histogram.buckets.first, let last = histogram.buckets.last,
+                       last.index - first.index + 1 > Int(histogram.count)
+                    {
+                        spread = true
+                    }
+                }
+            }
+        }
+        // Some histogram's values lie further apart than it has values,
+        // so a dense one would hold more buckets than values.
+        #expect(spread)
+    }
+
+    @Test("a part whose replicates' histograms are written as long runs of empty buckets reads back in memory that follows its text")
+    func longRunsReadCompactly() throws {
+        let overlay = try Self.overlay(["0.8Mbit/s", "1.25Mbit/s"])
+        let rendered = SweepJSONLines.render(try Self.sweep(overlay), toolVersion: "test")
+        // Two latencies a week apart: 41,036 buckets from one to the other.
+        var wide = LatencyHistogram()
+        wide.record(1)
+        wide.record(InputBounds.maximumDuration.nanoseconds)
+        #expect(wide.encoded.contains(",z41034,"))
+        let edited = try Regex(#""histogram":"h1;[^"]*""#)
+        let text = rendered.replacing(edited, with: #""histogram":""# + wide.encoded + #"""#)
+        let part = try SweepJSONLines.read(text, file: "runs.jsonl").result
+        var histograms = 0
+        for point in part.points {
+            for aggregate in [point.aggregate] + point.replicates {
+                for metric in LatencyMetric.allCases {
+                    #expect(aggregate[metric] == wide)
+                    #expect(aggregate[metric].allocatedBucketCount == 2)
+                    histograms += 1
+                }
+            }
+        }
+        #expect(histograms == 2 * 3 * LatencyMetric.allCases.count)
+    }
+
     @Test("an edited file: replicates the header does not announce, too few, or holding other trials, are refused by line")
     func editedReplicates() throws {
         let overlay = try Self.overlay(["0.8Mbit/s", "1.25Mbit/s"])

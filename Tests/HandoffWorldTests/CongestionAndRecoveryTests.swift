@@ -37,7 +37,7 @@ struct SenderHarness {
         self.drop = drop
         half = SendHalf(parameters: parameters, segmentSize: Self.segment)
         half.estimator.sample(roundTrip)
-        half.enqueue(bytes: segments * Self.segment, tag: 1, replyBytes: -1, segmentSize: Self.segment)
+        half.enqueue(bytes: segments * Self.segment, tag: 1, replyBytes: -1)
         half.trySend(side: .initiator, window: parameters.window, now: 0, into: &actions)
         half.setTimer(side: .initiator, parameters: parameters, now: 0, into: &actions)
         collect(at: 0)

@@ -477,3 +477,88 @@ struct LatencyHistogramEncodingTests {
         #expect(throws: SimKernelError.malformedHistogram(text)) { try LatencyHistogram(encoded: text) }
     }
 }
+
+// MARK: Memory of histograms read from text or compacted
+
+@Suite("Histograms that keep only their non-empty buckets")
+struct SparseLatencyHistogramTests {
+    /// Seven days in nanoseconds: the longest latency a sweep records.
+    static let week: Int64 = 7 * 24 * 3_600 * 1_000_000_000
+
+    @Test("a histogram read from text holds only its non-empty buckets, however long the run of empty ones between them")
+    func decodedHistogramIsSparse() throws {
+        var wide = LatencyHistogram()
+        wide.record(1)
+        wide.record(Self.week)
+        // Dense, the two values take the 41 036 buckets between them.
+        #expect(wide.allocatedBucketCount == 41_036)
+        #expect(wide.encoded.contains(",z41034,"))
+        let decoded = try LatencyHistogram(encoded: wide.encoded)
+        #expect(decoded.allocatedBucketCount == 2)
+        #expect(decoded == wide)
+        #expect(decoded.encoded == wide.encoded)
+        for percentile in [0.0, 25, 50, 75, 100] {
+            #expect(decoded.value(atPercentile: percentile) == wide.value(atPercentile: percentile))
+        }
+        // Explicit empty buckets in the text take no memory either.
+        let zeros = try LatencyHistogram(encoded: "h1;3;5;9;0;19;5;2,0,0,0,1")
+        #expect(zeros.allocatedBucketCount == 2)
+        #expect(zeros.encoded == "h1;3;5;9;0;19;5;2,z3,1")
+    }
+
+    @Test("compacting changes no answer: text, percentiles, buckets, equality, merges and later records", arguments: [1, 2, 3, 4, 5] as [UInt64])
+    func compactingKeepsEveryAnswer(seed: UInt64) throws {
+        var rng = Xoshiro256StarStar(seed: seed)
+        func random(_ values: Int) -> LatencyHistogram {
+            var histogram = LatencyHistogram()
+            for _ in 0..<values {
+                // Log-uniform over 1 ns to a week, so values land far apart.
+                let exponent = rng.uniform(in: 0...46)
+                histogram.record(rng.uniform(in: 0...(Int64(1) << exponent)))
+            }
+            return histogram
+        }
+        let a = random(40), b = random(7), c = random(1)
+        var compactA = a, compactB = b, compactC = c
+        compactA.compact()
+        compactB.compact()
+        compactC.compact()
+        #expect(compactA.allocatedBucketCount <= 40 && compactB.allocatedBucketCount <= 7)
+        for (dense, sparse) in [(a, compactA), (b, compactB), (c, compactC)] {
+            #expect(sparse == dense)
+            #expect(sparse.encoded == dense.encoded)
+            #expect(sparse.buckets == dense.buckets)
+            #expect(sparse.allocatedBucketCount <= dense.allocatedBucketCount)
+            for percentile in [0.0, 1, 10, 50, 90, 95, 99, 99.9, 100] {
+                #expect(sparse.range(atPercentile: percentile) == dense.range(atPercentile: percentile))
+            }
+        }
+        // Every mix of dense and sparse merges to the dense merge.
+        let merged = a.merging(b).merging(c)
+        for pair in [(compactA, b), (a, compactB), (compactA, compactB)] {
+            let mixed = pair.0.merging(pair.1).merging(compactC)
+            #expect(mixed == merged)
+            #expect(mixed.encoded == merged.encoded)
+        }
+        #expect(LatencyHistogram().merging(compactA) == a)
+        #expect(compactA.merging(LatencyHistogram()) == a)
+        // Recording after compaction, new buckets and old.
+        var later = compactA
+        var reference = a
+        for value in [Int64(0), 1, 3_000, Self.week, 3_000, 12_345_678] {
+            later.record(value)
+            reference.record(value)
+        }
+        #expect(later == reference)
+        #expect(later.encoded == reference.encoded)
+    }
+
+    @Test("compacting keeps a histogram dense when its buckets are mostly full")
+    func compactingKeepsFullRangesDense() {
+        var full = LatencyHistogram()
+        for value in Int64(100)..<1_100 { full.record(value) }
+        full.compact()
+        #expect(full.allocatedBucketCount == 1_000)
+        #expect(full.sparseIndices.isEmpty)
+    }
+}

@@ -89,6 +89,16 @@ public struct PointAggregate: Sendable, Equatable {
         if let budget = summary?.budget { self.budget.record(budget) }
     }
 
+    /// Keeps only the non-empty buckets of each histogram where that takes
+    /// less memory (``LatencyHistogram/compact()``): how an aggregate is
+    /// kept once its trials are in, so that a sweep holding many of them
+    /// (every point under each of a fit's bootstrap replicates) holds a
+    /// few counts per trial, not the range of buckets between a point's
+    /// fastest and slowest trial.
+    mutating func compact() {
+        for index in latencies.indices { latencies[index].compact() }
+    }
+
     /// Adds every trial of `other`.
     mutating func merge(_ other: PointAggregate) {
         trials += other.trials

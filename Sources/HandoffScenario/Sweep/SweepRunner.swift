@@ -241,8 +241,12 @@ public struct SweepRunner: Sendable {
             throw .invalid(ScenarioProblems(problems: Array(problems.prefix(20))))
         }
         // Every point again under each bootstrap replicate of the given
-        // overlay, on the same axes, activity and device.
-        var replicates: [[SweepPointScenario]] = []
+        // overlay, on the same axes, activity and device: decoded here, so
+        // that a bad value is refused before anything runs, but kept only
+        // as the edits that make it again (``run(_:progress:)`` decodes
+        // one replicate's points at a time), so that a fit's 1,000
+        // replicates do not hold 1,000 decoded scenarios per point.
+        var replicates: [[SweepPointRecipe]] = []
         if options.runsReplicates, let overlay = options.overlay {
             for (index, replicate) in overlay.replicates.enumerated() {
                 var replicateOptions = options
@@ -258,7 +262,7 @@ public struct SweepRunner: Sendable {
                 } catch {
                     throw error.prefixed("under the overlay's bootstrap replicate \(index + 1): ")
                 }
-                replicates.append(prepared.points)
+                replicates.append(prepared.points.map(SweepPointRecipe.init))
             }
         }
         return PreparedSweep(
@@ -285,28 +289,39 @@ public struct SweepRunner: Sendable {
         func label(_ index: Int) -> String {
             zip(sweep.axes, sweep.points[index].coordinates).map { "\($0.name)=\($1)" }.joined(separator: ", ")
         }
-        // The replicates' points, all together, on the same trials; their
-        // samples, budgets and event counts are not kept.
+        // The replicates' points, one replicate at a time (its scenarios
+        // made again from their edits, then dropped), on the same trials;
+        // their samples, budgets and event counts are not kept.
         var replicateAggregates: [[PointAggregate]] = []
         if !sweep.replicates.isEmpty, case .success = outcome {
             var quiet = self
             quiet.recordsSamples = false
             let count = sweep.points.count
-            switch quiet.runPoints(
-                sweep.replicates.flatMap { $0 }, activity: sweep.activity, device: sweep.device, trials: trials,
-                seed: sweep.seed, progress: Self.offsetting(progress, by: count, total: total))
-            {
-            case let .failure(index, failure):
-                throw failure.prefixed(
-                    "under the overlay's bootstrap replicate \(index / count + 1), at the sweep point \(label(index % count)): ")
-            case let .success(outputs):
-                replicateAggregates = (0..<sweep.replicates.count).map { replicate in
-                    outputs[(replicate * count)..<((replicate + 1) * count)].map { output in
+            for (replicate, recipes) in sweep.replicates.enumerated() {
+                func prefix(_ point: Int) -> String {
+                    "under the overlay's bootstrap replicate \(replicate + 1), at the sweep point \(label(point)): "
+                }
+                var points: [SweepPointScenario] = []
+                points.reserveCapacity(recipes.count)
+                for (index, recipe) in recipes.enumerated() {
+                    switch recipe.point() {
+                    case let .success(point): points.append(point)
+                    case let .failure(problems): throw ScenarioError.invalid(problems).prefixed(prefix(index))
+                    }
+                }
+                switch quiet.runPoints(
+                    points, activity: sweep.activity, device: sweep.device, trials: trials, seed: sweep.seed,
+                    progress: Self.offsetting(progress, by: count * (1 + replicate), total: total))
+                {
+                case let .failure(index, failure):
+                    throw failure.prefixed(prefix(index))
+                case let .success(outputs):
+                    replicateAggregates.append(outputs.map { output in
                         var aggregate = output.aggregate
                         aggregate.events = 0
                         aggregate.budget = BudgetTally()
                         return aggregate
-                    }
+                    })
                 }
             }
         }
@@ -399,6 +414,8 @@ public struct SweepRunner: Sendable {
                             output.samples.append(sample)
                         }
                     }
+                    // Pieces are kept until every point is done.
+                    output.aggregate.compact()
                     return .init(output: .success(output), stops: false)
                 } catch {
                     return .init(output: .failure(error), stops: true)
@@ -461,8 +478,9 @@ public struct PreparedSweep: Sendable {
     /// Every point: its coordinates and its scenario.
     package let points: [SweepPointScenario]
     /// Every point again under each bootstrap replicate of the overlay
-    /// (empty without replicates), in the overlay's order.
-    let replicates: [[SweepPointScenario]]
+    /// (empty without replicates), in the overlay's order: how to make
+    /// each point's scenario, which is made when its replicate runs.
+    let replicates: [[SweepPointRecipe]]
     /// The activity measured (index) and the device it is measured on.
     package let activity: Int
     /// The measured activity's place in the file: `activity` or
@@ -529,6 +547,58 @@ package struct SweepPointScenario: Sendable {
             return scenario
         }
         return copy
+    }
+}
+
+/// How to make one point's scenario again: the file's bytes and the values
+/// written into it. What a prepared sweep keeps of the points it runs under
+/// a fit's bootstrap replicates, instead of the decoded scenarios, which
+/// would grow with the replicates.
+struct SweepPointRecipe: Sendable {
+    /// The value of each axis.
+    let coordinates: [String]
+    /// The scenario file's name.
+    let file: String
+    /// The file's bytes and the values written into it at this point.
+    let bytes: [UInt8]
+    let edits: [(path: ParameterPath, value: String)]
+    let digest: String
+
+    /// The recipe of `point`'s scenario.
+    init(_ point: SweepPointScenario) {
+        coordinates = point.coordinates
+        file = point.scenario.file
+        bytes = point.bytes
+        edits = point.edits
+        digest = point.digest
+    }
+
+    /// The point, its scenario made again: the file parsed, the values
+    /// written in, the result decoded (as ``SweepPointScenario/unsharedScenario()``
+    /// does).
+    ///
+    /// - Returns: The point, or the problems of a file that no longer
+    ///   decodes as it did when the sweep was prepared.
+    func point() -> Result<SweepPointScenario, ScenarioProblems> {
+        var tree: JSONNode
+        switch ScenarioDecoder.parse(bytes, file: file) {
+        case let .success(node): tree = node
+        case let .failure(problems): return .failure(problems)
+        }
+        for edit in edits {
+            guard let edited = tree.setting(edit.path.components[...], to: JSONNode.parameterValue(edit.value)) else {
+                return .failure(ScenarioProblems(problems: [ScenarioProblem(
+                    file: file, path: "$." + edit.path.description, position: nil,
+                    message: "cannot be set to \(edit.value)")]))
+            }
+            tree = edited
+        }
+        switch ScenarioDecoder.decode(root: tree, file: file, digest: digest) {
+        case let .success(scenario):
+            return .success(SweepPointScenario(
+                coordinates: coordinates, scenario: scenario, bytes: bytes, edits: edits, digest: digest))
+        case let .failure(problems): return .failure(problems)
+        }
     }
 }
 

@@ -291,9 +291,9 @@ struct ConnectionState: Sendable {
     ) {
         guard isOpen else { return }
         if side == .initiator {
-            initiatorHalf.enqueue(bytes: bytes, tag: tag, replyBytes: replyBytes, segmentSize: segmentSize)
+            initiatorHalf.enqueue(bytes: bytes, tag: tag, replyBytes: replyBytes)
         } else {
-            responderHalf.enqueue(bytes: bytes, tag: tag, replyBytes: replyBytes, segmentSize: segmentSize)
+            responderHalf.enqueue(bytes: bytes, tag: tag, replyBytes: replyBytes)
         }
         trySend(side, now: now, into: &actions)
     }
@@ -334,11 +334,11 @@ struct ConnectionState: Sendable {
             if side == .initiator {
                 result = initiatorReceiver.receive(
                     side: side, sequence: sequence, from: &responderHalf, replier: &initiatorHalf,
-                    segmentSize: segmentSize, into: &actions)
+                    into: &actions)
             } else {
                 result = responderReceiver.receive(
                     side: side, sequence: sequence, from: &initiatorHalf, replier: &responderHalf,
-                    segmentSize: segmentSize, into: &actions)
+                    into: &actions)
             }
             if result.queuedReply { trySend(side, now: now, into: &actions) }
             let delay = parameters.delayedAcknowledgement

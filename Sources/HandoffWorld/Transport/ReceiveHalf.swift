@@ -55,7 +55,7 @@ extension ReceiveHalf {
     ///   `replier`, this side's own send half).
     mutating func receive(
         side: ConnectionSide, sequence: UInt32, from sender: inout SendHalf, replier: inout SendHalf,
-        segmentSize: Int, into actions: inout ReusableBuffer<ConnectionAction>
+        into actions: inout ReusableBuffer<ConnectionAction>
     ) -> (duplicate: Bool, inOrder: Bool, queuedReply: Bool) {
         if SendHalf.precedes(sequence, cumulative) || arrivedAhead.contains(sequence, base: cumulative) {
             sender.statistics.duplicatesDiscarded += 1
@@ -86,7 +86,7 @@ extension ReceiveHalf {
             sender.statistics.bytesDelivered += message.bytes
             actions.append(.delivered(to: side, tag: message.tag, bytes: message.bytes))
             if message.replyBytes >= 0 {
-                replier.enqueue(bytes: message.replyBytes, tag: message.tag, replyBytes: -1, segmentSize: segmentSize)
+                replier.enqueue(bytes: message.replyBytes, tag: message.tag, replyBytes: -1)
                 queuedReply = true
             }
         }

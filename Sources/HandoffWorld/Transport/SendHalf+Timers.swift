@@ -74,7 +74,8 @@ extension SendHalf {
         side: ConnectionSide, window: Int, now: Int64, into actions: inout ReusableBuffer<ConnectionAction>
     ) {
         var sequence: UInt32?
-        if nextUnsent != segmentEnd,
+        if nextUnsent != queuedEnd { materializeNextUnsent() }
+        if nextUnsent != queuedEnd,
            bytesInFlight == 0 || bytesInFlight + Int(segments[Int(nextUnsent &- segmentBase)].bytes) <= window
         {
             sequence = nextUnsent

@@ -21,7 +21,9 @@ struct Retransmission: Sendable {
     let sentAt: Int64
 }
 
-/// A message as its sender tracks it: the segments it occupies.
+/// A message as its sender tracks it: the segments it occupies (their
+/// records are made only as the sender reaches them, see
+/// ``SendHalf/segments``).
 struct MessageRecord: Sendable {
     var tag: UInt64
     var bytes: Int
@@ -70,9 +72,23 @@ enum TimerPurpose: UInt8, Sendable {
 /// What one side sends, and the state of its retransmission and
 /// congestion-control machinery.
 struct SendHalf: Sendable {
+    /// The records of the segments from `segmentBase` to ``segmentEnd``:
+    /// every segment sent and not yet dropped by ``compact()``, and at most
+    /// one more about to be. The segments of queued messages beyond them
+    /// (up to ``queuedEnd``) are all unsent and follow from the messages'
+    /// sizes, so their records are made only as the sender reaches them
+    /// (``materializeNextUnsent()``): memory follows the window, never the
+    /// size of a message (a 1 GiB message is about 740,000 segments).
     var segments: [SegmentRecord] = []
     /// The sequence number of `segments[0]`.
     var segmentBase: UInt32 = 0
+    /// One past the last segment of every message queued.
+    var queuedEnd: UInt32 = 0
+    /// The message holding segment ``segmentEnd`` (when it is below
+    /// ``queuedEnd``): where the next record is made from.
+    var nextMessageToMaterialize = 0
+    /// The most payload bytes in a segment.
+    let segmentSize: Int
     var messages: [MessageRecord] = []
     /// The message number of `messages[0]`.
     var messageBase = 0
@@ -147,6 +163,7 @@ struct SendHalf: Sendable {
     init(parameters: TransportParameters, segmentSize: Int) {
         estimator = RoundTripEstimator(parameters: parameters)
         congestion = CongestionController(parameters.congestionControl, parameters: parameters, segmentSize: segmentSize)
+        self.segmentSize = segmentSize
     }
 
     /// Takes over `old`'s record buffers, emptied (`old` is left with this
@@ -157,6 +174,11 @@ struct SendHalf: Sendable {
         retransmissions = .reusing(&old.retransmissions)
     }
 
+    /// The records a half makes room for when it first needs one: the
+    /// flow-control window of 64 KiB in 1,448-byte segments, and a few more.
+    static let initialRecordCapacity = 64
+
+    /// One past the last segment with a record.
     var segmentEnd: UInt32 { segmentBase &+ UInt32(segments.count) }
 
     func message(_ number: Int) -> MessageRecord { messages[number - messageBase] }
@@ -185,22 +207,44 @@ struct SendHalf: Sendable {
 }
 
 extension SendHalf {
-    /// Appends a message of `bytes` split into segments of `segmentSize`
+    /// Appends a message of `bytes` split into segments of ``segmentSize``
     /// (an empty message still takes one empty segment).
-    mutating func enqueue(bytes: Int, tag: UInt64, replyBytes: Int, segmentSize: Int) {
-        let first = segmentEnd
-        var remaining = bytes
-        // Grow once for a large message, still geometrically.
-        let needed = segments.count + max(1, (bytes + segmentSize - 1) / segmentSize)
-        if needed > segments.capacity { segments.reserveCapacity(max(needed, 2 * segments.capacity)) }
-        repeat {
-            let size = min(remaining, segmentSize)
-            segments.append(SegmentRecord(bytes: Int32(size)))
-            statistics.segmentsCreated += 1
-            remaining -= size
-        } while remaining > 0
+    ///
+    /// Only the message is recorded: its segments' records are made as
+    /// they are sent (``materializeNextUnsent()``).
+    mutating func enqueue(bytes: Int, tag: UInt64, replyBytes: Int) {
+        let first = queuedEnd
+        let segmentCount = max(1, (bytes + segmentSize - 1) / segmentSize)
+        queuedEnd &+= UInt32(segmentCount)
+        statistics.segmentsCreated += segmentCount
         messages.append(MessageRecord(
-            tag: tag, bytes: bytes, firstSequence: first, lastSequence: segmentEnd &- 1, replyBytes: replyBytes))
+            tag: tag, bytes: bytes, firstSequence: first, lastSequence: queuedEnd &- 1, replyBytes: replyBytes))
+    }
+
+    /// Makes the record of segment ``nextUnsent`` if it has none yet: an
+    /// unsent segment of its message's next ``segmentSize`` bytes (the
+    /// rest for its last segment, none for an empty message's).
+    ///
+    /// - Precondition: ``nextUnsent`` is below ``queuedEnd``.
+    @inline(__always)
+    mutating func materializeNextUnsent() {
+        guard nextUnsent == segmentEnd else { return }
+        // The message holding an unsent segment is not acknowledged, so
+        // ``compact()`` has not dropped it (it may have dropped the one
+        // the cursor was left on).
+        nextMessageToMaterialize = max(nextMessageToMaterialize, messageBase)
+        var message = self.message(nextMessageToMaterialize)
+        while Self.precedes(message.lastSequence, nextUnsent) {
+            nextMessageToMaterialize += 1
+            message = self.message(nextMessageToMaterialize)
+        }
+        let offset = Int(nextUnsent &- message.firstSequence) * segmentSize
+        // Room for a window's worth at once, then geometric growth, so a
+        // reused half stops allocating after its first trials.
+        if segments.count == segments.capacity {
+            segments.reserveCapacity(max(Self.initialRecordCapacity, 2 * segments.capacity))
+        }
+        segments.append(SegmentRecord(bytes: Int32(min(segmentSize, message.bytes - offset))))
     }
 
     /// The most bytes the congestion and flow-control windows allow in
@@ -231,7 +275,8 @@ extension SendHalf {
             if lostCount > 0 {
                 sequence = cumulativeAcknowledged
                 while segments[Int(sequence &- segmentBase)].state != .lost { sequence &+= 1 }
-            } else if nextUnsent != segmentEnd {
+            } else if nextUnsent != queuedEnd {
+                materializeNextUnsent()
                 sequence = nextUnsent
             } else {
                 break

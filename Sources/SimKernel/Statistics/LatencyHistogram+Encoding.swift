@@ -16,27 +16,27 @@ extension LatencyHistogram {
     /// ```
     public var encoded: String {
         guard count > 0 else { return "h1;0" }
-        var first = 0
-        while first < counts.count, counts[first] == 0 { first += 1 }
-        var last = counts.count - 1
-        while last > first, counts[last] == 0 { last -= 1 }
         var parts: [String] = []
-        var zeros = 0
-        for index in first...last {
-            if counts[index] == 0 {
-                zeros += 1
-                continue
+        var first = 0
+        var previous: Int?
+        for (index, bucketCount) in nonEmptyBuckets {
+            if let previous {
+                let zeros = index - previous - 1
+                if zeros > 0 { parts.append(zeros == 1 ? "0" : "z\(zeros)") }
+            } else {
+                first = index
             }
-            if zeros > 0 {
-                parts.append(zeros == 1 ? "0" : "z\(zeros)")
-                zeros = 0
-            }
-            parts.append(String(counts[index]))
+            parts.append(String(bucketCount))
+            previous = index
         }
-        return "h1;\(count);\(minimum);\(maximum);\(sumHigh);\(sumLow);\(firstIndex + first);" + parts.joined(separator: ",")
+        return "h1;\(count);\(minimum);\(maximum);\(sumHigh);\(sumLow);\(first);" + parts.joined(separator: ",")
     }
 
     /// Reads a histogram written by ``encoded``.
+    ///
+    /// The histogram read keeps only its non-empty buckets, so its memory
+    /// grows with the text, never with the runs of empty buckets the text
+    /// skips (`z55000` takes no memory).
     ///
     /// - Throws: ``SimKernelError/malformedHistogram(_:)`` when the text is
     ///   not one, or is inconsistent (counts that do not add up, values
@@ -50,32 +50,39 @@ extension LatencyHistogram {
             let high = Int64(fields[3]), high >= low, let sumHigh = UInt64(fields[4]), let sumLow = UInt64(fields[5]),
             let first = Int(fields[6]), first >= 0, first < Self.maximumBucketCount
         else { throw .malformedHistogram(text) }
+        // The non-empty buckets: their indices and counts (a 0 in the
+        // text is an empty bucket, kept out like a run of them).
+        var indices: [UInt16] = []
         var values: [UInt64] = []
+        var next = first
+        var sum: UInt64 = 0
         for part in fields[7].split(separator: ",", omittingEmptySubsequences: false) {
             if part.hasPrefix("z") {
-                guard let run = Int(part.dropFirst()), run > 1, run <= Self.maximumBucketCount - values.count else {
+                guard let run = Int(part.dropFirst()), run > 1, run <= Self.maximumBucketCount - next else {
                     throw .malformedHistogram(text)
                 }
-                values.append(contentsOf: repeatElement(0, count: run))
+                next += run
             } else {
-                guard let value = UInt64(part) else { throw .malformedHistogram(text) }
-                values.append(value)
+                guard let value = UInt64(part), next < Self.maximumBucketCount else { throw .malformedHistogram(text) }
+                if value > 0 {
+                    let (added, overflow) = sum.addingReportingOverflow(value)
+                    guard !overflow else { throw .malformedHistogram(text) }
+                    sum = added
+                    indices.append(UInt16(next))
+                    values.append(value)
+                }
+                next += 1
             }
         }
-        guard let firstCount = values.first, firstCount > 0, let lastCount = values.last, lastCount > 0,
-            first + values.count <= Self.maximumBucketCount
-        else { throw .malformedHistogram(text) }
-        var sum: UInt64 = 0
-        for value in values {
-            let (next, overflow) = sum.addingReportingOverflow(value)
-            guard !overflow else { throw .malformedHistogram(text) }
-            sum = next
+        // The first and the last bucket written hold values.
+        guard indices.first.map(Int.init) == first, let last = indices.last, Int(last) == next - 1 else {
+            throw .malformedHistogram(text)
         }
-        guard sum == total, Self.index(of: UInt64(low)) == first,
-            Self.index(of: UInt64(high)) == first + values.count - 1
+        guard sum == total, Self.index(of: UInt64(low)) == first, Self.index(of: UInt64(high)) == Int(last)
         else { throw .malformedHistogram(text) }
         counts = values
-        firstIndex = first
+        sparseIndices = indices
+        firstIndex = 0
         count = total
         minimum = low
         maximum = high

@@ -36,11 +36,11 @@ extension LatencyHistogram {
         if rank == 1 { return minimum...minimum }
         if rank == count { return maximum...maximum }
         var seen: UInt64 = 0
-        for (offset, bucketCount) in counts.enumerated() where bucketCount > 0 {
+        for (index, bucketCount) in nonEmptyBuckets {
             seen &+= bucketCount
             if seen >= rank {
                 let clamp = { (value: UInt64) in Int64(Swift.min(Swift.max(value, UInt64(minimum)), UInt64(maximum))) }
-                return clamp(Self.lowestValue(ofIndex: firstIndex + offset))...clamp(Self.highestValue(ofIndex: firstIndex + offset))
+                return clamp(Self.lowestValue(ofIndex: index))...clamp(Self.highestValue(ofIndex: index))
             }
         }
         return maximum...maximum
@@ -63,7 +63,9 @@ extension LatencyHistogram {
     /// Adds every value recorded in `other`.
     ///
     /// Afterwards this histogram equals one that recorded both sets of
-    /// values; merging is exact, commutative and associative.
+    /// values; merging is exact, commutative and associative. When either
+    /// holds only its non-empty buckets (read from text or compacted), so
+    /// does the result.
     ///
     /// - Complexity: O(b) for the buckets of both.
     public mutating func merge(_ other: LatencyHistogram) {
@@ -72,16 +74,52 @@ extension LatencyHistogram {
             self = other
             return
         }
-        widen(toInclude: other.firstIndex)
-        widen(toInclude: other.firstIndex + other.counts.count - 1)
-        let offset = other.firstIndex - firstIndex
-        for (position, bucketCount) in other.counts.enumerated() where bucketCount > 0 {
-            counts[offset + position] &+= bucketCount
+        if sparseIndices.isEmpty, other.sparseIndices.isEmpty {
+            widen(toInclude: other.firstIndex)
+            widen(toInclude: other.firstIndex + other.counts.count - 1)
+            let offset = other.firstIndex - firstIndex
+            for (position, bucketCount) in other.counts.enumerated() where bucketCount > 0 {
+                counts[offset + position] &+= bucketCount
+            }
+        } else {
+            mergeSparse(other)
         }
         count &+= other.count
         minimum = Swift.min(minimum, other.minimum)
         maximum = Swift.max(maximum, other.maximum)
         addToSum(low: other.sumLow, high: other.sumHigh)
+    }
+
+    /// Sets the counts to the non-empty buckets of both, sparse.
+    private mutating func mergeSparse(_ other: LatencyHistogram) {
+        var indices: [UInt16] = []
+        var merged: [UInt64] = []
+        var mine = nonEmptyBuckets
+        var theirs = other.nonEmptyBuckets
+        var left = mine.next()
+        var right = theirs.next()
+        while left != nil || right != nil {
+            let index: Int
+            let bucketCount: UInt64
+            if let l = left, let r = right, l.index == r.index {
+                (index, bucketCount) = (l.index, l.count &+ r.count)
+                left = mine.next()
+                right = theirs.next()
+            } else if let l = left, right.map({ l.index < $0.index }) ?? true {
+                (index, bucketCount) = l
+                left = mine.next()
+            } else if let r = right {
+                (index, bucketCount) = r
+                right = theirs.next()
+            } else {
+                break
+            }
+            indices.append(UInt16(index))
+            merged.append(bucketCount)
+        }
+        sparseIndices = indices
+        counts = merged
+        firstIndex = 0
     }
 
     /// Returns a histogram holding the values of both.
@@ -106,10 +144,8 @@ extension LatencyHistogram {
 
     /// The non-empty buckets in increasing order of value.
     public var buckets: [Bucket] {
-        counts.enumerated().compactMap { offset, bucketCount in
-            guard bucketCount > 0 else { return nil }
-            let index = firstIndex + offset
-            return Bucket(
+        nonEmptyBuckets.map { index, bucketCount in
+            Bucket(
                 index: index,
                 lowestValue: Int64(Self.lowestValue(ofIndex: index)),
                 highestValue: Int64(Self.highestValue(ofIndex: index)),

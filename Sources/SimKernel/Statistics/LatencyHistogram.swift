@@ -8,11 +8,14 @@
 /// maximum, so a reported p95 is never below the true p95.
 ///
 /// Memory is fixed by the range of values recorded, never by how many:
-/// the counts cover only the buckets between the smallest and the largest
-/// value seen (at most 55 296 buckets for the whole `Int64` range, typically
-/// a few thousand for one latency distribution). Count, sum, minimum and
-/// maximum are exact, and merging two histograms gives exactly the histogram
-/// of all their values together, so results from separate cores or machines
+/// while recording, the counts cover only the buckets between the smallest
+/// and the largest value seen (at most 55 296 buckets for the whole `Int64`
+/// range, typically a few thousand for one latency distribution). A
+/// histogram read from text, and one compacted once its values are in,
+/// keeps only its non-empty buckets, so a few values far apart take a few
+/// counts, not the range between them. Count, sum, minimum and maximum are
+/// exact, and merging two histograms gives exactly the histogram of all
+/// their values together, so results from separate cores or machines
 /// combine without loss.
 ///
 /// ```swift
@@ -34,9 +37,18 @@ public struct LatencyHistogram: Sendable {
     /// The number of bucket indices that cover `0...Int64.max`.
     public static let maximumBucketCount = index(of: UInt64(Int64.max)) + 1
 
-    /// Counts for bucket indices `firstIndex ..< firstIndex + counts.count`.
+    /// The bucket counts. Dense (``sparseIndices`` empty, as while
+    /// recording): the counts of bucket indices
+    /// `firstIndex ..< firstIndex + counts.count`. Sparse (``sparseIndices``
+    /// not empty): `counts[i]` is the count of bucket `sparseIndices[i]`,
+    /// none of them 0.
     var counts: [UInt64]
+    /// The bucket index of `counts[0]` when dense.
     var firstIndex: Int
+    /// When sparse, the index of each non-empty bucket, increasing; empty
+    /// when dense. (Every index is below ``maximumBucketCount``, 55 296,
+    /// so it fits in 16 bits.)
+    var sparseIndices: [UInt16]
 
     /// The number of values recorded.
     public internal(set) var count: UInt64
@@ -52,6 +64,7 @@ public struct LatencyHistogram: Sendable {
     public init() {
         counts = []
         firstIndex = 0
+        sparseIndices = []
         count = 0
         minimum = .max
         maximum = 0
@@ -107,13 +120,17 @@ public struct LatencyHistogram: Sendable {
         precondition(value >= 0, "LatencyHistogram records non-negative values only, got \(value)")
         guard times > 0 else { return }
         let bucketIndex = Self.index(of: UInt64(value))
-        if counts.isEmpty {
-            counts = [0]
-            firstIndex = bucketIndex
+        if !sparseIndices.isEmpty {
+            recordSparse(bucketIndex, times: times)
         } else {
-            widen(toInclude: bucketIndex)
+            if counts.isEmpty {
+                counts = [0]
+                firstIndex = bucketIndex
+            } else {
+                widen(toInclude: bucketIndex)
+            }
+            counts[bucketIndex - firstIndex] &+= times
         }
-        counts[bucketIndex - firstIndex] &+= times
         count &+= times
         if value < minimum { minimum = value }
         if value > maximum { maximum = value }
@@ -127,8 +144,30 @@ public struct LatencyHistogram: Sendable {
         sumHigh &+= high &+ (carry ? 1 : 0)
     }
 
-    /// Grows the counts so that `bucketIndex` is covered (nothing to do when
-    /// it already is, as when ``merge(_:)`` meets an overlapping range).
+    /// Adds `times` to bucket `bucketIndex` of a sparse histogram, inserting
+    /// the bucket in order when it is new.
+    ///
+    /// - Complexity: O(log k) to find it, O(k) to insert a new one, for k
+    ///   non-empty buckets.
+    private mutating func recordSparse(_ bucketIndex: Int, times: UInt64) {
+        let key = UInt16(bucketIndex)
+        var low = 0
+        var high = sparseIndices.count
+        while low < high {
+            let middle = (low + high) / 2
+            if sparseIndices[middle] < key { low = middle + 1 } else { high = middle }
+        }
+        if low < sparseIndices.count, sparseIndices[low] == key {
+            counts[low] &+= times
+        } else {
+            sparseIndices.insert(key, at: low)
+            counts.insert(times, at: low)
+        }
+    }
+
+    /// Grows the counts of a dense histogram so that `bucketIndex` is
+    /// covered (nothing to do when it already is, as when ``merge(_:)``
+    /// meets an overlapping range).
     mutating func widen(toInclude bucketIndex: Int) {
         if bucketIndex < firstIndex {
             counts.insert(contentsOf: repeatElement(0, count: firstIndex - bucketIndex), at: 0)
@@ -156,6 +195,64 @@ public struct LatencyHistogram: Sendable {
     /// The mean of the values recorded, or `nil` when empty.
     public var mean: Double? { count == 0 ? nil : sum / Double(count) }
 
-    /// The number of buckets the histogram currently holds memory for.
+    /// The number of bucket counts the histogram currently holds memory
+    /// for: the buckets from the smallest to the largest value while
+    /// recording, the non-empty ones once read from text or compacted.
     public var allocatedBucketCount: Int { counts.count }
+
+    /// Keeps only the non-empty buckets, when that takes less memory than
+    /// the range from the smallest to the largest value.
+    ///
+    /// Nothing a histogram reports changes (its text, percentiles, buckets,
+    /// equality and merges are the same); recording afterwards stays exact
+    /// but costs O(k) for a new bucket among k. Call it once the values
+    /// are in, before keeping many histograms: a few values far apart then
+    /// take a few counts, not the tens of thousands of buckets between them.
+    ///
+    /// - Complexity: O(b) for b allocated buckets.
+    package mutating func compact() {
+        guard sparseIndices.isEmpty, !counts.isEmpty else { return }
+        var nonEmpty = 0
+        for bucketCount in counts where bucketCount > 0 { nonEmpty += 1 }
+        // A sparse bucket takes 10 bytes (index and count), a dense one 8.
+        guard nonEmpty * 10 < counts.count * 8 else { return }
+        var indices: [UInt16] = []
+        var kept: [UInt64] = []
+        indices.reserveCapacity(nonEmpty)
+        kept.reserveCapacity(nonEmpty)
+        for (offset, bucketCount) in counts.enumerated() where bucketCount > 0 {
+            indices.append(UInt16(firstIndex + offset))
+            kept.append(bucketCount)
+        }
+        sparseIndices = indices
+        counts = kept
+        firstIndex = 0
+    }
+
+    /// The non-empty buckets' indices and counts, in increasing order of
+    /// index, whichever way the counts are held.
+    struct NonEmptyBuckets: Sequence, IteratorProtocol {
+        let histogram: LatencyHistogram
+        var position = 0
+
+        init(_ histogram: LatencyHistogram) { self.histogram = histogram }
+
+        mutating func next() -> (index: Int, count: UInt64)? {
+            let counts = histogram.counts
+            if histogram.sparseIndices.isEmpty {
+                while position < counts.count {
+                    let current = position
+                    position += 1
+                    if counts[current] > 0 { return (histogram.firstIndex + current, counts[current]) }
+                }
+                return nil
+            }
+            guard position < counts.count else { return nil }
+            defer { position += 1 }
+            return (Int(histogram.sparseIndices[position]), counts[position])
+        }
+    }
+
+    /// The non-empty buckets, in increasing order of index.
+    var nonEmptyBuckets: NonEmptyBuckets { NonEmptyBuckets(self) }
 }
