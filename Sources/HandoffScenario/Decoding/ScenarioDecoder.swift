@@ -240,7 +240,9 @@ struct ScenarioReader {
         let activitiesClean = context.problems.count == problemsBeforeActivities
         let activityNames = activities.map(\.name)
         let timeline = top.optional("timeline") {
-            TimelineReader(context: context).readTimeline($0, $1, activities: activityNames, deviceNames: deviceNames, drafts: &drafts, limits: limits)
+            TimelineReader(context: context).readTimeline(
+                $0, $1, activities: activityNames, activityDevices: activities.map(\.device), deviceNames: deviceNames,
+                drafts: &drafts, limits: limits)
         } ?? []
         let expectations = top.optional("expect") {
             ExpectationReader(context: context).readExpectations($0, $1, activities: activities, deviceNames: deviceNames,
