@@ -190,7 +190,8 @@ public struct Advisor: Sendable {
     var jobs: Int
     /// Sizes are found to within this many bytes.
     var resolution: Int
-    /// The smallest size tried.
+    /// The smallest size tried (the file's `userInfo` limit when that is
+    /// smaller).
     var minimum: Int
     /// Whether each answer gets its sensitivity to the defaults it rests on.
     var sensitivity: Bool
@@ -235,10 +236,9 @@ public struct Advisor: Sendable {
         // Prepare once to validate the file and resolve the activity and device.
         let probe = try SweepRunner.prepare(bytes, file: file, payloads: [String(minimum)], options: options)
         let limit = probe.base.setup.configuration.userInfoLimit
-        guard minimum <= limit else {
-            throw ScenarioError(
-                .badValue, message: "the smallest size (\(minimum) bytes) is over the userInfo limit (\(limit) bytes)")
-        }
+        // A file's limit below the smallest size (it may be as low as 1 B)
+        // is the search's floor as well as its ceiling.
+        let minimum = min(self.minimum, limit)
         let runner = SweepRunner(jobs: jobs)
         let trials = options.shard?.trials(of: probe.trials) ?? 0..<probe.trials
         let (pathWords, profileApplies) = probe.base.fetchPath(activity: probe.activity, device: probe.device)

@@ -168,6 +168,22 @@ struct SweepCommandTests {
         #expect(zip(spans, spans.dropFirst()).allSatisfy { $0 >= $1 })
     }
 
+    @Test("advise on a file whose userInfoLimit is below 64 B searches up to that limit: exit 0, never a usage error")
+    func adviseBelowTheDefaultSmallestSize() throws {
+        let directory = try Self.directory()
+        let text = try String(contentsOfFile: scenario, encoding: .utf8)
+            .replacingOccurrences(of: #""trials": 20,"#, with: #""trials": 4, "protocol": {"userInfoLimit": "32B"},"#)
+        let file = directory + "/limit-32b.json"
+        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        let advice = try ProductRunner.run("handoff-sim", ["advise", file, "--p95", "5s", "--format", "json"])
+        #expect(advice.status == 0, "\(advice.standardError)")
+        let object = try #require(JSONSerialization.jsonObject(with: Data(advice.standardOutput.utf8)) as? [String: Any])
+        let answer = try #require((object["answers"] as? [[String: Any]])?.first)
+        #expect(answer["bytes"] as? Int == 32)
+        #expect(answer["limitBinds"] as? Bool == true)
+        #expect((answer["smallestTried"] as? [String: Any])?["bytes"] as? Int == 32)
+    }
+
     @Test("with the shipped fit's replicates: sweep gives intervals in every format and advise an interval; --no-intervals skips them")
     func intervalsFromTheShippedFit() throws {
         let fit = root + "/calibration/fits/privatedrop-awdl.json"
