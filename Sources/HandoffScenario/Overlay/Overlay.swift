@@ -288,12 +288,12 @@ public struct Overlay: Sendable, Equatable {
 
     /// ``load(_:)``, its problems as a result.
     package static func loadResult(_ file: String) -> Result<Overlay, ScenarioProblems> {
-        guard let data = FileManager.default.contents(atPath: file) else {
+        guard let bytes = InputFile.contents(atPath: file) else {
             return .failure(ScenarioProblems(problems: [
                 ScenarioProblem(file: file, path: "$", position: nil, message: "cannot read the file"),
             ]))
         }
-        return decode(Array(data), file: file)
+        return decode(bytes, file: file)
     }
 
     /// An overlay made in memory, with no file: `values` written in order,

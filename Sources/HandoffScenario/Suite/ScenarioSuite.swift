@@ -82,12 +82,17 @@ public enum ScenarioSuite {
     /// and ``run(files:runner:trials:seed:overlay:progress:)``, which report
     /// an invalid file and go on.
     package static func loadResult(_ file: String, overlay: Overlay? = nil) -> Result<Scenario, ScenarioProblems> {
-        guard let data = FileManager.default.contents(atPath: file) else {
+        guard let bytes = InputFile.contents(atPath: file) else {
             return .failure(ScenarioProblems(problems: [
                 ScenarioProblem(file: file, path: "$", position: nil, message: "cannot read the file"),
             ]))
         }
-        let bytes = Array(data)
+        return loadResult(bytes: bytes, file: file, overlay: overlay)
+    }
+
+    /// ``loadResult(_:overlay:)`` of a file already read (once: a pipe or a
+    /// FIFO cannot be read again), its bytes `bytes`.
+    package static func loadResult(bytes: [UInt8], file: String, overlay: Overlay? = nil) -> Result<Scenario, ScenarioProblems> {
         switch ScenarioDecoder.parse(bytes, file: file) {
         case let .failure(problems): return .failure(problems)
         case let .success(root):
