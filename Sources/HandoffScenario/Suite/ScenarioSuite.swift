@@ -107,7 +107,7 @@ public enum ScenarioSuite {
                     var scenario = decoded
                     scenario.overlayFile = overlay?.file
                     return scenario
-                }.mapError { Overlay.attributing($0, to: overlays) }
+                }.mapError { Overlay.attributing($0, to: overlays, scenario: root, file: file) }
             }
         }
     }
