@@ -53,6 +53,7 @@ struct PipeInputTests {
     @Test("validate, run, sweep and advise read a scenario from a FIFO", arguments: [
         ["validate", "FIFO"],
         ["run", "FIFO", "--no-progress", "--trials", "3"],
+        ["run", "FIFO", "--no-progress", "--trials", "3", "--seeds", "1-2", "--check-determinism"],
         ["sweep", "FIFO", "--payload", "1KiB", "--trials", "3", "--no-progress"],
         ["advise", "FIFO", "--p95", "5s", "--trials", "3", "--resolution", "16KiB"],
     ])
