@@ -72,6 +72,11 @@ public struct Advisor: Sendable {
         /// How far each parameter the answer depends on moves it, largest
         /// first (empty unless asked for: `Advisor.sensitivity`).
         public let sensitivity: [Sensitivity]
+        /// The ends of plausible ranges that were not tried because the
+        /// file does not admit them (a value it sets conflicts with the
+        /// end's), in the order of the defaults table; a parameter with
+        /// both ends here is not in ``sensitivity``.
+        public let skippedEnds: [SkippedEnd]
         /// The smallest size at which continuation streams reach "restored"
         /// sooner (p50) than `userInfo`, or nil when they are never sooner
         /// up to the limit.
@@ -118,6 +123,24 @@ public struct Advisor: Sendable {
         case low
         /// The range's high end.
         case high
+    }
+
+    /// An end of a default's plausible range the sensitivity did not try:
+    /// with the default there, the file (as its overlay leaves it) is
+    /// invalid, because a value it sets conflicts with the end's (a range
+    /// end past a bound that value fixes).
+    public struct SkippedEnd: Hashable, Sendable {
+        /// The parameter, named as in ``Sensitivity/parameter``.
+        public let parameter: String
+        /// The range.
+        public let range: PlausibleRange
+        /// Which end.
+        public let end: RangeEnd
+        /// The range's value at that end.
+        public let endValue: Double
+        /// What the file's validation says with the default at that end:
+        /// the file, the JSON path and the rule.
+        public let problem: ScenarioProblem
     }
 
     /// A size and the percentile measured there (nil when no trial
@@ -178,8 +201,12 @@ public struct Advisor: Sendable {
         public let lowAnswer: Int??
         /// The answer with the parameter at its high end, as ``lowAnswer``.
         public let highAnswer: Int??
+        /// The ends not tried because the file does not admit them (see
+        /// ``Advice/skippedEnds``): their percentile and answer are nil.
+        public let skipped: [RangeEnd]
 
-        /// How far the percentile moves across the range.
+        /// How far the percentile moves across the range (zero with an end
+        /// skipped or not reached).
         var span: SimDuration {
             guard let low, let high else { return .zero }
             return low > high ? low - high : high - low
@@ -190,7 +217,8 @@ public struct Advisor: Sendable {
     var jobs: Int
     /// Sizes are found to within this many bytes.
     var resolution: Int
-    /// The smallest size tried.
+    /// The smallest size tried (the file's `userInfo` limit when that is
+    /// smaller).
     var minimum: Int
     /// Whether each answer gets its sensitivity to the defaults it rests on.
     var sensitivity: Bool
@@ -235,10 +263,9 @@ public struct Advisor: Sendable {
         // Prepare once to validate the file and resolve the activity and device.
         let probe = try SweepRunner.prepare(bytes, file: file, payloads: [String(minimum)], options: options)
         let limit = probe.base.setup.configuration.userInfoLimit
-        guard minimum <= limit else {
-            throw ScenarioError(
-                .badValue, message: "the smallest size (\(minimum) bytes) is over the userInfo limit (\(limit) bytes)")
-        }
+        // A file's limit below the smallest size (it may be as low as 1 B)
+        // is the search's floor as well as its ceiling.
+        let minimum = min(self.minimum, limit)
         let runner = SweepRunner(jobs: jobs)
         let trials = options.shard?.trials(of: probe.trials) ?? 0..<probe.trials
         let (pathWords, profileApplies) = probe.base.fetchPath(activity: probe.activity, device: probe.device)
@@ -340,14 +367,49 @@ public struct Advisor: Sendable {
             // Sensitivity: each parameter at both ends, read at the answer's
             // size; the answer itself again for those that move it most.
             let reference = answer.largest?.size ?? minimum
-            var screened: [(parameter: VariedParameter, low: SimDuration?, high: SimDuration?)] = []
-            for parameter in varied {
-                let low = try measure(reference, streams: false, extra: parameter.edits(parameter.range.low))
-                let high = try measure(reference, streams: false, extra: parameter.edits(parameter.range.high))
-                screened.append((parameter, value(low), value(high)))
+            // The percentile at the reference size as the file stands.
+            let standing = value(answer.largest?.aggregate ?? smallest)
+            /// The file's problem with `extra` written over it, or nil when
+            /// it takes them: a range end the file does not admit.
+            func conflict(_ extra: [(path: String, values: [String])]) throws(ScenarioError) -> ScenarioProblem? {
+                let prepared = Result { () throws(ScenarioError) in
+                    try SweepRunner.prepare(
+                        bytes, file: file, payloads: [String(reference)], profiles: profile.map { [$0] } ?? [],
+                        parameters: extra, options: options)
+                }
+                switch prepared {
+                case .success: return nil
+                case let .failure(error):
+                    guard error.category == .invalidInput, let problem = error.problems?.problems.first else { throw error }
+                    return problem
+                }
             }
-            func span(_ entry: (parameter: VariedParameter, low: SimDuration?, high: SimDuration?)) -> Int64 {
-                guard let low = entry.low, let high = entry.high else { return entry.low == entry.high ? 0 : .max }
+            typealias Screened = (parameter: VariedParameter, low: SimDuration?, high: SimDuration?, skipped: [RangeEnd])
+            var screened: [Screened] = []
+            var skippedEnds: [SkippedEnd] = []
+            for parameter in varied {
+                var values: [SimDuration?] = []
+                var skipped: [RangeEnd] = []
+                for (end, endValue) in [(RangeEnd.low, parameter.range.low), (.high, parameter.range.high)] {
+                    let edits = parameter.edits(endValue)
+                    if let problem = try conflict(edits) {
+                        skipped.append(end)
+                        skippedEnds.append(SkippedEnd(
+                            parameter: parameter.name, range: parameter.range, end: end, endValue: endValue, problem: problem))
+                        values.append(nil)
+                    } else {
+                        values.append(value(try measure(reference, streams: false, extra: edits)))
+                    }
+                }
+                screened.append((parameter, values[0], values[1], skipped))
+            }
+            /// How far the percentile moves: across the range, or from the
+            /// file as it stands to the one end tried.
+            func span(_ entry: Screened) -> Int64 {
+                guard entry.skipped.count < 2 else { return 0 }
+                let low = entry.skipped.contains(.low) ? standing : entry.low
+                let high = entry.skipped.contains(.high) ? standing : entry.high
+                guard let low, let high else { return low == high ? 0 : .max }
                 return (low > high ? low - high : high - low).nanoseconds
             }
             let order = screened.indices.filter { span(screened[$0]) > 0 }
@@ -358,12 +420,17 @@ public struct Advisor: Sendable {
                 var lowAnswer: Int??
                 var highAnswer: Int??
                 if rank < Self.answeredParameters {
-                    lowAnswer = .some(try largestMeeting(entry.parameter.edits(entry.parameter.range.low)).largest?.size)
-                    highAnswer = .some(try largestMeeting(entry.parameter.edits(entry.parameter.range.high)).largest?.size)
+                    if !entry.skipped.contains(.low) {
+                        lowAnswer = .some(try largestMeeting(entry.parameter.edits(entry.parameter.range.low)).largest?.size)
+                    }
+                    if !entry.skipped.contains(.high) {
+                        highAnswer = .some(try largestMeeting(entry.parameter.edits(entry.parameter.range.high)).largest?.size)
+                    }
                 }
                 items.append(Sensitivity(
                     parameter: entry.parameter.name, evidence: entry.parameter.evidence, range: entry.parameter.range,
-                    bytes: reference, low: entry.low, high: entry.high, lowAnswer: lowAnswer, highAnswer: highAnswer))
+                    bytes: reference, low: entry.low, high: entry.high, lowAnswer: lowAnswer, highAnswer: highAnswer,
+                    skipped: entry.skipped))
             }
             let profileName = profile ?? probe.points[0].scenario.setup.devices.first { $0.name == probe.device }?.internet.name ?? ""
             let budgetAggregate = answer.largest?.aggregate ?? smallest
@@ -373,7 +440,7 @@ public struct Advisor: Sendable {
                 latencyAtLargest: answer.largest.flatMap { value($0.aggregate) },
                 successAtLargest: answer.largest?.aggregate.successRate,
                 smallestTried: Figure(bytes: minimum, value: value(smallest)), interval: interval, budget: budgetAggregate.budget.summary(),
-                sensitivity: items, streamsSoonerFrom: crossover, probes: probes,
+                sensitivity: items, skippedEnds: skippedEnds, streamsSoonerFrom: crossover, probes: probes,
                 warnings: Self.warnings(items, meets: answer.largest != nil, target: target)))
         }
         return results

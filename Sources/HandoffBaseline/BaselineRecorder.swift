@@ -33,12 +33,11 @@ public struct BaselineRecorder: Sendable {
     ///   read (`ScenarioError.Category.missingInput`), or a trial that
     ///   stopped, its message after the file's name.
     public func measure(file: String) throws(ScenarioError) -> Baseline.Scenario {
-        guard let data = FileManager.default.contents(atPath: file) else {
+        guard let bytes = InputFile.contents(atPath: file) else {
             throw .unreadable(file)
         }
-        let bytes = Array(data)
         let scenario: Scenario
-        switch ScenarioSuite.loadResult(file, overlay: overlay) {
+        switch ScenarioSuite.loadResult(bytes: bytes, file: file, overlay: overlay) {
         case let .success(value): scenario = value
         case let .failure(problems): throw .invalid(problems)
         }

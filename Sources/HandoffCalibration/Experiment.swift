@@ -63,7 +63,7 @@ public struct Experiment: Sendable {
     ///   be read is one problem at `$`), or a parameter or group its scenario
     ///   has no place for.
     public static func load(_ file: String) throws(ScenarioError) -> Experiment {
-        guard let data = FileManager.default.contents(atPath: file) else {
+        guard let data = InputFile.contents(atPath: file) else {
             throw .invalid(ScenarioProblems(problems: [
                 ScenarioProblem(file: file, path: "$", position: nil, message: "cannot read the file"),
             ]))

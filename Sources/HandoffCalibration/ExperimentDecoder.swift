@@ -48,22 +48,14 @@ package enum ExperimentDecoder {
     /// ``maximumMeasuredBytes`` (so a larger file is found too large
     /// without being read whole); nil if it cannot be read.
     static func readFile(_ path: String) -> [UInt8]? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        do {
-            // Nil at the end of the file: an empty file.
-            guard let data = try handle.read(upToCount: maximumMeasuredBytes + 1) else { return [] }
-            return [UInt8](data)
-        } catch {
-            return nil
-        }
+        InputFile.contents(atPath: path, maximumBytes: maximumMeasuredBytes)
     }
 
     /// The name of the experiment file at `path`, or nil when it cannot
     /// be read or is invalid: how `defaults` names the experiment a fit's
     /// overlay was fitted to.
     static func name(ofFile path: String) -> String? {
-        guard let data = FileManager.default.contents(atPath: path),
+        guard let data = InputFile.contents(atPath: path),
               case let .success(decoded) = decode(Array(data), file: path)
         else { return nil }
         return decoded.name

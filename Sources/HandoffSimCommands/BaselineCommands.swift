@@ -178,7 +178,7 @@ func baselineCheckCommand(_ parsed: ParsedArguments, _ context: CommandContext) 
     let rest = Array(parsed.positional.dropFirst())
     if let swapped = swappedBaselineArguments(path, rest) { throw UsageError(message: swapped) }
     let files = try scenarioFiles(rest)
-    guard let data = FileManager.default.contents(atPath: path) else {
+    guard let data = InputFile.contents(atPath: path) else {
         io.writeError("error: \(path): the baseline is missing (make it with 'handoff-sim baseline update ... --output \(path)')")
         return .baselineUnusable
     }
@@ -228,7 +228,11 @@ func swappedBaselineArguments(_ first: String, _ rest: [String]) -> String? {
     let usage = "the baseline comes first: handoff-sim baseline check BASELINE <file or dir>..."
     var isFolder: ObjCBool = false
     let isBaseline = { (path: String) -> Bool in
-        guard let data = FileManager.default.contents(atPath: path) else { return false }
+        // Only a regular file is read to tell: a pipe read here would be
+        // empty when the command reads it as its input.
+        guard (try? FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType) == .typeRegular,
+            let data = InputFile.contents(atPath: path)
+        else { return false }
         return (try? BaselineFile.read(String(decoding: data, as: UTF8.self), file: path)) != nil
     }
     let baseline = rest.first(where: isBaseline)

@@ -97,7 +97,7 @@ func calibrateCommand(_ parsed: ParsedArguments, _ context: CommandContext) thro
     if parsed[.check] && bootstrap > 0 {
         throw UsageError(message: "--check fits nothing, so --bootstrap has nothing to resample; give one or the other")
     }
-    guard let data = FileManager.default.contents(atPath: file) else {
+    guard let data = InputFile.contents(atPath: file) else {
         throw UsageError(message: "\(file.escapingControlCharacters): no such file or cannot be read")
     }
     var experiment: Experiment

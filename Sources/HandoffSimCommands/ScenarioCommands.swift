@@ -308,11 +308,14 @@ func runCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(Usa
     // One run of the suite per seed (the files' own seeds without --seeds).
     let seeds: [UInt64?] = seedList.map { $0.seeds.map(Optional.some) } ?? [seed]
     var results: [FileResult] = []
+    // Each file read once (it may be a pipe), run once per seed and again
+    // for the determinism check.
+    let loaded = ScenarioSuite.load(files: files, overlay: overlay)
     for runSeed in seeds {
         let seedResults = ScenarioSuite.run(
-            files: files, runner: runner, trials: trials, seed: runSeed, overlay: overlay, progress: progress)
+            loaded: loaded, runner: runner, trials: trials, seed: runSeed, progress: progress)
         if parsed[.checkDeterminism] {
-            let again = ScenarioSuite.run(files: files, runner: runner, trials: trials, seed: runSeed, overlay: overlay)
+            let again = ScenarioSuite.run(loaded: loaded, runner: runner, trials: trials, seed: runSeed)
             if let difference = DeterminismCheck.firstDifference(seedResults, again) {
                 if showsProgress { io.writeError("\u{1B}[2K\r", newline: false) }
                 io.writeError("error: internal error: the determinism check found a difference: \(difference)"

@@ -428,7 +428,7 @@ func sweepCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(U
         throw UsageError(message: "a shard holds part of the trials; merge the parts with 'handoff-sim merge --html PATH' for the report")
     }
     let parameters = parsed[.vary].map { (path: $0.path, values: $0.values) }
-    guard let data = FileManager.default.contents(atPath: file) else {
+    guard let data = InputFile.contents(atPath: file) else {
         throw UsageError(message: "\(file.escapingControlCharacters): no such file or cannot be read")
     }
     let (overlay, overlayFailure) = try loadOverlay(parsed, context.io)
@@ -506,7 +506,7 @@ func mergeCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(U
     // A missing input is a usage error (64) in every command.
     var texts: [(file: String, text: String)] = []
     for file in parsed.positional {
-        guard let data = FileManager.default.contents(atPath: file) else {
+        guard let data = InputFile.contents(atPath: file) else {
             throw UsageError(message: "\(file.escapingControlCharacters): no such file or cannot be read")
         }
         texts.append((file, String(decoding: data, as: UTF8.self)))
@@ -555,7 +555,7 @@ func adviseCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(
     }
     let (success, metric, resolution) = (parsed[.success], parsed[.chartMetric], parsed[.resolution])
     let (trials, seed, jobs) = (parsed[.trials], parsed[.seed], parsed[.jobs])
-    guard let data = FileManager.default.contents(atPath: file) else {
+    guard let data = InputFile.contents(atPath: file) else {
         throw UsageError(message: "\(file.escapingControlCharacters): no such file or cannot be read")
     }
     var profiles = parsed[.advisedProfiles] ?? []

@@ -169,7 +169,8 @@ extension CalibrationSearchTests {
         // A replicate's value that does not fit a scenario is reported against its place in the file.
         let problems = ScenarioProblems(problems: [ScenarioProblem(
             file: "s.json", path: "$.network.wifiPeerToPeer.loss", position: nil, message: "expected at most 1")])
-        let attributed = Overlay.attributing(problems, to: [replicates[1]])
+        let scenario = try #require(try? ScenarioDecoder.parse(Array("{}".utf8), file: "s.json").get())
+        let attributed = Overlay.attributing(problems, to: [replicates[1]], scenario: scenario, file: "s.json")
         #expect(attributed.problems[0].path == "$.replicates[1].set[0].value", "\(attributed)")
     }
 

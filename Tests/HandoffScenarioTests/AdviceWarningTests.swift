@@ -13,7 +13,8 @@ struct AdviceWarningTests {
     static func row(_ name: String, _ evidence: Evidence, low: Int64?, high: Int64?) -> Advisor.Sensitivity {
         Advisor.Sensitivity(
             parameter: name, evidence: evidence, range: PlausibleRange(name, 200, 1500, "ms"), bytes: 1024,
-            low: low.map { .milliseconds($0) }, high: high.map { .milliseconds($0) }, lowAnswer: nil, highAnswer: nil)
+            low: low.map { .milliseconds($0) }, high: high.map { .milliseconds($0) }, lowAnswer: nil, highAnswer: nil,
+            skipped: [])
     }
 
     @Test("an answer that meets the target is warned of the first assumed default whose end puts it over")

@@ -74,3 +74,34 @@ struct SchemaTests {
         #expect(experiment.contains("\"metric\": " + list), "experiment schema: \(list)")
     }
 }
+
+/// A latency expectation's percentile has one bound: the schema's, the
+/// decoder's and the one its message states.
+@Suite("Percentile bounds")
+struct PercentileBoundTests {
+    @Test("the schema's percentile minimum and maximum are the decoder's, and the message names them")
+    func schemaAndDecoderAgree() throws {
+        let root = try SchemaTests.schema()
+        var node = root
+        for key in ["properties", "expect", "items", "properties", "percentile"] {
+            node = try #require(node.member(key)?.value, "no \(key)")
+        }
+        func number(_ key: String) -> Double? {
+            guard case let .number(value) = node.member(key)?.value.value else { return nil }
+            return value.doubleValue
+        }
+        #expect(node.member("exclusiveMinimum") == nil)
+        #expect(number("minimum") == LatencyExpectation.percentiles.lowerBound)
+        #expect(number("maximum") == LatencyExpectation.percentiles.upperBound)
+        func expectation(_ percentile: String) -> String {
+            scenarioText(expect: #"[{"latency": "acceptToContinue", "percentile": \#(percentile), "below": "1s"}]"#)
+        }
+        let message = "expected a percentile from 0.001 to 100"
+        #expect(problems(expectation("0.001")).isEmpty)
+        #expect(problems(expectation("100")).isEmpty)
+        for refused in ["0.0005", "0", "100.5"] {
+            let found = problems(expectation(refused))
+            #expect(found.count == 1 && found[0].contains("$.expect[0].percentile: \(message), found \(refused)"), "\(found)")
+        }
+    }
+}

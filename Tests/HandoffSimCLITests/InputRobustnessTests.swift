@@ -281,6 +281,48 @@ struct InputRobustnessTests {
         #expect(!run.standardOutput.contains(":0:0"))
     }
 
+    @Test("an overlay value that breaks a rule across fields is reported against the overlay's value, in set and in a replicate")
+    func overlayValueBreaksCrossFieldRule() throws {
+        let directory = try Self.directory()
+        // The scenario fixes the excursion interval at 600ms: an excursion
+        // may last at most two thirds of it.
+        let file = directory + "/s.json"
+        try Self.write(
+            try String(contentsOfFile: scenario, encoding: .utf8).replacingOccurrences(
+                of: #""trials": 20,"#, with: #""trials": 3, "network": {"wifiPeerToPeer": {"schedule": {"excursionInterval": "600ms"}}},"#),
+            file)
+        let rule = "expected a valid schedule: schedule.excursionDuration: 500ms; expected a duration from 0 to two thirds of the excursion interval (600ms)"
+        let base = directory + "/base.json"
+        try Self.write(#"{"overlay": "o", "set": [{"path": "network.wifiPeerToPeer.schedule.excursionDuration", "value": "500ms"}]}"#, base)
+        let run = try ProductRunner.run("handoff-sim", ["run", file, "--overlay", base, "--no-progress"])
+        #expect(run.status == 65)
+        #expect(run.standardOutput.contains(
+            "\(base):1:97: error: $.set[0].value: the value of network.wifiPeerToPeer.schedule.excursionDuration does not fit \(file) ($.network.wifiPeerToPeer.schedule): \(rule)"),
+            "\(run.standardOutput)")
+        let fit = directory + "/fit.json"
+        try Self.write(#"""
+            {"overlay": "fit", "set": [{"path": "network.wifiPeerToPeer.latency", "value": "2ms"}, {"path": "network.wifiPeerToPeer.schedule.excursionDuration", "value": "100ms"}],
+             "replicates": [{"set": [{"path": "network.wifiPeerToPeer.schedule.excursionDuration", "value": "110ms"}]},
+                            {"set": [{"path": "network.wifiPeerToPeer.latency", "value": "3ms"}, {"path": "network.wifiPeerToPeer.schedule.excursionDuration", "value": "500ms"}]}]}
+            """#, fit)
+        let sweep = try ProductRunner.run("handoff-sim", ["sweep", file, "--overlay", fit, "--payload", "1KiB", "--no-progress"])
+        #expect(sweep.status == 65)
+        #expect(sweep.standardError.contains(
+            "\(fit):3:157: error: $.replicates[1].set[1].value: the value of network.wifiPeerToPeer.schedule.excursionDuration does not fit \(file) ($.network.wifiPeerToPeer.schedule): \(rule)"),
+            "\(sweep.standardError)")
+        // A problem of the scenario's own in the same object stays the scenario's.
+        try Self.write(
+            try String(contentsOfFile: file, encoding: .utf8).replacingOccurrences(of: #""600ms""#, with: #""600ms", "excursionDuration": "500ms""#),
+            file)
+        let activation = directory + "/activation.json"
+        try Self.write(#"{"overlay": "o", "set": [{"path": "network.wifiPeerToPeer.schedule.activation", "value": "50ms"}]}"#, activation)
+        let own = try ProductRunner.run("handoff-sim", ["run", file, "--overlay", activation, "--no-progress"])
+        #expect(own.status == 65)
+        #expect(own.standardOutput.contains("\(file):"), "\(own.standardOutput)")
+        #expect(own.standardOutput.contains(": error: $.network.wifiPeerToPeer.schedule: \(rule)"), "\(own.standardOutput)")
+        #expect(!own.standardOutput.contains(activation), "\(own.standardOutput)")
+    }
+
     @Test("an overlay that sets \"overlay\" is an error, not ignored")
     func overlaySettingOverlay() throws {
         let directory = try Self.directory()

@@ -186,6 +186,8 @@ struct ScenarioCommandTests {
         ("out-of-range-number.json", #"51:13: error: $.trials: expected a whole number from 1 to 10000000, found 0"#),
         ("missing-required-field.json", #"35:15: error: $.activity: missing required key "type" (the activity type)"#),
         ("non-http-webpage-url.json", #"39:19: error: $.activity.webpageURL: webpageURL "ftp://files.example.com/n/42": expected an http or https URL (Apple's platforms reject other schemes)"#),
+        ("become-current-after-invalidate.json", #"51:17: error: $.timeline[2].action: expected a call that activity "activity" admits, found "becomeCurrent" at 2s, when it is invalidated (since invalidate at $.timeline[1]); becomeCurrent is allowed only when it is created, current or resigned: nothing is allowed after invalidate"#),
+        ("resign-current-twice.json", #"51:17: error: $.timeline[2].action: expected a call that activity "activity" admits, found "resignCurrent" at 2s, when it is resigned (since resignCurrent at $.timeline[1]); resignCurrent is allowed only when it is current"#),
     ]
 
     @Test("validate and run: each bad-input fixture gives its exact message and exit 65", arguments: badInput)

@@ -190,6 +190,74 @@ struct SweepCommandTests {
         #expect(zip(spans, spans.dropFirst()).allSatisfy { $0 >= $1 })
     }
 
+    @Test("advise on a file whose userInfoLimit is below 64 B searches up to that limit: exit 0, never a usage error")
+    func adviseBelowTheDefaultSmallestSize() throws {
+        let directory = try Self.directory()
+        let text = try String(contentsOfFile: scenario, encoding: .utf8)
+            .replacingOccurrences(of: #""trials": 20,"#, with: #""trials": 4, "protocol": {"userInfoLimit": "32B"},"#)
+        let file = directory + "/limit-32b.json"
+        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        let advice = try ProductRunner.run("handoff-sim", ["advise", file, "--p95", "5s", "--format", "json"])
+        #expect(advice.status == 0, "\(advice.standardError)")
+        let object = try #require(JSONSerialization.jsonObject(with: Data(advice.standardOutput.utf8)) as? [String: Any])
+        let answer = try #require((object["answers"] as? [[String: Any]])?.first)
+        #expect(answer["bytes"] as? Int == 32)
+        #expect(answer["limitBinds"] as? Bool == true)
+        #expect((answer["smallestTried"] as? [String: Any])?["bytes"] as? Int == 32)
+    }
+
+    @Test("advise --sensitivity skips a range end the file does not admit and says so in text, JSON and HTML")
+    func sensitivitySkipsConflictingEnds() throws {
+        let directory = try Self.directory()
+        // An excursion may last two thirds of its interval: at 150ms, the
+        // excursion duration's high end (108.9 ms) breaks the rule, and the
+        // interval's own range is not varied (the file sets it).
+        let text = try String(contentsOfFile: scenario, encoding: .utf8).replacingOccurrences(
+            of: #""trials": 20,"#, with: #""trials": 3, "network": {"wifiPeerToPeer": {"schedule": {"excursionInterval": "150ms"}}},"#)
+        let file = directory + "/interval-150ms.json"
+        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        let common = ["advise", file, "--p95", "5s", "--resolution", "32KiB", "--sensitivity"]
+        let words = try ProductRunner.run("handoff-sim", common + ["--html", directory + "/advice.html"])
+        #expect(words.status == 0, "\(words.standardError)")
+        let sentence = "Not tried: AWDL excursions (idle pair): duration at the high end of its plausible range (duration 108.9 ms): "
+            + "it conflicts with a value the file sets (\(file), $.network.wifiPeerToPeer.schedule: "
+        #expect(words.standardOutput.contains(sentence), "\(words.standardOutput)")
+        #expect(words.standardOutput.contains("two thirds of the excursion interval (150ms)"), "\(words.standardOutput)")
+        let page = try String(contentsOfFile: directory + "/advice.html", encoding: .utf8)
+        #expect(page.contains("Not tried: AWDL excursions (idle pair): duration at the high end"))
+        let json = try ProductRunner.run("handoff-sim", common + ["--format", "json"])
+        #expect(json.status == 0, "\(json.standardError)")
+        let object = try #require(JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+        let answer = try #require((object["answers"] as? [[String: Any]])?.first)
+        let skipped = try #require(answer["skippedEnds"] as? [[String: Any]])
+        #expect(skipped.count == 1, "\(skipped)")
+        #expect(skipped.first?["parameter"] as? String == "AWDL excursions (idle pair): duration")
+        #expect(skipped.first?["end"] as? String == "high")
+        #expect(skipped.first?["endValue"] as? String == "108.9ms")
+        #expect(skipped.first?["path"] as? String == "$.network.wifiPeerToPeer.schedule")
+        // The schema's keys, required and allowed, for the answer and its
+        // sensitivity rows.
+        let schemaData = try #require(FileManager.default.contents(atPath: root + "/schema/advice.schema.json"))
+        let schema = try #require(JSONSerialization.jsonObject(with: schemaData) as? [String: Any])
+        let answerSchema = try #require(
+            ((schema["properties"] as? [String: Any])?["answers"] as? [String: Any])?["items"] as? [String: Any])
+        let answerProperties = try #require(answerSchema["properties"] as? [String: Any])
+        #expect(try #require(answerSchema["required"] as? [String]).allSatisfy { answer.keys.contains($0) })
+        #expect(answer.keys.allSatisfy { answerProperties.keys.contains($0) })
+        let rowSchema = try #require((answerProperties["sensitivity"] as? [String: Any])?["items"] as? [String: Any])
+        let rowProperties = try #require(rowSchema["properties"] as? [String: Any]).keys
+        let skippedSchema = try #require((answerProperties["skippedEnds"] as? [String: Any])?["items"] as? [String: Any])
+        let skippedProperties = try #require(skippedSchema["properties"] as? [String: Any]).keys
+        #expect(skipped.allSatisfy { $0.keys.allSatisfy { skippedProperties.contains($0) } })
+        let rows = try #require(answer["sensitivity"] as? [[String: Any]])
+        #expect(rows.allSatisfy { $0.keys.allSatisfy { rowProperties.contains($0) } })
+        let duration = rows.first { $0["parameter"] as? String == "AWDL excursions (idle pair): duration" }
+        if let duration {
+            #expect(duration["skipped"] as? [String] == ["high"])
+            #expect(duration["high"] is NSNull)
+        }
+    }
+
     @Test("with the shipped fit's replicates: sweep gives intervals in every format and advise an interval; --no-intervals skips them")
     func intervalsFromTheShippedFit() throws {
         let fit = root + "/calibration/fits/privatedrop-awdl.json"

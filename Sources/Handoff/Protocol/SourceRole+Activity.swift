@@ -9,7 +9,7 @@ extension SourceRole {
     /// Whether the app may still change the activity; after `invalidate`
     /// nothing is legal, so a change is a violation.
     func isAlive(_ id: ActivityID, doing change: ActivityChange.Kind, now: SimInstant, core: inout ProtocolCore) -> Bool {
-        guard core.activities[id.index].state == .invalidated else { return true }
+        guard !SourceActivityMachine.allowsChanges(in: core.activities[id.index].state) else { return true }
         core.recordIllegalChange(now, activity: id, change: change)
         return false
     }

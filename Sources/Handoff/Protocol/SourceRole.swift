@@ -65,11 +65,14 @@ struct SourceRole: ~Copyable {
     /// The app makes `id` current: the device's previous current activity
     /// is superseded, and the new one is advertised (paced, or not at all
     /// in Low Power Mode or on a locked iPhone that sends Nearby Info only).
+    /// A call the activity's state does not admit (after `invalidate`) is a
+    /// violation and supersedes nothing.
     mutating func becomeCurrent(
         _ id: ActivityID, now: SimInstant, core: inout ProtocolCore, scheduler: inout Scheduler<HandoffEvent>
     ) {
         let device = core.activities[id.index].device
-        if let previous = currentActivity[device.index], previous != id {
+        let admitted = SourceActivityMachine.transition(from: core.activities[id.index].state, on: .becomeCurrent) != nil
+        if admitted, let previous = currentActivity[device.index], previous != id {
             if core.apply(.superseded, to: previous, now: now, note: core.keepsTrace ? .becameCurrent(core.traceActivity(id)) : nil) {
                 core.activities[previous.index].currentEnded = .superseded
             }

@@ -79,6 +79,17 @@ public enum SourceActivityMachine: ActivityStateMachine {
         case (.created, _), (.resigned, _): return nil
         }
     }
+
+    /// Whether the app may still change an activity in `state` (set
+    /// `needsSave`, add `userInfo` entries, set `isEligibleForHandoff`):
+    /// in every state but ``State/invalidated``, after which nothing is
+    /// legal.
+    public static func allowsChanges(in state: State) -> Bool {
+        switch state {
+        case .created, .current, .resigned: return true
+        case .invalidated: return false
+        }
+    }
 }
 
 /// One attempt to continue an activity on a receiving device.

@@ -85,7 +85,7 @@ public enum AdviceReport {
     /// movement first; then a sentence when an assumption alone moves the
     /// answer across the target.
     static func sensitivityLines(_ item: Advisor.Advice, target: Advisor.Target) -> [String] {
-        guard !item.sensitivity.isEmpty else { return [] }
+        guard !item.sensitivity.isEmpty else { return item.skippedEnds.map { "  " + skippedSentence($0) } }
         let percentile = Format.percentile(target.percentile)
         let at = item.largestPayload ?? item.smallestTried.bytes
         let reference = item.largestPayload != nil ? item.latencyAtLargest : item.smallestTried.value
@@ -95,15 +95,20 @@ public enum AdviceReport {
                 + " with each default moved across its plausible range, largest movement first:",
         ]
         let rows = item.sensitivity.map { entry -> [String] in
-            func value(_ duration: SimDuration?) -> String { duration.map { "\($0.rounded(toSignificantDigits: 3))" } ?? "–" }
-            func answer(_ bytes: Int??) -> String {
+            func value(_ duration: SimDuration?, _ end: Advisor.RangeEnd) -> String {
+                if entry.skipped.contains(end) { return "skipped" }
+                return duration.map { "\($0.rounded(toSignificantDigits: 3))" } ?? "–"
+            }
+            func answer(_ bytes: Int??, _ end: Advisor.RangeEnd) -> String {
+                if entry.skipped.contains(end) { return "skipped" }
                 guard let bytes else { return "" }
                 return bytes.map { Format.size($0) } ?? "none"
             }
-            let answers = entry.lowAnswer == nil ? "" : "\(answer(entry.lowAnswer)) … \(answer(entry.highAnswer))"
+            let answered = entry.lowAnswer != nil || entry.highAnswer != nil
+            let answers = answered ? "\(answer(entry.lowAnswer, .low)) … \(answer(entry.highAnswer, .high))" : ""
             return [
                 entry.parameter, entry.evidence.kind, entry.range.description,
-                "\(value(entry.low)) … \(value(entry.high))", answers,
+                "\(value(entry.low, .low)) … \(value(entry.high, .high))", answers,
             ]
         }
         let header = ["parameter", "evidence", "range", "\(percentile) low … high", "answer low … high"]
@@ -115,7 +120,33 @@ public enum AdviceReport {
             lines.append(text)
         }
         for warning in item.warnings { lines.append("  " + sentence(warning, item, target: target)) }
+        for skipped in item.skippedEnds { lines.append("  " + skippedSentence(skipped)) }
         return lines
+    }
+
+    /// The ends an answer's sensitivity did not try, as JSON: each with
+    /// its parameter, paths, end and value, and the file's problem there.
+    static func skippedEndsJSON(_ item: Advisor.Advice) -> JSONOutput {
+        .array(item.skippedEnds.map { skipped -> JSONOutput in
+            .object([
+                ("parameter", .string(skipped.parameter)),
+                ("paths", .array(skipped.range.paths.map(JSONOutput.string))),
+                ("end", .string(skipped.end.rawValue)),
+                ("endValue", .string(skipped.range.text(skipped.endValue))),
+                ("file", .string(skipped.problem.file)),
+                ("path", .string(skipped.problem.path)),
+                ("message", .string(skipped.problem.message)),
+            ])
+        })
+    }
+
+    /// A range end not tried, in words: the parameter, the end and its
+    /// value, and the file's problem with the default there.
+    static func skippedSentence(_ skipped: Advisor.SkippedEnd) -> String {
+        let range = skipped.range
+        return "Not tried: \(skipped.parameter) at the \(skipped.end.rawValue) end of its plausible range (\(range.quantity) "
+            + "\(Format.decimal(skipped.endValue))\(range.unit.isEmpty ? "" : " " + range.unit)): it conflicts with a value "
+            + "the file sets (\(skipped.problem.file), \(skipped.problem.path): \(skipped.problem.message))"
     }
 
     /// The advice as JSON: the target, then one answer per profile with
@@ -172,12 +203,14 @@ public enum AdviceReport {
                             ("low", nanoseconds(entry.low)),
                             ("high", nanoseconds(entry.high)),
                         ]
-                        if entry.lowAnswer != nil {
-                            members.append(("lowBytes", answer(entry.lowAnswer)))
-                            members.append(("highBytes", answer(entry.highAnswer)))
+                        if entry.lowAnswer != nil { members.append(("lowBytes", answer(entry.lowAnswer))) }
+                        if entry.highAnswer != nil { members.append(("highBytes", answer(entry.highAnswer))) }
+                        if !entry.skipped.isEmpty {
+                            members.append(("skipped", .array(entry.skipped.map { .string($0.rawValue) })))
                         }
                         return .object(members)
                     })),
+                    ("skippedEnds", skippedEndsJSON(item)),
                     ("budget", .array((item.budget?.ranked ?? []).map { figure in
                         .object([
                             ("phase", .string(figure.phase.description)),

@@ -57,12 +57,13 @@ enum SensitivityChart {
             lines.append("  <g class=\"parameter\" data-parameter=\"\(Escape.xml(entry.parameter))\" data-evidence=\"\(entry.evidence.kind)\">")
             lines.append("    <text x=\"\(Format.decimal(left - 8))\" y=\"\(Format.decimal(y + 15))\" text-anchor=\"end\">\(Escape.xml(label))</text>")
             let middle = reference.map { x($0.nanoseconds) }
-            for (end, value, colour) in [("low", entry.low, "#56B4E9"), ("high", entry.high, "#0072B2")] {
+            for (end, value, colour) in [(Advisor.RangeEnd.low, entry.low, "#56B4E9"), (.high, entry.high, "#0072B2")]
+            where !entry.skipped.contains(end) {
                 // An end no trial reached runs to the axis' end.
                 let to = value.map { x($0.nanoseconds) } ?? right
                 let from = middle ?? left
-                lines.append("    <rect class=\"\(end)\" x=\"\(Format.decimal(min(from, to)))\" y=\"\(Format.decimal(y + 4))\" width=\"\(Format.decimal(max(abs(to - from), 1)))\" "
-                    + "height=\"\(Format.decimal(rowHeight - 8))\" fill=\"\(colour)\"><title>\(Escape.xml("\(end) end (\(entry.range.description)): \(value.map { $0.rounded(toSignificantDigits: 3).description } ?? "not reached")"))</title></rect>")
+                lines.append("    <rect class=\"\(end.rawValue)\" x=\"\(Format.decimal(min(from, to)))\" y=\"\(Format.decimal(y + 4))\" width=\"\(Format.decimal(max(abs(to - from), 1)))\" "
+                    + "height=\"\(Format.decimal(rowHeight - 8))\" fill=\"\(colour)\"><title>\(Escape.xml("\(end.rawValue) end (\(entry.range.description)): \(value.map { $0.rounded(toSignificantDigits: 3).description } ?? "not reached")"))</title></rect>")
             }
             lines.append("  </g>")
         }

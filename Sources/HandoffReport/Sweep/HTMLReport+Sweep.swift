@@ -75,7 +75,7 @@ extension HTMLReport {
                 page.body.append("<h3>Where the time goes at \(html(Format.sizeWithBytes(at)))</h3>")
                 page.body += budgetTable(budget)
             }
-            if !item.sensitivity.isEmpty {
+            if !item.sensitivity.isEmpty || !item.skippedEnds.isEmpty {
                 page.body.append("<h3>Sensitivity</h3>")
                 if let chart = SensitivityChart.svg(item, target: target) {
                     page.body.append("<figure class=\"chart\">")
@@ -83,17 +83,27 @@ extension HTMLReport {
                     page.body.append("</figure>")
                 }
                 let rows = item.sensitivity.map { entry -> [String] in
-                    func value(_ duration: SimDuration?) -> String { duration.map { $0.rounded(toSignificantDigits: 3).description } ?? "—" }
-                    func answer(_ bytes: Int??) -> String {
+                    func value(_ duration: SimDuration?, _ end: Advisor.RangeEnd) -> String {
+                        if entry.skipped.contains(end) { return "skipped" }
+                        return duration.map { $0.rounded(toSignificantDigits: 3).description } ?? "—"
+                    }
+                    func answer(_ bytes: Int??, _ end: Advisor.RangeEnd) -> String {
+                        if entry.skipped.contains(end) { return "skipped" }
                         guard let bytes else { return "" }
                         return bytes.map { Format.size($0) } ?? "none"
                     }
-                    return [entry.parameter, entry.evidence.kind, entry.range.description, value(entry.low), value(entry.high),
-                            entry.lowAnswer == nil ? "" : "\(answer(entry.lowAnswer)) … \(answer(entry.highAnswer))"]
+                    let answered = entry.lowAnswer != nil || entry.highAnswer != nil
+                    return [entry.parameter, entry.evidence.kind, entry.range.description, value(entry.low, .low), value(entry.high, .high),
+                            answered ? "\(answer(entry.lowAnswer, .low)) … \(answer(entry.highAnswer, .high))" : ""]
                 }
-                page.body += htmlTable(
-                    ["parameter", "evidence", "plausible range", "\(percentile) at low end", "\(percentile) at high end", "answer low … high"],
-                    rows, numeric: [3, 4], className: "sensitivity")
+                if !rows.isEmpty {
+                    page.body += htmlTable(
+                        ["parameter", "evidence", "plausible range", "\(percentile) at low end", "\(percentile) at high end", "answer low … high"],
+                        rows, numeric: [3, 4], className: "sensitivity")
+                }
+                for skipped in item.skippedEnds {
+                    page.body.append("<p class=\"note\">\(html(AdviceReport.skippedSentence(skipped)))</p>")
+                }
                 for warning in item.warnings {
                     page.body.append("<p class=\"warning\"><strong>\(html(AdviceReport.sentence(warning, item, target: target)))</strong></p>")
                 }

@@ -257,7 +257,8 @@ struct ScenarioReader {
         let declared = declaredActivities(top)
         let timeline = top.optional("timeline") {
             TimelineReader(context: context).readTimeline(
-                $0, $1, activities: activities.map(\.name), declaredActivities: declared.map(\.name), deviceNames: deviceNames,
+                $0, $1, activities: activities.map(\.name), declaredActivities: declared.map(\.name),
+                activityDevices: activities.map(\.device), deviceNames: deviceNames,
                 drafts: &drafts, limits: limits)
         } ?? []
         // The receiver an expectation leaves out is inferred from the

@@ -9,8 +9,8 @@ struct TimelineReader {
     let context: DecodingContext
 
     func readTimeline(
-        _ node: JSONNode, _ path: JSONPath, activities: [String], declaredActivities: [String?], deviceNames: [String],
-        drafts: inout [ScenarioReader.DeviceDraft], limits: ScenarioLimits
+        _ node: JSONNode, _ path: JSONPath, activities: [String], declaredActivities: [String?], activityDevices: [String],
+        deviceNames: [String], drafts: inout [ScenarioReader.DeviceDraft], limits: ScenarioLimits
     ) -> [TimelineEntry]? {
         let declaredNames = declaredActivities.compactMap { $0 }
         guard let list = context.array(node, path, expected: "an array of timeline entries") else { return nil }
@@ -21,7 +21,7 @@ struct TimelineReader {
             /// Handoff, the screen, Low Power Mode, idle).
             case switchSetting(device: Int, (inout DeviceSettings) -> Void)
         }
-        var pending: [(time: SimDuration, order: Int, entry: Pending, path: String)] = []
+        var pending: [(time: SimDuration, order: Int, entry: Pending, path: JSONPath, position: SourcePosition)] = []
         for (index, element) in list.enumerated() {
             let entryPath = path.index(index)
             guard let object = context.object(element, entryPath, what: "a timeline entry object",
@@ -120,22 +120,28 @@ struct TimelineReader {
                 }
                 made = .switchSetting(device: index, change)
             }
-            if let made { pending.append((time, index, made, entryPath.description)) }
+            if let made { pending.append((time, index, made, entryPath, object.position(of: "action"))) }
         }
         // In time order (file order for ties); a switch becomes the device's
         // whole settings after it.
         pending.sort { ($0.time, $0.order) < ($1.time, $1.order) }
+        checkSourceCalls(
+            pending.compactMap { item in
+                guard case let .action(action) = item.entry else { return nil }
+                return (item.time, action, item.path, item.position)
+            },
+            activities: activities, activityDevices: activityDevices)
         var settings = drafts.map(\.description.settings)
         let draftNames = drafts.map(\.description.name)
         return pending.map { item in
             switch item.entry {
             case let .action(action):
-                return TimelineEntry(time: .zero + item.time, action: action, path: item.path)
+                return TimelineEntry(time: .zero + item.time, action: action, path: item.path.description)
             case let .switchSetting(device, change):
                 change(&settings[device])
                 return TimelineEntry(
                     time: .zero + item.time, action: .setSettings(device: draftNames[device], settings[device]),
-                    path: item.path)
+                    path: item.path.description)
             }
         }
     }

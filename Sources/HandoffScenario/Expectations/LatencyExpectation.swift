@@ -8,6 +8,11 @@ import SimKernel
 struct LatencyExpectation: PercentileExpectation {
     static let key = "latency"
     static let otherKeys = ["percentile", "below", "above"]
+    /// The percentiles an expectation may name, from 0.001 to 100 (p0.001
+    /// is the minimum at up to 100,000 trials). `schema/scenario.schema.json`
+    /// states the same bounds (`minimum`, `maximum`), the message names them
+    /// and `SchemaTests` compares the three.
+    static let percentiles: ClosedRange<Double> = 0.001...100
     let metric: LatencyMetric
     let percentile: Double
     let bound: DurationBound
@@ -18,7 +23,9 @@ struct LatencyExpectation: PercentileExpectation {
         let metric = context.choice(value, path, what: "latency", among: LatencyMetric.allCases.map(\.rawValue))
             .flatMap(LatencyMetric.init(rawValue:))
         let percentile = expectation.required("percentile", what: "which percentile, such as 95", {
-            context.number($0, $1, in: 0.001...100, expected: "a percentile above 0 and at most 100")
+            context.number(
+                $0, $1, in: percentiles,
+                expected: "a percentile from \(percentiles.lowerBound) to \(Int(percentiles.upperBound))")
         })
         let below = expectation.optional("below") { context.duration($0, $1) }
         let above = expectation.optional("above") { context.duration($0, $1) }

@@ -79,15 +79,14 @@ package enum DefaultsAttribution {
         experimentName: (String) -> String?
     ) -> Result<(rows: [[DefaultOverride]], unmatched: [DefaultOverride]), ScenarioError> {
         if let file {
-            do {
-                _ = try ScenarioSuite.load(file, overlay: overlay)
-            } catch {
-                return .failure(error)
-            }
-            guard let data = FileManager.default.contents(atPath: file) else {
+            // Read once: the file may be a pipe.
+            guard let bytes = InputFile.contents(atPath: file) else {
                 return .failure(ScenarioError(.invalidInput, "\(file): cannot read the file"))
             }
-            return overrides(of: table, bytes: Array(data), file: file, overlay: overlay, experimentName: experimentName)
+            if case let .failure(problems) = ScenarioSuite.loadResult(bytes: bytes, file: file, overlay: overlay) {
+                return .failure(.invalid(problems))
+            }
+            return overrides(of: table, bytes: bytes, file: file, overlay: overlay, experimentName: experimentName)
         }
         return overrides(of: table, tree: nil, file: nil, overlay: overlay, experimentName: experimentName)
     }

@@ -220,20 +220,46 @@ public struct Overlay: Sendable, Equatable {
         return .success((tree, edits, overlays))
     }
 
-    /// `problems` of a scenario decoded with `overlays` written over it,
-    /// each problem with a value an overlay wrote reported against the
-    /// overlay file: its `$.set[i].value`, line and column, naming the
-    /// scenario and the path (a value from an overlay has no line in the
-    /// scenario file).
-    static func attributing(_ problems: ScenarioProblems, to overlays: [Overlay]) -> ScenarioProblems {
+    /// `problems` of the scenario `root` (the file `file` as written)
+    /// decoded with `overlays` written over it, each problem an overlay's
+    /// value causes reported against the overlay file: the value's JSON
+    /// path there (`$.set[i].value`, or a replicate's
+    /// `$.replicates[i].set[j].value`), line and column, naming the scenario
+    /// and the path the problem is at.
+    ///
+    /// A value causes a problem at its own path or below it (a value from
+    /// an overlay has no line in the scenario file), and one at a path
+    /// above it that the scenario as written does not have: a rule across
+    /// fields (a minimum above a maximum, an excursion longer than its
+    /// interval allows) is reported at the object holding them, and the
+    /// value an overlay wrote there broke it. Of several values written
+    /// there, the last one is named.
+    static func attributing(
+        _ problems: ScenarioProblems, to overlays: [Overlay], scenario root: JSONNode, file: String
+    ) -> ScenarioProblems {
         guard !overlays.isEmpty else { return problems }
+        // The paths of the problems the scenario has without any overlay,
+        // decoded only when a problem above an overlay's value asks.
+        var ownProblemPaths: Set<String>?
+        func scenarioHasProblem(at path: String) -> Bool {
+            let paths = ownProblemPaths ?? {
+                switch ScenarioDecoder.decode(root: root, file: file, digest: "") {
+                case .success: return []
+                case let .failure(own): return Set(own.problems.map(\.path))
+                }
+            }()
+            ownProblemPaths = paths
+            return paths.contains(path)
+        }
         return ScenarioProblems(problems: problems.problems.map { problem in
-            guard problem.position.map({ $0.line == 0 }) ?? true else { return problem }
+            let hasNoLine = problem.position.map { $0.line == 0 } ?? true
             // The last value written at the problem's path (or above it) wins.
             for overlay in overlays.reversed() {
                 for (index, setting) in overlay.settings.enumerated().reversed() {
                     let path = "$." + setting.parsed.description
-                    guard problem.path == path || problem.path.hasPrefix(path + ".") || problem.path.hasPrefix(path + "[")
+                    let atOrBelow = problem.path == path || problem.path.hasPrefix(path + ".") || problem.path.hasPrefix(path + "[")
+                    let above = path.hasPrefix(problem.path + ".") || path.hasPrefix(problem.path + "[")
+                    guard (atOrBelow && hasNoLine) || ((atOrBelow || above) && !scenarioHasProblem(at: problem.path))
                     else { continue }
                     return ScenarioProblem(
                         file: overlay.file.isEmpty ? problem.file : overlay.file,
@@ -288,12 +314,12 @@ public struct Overlay: Sendable, Equatable {
 
     /// ``load(_:)``, its problems as a result.
     package static func loadResult(_ file: String) -> Result<Overlay, ScenarioProblems> {
-        guard let data = FileManager.default.contents(atPath: file) else {
+        guard let bytes = InputFile.contents(atPath: file) else {
             return .failure(ScenarioProblems(problems: [
                 ScenarioProblem(file: file, path: "$", position: nil, message: "cannot read the file"),
             ]))
         }
-        return decode(Array(data), file: file)
+        return decode(bytes, file: file)
     }
 
     /// An overlay made in memory, with no file: `values` written in order,

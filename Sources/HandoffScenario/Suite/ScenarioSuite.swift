@@ -82,12 +82,17 @@ public enum ScenarioSuite {
     /// and ``run(files:runner:trials:seed:overlay:progress:)``, which report
     /// an invalid file and go on.
     package static func loadResult(_ file: String, overlay: Overlay? = nil) -> Result<Scenario, ScenarioProblems> {
-        guard let data = FileManager.default.contents(atPath: file) else {
+        guard let bytes = InputFile.contents(atPath: file) else {
             return .failure(ScenarioProblems(problems: [
                 ScenarioProblem(file: file, path: "$", position: nil, message: "cannot read the file"),
             ]))
         }
-        let bytes = Array(data)
+        return loadResult(bytes: bytes, file: file, overlay: overlay)
+    }
+
+    /// ``loadResult(_:overlay:)`` of a file already read (once: a pipe or a
+    /// FIFO cannot be read again), its bytes `bytes`.
+    package static func loadResult(bytes: [UInt8], file: String, overlay: Overlay? = nil) -> Result<Scenario, ScenarioProblems> {
         switch ScenarioDecoder.parse(bytes, file: file) {
         case let .failure(problems): return .failure(problems)
         case let .success(root):
@@ -102,7 +107,7 @@ public enum ScenarioSuite {
                     var scenario = decoded
                     scenario.overlayFile = overlay?.file
                     return scenario
-                }.mapError { Overlay.attributing($0, to: overlays) }
+                }.mapError { Overlay.attributing($0, to: overlays, scenario: root, file: file) }
             }
         }
     }
@@ -125,10 +130,37 @@ public enum ScenarioSuite {
         files: [String], runner: ScenarioRunner, trials: Int? = nil, seed: UInt64? = nil, overlay: Overlay? = nil,
         progress: ((Int, Int, String) -> Void)? = nil
     ) -> [FileResult] {
+        run(loaded: files.lazy.map { ($0, loadResult($0, overlay: overlay)) }, count: files.count, runner: runner,
+            trials: trials, seed: seed, progress: progress)
+    }
+
+    /// Each file loaded with `overlay` (or its problems), read once: what
+    /// ``run(loaded:runner:trials:seed:progress:)`` runs as often as asked
+    /// (once per seed, twice for a determinism check) without reading a
+    /// file again, which a pipe or a FIFO would not allow.
+    package static func load(
+        files: [String], overlay: Overlay? = nil
+    ) -> [(file: String, scenario: Result<Scenario, ScenarioProblems>)] {
+        files.map { ($0, loadResult($0, overlay: overlay)) }
+    }
+
+    /// ``run(files:runner:trials:seed:overlay:progress:)`` of files already
+    /// loaded (``load(files:overlay:)``).
+    package static func run(
+        loaded: some Collection<(file: String, scenario: Result<Scenario, ScenarioProblems>)>, runner: ScenarioRunner,
+        trials: Int? = nil, seed: UInt64? = nil, progress: ((Int, Int, String) -> Void)? = nil
+    ) -> [FileResult] {
+        run(loaded: loaded, count: loaded.count, runner: runner, trials: trials, seed: seed, progress: progress)
+    }
+
+    private static func run(
+        loaded: some Sequence<(file: String, scenario: Result<Scenario, ScenarioProblems>)>, count: Int,
+        runner: ScenarioRunner, trials: Int?, seed: UInt64?, progress: ((Int, Int, String) -> Void)?
+    ) -> [FileResult] {
         var results: [FileResult] = []
-        for (index, file) in files.enumerated() {
-            progress?(index, files.count, file)
-            switch loadResult(file, overlay: overlay) {
+        for (index, (file, loaded)) in loaded.enumerated() {
+            progress?(index, count, file)
+            switch loaded {
             case let .success(scenario) where scenario.expectations.isEmpty:
                 results.append(FileResult(file: file, outcome: .skipped(scenario)))
             case let .success(scenario):

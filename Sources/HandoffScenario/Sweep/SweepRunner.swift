@@ -121,6 +121,7 @@ public struct SweepRunner: Sendable {
         case let .success(node): root = node
         case let .failure(problems): throw .invalid(problems)
         }
+        let written = root
         // The overlay the file names, then the one given.
         let overlayEdits: [(path: ParameterPath, value: String)]
         let overlays: [Overlay]
@@ -135,7 +136,7 @@ public struct SweepRunner: Sendable {
         let base: Scenario
         switch ScenarioDecoder.decode(root: root, file: file, digest: digest) {
         case let .success(scenario): base = scenario
-        case let .failure(problems): throw .invalid(Overlay.attributing(problems, to: overlays))
+        case let .failure(problems): throw .invalid(Overlay.attributing(problems, to: overlays, scenario: written, file: file))
         }
         // The caller's axes, or the file's sweep block.
         var payloads = payloads
