@@ -51,6 +51,26 @@ struct SweepIntervalTests {
         #expect(try Self.sweep(overlay, jobs: 2) == result)
     }
 
+    @Test("the trials run under replicates are bounded (their latencies are kept): over the bound a clear error naming the overlay; a shard, or no intervals, stays under it")
+    func replicateTrialsBounded() throws {
+        let overlay = try Self.overlay(["0.8Mbit/s", "1Mbit/s", "1.25Mbit/s"])
+        // 2 points × 2,000,000 trials × 3 replicates = 12,000,000 > 10⁷.
+        func prepare(shard: Shard? = nil, runsReplicates: Bool = true) throws(ScenarioError) -> PreparedSweep {
+            try SweepRunner.prepare(
+                Array(Self.text.utf8), file: "sweep.json", payloads: ["1KiB", "16KiB"],
+                options: SweepRunner.Options(trials: 2_000_000, shard: shard, overlay: overlay, runsReplicates: runsReplicates))
+        }
+        switch Result(catching: { () throws(ScenarioError) in try prepare() }) {
+        case .success: Issue.record("12,000,000 replicate trials were accepted")
+        case let .failure(failure):
+            #expect(failure.category == .invalidInput)
+            #expect(failure.file == overlay.file)
+            #expect(failure.message.contains("3 bootstrap replicates would run 2 points × 2000000 trials"), "\(failure.message)")
+        }
+        #expect(try prepare(shard: Shard(index: 0, count: 2)).replicates.count == 3)
+        #expect(try prepare(runsReplicates: false).replicates.isEmpty)
+    }
+
     @Test("no replicates, no intervals: without them in the overlay, and when they are not to be run")
     func none() throws {
         let overlay = try Self.overlay(["0.8Mbit/s", "1.25Mbit/s"])

@@ -43,6 +43,13 @@ package enum InputBounds {
     /// The most points a sweep may have (the product of its axes' value
     /// counts): 10,000.
     static let maximumSweepPoints = 10_000
+    /// The most trials a sweep may run under an overlay's bootstrap
+    /// replicates (points × trials run × replicates): 10⁷. Each keeps its
+    /// latencies until the sweep is rendered (about 80 bytes a trial,
+    /// measured), so this bounds that memory near 800 MB, whatever the
+    /// replicate count; `--no-intervals`, fewer points or trials, or a shard
+    /// stay under it.
+    static let maximumReplicateTrials = 10_000_000
     /// The longest scenario path (an overlay's, `--vary`'s, a sweep's
     /// `vary` key, a calibrated parameter's or a `groupBy` path), in bytes
     /// of UTF-8: 1,024.

@@ -248,6 +248,19 @@ public struct SweepRunner: Sendable {
         // one replicate's points at a time), so that a fit's 1,000
         // replicates do not hold 1,000 decoded scenarios per point.
         var replicates: [[SweepPointRecipe]] = []
+        if options.runsReplicates, let overlay = options.overlay, !overlay.replicates.isEmpty {
+            // What the replicates keep grows with the trials they run: bounded.
+            let trials = options.trials ?? base.trials
+            let run = options.shard?.trials(of: trials).count ?? trials
+            let (perReplicate, overflow) = points.count.multipliedReportingOverflow(by: run)
+            let (total, overflowAgain) = perReplicate.multipliedReportingOverflow(by: overlay.replicates.count)
+            guard !overflow, !overflowAgain, total <= InputBounds.maximumReplicateTrials else {
+                throw ScenarioError(
+                    .invalidInput,
+                    "\(overlay.file): its \(overlay.replicates.count) bootstrap replicates would run \(points.count) points × \(run) trials each, more than the \(InputBounds.maximumReplicateTrials) trials a sweep may run under replicates (each keeps its latencies for the intervals): run it without the intervals, with fewer points or trials, or in shards",
+                    file: overlay.file)
+            }
+        }
         if options.runsReplicates, let overlay = options.overlay {
             for (index, replicate) in overlay.replicates.enumerated() {
                 var replicateOptions = options
