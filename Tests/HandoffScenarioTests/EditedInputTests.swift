@@ -71,6 +71,17 @@ struct EditedInputTests {
         #expect(Self.reason(edited) == "part.jsonl:2: not a readable sweep result: the budget has no valid tally")
     }
 
+    @Test("a budget of other trials than the point's continued ones is refused")
+    func budgetTrialsAreTheContinued() throws {
+        let part = try Self.part()
+        // The part's 3 trials all continue; a consistent tally of 2 is not theirs.
+        let two = Self.tally(trials: "2", counts: ["2"])
+        #expect(BudgetTally(encoded: two) != nil)
+        #expect(Self.reason(try Self.replacingTally(part, with: two))
+            == "part.jsonl:2: not a readable sweep result: the budget has 2 trials for the point's 3 continued")
+        #expect(Self.reason(part) == nil)
+    }
+
     @Test("a budget's phase sum near 2^64, or past its trials' longest, is refused (issue 38)")
     func budgetPhaseSums() throws {
         let part = try Self.part()

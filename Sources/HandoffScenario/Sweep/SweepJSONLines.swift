@@ -216,11 +216,13 @@ public enum SweepJSONLines {
                 guard let encoded = budget.string("tally"), let tally = BudgetTally(encoded: encoded) else {
                     throw fail(number, "the budget has no valid tally")
                 }
-                guard tally.trials <= trialCount else {
-                    throw fail(number, "the budget has \(tally.trials) trials for \(trialCount)")
-                }
                 if let inconsistency = tally.inconsistency(longest: InputBounds.maximumDuration) {
                     throw fail(number, "the budget's \(inconsistency)")
+                }
+                // A budget is made by every continued trial, and by no other.
+                let continuedTrials = aggregate.continued + aggregate.continuedInBrowser
+                guard UInt64(tally.trials) == continuedTrials else {
+                    throw fail(number, "the budget has \(tally.trials) trials for the point's \(continuedTrials) continued")
                 }
                 aggregate.budget = tally
             }
