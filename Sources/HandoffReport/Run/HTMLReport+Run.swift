@@ -15,8 +15,8 @@ extension HTMLReport {
     /// decides no status itself.
     ///
     /// The page stays bounded whatever the run: at most
-    /// ``TrialPictures/maximumTrials`` trials are replayed and pictured, and
-    /// at most ``TrialPictures/maximumBytes`` of pictures inlined, in the
+    /// 10 trials are replayed and pictured, and
+    /// at most 8 MiB of pictures inlined, in the
     /// order the sections are listed; a trial past either keeps its replay
     /// command and a note, and the top of the page says how many were left
     /// out.

@@ -6,7 +6,7 @@ extension SweepTable {
     /// The lines under a text or Markdown table that answer a latency
     /// target (`sweep --p95 1s`): per series, as the chart's panels, the
     /// largest size swept whose percentile meets it, every smaller size
-    /// meeting it too (``SweepChart/answer(_:target:)``), or that none does.
+    /// meeting it too (as the chart answers it), or that none does.
     ///
     /// ```text
     /// target: acceptToContinue p95 ≤ 1s; the largest size swept that meets it
