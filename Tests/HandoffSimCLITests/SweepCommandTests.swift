@@ -219,19 +219,19 @@ struct SweepCommandTests {
         let common = ["advise", file, "--p95", "5s", "--resolution", "32KiB", "--sensitivity"]
         let words = try ProductRunner.run("handoff-sim", common + ["--html", directory + "/advice.html"])
         #expect(words.status == 0, "\(words.standardError)")
-        let sentence = "Not tried: AWDL excursions (idle pair): duration at the high end of its plausible range (duration 108.9 ms): "
+        let sentence = "Not tried: AWDL excursions (idle pair) at the high end of its plausible range (duration 108.9 ms): "
             + "it conflicts with a value the file sets (\(file), $.network.wifiPeerToPeer.schedule: "
         #expect(words.standardOutput.contains(sentence), "\(words.standardOutput)")
         #expect(words.standardOutput.contains("two thirds of the excursion interval (150ms)"), "\(words.standardOutput)")
         let page = try String(contentsOfFile: directory + "/advice.html", encoding: .utf8)
-        #expect(page.contains("Not tried: AWDL excursions (idle pair): duration at the high end"))
+        #expect(page.contains("Not tried: AWDL excursions (idle pair) at the high end"))
         let json = try ProductRunner.run("handoff-sim", common + ["--format", "json"])
         #expect(json.status == 0, "\(json.standardError)")
         let object = try #require(JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
         let answer = try #require((object["answers"] as? [[String: Any]])?.first)
         let skipped = try #require(answer["skippedEnds"] as? [[String: Any]])
         #expect(skipped.count == 1, "\(skipped)")
-        #expect(skipped.first?["parameter"] as? String == "AWDL excursions (idle pair): duration")
+        #expect(skipped.first?["parameter"] as? String == "AWDL excursions (idle pair)")
         #expect(skipped.first?["end"] as? String == "high")
         #expect(skipped.first?["endValue"] as? String == "108.9ms")
         #expect(skipped.first?["path"] as? String == "$.network.wifiPeerToPeer.schedule")
@@ -251,7 +251,7 @@ struct SweepCommandTests {
         #expect(skipped.allSatisfy { $0.keys.allSatisfy { skippedProperties.contains($0) } })
         let rows = try #require(answer["sensitivity"] as? [[String: Any]])
         #expect(rows.allSatisfy { $0.keys.allSatisfy { rowProperties.contains($0) } })
-        let duration = rows.first { $0["parameter"] as? String == "AWDL excursions (idle pair): duration" }
+        let duration = rows.first { $0["parameter"] as? String == "AWDL excursions (idle pair)" }
         if let duration {
             #expect(duration["skipped"] as? [String] == ["high"])
             #expect(duration["high"] is NSNull)

@@ -194,9 +194,11 @@ public enum HandoffDefaults {
                 value: "every advertisement the radio model delivers counts, inside or outside the scan windows; a "
                     + "device that sends no Handoff advertisement (resigned, idle, locked) counts as present",
                 source: "assumption: the receiver keeps its list of nearby devices from all their Continuity "
-                    + "advertisements (Nearby Info among them), not only from the Handoff scan's windows; plausible "
-                    + "range: from the Handoff scan alone (then a screen-off receiver, listening 1.25% of the time, "
-                    + "would lose devices in range) to every advertisement",
+                    + "advertisements (Nearby Info, type 0x10, among them; and, from a locked iPhone on iOS 18.3 or "
+                    + "later, the one advertisement of an unidentified type 0x16 furiousMAC/continuity issue 10 "
+                    + "reports), not only from the Handoff scan's windows; plausible range: from the Handoff scan "
+                    + "alone (then a screen-off receiver, listening 1.25% of the time, would lose devices in range) "
+                    + "to every advertisement",
                 evidence: .assumed),
             CalibratedDefault(
                 setting: "idle source",
@@ -212,9 +214,11 @@ public enum HandoffDefaults {
                 value: "no Handoff advertisement while locked (removed at the lock; none when an activity becomes "
                     + "current while locked); earlier versions and other devices: removed \(advertising.removalAfterLock) "
                     + "after the lock",
-                source: "furiousMAC/continuity issue 10: a locked iPhone on iOS 18.3+ sends only Nearby Info (0x16) "
-                    + "about every 2 s",
-                evidence: .sourced(document: "furiousMAC/continuity issue 10")),
+                source: "furiousMAC/continuity issue 10 (one observer, one iPhone): a locked iPhone on iOS 18.3+ "
+                    + "sends one advertisement of an unidentified Continuity type 0x16 about every 2 s, and no "
+                    + "Handoff (0x0C) or Nearby Info (0x10) advertisement; that it removes its Handoff advertisement "
+                    + "at the lock, rather than after the lock's delay, is an inference from that report",
+                evidence: .sourced(document: "furiousMAC/continuity issue 10 (one observation)")),
             CalibratedDefault(
                 setting: "OS versions when a scenario gives none",
                 value: DeviceKind.allCases.map { "\($0) \($0.defaultOSVersion)" }.joined(separator: ", "),

@@ -87,7 +87,7 @@ extension HandoffEngine {
     }
 
     /// Why the source never advertised an activity that became current:
-    /// Low Power Mode, a locked iPhone that sends Nearby Info only, or its
+    /// Low Power Mode, a locked iPhone that sends no Handoff advertisement, or its
     /// update paced until it stopped being current; nil when it was
     /// advertised, or is still waiting for the pacing.
     private func neverAdvertised(_ id: ActivityID) -> NotOfferedReason? {

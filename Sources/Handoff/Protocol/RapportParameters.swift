@@ -228,9 +228,10 @@ public struct AdvertisingPolicy: Hashable, Sendable {
     /// again only once its scanning restarts.
     public var scanStopAfterLoss: SimDuration
 
-    /// The first iOS version on which a locked iPhone sends only its
-    /// "Nearby Info" advertisement (type 0x16, about every 2 s) and no
-    /// Handoff advertisement (furiousMAC/continuity, issue 10): 18.3.
+    /// The first iOS version on which a locked iPhone sends no Handoff
+    /// advertisement, only one of an unidentified Continuity type 0x16
+    /// about every 2 s (not Nearby Info, which is type 0x10;
+    /// furiousMAC/continuity issue 10, one observation): 18.3.
     public static let nearbyOnlyWhenLockedFrom = OSVersion(18, 3)
 
     /// Creates an advertising policy; omitted values take the defaults.

@@ -64,7 +64,7 @@ struct SourceRole: ~Copyable {
 
     /// The app makes `id` current: the device's previous current activity
     /// is superseded, and the new one is advertised (paced, or not at all
-    /// in Low Power Mode or on a locked iPhone that sends Nearby Info only).
+    /// in Low Power Mode or on a locked iPhone that sends no Handoff advertisement).
     /// A call the activity's state does not admit (after `invalidate`) is a
     /// violation and supersedes nothing.
     mutating func becomeCurrent(
@@ -91,7 +91,7 @@ struct SourceRole: ~Copyable {
             return
         }
         if sendsNearbyInfoOnly(device, in: core.world) {
-            // A locked iPhone on iOS 18.3 or later: Nearby Info only.
+            // A locked iPhone on iOS 18.3 or later: no Handoff advertisement.
             core.world.stopAdvertising(device)
             core.activities[id.index].advertisingStop = .lockedNearbyOnly
             core.record(now, device: device, app: .system, activity: id, .system(.notAdvertised(.lockedNearbyOnly)))
@@ -263,8 +263,8 @@ struct SourceRole: ~Copyable {
             core.world.isAdvertising(device)
         {
             // furiousMAC/continuity issue 10: locked, iOS 18.3 or later
-            // sends only Nearby Info (0x16), so the Handoff advertisement
-            // goes now rather than after removalAfterLock.
+            // sends no Handoff advertisement (only one of an unidentified
+            // type 0x16), so it goes now rather than after removalAfterLock.
             core.world.stopAdvertising(device)
             core.activities[id.index].advertisingStop = .lockedNearbyOnly
             core.record(now, device: device, app: .system, activity: id, .system(.advertisementRemoved(.lockedNearbyOnly)))
@@ -295,8 +295,9 @@ struct SourceRole: ~Copyable {
     }
 
     /// Whether `device` sends no Handoff advertisement now: an iPhone on
-    /// iOS 18.3 or later that is locked sends only "Nearby Info" (type
-    /// 0x16) about every 2 s (furiousMAC/continuity, issue 10).
+    /// iOS 18.3 or later that is locked sends only an advertisement of an
+    /// unidentified Continuity type 0x16 about every 2 s (not Nearby Info,
+    /// type 0x10; furiousMAC/continuity issue 10).
     func sendsNearbyInfoOnly(_ device: DeviceID, in world: borrowing World) -> Bool {
         nearbyOnlyWhenLocked[device.index] && world.deviceTable.settings(of: device).screen == .locked
     }

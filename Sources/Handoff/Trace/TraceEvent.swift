@@ -311,8 +311,9 @@ public enum SystemEvent: Hashable, Sendable {
         case locked
         /// The screen dimmed.
         case dimmed
-        /// The iPhone locked and, on iOS 18.3 or later, sends only its
-        /// "Nearby Info" advertisement.
+        /// The iPhone locked and, on iOS 18.3 or later, sends no Handoff
+        /// advertisement (only one of an unidentified Continuity type 0x16,
+        /// furiousMAC/continuity issue 10).
         case lockedNearbyOnly
     }
 

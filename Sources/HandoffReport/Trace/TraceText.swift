@@ -177,7 +177,7 @@ public enum TraceText {
             case .idle: return "the system went idle"
             case .locked: return "the device locked"
             case .dimmed: return "the screen dimmed"
-            case .lockedNearbyOnly: return "the iPhone locked: Nearby Info only (iOS 18.3 or later)"
+            case .lockedNearbyOnly: return "the iPhone locked: no Handoff advertisement (iOS 18.3 or later)"
             }
         case let .advertisementPaced(until): return "until \(until)"
         case .advertisingAgain: return "the device is in use"
