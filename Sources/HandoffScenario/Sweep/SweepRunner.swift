@@ -260,8 +260,6 @@ public struct SweepRunner: Sendable {
                     "\(overlay.file): its \(overlay.replicates.count) bootstrap replicates would run \(points.count) points × \(run) trials each, more than the \(InputBounds.maximumReplicateTrials) trials a sweep may run under replicates (each keeps its latencies for the intervals): run it without the intervals, with fewer points or trials, or in shards",
                     file: overlay.file)
             }
-        }
-        if options.runsReplicates, let overlay = options.overlay {
             for (index, replicate) in overlay.replicates.enumerated() {
                 var replicateOptions = options
                 replicateOptions.overlay = replicate
@@ -519,100 +517,6 @@ extension ScenarioError {
         return ScenarioError(
             .badValue, "the \(axis) value '\(value.escapingControlCharacters)': \(problem)", argument: argument,
             value: value, detail: problem)
-    }
-}
-
-/// One point of a prepared sweep: its coordinates, its scenario, and how
-/// to make it again from the file (so each thread can make its own copy).
-package struct SweepPointScenario: Sendable {
-    /// The value of each axis.
-    let coordinates: [String]
-    /// The scenario at this point.
-    package let scenario: Scenario
-    /// The file's bytes and the values written into it at this point.
-    let bytes: [UInt8]
-    let edits: [(path: ParameterPath, value: String)]
-    let digest: String
-
-    /// A point: its coordinates, its scenario, and the file's `bytes` with
-    /// the `edits` and `digest` that make the scenario again.
-    package init(
-        coordinates: [String], scenario: Scenario, bytes: [UInt8], edits: [(path: ParameterPath, value: String)],
-        digest: String
-    ) {
-        self.coordinates = coordinates
-        self.scenario = scenario
-        self.bytes = bytes
-        self.edits = edits
-        self.digest = digest
-    }
-
-    /// A copy of ``scenario`` that shares no storage with it, down to its
-    /// strings: the file is parsed again and the values written in again.
-    func unsharedScenario() -> Scenario {
-        guard case var .success(tree) = ScenarioDecoder.parse(bytes, file: scenario.file) else { return scenario }
-        for edit in edits {
-            guard let edited = tree.setting(edit.path.components[...], to: JSONNode.parameterValue(edit.value)) else {
-                return scenario
-            }
-            tree = edited
-        }
-        guard case let .success(copy) = ScenarioDecoder.decode(root: tree, file: scenario.file, digest: digest) else {
-            return scenario
-        }
-        return copy
-    }
-}
-
-/// How to make one point's scenario again: the file's bytes and the values
-/// written into it. What a prepared sweep keeps of the points it runs under
-/// a fit's bootstrap replicates, instead of the decoded scenarios, which
-/// would grow with the replicates.
-struct SweepPointRecipe: Sendable {
-    /// The value of each axis.
-    let coordinates: [String]
-    /// The scenario file's name.
-    let file: String
-    /// The file's bytes and the values written into it at this point.
-    let bytes: [UInt8]
-    let edits: [(path: ParameterPath, value: String)]
-    let digest: String
-
-    /// The recipe of `point`'s scenario.
-    init(_ point: SweepPointScenario) {
-        coordinates = point.coordinates
-        file = point.scenario.file
-        bytes = point.bytes
-        edits = point.edits
-        digest = point.digest
-    }
-
-    /// The point, its scenario made again: the file parsed, the values
-    /// written in, the result decoded (as ``SweepPointScenario/unsharedScenario()``
-    /// does).
-    ///
-    /// - Returns: The point, or the problems of a file that no longer
-    ///   decodes as it did when the sweep was prepared.
-    func point() -> Result<SweepPointScenario, ScenarioProblems> {
-        var tree: JSONNode
-        switch ScenarioDecoder.parse(bytes, file: file) {
-        case let .success(node): tree = node
-        case let .failure(problems): return .failure(problems)
-        }
-        for edit in edits {
-            guard let edited = tree.setting(edit.path.components[...], to: JSONNode.parameterValue(edit.value)) else {
-                return .failure(ScenarioProblems(problems: [ScenarioProblem(
-                    file: file, path: "$." + edit.path.description, position: nil,
-                    message: "cannot be set to \(edit.value)")]))
-            }
-            tree = edited
-        }
-        switch ScenarioDecoder.decode(root: tree, file: file, digest: digest) {
-        case let .success(scenario):
-            return .success(SweepPointScenario(
-                coordinates: coordinates, scenario: scenario, bytes: bytes, edits: edits, digest: digest))
-        case let .failure(problems): return .failure(problems)
-        }
     }
 }
 
