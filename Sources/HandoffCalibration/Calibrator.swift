@@ -267,7 +267,7 @@ public struct Calibrator: Sendable {
                     file: experiment.file, path: "$", position: nil, message: "the scenario \(file) cannot be read"))
                 return
             }
-            let axes = [(path: "trials", values: [String(experiment.trials)])] + parameters
+            let axes = [(path: "trials", values: [String(experiment.trials)])] + parameters + experiment.eraEdits(of: file)
             let error: ScenarioError
             do {
                 _ = try SweepRunner.prepare(scenario, file: file, parameters: axes, options: options)
@@ -438,6 +438,7 @@ struct Evaluator {
                     }
                 }
                 if let path = dataset.groupPath { parameters.append((path, [group.value])) }
+                parameters += experiment.eraEdits(of: dataset.scenarioFile)
                 let options = SweepRunner.Options(
                     trials: trials, seed: seed ?? experiment.seed, activity: experiment.activity,
                     device: experiment.device)

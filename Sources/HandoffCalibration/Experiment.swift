@@ -36,6 +36,14 @@ public struct Experiment: Sendable {
     let activity: String?
     /// The receiving device measured, when it is ambiguous.
     let device: String?
+    /// The OS versions the data were measured on (`measuredOn`), by
+    /// platform: the fit runs every device on its platform's, so that the
+    /// behaviours that depend on the version are that era's; the overlay
+    /// it writes carries only the fitted values.
+    package let era: [MeasuredEra]
+    /// Per scenario file: the edits that run its devices on the era's
+    /// OS versions.
+    let eraEdits: [String: [(path: String, values: [String])]]
     /// The measured datasets.
     package let datasets: [MeasuredDataset]
     /// The parameters to fit (empty: only check the fit).
@@ -104,8 +112,19 @@ public struct Experiment: Sendable {
         }
         return Experiment(
             file: file, name: name, scenarioFile: scenarioFile, seed: seed ?? self.seed, trials: trials ?? self.trials,
-            activity: activity, device: device, datasets: datasets, parameters: parameters)
+            activity: activity, device: device, era: era, eraEdits: eraEdits, datasets: datasets, parameters: parameters)
     }
+
+    /// The edits that run `file`'s devices on the era's OS versions.
+    func eraEdits(of file: String) -> [(path: String, values: [String])] { eraEdits[file] ?? [] }
+}
+
+/// One platform's OS version when the data were measured.
+package struct MeasuredEra: Sendable, Equatable {
+    /// The platform.
+    package let platform: Platform
+    /// Its OS version.
+    package let version: OSVersion
 }
 
 /// One measured dataset: a column of a CSV file, the simulated metric it

@@ -1,5 +1,6 @@
 import Foundation
 import Handoff
+import HandoffWorld
 @testable import HandoffCalibration
 @testable import HandoffScenario
 import SimKernel
@@ -25,6 +26,7 @@ struct ExperimentTests {
         switch path {
         case "dir/cable.json": shipped = "calibration/scenarios/cable-request-response.json"
         case "dir/streams.json": shipped = "scenarios/streams-large-document.json"
+        case "dir/awdl.json": shipped = "calibration/scenarios/awdl-request-response.json"
         default: return nil
         }
         return FileManager.default.contents(atPath: packageRoot() + "/" + shipped).map(Array.init)
@@ -111,6 +113,37 @@ struct ExperimentTests {
         #expect(problems.problems.count == 1)
         #expect(problems.problems[0].path == "$.parameters[1].path")
         #expect(problems.problems[0].position != nil)
+    }
+
+    /// An experiment over the shipped AWDL request/response scenario,
+    /// measured on `era` (JSON text of `measuredOn`).
+    static func awdlExperiment(era: String) -> String {
+        #"{"name": "era", "scenario": "awdl.json", "trials": 400, "measuredOn": \#(era), "data": [{"file": "data.csv", "column": "ms", "metric": "fetch"}]}"#
+    }
+
+    @Test("measuredOn runs every device on its platform's OS version: the fit sees that era's behaviours, and says what it cannot place")
+    func era() throws {
+        let old = try Self.decode(Self.awdlExperiment(era: #"{"macOS": "10.15.7", "iOS": "14.0"}"#)).get()
+        #expect(old.era == [MeasuredEra(platform: .iOS, version: OSVersion(14)), MeasuredEra(platform: .macOS, version: OSVersion(10, 15, 7))])
+        #expect(old.eraEdits(of: "dir/awdl.json").map(\.path) == ["devices[0].os", "devices[1].os"])
+        #expect(old.eraEdits(of: "dir/awdl.json").map(\.values) == [["\"14.0\""], ["\"10.15.7\""]])
+        // The same runs on today's systems: a SYN lost over AWDL is sent
+        // again after 100 ms, not 1 s (XNU's tcp_awdl_rtobase, from macOS
+        // 14.1 and iOS 17.1), so the simulated tail is shorter.
+        let new = try Self.decode(Self.awdlExperiment(era: #"{"macOS": "14.4", "iOS": "17.4"}"#)).get()
+        func p95(_ experiment: Experiment) throws -> Double {
+            let result = try Calibrator(jobs: 2).run(experiment, check: true, read: Self.read)
+            return try #require(result.groups.first?.quantiles.first { $0.level == 0.95 }?.simulated)
+        }
+        #expect(try p95(new) < p95(old) - 100, "the old era's tail waits for 1 s SYN retries")
+        // A device of a platform the era does not state, and a version that
+        // is not one, are problems at their paths.
+        let missing = Self.problems(Self.awdlExperiment(era: #"{"macOS": "10.15.7"}"#))
+        #expect(missing.count == 1 && missing[0].contains("$.measuredOn") && missing[0].contains("iOS"), "\(missing)")
+        let bad = Self.problems(Self.awdlExperiment(era: #"{"macOS": "ten", "iOS": "14.0"}"#))
+        #expect(bad.contains { $0.contains("$.measuredOn.macOS") && $0.contains("an OS version") }, "\(bad)")
+        let empty = Self.problems(Self.awdlExperiment(era: "{}"))
+        #expect(empty.contains { $0.contains("$.measuredOn") && $0.contains("at least one") }, "\(empty)")
     }
 
     @Test("an outcome column: the measured success share is reported and its gap from the simulated one counts")

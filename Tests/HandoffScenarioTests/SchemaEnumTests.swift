@@ -20,6 +20,7 @@ struct SchemaEnumTests {
         "start": PeerToPeerSchedule.Start.allCases.map(\.rawValue),
         "congestionControl": CongestionControl.allCases.map(\.rawValue),
         "lossDetection": LossDetection.allCases.map(TransportReader.scenarioName),
+        "handshakeRetransmission": HandshakeRetransmission.allCases.map(\.rawValue),
         "preset": TransportReader.cubicPresets.map(\.name),
         "roundTrip": CubicParameters.RoundTrip.allCases.map(\.rawValue),
         "reductionBase": CubicParameters.ReductionBase.allCases.map(\.rawValue),

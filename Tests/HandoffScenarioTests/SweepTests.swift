@@ -17,7 +17,7 @@ struct SweepTests {
     static func lossFree(rate: String = "100Mbit/s", extra: String = "") -> String {
         scenarioText(
             #""trials": 20, "network": { "wifiPeerToPeer": { "loss": 0, "jitter": "0s", "bandwidth": "\#(rate)", "bandwidthSpread": 0, "schedule": null } }, "#
-                + #""protocol": { "rapport": { "processing": "1ms" }, "sourceSaveTime": "0s", "coding": { "encodeRate": null, "decodeRate": null } }"# + extra,
+                + #""protocol": { "rapport": { "processing": "1ms", "resolveHoldBack": "0s" }, "sourceSaveTime": "0s", "coding": { "encodeRate": null, "decodeRate": null } }"# + extra,
             activity: #""device": "mac", "app": "com.example.notes", "type": "com.example.notes.editing", "payloadSize": "1KiB""#,
             app: #", "coldLaunch": "0s""#)
     }

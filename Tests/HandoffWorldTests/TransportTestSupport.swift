@@ -18,13 +18,14 @@ struct TransportFixture {
     static func world(
         forward: LinkParameters, backward: LinkParameters? = nil,
         transport: TransportParameters = TransportParameters(), seed: UInt64 = 1,
-        macInternet: NetworkProfile = .wifi, phoneInternet: NetworkProfile = .wifi
+        macInternet: NetworkProfile = .wifi, phoneInternet: NetworkProfile = .wifi,
+        macOS: OSVersion = OSVersion(14, 4), iOS: OSVersion = OSVersion(17, 4)
     ) throws -> World {
         let devices = [
             DeviceDescription(
-                name: "mac", kind: .mac, osVersion: OSVersion(14, 4), account: "alice", internet: macInternet),
+                name: "mac", kind: .mac, osVersion: macOS, account: "alice", internet: macInternet),
             DeviceDescription(
-                name: "iphone", kind: .iPhone, osVersion: OSVersion(17, 4), account: "alice",
+                name: "iphone", kind: .iPhone, osVersion: iOS, account: "alice",
                 mobility: .stationary(Position(x: 2, y: 0)), internet: phoneInternet),
         ]
         // An ideal path to the servers, so each device's profile is its

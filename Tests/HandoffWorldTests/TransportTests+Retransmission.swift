@@ -106,6 +106,7 @@ extension TransportTests {
         // (retryLimit+1)-th expiry fails the connection.
         let transport = TransportParameters(
             initialRetransmissionTimeout: .milliseconds(backoff.initialMilliseconds),
+            handshakeRetransmission: .doubling,
             maximumRetransmissionTimeout: .milliseconds(backoff.maximumMilliseconds),
             retryLimit: backoff.retryLimit)
         let forward = TransportFixture.link(latencyMilliseconds: 5, megabits: 100, loss: .bernoulli(1))

@@ -87,7 +87,11 @@ struct FetchRole: ~Copyable {
                 core.later(.resolvedFromCache, of: attempt, after: configuration.rapport.cachedResolveTime, now: now,
                            scheduler: &scheduler)
             } else {
-                sendResolveQuery(attempt, now: now, core: &core, scheduler: &scheduler)
+                // A new question: mDNSResponder holds its first query back
+                // (`RandomQueryDelay`); `resolveRetry(-1)` sends it.
+                var generator = core.stream.child(HandoffStreamNames.resolveHoldBack, attempt).generator()
+                let holdBack = configuration.rapport.resolveHoldBack.sample(using: &generator)
+                core.later(.resolveRetry(-1), of: attempt, after: holdBack, now: now, scheduler: &scheduler)
             }
         case .bluetooth:
             core.later(.rapportDeadline, of: attempt, after: configuration.rapportDeadline, now: now, scheduler: &scheduler)
@@ -110,8 +114,9 @@ struct FetchRole: ~Copyable {
     }
 
     /// Sends a Bonjour query for the source's `_companion-link._tcp`
-    /// service (multicast) on every interface the browse covers, and arms its repeat
-    /// (1 s, then twice as long each time, as mDNS does).
+    /// service (multicast) on every interface the browse covers, and arms its
+    /// repeat (``RapportParameters/resolveWait(after:)``: 1.002 s, then three
+    /// times as long each time, as mDNSResponder's `SendQueries` does).
     ///
     /// Bonjour browses every interface, and a peer-to-peer browse adds
     /// AWDL to them rather than replacing them (Apple's `includePeerToPeer`
@@ -145,11 +150,12 @@ struct FetchRole: ~Copyable {
         let interfaces: BrowseInterfaces = !localNetwork ? .peerToPeer : peerToPeer ? .peerToPeerAndLocalNetwork : .localNetwork
         core.record(now, device: receiver, app: .system, activity: id,
                     .message(.resolveQuery(number: query + 1, on: interfaces)))
-        let wait = rapport.resolveRetryInterval * (Int64(1) << Int64(min(query, 16)))
+        let wait = rapport.resolveWait(after: query)
         core.later(.resolveRetry(Int32(query)), of: attempt, after: wait, now: now, scheduler: &scheduler)
     }
 
-    /// Query `query` went unanswered: ask again, if still resolving.
+    /// Query `query` went unanswered (or, for −1, the hold-back of a new
+    /// question is over): ask, if still resolving.
     func resolveRetry(
         _ attempt: Int, after query: Int, now: SimInstant, core: inout ProtocolCore,
         scheduler: inout Scheduler<HandoffEvent>

@@ -126,10 +126,13 @@ public struct HandoffConfiguration: Hashable, Sendable {
     }
 
     /// The fetch connection's transport: the world's defaults with a retry
-    /// limit of 2, so setup gives up after 1 + 2 + 4 = 7 s.
+    /// limit of 2 and set-up given up 7 s after the first SYN (an
+    /// assumption: Rapport's own connect timeout is not public; it gives up
+    /// before the fetch timeout).
     public static let defaultFetchTransport: TransportParameters = {
         var parameters = TransportParameters()
         parameters.retryLimit = 2
+        parameters.connectTimeout = .seconds(7)
         return parameters
     }()
 

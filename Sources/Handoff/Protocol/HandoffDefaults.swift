@@ -14,12 +14,6 @@ public enum HandoffDefaults {
     public static var protocolRows: [CalibratedDefault] {
         let configuration = HandoffConfiguration()
         let fetch = configuration.fetchTransport
-        var setup = fetch.initialRetransmissionTimeout
-        var total = SimDuration.zero
-        for _ in 0...fetch.retryLimit {
-            total += setup
-            setup = setup * 2
-        }
         let rapport = configuration.rapport
         let exchange = configuration.keyExchange
         let advertising = configuration.advertising
@@ -35,7 +29,7 @@ public enum HandoffDefaults {
             CalibratedDefault(
                 setting: "Rapport fetch steps",
                 value: "Bonjour resolve over peer-to-peer (mDNS query \(rapport.resolveQueryBytes) B, answer "
-                    + "\(rapport.resolveAnswerBytes) B, repeated after \(rapport.resolveRetryInterval) then doubling), TCP, "
+                    + "\(rapport.resolveAnswerBytes) B, on mDNSResponder's schedule), TCP, "
                     + "Pair-Verify M1–M4 (\(rapport.pairVerifyBytes.map { "\($0) B" }.joined(separator: ", "))), "
                     + "_systemInfo (\(rapport.systemInfoRequestBytes) B / \(rapport.systemInfoAnswerBytes) B), payload "
                     + "request and payload; the resolve " + (rapport.resolveCached ? "answered from the cache" : "not cached")
@@ -43,13 +37,35 @@ public enum HandoffDefaults {
                 source: "the cached answer's 3–5 ms: PrivateDrop raw sender logs (USENIX Security 2021), where 1,498 of "
                     + "1,500 browses answered from the cache; that a Handoff receiver's cache is cold is an assumption; "
                     + "the order of steps and Pair-Verify's two round trips: the reverse-engineered Rapport protocol "
-                    + "(seemoo-lab/handoff-authentication-swift); mDNS repeats: RFC 6762 §5.2; message sizes are "
+                    + "(seemoo-lab/handoff-authentication-swift); message sizes are "
                     + "assumptions from the message formats (X25519 keys 32 B, Ed25519 signatures 64 B, TLV headers)",
                 evidence: .assumed,
                 ranges: [PlausibleRange("cached answer", 3, 5, "ms", paths: ["\(rapportPath).cachedResolveTime"])],
                 paths: ["\(rapportPath).resolveCached", "\(rapportPath).resolveQueryBytes", "\(rapportPath).resolveAnswerBytes",
-                        "\(rapportPath).resolveRetryInterval", "\(rapportPath).pairVerifyBytes",
+                        "\(rapportPath).pairVerifyBytes",
                         "\(rapportPath).systemInfoRequestBytes", "\(rapportPath).systemInfoAnswerBytes"]),
+            CalibratedDefault(
+                setting: "the resolve's mDNS queries",
+                value: "the first held back \(rapport.resolveHoldBack) (one draw per fetch), repeats "
+                    + "\(rapport.resolveRetryInterval) after it, then each wait ×\(rapport.resolveRetryFactor) (at most "
+                    + "\(RapportParameters.longestResolveRetry)); the source answers at once (SRV and TXT are unique records)",
+                source: "mDNSResponder-2600.100.147 (the same in 1096.100.3 and 1310.140.1): mDNSCore/mDNS.c "
+                    + "AnswerNewQuestion (RandomQueryDelay, 20–120 ms, for a question with nothing unique cached), "
+                    + "mDNS_Execute (the delay is cleared after each pass, so each new question draws its own), SendQueries "
+                    + "(the interval ×3 at each send made at least halfway to it), mDNSCore/uDNS.h (InitialQuestionInterval "
+                    + "334 ms, QuestionIntervalStep 3, MaxQuestionInterval 1 h): queries at 0, 1.002, 4.008, 13.026 s after "
+                    + "the hold-back; ProcessQuery answers unique records without delay. Assumptions, with the ranges varied: "
+                    + "that the multicast exchange on AWDL, not the closed D2D plugin (mDNSMacOSX/D2D.c hands the resolve to "
+                    + "it too), decides when the answer comes; a repeat 334 ms after the first query is what a question "
+                    + "restarted by unicast assist (mDNSResponder 2200 and later) sends; a factor 2 is RFC 6762 §5.2's least",
+                evidence: .sourced(document: "apple-oss-distributions/mDNSResponder, mDNSResponder-2600.100.147"),
+                ranges: [
+                    PlausibleRange("hold-back", 20, 120, "ms", paths: ["\(rapportPath).resolveHoldBack"]),
+                    PlausibleRange("first repeat", 334, 1002, "ms", paths: ["\(rapportPath).resolveRetryInterval"]),
+                    PlausibleRange("factor", 2, 3, "", paths: ["\(rapportPath).resolveRetryFactor"]),
+                ],
+                paths: ["\(rapportPath).resolveHoldBack", "\(rapportPath).resolveRetryInterval",
+                        "\(rapportPath).resolveRetryFactor"]),
             CalibratedDefault(
                 setting: "payload coding (size → time off the network)",
                 value: "encode and seal at \(configuration.coding.encodeRate.map(\.description) ?? "no cost"), open and "
@@ -129,11 +145,12 @@ public enum HandoffDefaults {
                 paths: ["protocol.payloadTimerExtra"]),
             CalibratedDefault(
                 setting: "fetch connection (4609 when it fails)",
-                value: "retry limit \(fetch.retryLimit): setup gives up after \(total)",
-                source: "assumption: the connection gives up before the fetch timeout; plausible 1–3 (setup "
-                    + "given up after 3–15 s)",
+                value: "set-up gives up \(fetch.connectTimeout) after the first SYN; data after \(fetch.retryLimit) "
+                    + "timeouts in a row",
+                source: "assumption: Rapport's own connect timeout is not public (XNU's own is 75 s, tcp_keepinit); the "
+                    + "connection gives up before the fetch timeout; plausible 3–15 s, retry limit 1–3",
                 evidence: .assumed,
-                ranges: [PlausibleRange("retry limit", 1, 3, "")]),
+                ranges: [PlausibleRange("connect timeout", 3, 15, "s"), PlausibleRange("retry limit", 1, 3, "")]),
             CalibratedDefault(
                 setting: "save wait", value: "at most \(configuration.saveWait) for the app's update, then the payload "
                     + "as it is",

@@ -12,6 +12,8 @@ enum HandoffStreamNames {
     static let launch: RandomStreamKey.Name = "launch"
     /// Devices' processing of fetch messages, per attempt and message.
     static let processing: RandomStreamKey.Name = "processing"
+    /// The hold-back of the resolve's first mDNS query, per attempt.
+    static let resolveHoldBack: RandomStreamKey.Name = "resolveHoldBack"
     /// The source system's save time, per attempt.
     static let save: RandomStreamKey.Name = "save"
     /// The cloud relay's delay, per attempt and relayed message.

@@ -69,7 +69,8 @@ package enum ProtocolStep: Hashable, Sendable {
     /// `willContinue` returned: the app is ready for the data.
     case appReady
     /// The Bonjour resolve has had no answer for a while: ask again (the
-    /// argument is the number of the query this repeat follows).
+    /// argument is the number of the query this repeat follows; −1 for the
+    /// first query, after the new question's hold-back).
     case resolveRetry(Int32)
     /// The Bonjour resolve answered from the receiver's cache (nothing on
     /// the air).

@@ -8,8 +8,9 @@ import SimKernel
 /// the defaults table in docs/defaults.md):
 /// 1. a Bonjour resolve of the source's `_companion-link._tcp` service over
 ///    peer-to-peer, which switches AWDL on (an mDNS query and its answer,
-///    both multicast; retried after 1 s, 2 s, 4 s … as mDNS does), or
-///    answered from the receiver's cache (``resolveCached``);
+///    both multicast, on mDNSResponder's schedule: the first query held
+///    back by ``resolveHoldBack``, the repeats 1.002 s, then 3 s, 9 s …
+///    apart), or answered from the receiver's cache (``resolveCached``);
 /// 2. a TCP connection;
 /// 3. Pair-Verify in two round trips (M1 → M2, M3 → M4);
 /// 4. a `_systemInfo` request and its answer;
@@ -29,9 +30,21 @@ public struct RapportParameters: Hashable, Sendable {
     public var resolveQueryBytes: Int
     /// The mDNS answer's payload bytes.
     public var resolveAnswerBytes: Int
-    /// The wait before the first repeat of an unanswered query; each repeat
-    /// waits twice as long as the one before.
+    /// How long a new question is held back before its first query
+    /// (mDNSResponder's `RandomQueryDelay`: uniform 20–120 ms, drawn for
+    /// each new question; `mDNSCore/mDNS.c`, `AnswerNewQuestion`), one draw
+    /// per fetch attempt.
+    public var resolveHoldBack: DurationDistribution
+    /// The wait between the first query and its first repeat
+    /// (mDNSResponder: 1.002 s, `InitialQuestionInterval` (334 ms)
+    /// tripled at the first send; `mDNSCore/uDNS.h`, `mDNS.c`
+    /// `SendQueries`).
     public var resolveRetryInterval: SimDuration
+    /// How much longer each next wait between repeats is than the one
+    /// before (mDNSResponder: 3, `QuestionIntervalStep`; RFC 6762 §5.2
+    /// asks for at least 2). A wait never exceeds an hour
+    /// (`MaxQuestionInterval`).
+    public var resolveRetryFactor: Int
     /// Whether the receiver's Bonjour cache holds the source's service, so
     /// the resolve answers locally after ``cachedResolveTime`` with nothing
     /// on the air (as in the measured runs; AWDL is still switched on by
@@ -62,7 +75,9 @@ public struct RapportParameters: Hashable, Sendable {
 
     /// Creates Rapport settings; omitted values take the defaults.
     public init(
-        resolveQueryBytes: Int = 64, resolveAnswerBytes: Int = 256, resolveRetryInterval: SimDuration = .seconds(1),
+        resolveQueryBytes: Int = 64, resolveAnswerBytes: Int = 256,
+        resolveHoldBack: DurationDistribution = RapportParameters.defaultResolveHoldBack,
+        resolveRetryInterval: SimDuration = .milliseconds(1002), resolveRetryFactor: Int = 3,
         resolveCached: Bool = false, cachedResolveTime: SimDuration = .milliseconds(4),
         pairVerifyBytes: [Int] = [37, 159, 123, 3], systemInfoRequestBytes: Int = 64,
         systemInfoAnswerBytes: Int = 512, frameHeaderBytes: Int = 4, frameTagBytes: Int = 16,
@@ -71,7 +86,9 @@ public struct RapportParameters: Hashable, Sendable {
     ) {
         self.resolveQueryBytes = resolveQueryBytes
         self.resolveAnswerBytes = resolveAnswerBytes
+        self.resolveHoldBack = resolveHoldBack
         self.resolveRetryInterval = resolveRetryInterval
+        self.resolveRetryFactor = resolveRetryFactor
         self.resolveCached = resolveCached
         self.cachedResolveTime = cachedResolveTime
         self.pairVerifyBytes = pairVerifyBytes
@@ -82,6 +99,32 @@ public struct RapportParameters: Hashable, Sendable {
         self.processing = processing
         self.requestTimeoutCap = requestTimeoutCap
         self.cloudFallback = cloudFallback
+    }
+
+    /// The default ``resolveHoldBack``: uniform from 20 to 120 ms.
+    ///
+    /// mDNSResponder draws `RandomQueryDelay = (1000 + mDNSRandom(5000) − 1) / 50 + 1`
+    /// ms (`mDNSCore/mDNS.c`, `AnswerNewQuestion`) for the first new
+    /// question of a pass of its run loop, shares it with the questions
+    /// started in the same pass, and clears it at the end of the pass
+    /// (`mDNS_Execute`): each resolve gets its own draw.
+    public static let defaultResolveHoldBack = DurationDistribution.uniform(
+        lower: .milliseconds(20), upper: .milliseconds(120))
+
+    /// The longest wait between two queries of one question (mDNSResponder's
+    /// `MaxQuestionInterval`, `mDNSCore/uDNS.h`).
+    public static let longestResolveRetry = SimDuration.seconds(3600)
+
+    /// The wait after query `query` (0 for the first) of an unanswered
+    /// resolve: ``resolveRetryInterval`` × ``resolveRetryFactor``^`query`,
+    /// at most ``longestResolveRetry``.
+    public func resolveWait(after query: Int) -> SimDuration {
+        var wait = resolveRetryInterval
+        for _ in 0..<max(query, 0) {
+            guard wait < Self.longestResolveRetry else { break }
+            wait = wait * Int64(resolveRetryFactor)
+        }
+        return min(wait, Self.longestResolveRetry)
     }
 
     /// The default ``processing``: log-normal, median 14.2 ms, σ 0.08.
@@ -112,10 +155,15 @@ public struct RapportParameters: Hashable, Sendable {
         ] + pairVerifyBytes.enumerated().map({ ("pairVerifyBytes[\($0.offset)]", $0.element) }) where value < 0 || value > 1 << 20 {
             throw .invalidParameter(name: "rapport.\(name)", value: "\(value) B", expected: "a size from 0 to 1 MiB")
         }
-        guard resolveRetryInterval > .zero else {
+        guard resolveRetryInterval > .zero, resolveRetryInterval <= Self.longestResolveRetry else {
             throw .invalidParameter(
-                name: "rapport.resolveRetryInterval", value: "\(resolveRetryInterval)", expected: "a duration > 0")
+                name: "rapport.resolveRetryInterval", value: "\(resolveRetryInterval)", expected: "a duration > 0 and at most 1 h")
         }
+        guard (1...16).contains(resolveRetryFactor) else {
+            throw .invalidParameter(
+                name: "rapport.resolveRetryFactor", value: "\(resolveRetryFactor)", expected: "a whole number from 1 to 16")
+        }
+        try resolveHoldBack.check(named: "rapport.resolveHoldBack")
         guard cachedResolveTime >= .zero, cachedResolveTime <= .seconds(10) else {
             throw .invalidParameter(
                 name: "rapport.cachedResolveTime", value: "\(cachedResolveTime)", expected: "a duration from 0 to 10s")

@@ -156,8 +156,19 @@ struct ProtocolReader {
                 if sizes.count == 4 { rapport.pairVerifyBytes = sizes }
             }
         }
+        if let value = object.optional("resolveHoldBack", { context.durationDistribution($0, $1) }) {
+            rapport.resolveHoldBack = value
+        }
         if let value = object.optional("resolveRetryInterval", { context.duration($0, $1, minimum: .milliseconds(1)) }) {
-            rapport.resolveRetryInterval = value
+            if value <= RapportParameters.longestResolveRetry {
+                rapport.resolveRetryInterval = value
+            } else {
+                context.report(object.path.key("resolveRetryInterval"), at: object.position(of: "resolveRetryInterval"),
+                               "expected a duration from 1ms to 1h, found \(value)")
+            }
+        }
+        if let value = object.optional("resolveRetryFactor", { context.integer($0, $1, in: 1...16) }) {
+            rapport.resolveRetryFactor = Int(value)
         }
         if let value = object.optional("resolveCached", { context.bool($0, $1) }) { rapport.resolveCached = value }
         if let value = object.optional("cachedResolveTime", { context.duration($0, $1) }) {

@@ -81,7 +81,8 @@ enum ScenarioKeys {
     static let coding = ["encodeRate", "decodeRate"]
     static let transport = [
         "congestionControl", "lossDetection", "delayedAcknowledgement", "initialWindow", "window",
-        "initialRetransmissionTimeout", "minimumRetransmissionTimeout", "cubic",
+        "initialRetransmissionTimeout", "minimumRetransmissionTimeout", "handshakeRetransmission",
+        "peerToPeerInitialRetransmissionTimeout", "connectTimeout", "cubic",
     ]
     static let cubic = ["preset", "constant", "beta", "fastConvergence", "renoFriendly", "roundTrip", "reductionBase"]
     static let link = [
@@ -105,8 +106,8 @@ enum ScenarioKeys {
         "lostDeviceGrace", "scanStopAfterLoss",
     ]
     static let rapport = [
-        "resolveQueryBytes", "resolveAnswerBytes", "resolveRetryInterval", "resolveCached", "cachedResolveTime", "pairVerifyBytes", "systemInfoRequestBytes",
-        "systemInfoAnswerBytes", "frameHeaderBytes", "frameTagBytes", "processing", "requestTimeoutCap", "cloudFallback",
+        "resolveQueryBytes", "resolveAnswerBytes", "resolveHoldBack", "resolveRetryInterval", "resolveRetryFactor",
+        "resolveCached", "cachedResolveTime", "pairVerifyBytes", "systemInfoRequestBytes", "systemInfoAnswerBytes", "frameHeaderBytes", "frameTagBytes", "processing", "requestTimeoutCap", "cloudFallback",
     ]
     static let keyExchange = ["firstContact", "requestBytes", "answerBytes", "timeout", "retryHold", "overCloud"]
     static let app = [

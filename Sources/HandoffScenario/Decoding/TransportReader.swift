@@ -17,6 +17,9 @@ struct TransportReader {
         var window: Int?
         var initialRetransmissionTimeout: SimDuration?
         var minimumRetransmissionTimeout: SimDuration?
+        var handshakeRetransmission: HandshakeRetransmission?
+        var peerToPeerInitialRetransmissionTimeout: SimDuration?
+        var connectTimeout: SimDuration?
         var cubic: CubicOverrides?
 
         /// `base` with these changes, checked.
@@ -29,6 +32,11 @@ struct TransportReader {
             if let window { transport.window = window }
             if let initialRetransmissionTimeout { transport.initialRetransmissionTimeout = initialRetransmissionTimeout }
             if let minimumRetransmissionTimeout { transport.minimumRetransmissionTimeout = minimumRetransmissionTimeout }
+            if let handshakeRetransmission { transport.handshakeRetransmission = handshakeRetransmission }
+            if let peerToPeerInitialRetransmissionTimeout {
+                transport.peerToPeerInitialRetransmissionTimeout = peerToPeerInitialRetransmissionTimeout
+            }
+            if let connectTimeout { transport.connectTimeout = connectTimeout }
             if let cubic { transport.cubic = cubic.applied(to: transport.cubic) }
             try transport.validate()
             return transport
@@ -138,6 +146,19 @@ struct TransportReader {
         }
         if let timeout = object.optional("minimumRetransmissionTimeout", { context.duration($0, $1, minimum: .nanoseconds(1)) }) {
             overrides.minimumRetransmissionTimeout = timeout
+        }
+        if let name = object.optional("handshakeRetransmission", {
+            context.choice($0, $1, what: "handshake retransmission", among: HandshakeRetransmission.allCases.map(\.rawValue))
+        }) {
+            overrides.handshakeRetransmission = HandshakeRetransmission(rawValue: name)
+        }
+        if let timeout = object.optional("peerToPeerInitialRetransmissionTimeout", {
+            context.duration($0, $1, minimum: .nanoseconds(1))
+        }) {
+            overrides.peerToPeerInitialRetransmissionTimeout = timeout
+        }
+        if let timeout = object.optional("connectTimeout", { context.duration($0, $1, minimum: .nanoseconds(1)) }) {
+            overrides.connectTimeout = timeout
         }
         if let member = object.member("cubic") {
             overrides.cubic = readCubic(member.value, path.key("cubic"))

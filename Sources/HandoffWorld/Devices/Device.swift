@@ -21,6 +21,24 @@ public enum DeviceKind: String, CaseIterable, Hashable, Sendable, CustomStringCo
 
     public var description: String { rawValue }
 
+    /// The first OS version of this kind whose kernel starts a handshake
+    /// over AWDL from a 100 ms timeout (`tcp_awdl_rtobase`, added in
+    /// xnu-10002.41.9, absent in xnu-10002.1.13): macOS 14.1, iOS and
+    /// iPadOS 17.1, watchOS 10.1, visionOS 1.0.
+    ///
+    /// The kernel tags carry no OS version: macOS 14.1 is the release
+    /// Apple's open-source listing gives xnu-10002.41.9 under; the other
+    /// platforms' versions are an inference (the same kernel release across
+    /// the year's platforms).
+    public var firstOSWithPeerToPeerRetransmissionBase: OSVersion {
+        switch self {
+        case .iPhone, .iPad: return OSVersion(17, 1)
+        case .mac: return OSVersion(14, 1)
+        case .watch: return OSVersion(10, 1)
+        case .visionPro: return OSVersion(1, 0)
+        }
+    }
+
     /// The OS version a device of this kind runs when a scenario does not
     /// say: iOS and iPadOS 17.4, macOS 14.4, watchOS 10.4, visionOS 1.1.
     ///

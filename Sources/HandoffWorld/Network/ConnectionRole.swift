@@ -46,6 +46,22 @@ struct ConnectionRole: ~Copyable, Sendable {
 
     // MARK: Opening
 
+    /// The initial timeout of the handshake packet `device` sends: over
+    /// AWDL, from a device whose kernel has `tcp_awdl_rtobase`, XNU's
+    /// 100 ms (``TransportParameters/peerToPeerInitialRetransmissionTimeout``);
+    /// otherwise the initial timeout.
+    static func handshakeTimeout(
+        from device: DeviceID, over path: PathKind, parameters: TransportParameters, devices: borrowing DeviceTable
+    ) -> Int64 {
+        guard parameters.handshakeRetransmission == .xnu, path == .wifiPeerToPeer else {
+            return parameters.initialRetransmissionTimeout.nanoseconds
+        }
+        let description = devices.description(of: device)
+        return description.osVersion >= description.kind.firstOSWithPeerToPeerRetransmissionBase
+            ? parameters.peerToPeerInitialRetransmissionTimeout.nanoseconds
+            : parameters.initialRetransmissionTimeout.nanoseconds
+    }
+
     /// Opens a connection from `initiator` to `responder` over the links of
     /// `route`, with `parameters` and `segmentSize`, started at `now` (or
     /// already established, if `persistent`).
@@ -54,15 +70,18 @@ struct ConnectionRole: ~Copyable, Sendable {
         links: inout LinkRole, devices: borrowing DeviceTable, outbox: inout WorldOutbox
     ) -> ConnectionID {
         let id = ConnectionID(count)
+        let handshakeTimeouts = HandshakeTimeouts(
+            initiator: Self.handshakeTimeout(from: route.initiator, over: route.path, parameters: parameters, devices: devices),
+            responder: Self.handshakeTimeout(from: route.responder, over: route.path, parameters: parameters, devices: devices))
         if count < states.count {
             // A state left from an earlier trial: rebuilt in its storage.
             states[count].rebuild(
                 id: id, initiator: route.initiator, responder: route.responder, path: route.path,
-                parameters: parameters, segmentSize: segmentSize)
+                parameters: parameters, segmentSize: segmentSize, handshakeTimeouts: handshakeTimeouts)
         } else {
             states.append(ConnectionState(
                 id: id, initiator: route.initiator, responder: route.responder, path: route.path,
-                parameters: parameters, segmentSize: segmentSize))
+                parameters: parameters, segmentSize: segmentSize, handshakeTimeouts: handshakeTimeouts))
         }
         count += 1
         // Routes, like connection states, outlive a reset and are overwritten.

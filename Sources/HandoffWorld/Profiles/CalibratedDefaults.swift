@@ -266,6 +266,25 @@ public enum CalibratedDefaults {
             value: "TCP's three-way handshake (\(transport.handshakeBytes) B payload each way)",
             source: "RFC 9293 §3.5; the first-contact key exchange is its own Bluetooth LE step (protocol.keyExchange)",
             evidence: .sourced(document: "RFC 9293 §3.5")))
+        let awdlFrom = DeviceKind.allCases.map { "\($0.platform) \($0.firstOSWithPeerToPeerRetransmissionBase)" }
+        rows.append(CalibratedDefault(
+            setting: "handshake retransmission (by OS version)",
+            value: "SYN again after 1, 1, 1, 1, 1, 2, 4, 8, 16, 32, 64, 64 × its initial timeout, SYN-ACK after "
+                + "doubling ones; set-up given up after 12 retransmissions or \(transport.connectTimeout) after the first "
+                + "SYN; over AWDL the initial timeout is \(transport.peerToPeerInitialRetransmissionTimeout) from "
+                + "\(Array(Set(awdlFrom)).sorted().joined(separator: ", ")) (SYNs at 0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.7, 1.1, 1.9 s …), "
+                + "\(transport.initialRetransmissionTimeout) before (0, 1, 2, 3, 4, 5, 7, 11, 19 s …)",
+            source: "xnu (apple-oss-distributions/xnu): bsd/netinet/tcp_timer.c tcp_syn_backoff and tcp_backoff, the same "
+                + "from xnu-6153.141.1 to xnu-11417.101.15; tcp_timer.h TCP_MAXRXTSHIFT 12, TCPTV_KEEP_INIT 75 s "
+                + "(tcp_keepinit), TCP_ADD_REXMTSLOP (no 200 ms slop before the connection is established); "
+                + "bsd/netinet/tcp_subr.c tcp_getrt_rtt: an unestablished connection on an IFEF_AWDL interface with no "
+                + "cached route RTT starts from tcp_awdl_rtobase (tcp_input.c, 100 ms), added in xnu-10002.41.9 "
+                + "(absent in xnu-10002.1.13); that release is macOS 14.1, and the iOS, iPadOS, watchOS and "
+                + "visionOS versions with it are an inference (one kernel release across the year's platforms). "
+                + "Not modelled: a route's cached RTT (a second connection on a route whose earlier one closed with "
+                + "16 RTT samples starts from it)",
+            evidence: .sourced(document: "apple-oss-distributions/xnu (tcp_timer.c, tcp_timer.h, tcp_subr.c, tcp_input.c)"),
+            paths: ["\(tcp).handshakeRetransmission", "\(tcp).peerToPeerInitialRetransmissionTimeout", "\(tcp).connectTimeout"]))
         rows.append(CalibratedDefault(
             setting: "flow-control window", value: "\(transport.window / 1024) KiB each way",
             source: "assumption: TCP's largest window without window scaling (RFC 7323); plausible 64 KiB–1 MiB: "

@@ -53,6 +53,8 @@ struct RoundTripEstimator: Sendable {
     private(set) var minimum: Int64 = -1
     /// The current timeout, backoff included.
     private(set) var timeout: Int64
+    /// The handshake's initial timeout.
+    private(set) var handshakeBase: Int64
     let lowest: Int64
     let highest: Int64
 
@@ -60,6 +62,7 @@ struct RoundTripEstimator: Sendable {
         lowest = parameters.minimumRetransmissionTimeout.nanoseconds
         highest = parameters.maximumRetransmissionTimeout.nanoseconds
         timeout = min(parameters.initialRetransmissionTimeout.nanoseconds, highest)
+        handshakeBase = timeout
     }
 
     /// Takes one RTT sample (never from a retransmitted segment: Karn).
@@ -75,6 +78,20 @@ struct RoundTripEstimator: Sendable {
         }
         if minimum < 0 || rtt < minimum { minimum = rtt }
         timeout = min(max(smoothed + max(4 * variation, 1), lowest), highest)
+    }
+
+    /// Starts a handshake from `timeout` (before any sample): the base the
+    /// handshake's backoff multiplies.
+    mutating func startHandshake(from timeout: Int64) {
+        handshakeBase = min(timeout, highest)
+        self.timeout = handshakeBase
+    }
+
+    /// The handshake's timeout after an expiry: `multiplier` times its
+    /// base, at most the maximum (XNU's backoff tables; no slop before the
+    /// connection is established).
+    mutating func backOffHandshake(multiplier: Int64) {
+        timeout = handshakeBase > highest / multiplier ? highest : handshakeBase * multiplier
     }
 
     /// Doubles the timeout after an expiry, up to the maximum.
@@ -162,6 +179,10 @@ struct ConnectionState: Sendable {
     var setupRequestsSent = 0
     var synSentAt: Int64 = 0
     var synAcknowledgementSentAt: Int64 = 0
+    /// When the first SYN and the first SYN-ACK went (the connect timeout
+    /// counts from them).
+    var firstSynSentAt: Int64 = 0
+    var firstSynAcknowledgementSentAt: Int64 = 0
     /// What the initiator sends.
     var initiatorHalf: SendHalf
     /// What the responder sends.
@@ -171,9 +192,12 @@ struct ConnectionState: Sendable {
     /// What the responder has received.
     var responderReceiver = ReceiveHalf()
 
+    /// A new connection; `handshakeTimeouts` are the initial timeouts of
+    /// the SYN and of the SYN-ACK (by path and each sender's OS; see
+    /// ``HandshakeTimeouts``).
     init(
         id: ConnectionID, initiator: DeviceID, responder: DeviceID, path: PathKind,
-        parameters: TransportParameters, segmentSize: Int
+        parameters: TransportParameters, segmentSize: Int, handshakeTimeouts: HandshakeTimeouts
     ) {
         self.id = id
         self.initiator = initiator
@@ -183,6 +207,8 @@ struct ConnectionState: Sendable {
         self.segmentSize = segmentSize
         initiatorHalf = SendHalf(parameters: parameters, segmentSize: segmentSize)
         responderHalf = SendHalf(parameters: parameters, segmentSize: segmentSize)
+        initiatorHalf.estimator.startHandshake(from: handshakeTimeouts.initiator)
+        responderHalf.estimator.startHandshake(from: handshakeTimeouts.responder)
     }
 
     /// Becomes a new connection's state, exactly as
@@ -193,11 +219,11 @@ struct ConnectionState: Sendable {
     /// The state is replaced by a new one; only buffers carry over.
     mutating func rebuild(
         id: ConnectionID, initiator: DeviceID, responder: DeviceID, path: PathKind,
-        parameters: TransportParameters, segmentSize: Int
+        parameters: TransportParameters, segmentSize: Int, handshakeTimeouts: HandshakeTimeouts
     ) {
         var new = ConnectionState(
             id: id, initiator: initiator, responder: responder, path: path, parameters: parameters,
-            segmentSize: segmentSize)
+            segmentSize: segmentSize, handshakeTimeouts: handshakeTimeouts)
         new.initiatorHalf.adoptBuffers(of: &initiatorHalf)
         new.responderHalf.adoptBuffers(of: &responderHalf)
         new.initiatorReceiver.adoptBuffers(of: &initiatorReceiver)
@@ -239,22 +265,35 @@ struct ConnectionState: Sendable {
     }
 
     private mutating func sendSyn(now: Int64, into actions: inout ReusableBuffer<ConnectionAction>) {
+        if synTransmissions == 0 { firstSynSentAt = now }
         synTransmissions += 1
         setupRequestsSent += 1
         synSentAt = now
         actions.append(.transmit(
             side: .initiator, kind: .handshake, sequence: 0, word: 0, payloadBytes: Int32(parameters.handshakeBytes)))
-        initiatorHalf.timer.set(now + initiatorHalf.estimator.timeout, side: .initiator, into: &actions)
+        initiatorHalf.timer.set(
+            handshakeDeadline(now + initiatorHalf.estimator.timeout, firstSent: firstSynSentAt), side: .initiator,
+            into: &actions)
     }
 
     private mutating func sendSynAcknowledgement(now: Int64, into actions: inout ReusableBuffer<ConnectionAction>) {
+        if synAcknowledgementTransmissions == 0 { firstSynAcknowledgementSentAt = now }
         synAcknowledgementTransmissions += 1
         setupRequestsSent += 1
         synAcknowledgementSentAt = now
         actions.append(.transmit(
             side: .responder, kind: .handshakeReply, sequence: 0, word: 0,
             payloadBytes: Int32(parameters.handshakeBytes)))
-        responderHalf.timer.set(now + responderHalf.estimator.timeout, side: .responder, into: &actions)
+        responderHalf.timer.set(
+            handshakeDeadline(now + responderHalf.estimator.timeout, firstSent: firstSynAcknowledgementSentAt),
+            side: .responder, into: &actions)
+    }
+
+    /// A handshake timer's deadline: `retransmission`, or the connect
+    /// timeout if that comes first (XNU's `tcp_keepinit`).
+    private func handshakeDeadline(_ retransmission: Int64, firstSent: Int64) -> Int64 {
+        guard parameters.handshakeRetransmission == .xnu else { return retransmission }
+        return min(retransmission, firstSent + parameters.connectTimeout.nanoseconds)
     }
 
     /// The initiator got the SYN-ACK: established; the final ACK goes with
@@ -440,10 +479,10 @@ struct ConnectionState: Sendable {
         let outcome = side == .initiator
             ? Self.expire(
                 &initiatorHalf, handshakeDone: phase == .established, generation: generation, side: side,
-                parameters: parameters, now: now, into: &actions)
+                firstSent: firstSynSentAt, parameters: parameters, now: now, into: &actions)
             : Self.expire(
                 &responderHalf, handshakeDone: responderReady, generation: generation, side: side,
-                parameters: parameters, now: now, into: &actions)
+                firstSent: firstSynAcknowledgementSentAt, parameters: parameters, now: now, into: &actions)
         switch outcome {
         case .nothing:
             return
@@ -465,25 +504,45 @@ struct ConnectionState: Sendable {
     /// timeout while the side's handshake is not done, else whatever the
     /// half's timer was set for (reorder, probe, retransmission).
     private static func expire(
-        _ half: inout SendHalf, handshakeDone: Bool, generation: UInt32, side: ConnectionSide,
+        _ half: inout SendHalf, handshakeDone: Bool, generation: UInt32, side: ConnectionSide, firstSent: Int64,
         parameters: TransportParameters, now: Int64, into actions: inout ReusableBuffer<ConnectionAction>
     ) -> TimerOutcome {
         guard half.timer.fire(generation: generation, now: now, side: side, into: &actions) else { return .nothing }
         guard handshakeDone else {
-            return setupTimedOut(&half, retryLimit: parameters.retryLimit) ? .resendHandshake : .failed(.setupTimedOut)
+            return setupTimedOut(&half, side: side, firstSent: firstSent, parameters: parameters, now: now)
+                ? .resendHandshake : .failed(.setupTimedOut)
         }
         return half.timerExpired(side: side, parameters: parameters, now: now, into: &actions)
             ? .nothing : .failed(.retransmissionsExhausted)
     }
 
+    /// XNU's `tcp_syn_backoff` (`bsd/netinet/tcp_timer.c`): the SYN's
+    /// timeout after each expiry, in multiples of its initial one.
+    static let synBackoff: [Int64] = [1, 1, 1, 1, 1, 2, 4, 8, 16, 32, 64, 64, 64]
+    /// XNU's `tcp_backoff`, which the SYN-ACK follows.
+    static let backoff: [Int64] = [1, 2, 4, 8, 16, 32, 64, 64, 64, 64, 64, 64, 64]
+    /// XNU's `TCP_MAXRXTSHIFT` (`bsd/netinet/tcp_timer.h`): the handshake
+    /// is dropped at the expiry after its 12th retransmission.
+    static let handshakeRetransmissions = 12
+
     /// Counts a handshake timeout on `half` and backs off.
     ///
-    /// - Returns: `false` when the retry limit is exceeded.
-    private static func setupTimedOut(_ half: inout SendHalf, retryLimit: Int) -> Bool {
+    /// - Returns: `false` when set-up gives up: past the retry limit
+    ///   (doubling), or past 12 retransmissions or the connect timeout (XNU).
+    private static func setupTimedOut(
+        _ half: inout SendHalf, side: ConnectionSide, firstSent: Int64, parameters: TransportParameters, now: Int64
+    ) -> Bool {
         half.statistics.timeouts += 1
         half.consecutiveTimeouts += 1
-        if half.consecutiveTimeouts > retryLimit { return false }
-        half.estimator.backOff()
+        switch parameters.handshakeRetransmission {
+        case .doubling:
+            if half.consecutiveTimeouts > parameters.retryLimit { return false }
+            half.estimator.backOff()
+        case .xnu:
+            let shift = half.consecutiveTimeouts
+            if shift > handshakeRetransmissions || now - firstSent >= parameters.connectTimeout.nanoseconds { return false }
+            half.estimator.backOffHandshake(multiplier: (side == .initiator ? synBackoff : backoff)[shift])
+        }
         return true
     }
 
@@ -501,4 +560,12 @@ struct ConnectionState: Sendable {
         initiatorHalf.timer.clear()
         responderHalf.timer.clear()
     }
+}
+
+/// The initial timeouts of a connection's SYN and SYN-ACK.
+struct HandshakeTimeouts: Sendable {
+    /// The SYN's (the initiator's).
+    var initiator: Int64
+    /// The SYN-ACK's (the responder's).
+    var responder: Int64
 }

@@ -37,6 +37,28 @@ public enum LossDetection: String, Hashable, Sendable, CaseIterable {
     case duplicateThreshold
 }
 
+/// How a connection's handshake retransmits and when its set-up gives up.
+public enum HandshakeRetransmission: String, Hashable, Sendable, CaseIterable {
+    /// XNU's (apple-oss-distributions/xnu, every release from
+    /// xnu-6153.141.1 to xnu-11417.101.15): the SYN is retransmitted after
+    /// 1, 1, 1, 1, 1, 2, 4, 8, 16, 32, 64 and 64 times its initial timeout
+    /// (`tcp_syn_backoff`, `bsd/netinet/tcp_timer.c`), the SYN-ACK after
+    /// doubling ones (`tcp_backoff`), each at most 64 s, with no slop before
+    /// the connection is established (`TCP_ADD_REXMTSLOP`,
+    /// `tcp_timer.h`); set-up gives up after 12 retransmissions
+    /// (`TCP_MAXRXTSHIFT`) or at
+    /// ``TransportParameters/connectTimeout`` (`tcp_keepinit`), whichever
+    /// comes first. Over AWDL, a device whose kernel has
+    /// `tcp_awdl_rtobase` (xnu-10002.41.9 and later) starts from
+    /// ``TransportParameters/peerToPeerInitialRetransmissionTimeout``
+    /// (`tcp_getrt_rtt`, `bsd/netinet/tcp_subr.c`).
+    case xnu
+    /// RFC 6298 §5.5: every expiry doubles the timeout; set-up gives up
+    /// after ``TransportParameters/retryLimit`` retransmissions (what ns-3
+    /// and the transport's reference programs do).
+    case doubling
+}
+
 /// Settings of the reliable transport: a TCP model (RFC 9293) with its
 /// handshake, congestion control, loss detection and acknowledgement
 /// policy.
@@ -47,6 +69,17 @@ public enum LossDetection: String, Hashable, Sendable, CaseIterable {
 public struct TransportParameters: Hashable, Sendable {
     /// The timeout before the first RTT sample (the SYN's).
     public var initialRetransmissionTimeout: SimDuration
+    /// How the handshake retransmits and gives up.
+    public var handshakeRetransmission: HandshakeRetransmission
+    /// With ``HandshakeRetransmission/xnu``: the initial timeout of a
+    /// handshake over Wi-Fi peer-to-peer (AWDL) sent by a device whose OS
+    /// has XNU's `tcp_awdl_rtobase` (100 ms; from xnu-10002.41.9, see
+    /// ``DeviceKind/firstOSWithPeerToPeerRetransmissionBase``).
+    public var peerToPeerInitialRetransmissionTimeout: SimDuration
+    /// With ``HandshakeRetransmission/xnu``: how long after its first SYN a
+    /// connection's set-up gives up (XNU's `tcp_keepinit`, 75 s, unless the
+    /// app sets `TCP_CONNECTIONTIMEOUT`).
+    public var connectTimeout: SimDuration
     /// The smallest timeout the estimator may give.
     public var minimumRetransmissionTimeout: SimDuration
     /// The largest timeout, also the cap of the exponential backoff.
@@ -91,6 +124,9 @@ public struct TransportParameters: Hashable, Sendable {
     /// source of each default.
     public init(
         initialRetransmissionTimeout: SimDuration = .seconds(1),
+        handshakeRetransmission: HandshakeRetransmission = .xnu,
+        peerToPeerInitialRetransmissionTimeout: SimDuration = .milliseconds(100),
+        connectTimeout: SimDuration = .seconds(75),
         minimumRetransmissionTimeout: SimDuration = .milliseconds(200),
         maximumRetransmissionTimeout: SimDuration = .seconds(64),
         retryLimit: Int = 5, handshakeBytes: Int = 0,
@@ -101,6 +137,9 @@ public struct TransportParameters: Hashable, Sendable {
         worstCaseDelayedAcknowledgement: SimDuration = .milliseconds(200)
     ) {
         self.initialRetransmissionTimeout = initialRetransmissionTimeout
+        self.handshakeRetransmission = handshakeRetransmission
+        self.peerToPeerInitialRetransmissionTimeout = peerToPeerInitialRetransmissionTimeout
+        self.connectTimeout = connectTimeout
         self.minimumRetransmissionTimeout = minimumRetransmissionTimeout
         self.maximumRetransmissionTimeout = maximumRetransmissionTimeout
         self.retryLimit = retryLimit
@@ -123,6 +162,15 @@ public struct TransportParameters: Hashable, Sendable {
             throw .invalidParameter(
                 name: "initialRetransmissionTimeout", value: "\(initialRetransmissionTimeout)",
                 expected: "a duration > 0 and at most 1 h")
+        }
+        guard peerToPeerInitialRetransmissionTimeout > .zero, peerToPeerInitialRetransmissionTimeout <= .seconds(3600) else {
+            throw .invalidParameter(
+                name: "peerToPeerInitialRetransmissionTimeout", value: "\(peerToPeerInitialRetransmissionTimeout)",
+                expected: "a duration > 0 and at most 1 h")
+        }
+        guard connectTimeout > .zero, connectTimeout <= .seconds(3600) else {
+            throw .invalidParameter(
+                name: "connectTimeout", value: "\(connectTimeout)", expected: "a duration > 0 and at most 1 h")
         }
         guard minimumRetransmissionTimeout > .zero,
               minimumRetransmissionTimeout <= maximumRetransmissionTimeout,
@@ -162,7 +210,8 @@ public struct TransportParameters: Hashable, Sendable {
 
 /// Why a connection failed.
 public enum ConnectionFailure: String, Hashable, Sendable, CustomStringConvertible {
-    /// The handshake got no answer within the retry limit.
+    /// The handshake got no answer within the retry limit (or the connect
+    /// timeout).
     case setupTimedOut
     /// Data went unacknowledged through more timeouts in a row than the
     /// retry limit allows.
