@@ -155,6 +155,8 @@ struct TraceRenderingTests {
         (.system(.continuedNoticeIgnored), words("", "continued notice ignored", "", "the activity was invalidated")),
         (.system(.deviceLost(mac, lastHeard: .zero + .seconds(2), grace: .seconds(5))),
          words("", "device lost", "", "nothing from mac since 2s, 5s grace over: its offers end")),
+        (.system(.lostDeviceHeard(mac, heard: .zero + .seconds(12), scanStopDue: .zero + .seconds(22))),
+         words("", "lost device heard", "", "mac heard at 12s while lost: scanning for it stops 10s after, at 22s")),
         (.system(.scanStopped(for: mac)), words("", "scan stopped", "", "no longer scanning for mac")),
         (.system(.scanRestarted), words("", "scan restarted", "", "lost devices can be found again")),
         (.system(.userInput), words("", "user input", "", "")),

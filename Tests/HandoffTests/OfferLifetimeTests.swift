@@ -108,6 +108,74 @@ struct OfferLifetimeTests {
         #expect(run.summary(of: activity, on: "ipad")?.outcome == .continued)
     }
 
+    /// The lost-device records of the iPad's trace: the source lost, each
+    /// advertisement that moved the scan stop, and the stop.
+    struct ScanStopChain {
+        let lost: TraceRecord
+        let lastHeard: SimInstant
+        let moves: [(record: TraceRecord, heard: SimInstant, due: SimInstant)]
+        let stopped: TraceRecord?
+    }
+
+    func scanStopChain(in run: HandoffRun) throws -> ScanStopChain {
+        let lost = try #require(records(.deviceLost, in: run, on: "ipad").first)
+        let lastHeard = try #require(lostDetails(lost)).lastHeard
+        let moves = records(.lostDeviceHeard, in: run, on: "ipad").compactMap { record in
+            guard case let .system(.lostDeviceHeard(device, heard, due)) = record.event, device.name == "iphone" else {
+                return nil as (TraceRecord, SimInstant, SimInstant)?
+            }
+            return (record, heard, due)
+        }
+        return ScanStopChain(lost: lost, lastHeard: lastHeard, moves: moves,
+                             stopped: records(.scanStopped, in: run, on: "ipad").first)
+    }
+
+    // Walking at 1.4 m/s, the iPad is at the edge of the iPhone's range for
+    // a while: now and then it hears an advertisement outside its scan
+    // windows after the iPhone is lost, which is not enough to find it
+    // again but keeps the scan for it going.
+    @Test("walking away slowly: the scan stops 10 s after the last advertisement the trace names, moved or not",
+          arguments: 1...12 as ClosedRange<UInt64>)
+    func scanStopFollowsTracedAdvertisements(seed: UInt64) throws {
+        let path = try iPadPath(leaveAt: 2, speed: 1.4)
+        let setup = try monkeySetup(adjust: { $0[1].mobility = path })
+        let (run, _) = try runTab(setup: setup, seed: seed, acceptAt: 60, limit: 70)
+        let chain = try scanStopChain(in: run)
+        // Each move is recorded when the stop was due, names an
+        // advertisement heard after the source was lost (and after the
+        // previous move), and moves the stop to 10 s after it.
+        var reference = chain.lastHeard
+        var previousRecord = chain.lost.time
+        for move in chain.moves {
+            #expect(move.record.time == reference + .seconds(10))
+            #expect(move.heard > previousRecord)
+            #expect(move.heard <= move.record.time)
+            #expect(move.due == move.heard + .seconds(10))
+            reference = move.heard
+            previousRecord = move.record.time
+        }
+        let stopped = try #require(chain.stopped)
+        #expect(stopped.time == reference + .seconds(10))
+    }
+
+    @Test("among the slow walks some move the scan stop, and each is traced")
+    func someSlowWalksMoveTheStop() throws {
+        var moved = 0
+        for seed in 1...12 as ClosedRange<UInt64> {
+            let path = try iPadPath(leaveAt: 2, speed: 1.4)
+            let setup = try monkeySetup(adjust: { $0[1].mobility = path })
+            let chain = try scanStopChain(in: try runTab(setup: setup, seed: seed, acceptAt: 60, limit: 70).run)
+            let stopped = try #require(chain.stopped)
+            if stopped.time > chain.lastHeard + .seconds(10) {
+                moved += 1
+                #expect(!chain.moves.isEmpty)
+            } else {
+                #expect(chain.moves.isEmpty)
+            }
+        }
+        #expect(moved > 0)
+    }
+
     @Test("back within the 10 s, the lost device is found again without a restart", arguments: seeds)
     func foundAgainBeforeScanStop(seed: UInt64) throws {
         // Out of range for about 6 s (past 40 m from about 3.9 s to 10.1 s).

@@ -127,7 +127,11 @@ struct OfferLifetimeRole: ~Copyable {
     /// A lost device heard again (at the edge of range, an advertisement
     /// now and then) without being offered again counts as lost from its
     /// latest advertisement: the scan stop moves to `scanStopAfterLoss`
-    /// after it.
+    /// after it. The trace shows that advertisement (`lost device heard`,
+    /// recorded now, once per move), so that the stop's time can be read
+    /// from the trace. Each move is to an advertisement heard after the
+    /// previous record, so there are at most two such records in any
+    /// `scanStopAfterLoss`, however many advertisements were heard.
     mutating func scanStopDue(
         pair: Int, now: SimInstant, core: inout ProtocolCore, scheduler: inout Scheduler<HandoffEvent>
     ) {
@@ -136,8 +140,13 @@ struct OfferLifetimeRole: ~Copyable {
         let source = DeviceID(pair % core.world.deviceCount)
         if let heard = core.world.lastHeard(source, by: receiver), heard > since {
             lostSince[pair] = heard
-            scheduler.schedule(
-                .scanStopDue(pair: Int32(pair)), at: heard + core.setup.configuration.advertising.scanStopAfterLoss)
+            let due = heard + core.setup.configuration.advertising.scanStopAfterLoss
+            scheduler.schedule(.scanStopDue(pair: Int32(pair)), at: due)
+            core.traceCount += 1
+            if core.keepsTrace {
+                core.keep(now, device: receiver, app: .system, activity: nil,
+                          .system(.lostDeviceHeard(core.traceDevice(source), heard: heard, scanStopDue: due)))
+            }
             return
         }
         lostSince[pair] = nil

@@ -181,6 +181,8 @@ extension TraceEvent {
         case continuedNoticeIgnored = "continued notice ignored"
         /// ``SystemEvent/deviceLost(_:lastHeard:grace:)``.
         case deviceLost = "device lost"
+        /// ``SystemEvent/lostDeviceHeard(_:heard:scanStopDue:)``.
+        case lostDeviceHeard = "lost device heard"
         /// ``SystemEvent/scanStopped(for:)``.
         case scanStopped = "scan stopped"
         /// ``SystemEvent/scanRestarted``.
@@ -225,8 +227,8 @@ extension TraceEvent {
                 .notAdvertised, .advertisementPaced, .advertisementRemoved, .advertisingAgain, .rapportTimedOut,
                 .fetchOverCloud, .relayDelivers, .relayStored, .connectionFailed, .fetchFailed, .keysExchanged,
                 .keyExchangeFailed, .payloadTimer, .requestAgain, .fetchRefused, .saveWaitOver, .warning,
-                .continuedNoticeIgnored, .deviceLost, .scanStopped, .scanRestarted, .userInput, .userIdle,
-                .activePayloadUpdate, .keysOverCloud:
+                .continuedNoticeIgnored, .deviceLost, .lostDeviceHeard, .scanStopped, .scanRestarted, .userInput,
+                .userIdle, .activePayloadUpdate, .keysOverCloud:
                 return false
             }
         }
@@ -409,6 +411,7 @@ extension SystemEvent {
         case .userInfoOverRecommended: return .warning
         case .continuedNoticeIgnored: return .continuedNoticeIgnored
         case .deviceLost: return .deviceLost
+        case .lostDeviceHeard: return .lostDeviceHeard
         case .scanStopped: return .scanStopped
         case .scanRestarted: return .scanRestarted
         case .userInput: return .userInput

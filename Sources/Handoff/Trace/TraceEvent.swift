@@ -283,6 +283,15 @@ public enum SystemEvent: Hashable, Sendable {
     /// The receiver heard nothing from this device for `grace` since
     /// `lastHeard`: the device is removed and its offers there end.
     case deviceLost(TraceDevice, lastHeard: SimInstant, grace: SimDuration)
+    /// The receiver heard this lost device again (its latest
+    /// advertisement at `heard`) without finding it again, so its scan
+    /// for the device goes on: it stops `scanStopAfterLoss` after that
+    /// advertisement, at `scanStopDue`.
+    ///
+    /// Recorded when the scan stop was due, once for the latest
+    /// advertisement heard before then (the one that moves the stop), not
+    /// for every advertisement.
+    case lostDeviceHeard(TraceDevice, heard: SimInstant, scanStopDue: SimInstant)
     /// The receiver stopped scanning for this lost device; it hears it
     /// again only once its scanning restarts.
     case scanStopped(for: TraceDevice)

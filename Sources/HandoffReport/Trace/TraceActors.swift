@@ -153,8 +153,8 @@ enum TraceRecordRole {
             .system(.relayStored), .system(.connectionFailed), .system(.fetchFailed), .system(.keysExchanged),
             .system(.keyExchangeFailed), .system(.payloadTimerFired), .system(.fetchRefused), .system(.saveWaitOver),
             .system(.userInfoOverRecommended), .system(.continuedNoticeIgnored), .system(.deviceLost),
-            .system(.scanStopped), .system(.scanRestarted), .system(.userInput), .system(.userIdle),
-            .system(.activePayloadUpdate), .system(.keysOverCloud):
+            .system(.lostDeviceHeard), .system(.scanStopped), .system(.scanRestarted), .system(.userInput),
+            .system(.userIdle), .system(.activePayloadUpdate), .system(.keysOverCloud):
             self = .step
         }
     }

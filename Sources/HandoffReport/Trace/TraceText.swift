@@ -76,8 +76,8 @@ public enum TraceText {
             .system(.relayStored), .system(.connectionFailed), .system(.fetchFailed), .system(.keysExchanged),
             .system(.keyExchangeFailed), .system(.payloadTimerFired), .system(.requestAgain), .system(.fetchRefused),
             .system(.saveWaitOver), .system(.userInfoOverRecommended), .system(.continuedNoticeIgnored),
-            .system(.deviceLost), .system(.scanStopped), .system(.scanRestarted), .system(.userInput), .system(.userIdle),
-            .system(.activePayloadUpdate), .system(.keysOverCloud):
+            .system(.deviceLost), .system(.lostDeviceHeard), .system(.scanStopped), .system(.scanRestarted),
+            .system(.userInput), .system(.userIdle), .system(.activePayloadUpdate), .system(.keysOverCloud):
             return Columns(from: "", event: name, to: "", detail: detail(event))
         }
     }
@@ -207,6 +207,9 @@ public enum TraceText {
         case .continuedNoticeIgnored: return "the activity was invalidated"
         case let .deviceLost(device, lastHeard, grace):
             return "nothing from \(device.name) since \(lastHeard), \(grace) grace over: its offers end"
+        case let .lostDeviceHeard(device, heard, scanStopDue):
+            return "\(device.name) heard at \(heard) while lost: "
+                + "scanning for it stops \(scanStopDue - heard) after, at \(scanStopDue)"
         case let .scanStopped(device): return "no longer scanning for \(device.name)"
         case .scanRestarted: return "lost devices can be found again"
         case .userInput: return ""
@@ -235,8 +238,8 @@ public enum TraceText {
             .system(.advertisementRemoved), .system(.advertisingAgain), .system(.fetchOverCloud), .system(.relayDelivers),
             .system(.relayStored), .system(.keysExchanged), .system(.payloadTimerFired), .system(.requestAgain),
             .system(.saveWaitOver), .system(.userInfoOverRecommended), .system(.continuedNoticeIgnored),
-            .system(.deviceLost), .system(.scanStopped), .system(.scanRestarted), .system(.userInput), .system(.userIdle),
-            .system(.activePayloadUpdate), .system(.keysOverCloud):
+            .system(.deviceLost), .system(.lostDeviceHeard), .system(.scanStopped), .system(.scanRestarted),
+            .system(.userInput), .system(.userIdle), .system(.activePayloadUpdate), .system(.keysOverCloud):
             return false
         }
     }

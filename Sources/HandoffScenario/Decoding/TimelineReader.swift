@@ -20,6 +20,9 @@ struct TimelineReader {
             /// A device's switches or state change (Bluetooth, Wi-Fi,
             /// Handoff, the screen, Low Power Mode, idle).
             case switchSetting(device: Int, (inout DeviceSettings) -> Void)
+            /// `active`: the system is used again, which is the user's
+            /// input on the device whether or not it was idle.
+            case active(device: Int)
         }
         var pending: [(time: SimDuration, order: Int, entry: Pending, path: JSONPath, position: SourcePosition)] = []
         for (index, element) in list.enumerated() {
@@ -98,6 +101,8 @@ struct TimelineReader {
                 if let name, let to, let draft = drafts.firstIndex(where: { $0.description.name == name }) {
                     drafts[draft].moves.append((time, to, speed, entryPath, element.position))
                 }
+            case "active":
+                made = device().flatMap { name in drafts.firstIndex { $0.description.name == name } }.map { .active(device: $0) }
             default:
                 // bluetoothOff, wifiOn, handoffOff, ...
                 guard let name = device(), let index = drafts.firstIndex(where: { $0.description.name == name }) else {
@@ -110,7 +115,6 @@ struct TimelineReader {
                 case "screenOff": change = { if $0.screen == .on { $0.screen = .off } }
                 case "screenOn": change = { if $0.screen == .off { $0.screen = .on } }
                 case "idle": change = { $0.idle = true }
-                case "active": change = { $0.idle = false }
                 default:
                     let on = action.hasSuffix("On")
                     let key: WritableKeyPath<DeviceSettings, Bool> = action.hasPrefix("bluetooth")
@@ -139,6 +143,17 @@ struct TimelineReader {
                 return TimelineEntry(time: .zero + item.time, action: action, path: item.path.description)
             case let .switchSetting(device, change):
                 change(&settings[device])
+                return TimelineEntry(
+                    time: .zero + item.time, action: .setSettings(device: draftNames[device], settings[device]),
+                    path: item.path.description)
+            case let .active(device):
+                // Leaving the idle state is input (the engine counts it);
+                // on a device in use, `active` is the user's input as such.
+                guard settings[device].idle else {
+                    return TimelineEntry(
+                        time: .zero + item.time, action: .userInput(device: draftNames[device]), path: item.path.description)
+                }
+                settings[device].idle = false
                 return TimelineEntry(
                     time: .zero + item.time, action: .setSettings(device: draftNames[device], settings[device]),
                     path: item.path.description)
