@@ -122,10 +122,14 @@ public enum HandoffDefaults {
                 setting: "cloud relay (IDS): largest payload in the push",
                 value: "\(configuration.relay.inlineLimit) B; above it a \(configuration.relay.noticeBytes) B notice and a "
                     + "download (one more round trip to the servers)",
-                source: "4 KB: the push service's documented payload limit (Apple, \"Generating a remote notification\"); "
-                    + "assumption: that IDS stores a larger payload and the receiver downloads it, as Messages does "
-                    + "with attachments",
-                evidence: .sourced(document: "Apple, \"Generating a remote notification\""),
+                source: "assumption, with its reasoning: Apple documents 4 KB as the payload limit of a remote "
+                    + "notification (5 KB for a VoIP one; Apple, \"Generating a remote notification\"), and IDS "
+                    + "carries its messages over the same push connection, so a payload above it is assumed not to go "
+                    + "inline; that IDS applies APNs' limit is an inference, IDS's own limit is not published; that "
+                    + "IDS stores a larger payload and the receiver downloads it, as Messages does with attachments, "
+                    + "is an assumption too; plausible 2–16 KiB",
+                evidence: .assumed,
+                ranges: [PlausibleRange("inline limit", 2, 16, "KiB", paths: ["protocol.relay.inlineLimit"])],
                 paths: ["protocol.relay.inlineLimit", "protocol.relay.noticeBytes"]),
             CalibratedDefault(
                 setting: "Rapport request timeout, then the cloud", value: "min(t, \(rapport.requestTimeoutCap)); "
