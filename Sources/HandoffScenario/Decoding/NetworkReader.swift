@@ -199,6 +199,9 @@ struct NetworkReader {
         }
         if let away = object.optional("awaySlots", { context.integer($0, $1, in: 0...63) }) { schedule.awaySlots = Int(away) }
         if let idle = object.optional("idleAfter", { context.duration($0, $1) }) { schedule.idleAfter = idle }
+        if let absences = object.optional("infrastructureAbsences", { context.integer($0, $1, in: 0...63) }) {
+            schedule.infrastructureAbsences = Int(absences)
+        }
         do {
             try schedule.validate()
         } catch {

@@ -92,6 +92,7 @@ enum ScenarioKeys {
     static let schedule = [
         "slot", "slotsPerSequence", "sharedSlots", "multicastSlots", "idlePresence", "syncInterval", "start", "activation",
         "excursionInterval", "excursionDuration", "awaySlots", "idleAfter",
+        "infrastructureAbsences",
     ]
     static let burst = ["goodToBad", "badToGood", "lossInGood", "lossInBad"]
     static let outage = ["from", "until"]

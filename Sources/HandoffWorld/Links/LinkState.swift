@@ -184,7 +184,14 @@ struct LinkState: Sendable {
     ///   dropped or lost.
     /// - Parameter multicast: whether it is a multicast frame (on an AWDL
     ///   link it waits for a multicast slot).
-    mutating func offer(payloadBytes: Int, now: Int64, distance: Double, multicast: Bool = false) -> Int64? {
+    /// - Parameter awdl: for a link over the Wi-Fi network between a pair
+    ///   whose AWDL is on, the pair's clock and schedule: a fragment waits
+    ///   while the pair is off the infrastructure channel, and arrives only
+    ///   once the receiver is back.
+    mutating func offer(
+        payloadBytes: Int, now: Int64, distance: Double, multicast: Bool = false,
+        awdl: (clock: ScheduleClock, schedule: PeerToPeerSchedule)? = nil
+    ) -> Int64? {
         statistics.packetsOffered += 1
         if busyUntil <= now {
             // Every waiting fragment started by `busyUntil`: the queue is empty.
@@ -218,6 +225,8 @@ struct LinkState: Sendable {
                 }
                 start = departure.start
                 if case .peerAway = departure.fate { peerAway = true }
+            } else if let awdl {
+                start = awdl.clock.infrastructurePresence(at: start, schedule: awdl.schedule)
             }
             if start > now {
                 waitingStarts.append(start)
@@ -242,6 +251,7 @@ struct LinkState: Sendable {
         // uniform(below: jitter + 1) is uniform(in: 0...jitter), one call
         // shallower on the per-packet path.
         if jitter > 0 { arrival += Int64(jitterGenerator.uniform(below: UInt64(jitter) &+ 1)) }
+        if let awdl { arrival = awdl.clock.infrastructurePresence(at: arrival, schedule: awdl.schedule) }
         return arrival
     }
 

@@ -47,6 +47,15 @@ import SimKernel
 ///   synchronisation; unicast frames offered before the peer has heard the
 ///   device are dropped.
 ///
+/// - **The Wi-Fi network while AWDL is up**: one radio serves both, so
+///   while AWDL is on (from the pair's synchronisation) each device is off
+///   its infrastructure channel for ``infrastructureAbsences`` slots of
+///   each sequence, spread evenly from slot 0 (the pair's sequences are
+///   synchronised, so both are away in the same slots). A frame between
+///   the two over their Wi-Fi network waits while the pair is away; one
+///   that reaches the access point meanwhile is held there until the
+///   receiver is back (802.11 power save).
+///
 /// A frame goes out whole once it may start. Both directions of a pair
 /// share the schedule: the phases and the excursions are pure functions of
 /// the pair's seed, and the pair's state (synchronised, active) is the same
@@ -119,6 +128,10 @@ public struct PeerToPeerSchedule: Hashable, Sendable {
     public var awaySlots: Int
     /// How long after the last unicast frame the pair falls back to idle.
     public var idleAfter: SimDuration
+    /// How many slots of each sequence a device with AWDL up spends off its
+    /// infrastructure (Wi-Fi network) channel, spread evenly from slot 0
+    /// (2: slots 0 and 8); 0 for none.
+    public var infrastructureAbsences: Int
 
     /// A schedule; the defaults are HandoffSim's AWDL (see the defaults
     /// table for which are sourced, fitted and assumed).
@@ -128,8 +141,10 @@ public struct PeerToPeerSchedule: Hashable, Sendable {
         idlePresence: SimDuration = .nanoseconds(49_152_000),
         syncInterval: SimDuration = .nanoseconds(112_640_000), start: Start = .cold,
         activation: SimDuration = .milliseconds(50), excursionInterval: SimDuration = .milliseconds(1_300),
-        excursionDuration: SimDuration = .milliseconds(80), awaySlots: Int = 1, idleAfter: SimDuration = .seconds(1)
+        excursionDuration: SimDuration = .milliseconds(80), awaySlots: Int = 1, idleAfter: SimDuration = .seconds(1),
+        infrastructureAbsences: Int = 2
     ) {
+        self.infrastructureAbsences = infrastructureAbsences
         self.slot = slot
         self.slotsPerSequence = slotsPerSequence
         self.sharedSlots = sharedSlots
@@ -142,6 +157,15 @@ public struct PeerToPeerSchedule: Hashable, Sendable {
         self.excursionDuration = excursionDuration
         self.awaySlots = awaySlots
         self.idleAfter = idleAfter
+    }
+
+    /// The slots of each sequence a device with AWDL up is off its
+    /// infrastructure channel: ``infrastructureAbsences`` of them, slot
+    /// ⌊i · slotsPerSequence / n⌋ for i from 0 to n − 1.
+    public var infrastructureAbsentSlots: Slots {
+        let count = infrastructureAbsences
+        guard count > 0, count < slotsPerSequence else { return Slots([]) }
+        return Slots((0..<count).map { $0 * slotsPerSequence / count })
     }
 
     /// The length of one channel sequence.
@@ -197,6 +221,11 @@ public struct PeerToPeerSchedule: Hashable, Sendable {
         guard (0..<slotsPerSequence).contains(awaySlots) else {
             throw .invalidParameter(
                 name: "schedule.awaySlots", value: "\(awaySlots)",
+                expected: "a count from 0 to \(slotsPerSequence - 1) (fewer than the slots per sequence)")
+        }
+        guard (0..<slotsPerSequence).contains(infrastructureAbsences) else {
+            throw .invalidParameter(
+                name: "schedule.infrastructureAbsences", value: "\(infrastructureAbsences)",
                 expected: "a count from 0 to \(slotsPerSequence - 1) (fewer than the slots per sequence)")
         }
         guard idleAfter >= .zero, idleAfter <= .seconds(60) else {

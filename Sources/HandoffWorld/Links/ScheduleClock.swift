@@ -238,6 +238,23 @@ struct ScheduleClock: Sendable {
         extendedSlot = phase + Self.floorDivide(time - phase, slot) * slot
     }
 
+    /// The first instant at or after `time` at which the pair is on its
+    /// infrastructure channel: `time` itself unless AWDL is synchronised
+    /// by then and the slot is one of `schedule`'s infrastructure absences.
+    @inline(__always)
+    func infrastructurePresence(at time: Int64, schedule: PeerToPeerSchedule) -> Int64 {
+        guard time >= syncedAt, schedule.infrastructureAbsences > 0 else { return time }
+        let absent = schedule.infrastructureAbsentSlots
+        let slot = schedule.slot.nanoseconds
+        let count = Int64(schedule.slotsPerSequence)
+        var index = Self.floorDivide(time - phase, slot)
+        guard absent.contains(Int(Self.floorModulo(index, count))) else { return time }
+        // Fewer absences than slots (validated): a present slot comes
+        // within one sequence.
+        repeat { index += 1 } while absent.contains(Int(Self.floorModulo(index, count)))
+        return phase + index * slot
+    }
+
     /// The first instant at or after `time` inside a slot of `slots`.
     @inline(__always)
     static func nextSlot(

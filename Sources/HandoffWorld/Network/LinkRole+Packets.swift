@@ -24,7 +24,8 @@ extension LinkRole {
         let awayLossesBefore = recordsPackets ? table[index].state.statistics.fragmentsLostToPeerAway : 0
         let unknownBefore = recordsPackets ? table[index].state.statistics.fragmentsDroppedUnknownPeer : 0
         let arrival = table[index].state.offer(
-            payloadBytes: payloadBytes, now: now, distance: distance, multicast: multicast)
+            payloadBytes: payloadBytes, now: now, distance: distance, multicast: multicast,
+            awdl: peerToPeerSharingRadio(withLink: index))
         if table[index].state.parameters.schedule != nil { shareSchedule(fromLink: index) }
         if let arrival { outbox.schedule(.packetArrival(packet), at: arrival) }
         if recordsPackets {
@@ -75,6 +76,22 @@ extension LinkRole {
     }
 
     // MARK: Peer-to-peer schedules
+
+    /// For a link over the Wi-Fi network from `a` to `b`: the clock and
+    /// schedule of the pair's AWDL when it is on, whose infrastructure
+    /// absences the link's frames wait out; nil otherwise.
+    @inline(__always)
+    mutating func peerToPeerSharingRadio(withLink index: Int) -> (clock: ScheduleClock, schedule: PeerToPeerSchedule)? {
+        guard case let .localNetwork(from, to) = table.kind(of: index) else { return nil }
+        let pair = table.index(of: .wifiPeerToPeer(from: from, to: to))
+        // A warm AWDL is up before its first frame: its clock is made now
+        // (from the pair's own named streams, so when does not matter).
+        if !table[pair].inUse, defaults.parameters(of: table.kind(of: pair)).schedule?.start == .warm { ensureLink(pair) }
+        guard table[pair].inUse, let schedule = table[pair].state.parameters.schedule,
+              schedule.infrastructureAbsences > 0, table[pair].state.clock.isOn
+        else { return nil }
+        return (table[pair].state.clock, schedule)
+    }
 
     /// A frame went out on scheduled link `index`: the pair's state
     /// (switched on, synchronised, active) is the same both ways (the
