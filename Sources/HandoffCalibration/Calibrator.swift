@@ -58,6 +58,9 @@ public struct CalibrationResult: Sendable, Equatable {
     public let name: String
     package let file: String
     package let seed: UInt64
+    /// How many seeds, from ``seed`` on, the search's objective averaged
+    /// over (the groups below are at ``seed`` alone).
+    package var seedCount = 1
     /// Simulated trials per group and evaluation.
     package let trials: Int
     /// Whether parameters were fitted (false: the fit was only checked).
@@ -221,8 +224,8 @@ public struct Calibrator: Sendable {
             FittedParameter(parameter: parameters[$0], value: values[$0], interval: intervals[$0])
         }
         return CalibrationResult(
-            name: experiment.name, file: experiment.file, seed: experiment.seed, trials: experiment.trials,
-            fitted: true, evaluations: evaluator.evaluations, bootstrap: bootstrap,
+            name: experiment.name, file: experiment.file, seed: experiment.seed, seedCount: experiment.seedCount,
+            trials: experiment.trials, fitted: true, evaluations: evaluator.evaluations, bootstrap: bootstrap,
             objective: Evaluator.objective(groups), parameters: fitted, groups: groups, replicates: replicates,
             trialsSimulated: evaluator.trialsSimulated)
     }
@@ -459,12 +462,21 @@ struct Evaluator {
         return result
     }
 
-    /// The objective at `unit` (each parameter's position in its range).
+    /// The objective at `unit` (each parameter's position in its range):
+    /// its mean over the experiment's seeds, from `seed` (the
+    /// experiment's when nil) on.
     mutating func objective(
         unit: [Double], measured: [[[Double]]], seed: UInt64? = nil, divisor: Int = 1
     ) throws(ScenarioError) -> Double {
         let values = zip(experiment.parameters, unit).map { $0.value(at: $1) }
-        return Self.objective(fits(try simulate(values: values, seed: seed, divisor: divisor), measured: measured))
+        let first = seed ?? experiment.seed
+        var total = 0.0
+        for offset in 0..<experiment.seedCount {
+            // Seeds stay within 0…Int64.max, as the experiment's own.
+            let each = (first &+ UInt64(offset)) & UInt64(Int64.max)
+            total += Self.objective(fits(try simulate(values: values, seed: each, divisor: divisor), measured: measured))
+        }
+        return total / Double(experiment.seedCount)
     }
 
     /// The fewest trials a simulation at a divisor runs (all, when a

@@ -30,6 +30,10 @@ public struct Experiment: Sendable {
     /// The seed of every simulation (common random numbers: every
     /// candidate is simulated on the same random numbers).
     let seed: UInt64
+    /// How many seeds, from ``seed`` on, the search's objective averages
+    /// over (`"seeds"`, default 1): a candidate is scored on each, so the
+    /// fit follows the model rather than one seed's draws.
+    let seedCount: Int
     /// Simulated trials per group and evaluation.
     let trials: Int
     /// The activity measured, when the scenario has several.
@@ -111,7 +115,8 @@ public struct Experiment: Sendable {
             for index in datasets.indices { datasets[index].trials = trials }
         }
         return Experiment(
-            file: file, name: name, scenarioFile: scenarioFile, seed: seed ?? self.seed, trials: trials ?? self.trials,
+            file: file, name: name, scenarioFile: scenarioFile, seed: seed ?? self.seed, seedCount: seedCount,
+            trials: trials ?? self.trials,
             activity: activity, device: device, era: era, eraEdits: eraEdits, datasets: datasets, parameters: parameters)
     }
 

@@ -12,6 +12,8 @@ import SimKernel
 package enum ExperimentDecoder {
     /// The most trials per group and evaluation an experiment may ask for.
     package static let maximumTrials = 1_000_000
+    /// The most seeds a search's objective may average over.
+    package static let maximumSeeds = 16
     /// The most measured rows an experiment may read, over all its
     /// datasets (a file named by several datasets counts once for each).
     static let maximumRows = 10_000_000
@@ -64,7 +66,7 @@ package enum ExperimentDecoder {
 
 /// The keys of an experiment file's objects.
 enum ExperimentKeys {
-    static let top = ["$schema", "name", "scenario", "seed", "trials", "activity", "on", "measuredOn", "data", "parameters"]
+    static let top = ["$schema", "name", "scenario", "seed", "seeds", "trials", "activity", "on", "measuredOn", "data", "parameters"]
     static let data = ["file", "column", "unit", "metric", "scenario", "trials", "groupBy", "outcome"]
     static let groupBy = ["column", "path"]
     static let outcome = ["column", "success"]
@@ -99,6 +101,9 @@ struct ExperimentReader {
         let name = object.required("name", what: "the experiment's name") { context.nonEmptyString($0, $1) }
         let scenario = readScenario(object, path, required: true)
         let seed = object.optional("seed") { context.integer($0, $1, in: 0...Int64.max) }.map(UInt64.init) ?? 1
+        let seedCount = object.optional("seeds") {
+            context.integer($0, $1, in: 1...Int64(ExperimentDecoder.maximumSeeds))
+        }.map(Int.init) ?? 1
         let trials = object.optional("trials") {
             context.integer($0, $1, in: 1...Int64(ExperimentDecoder.maximumTrials))
         }.map(Int.init) ?? 1000
@@ -138,7 +143,7 @@ struct ExperimentReader {
             }
         }
         return Experiment(
-            file: context.file, name: name, scenarioFile: scenario, seed: seed, trials: trials,
+            file: context.file, name: name, scenarioFile: scenario, seed: seed, seedCount: seedCount, trials: trials,
             activity: activity, device: device, era: era, eraEdits: eraEdits, datasets: datasets, parameters: parameters)
     }
 

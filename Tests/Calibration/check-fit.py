@@ -9,25 +9,24 @@ fails it about once in 300,000 if the spread is normal), rounded out:
 
 | figure | over 30 seeds: min / mean / max (sd) | bound |
 |---|---|---|
-| AWDL request/response KS (2,000 simulated, 1,500 measured) | 0.032 / 0.047 / 0.063 (0.0067) | <= 0.077 |
+| AWDL request/response KS (2,000 simulated, 1,500 measured) | 0.031 / 0.041 / 0.055 (0.0066) | <= 0.072 |
+| the same, mean over seeds 1-10 (the issue's criterion) | 0.038 (max 0.047) | <= 0.046 |
 | cable request/response KS | 0.080 / 0.089 / 0.104 (0.0067) | <= 0.12 |
-| AWDL 10.49 MB upload KS (200 simulated) | 0.096 / 0.136 / 0.175 (0.020) | <= 0.23 |
-| upload median against the measured 871 ms | -1.3% / 0.0% / +1.8% (0.76%) | within -3.5% .. +3.5% |
-| upload interquartile range (measured 81 ms) | 80 / 94 / 107 ms (7.5) | 60 .. 128 ms |
+| AWDL 10.49 MB upload KS (200 simulated) | 0.072 / 0.103 / 0.153 (0.016) | <= 0.18 |
+| upload median against the measured 871 ms | -0.6% / +0.3% / +1.5% (0.55%) | within -3.5% .. +3.5% |
+| upload interquartile range (measured 81 ms) | 73 / 87 / 105 ms (8.3) | 50 .. 128 ms |
 
-Measured 2026-11-26 with the merged model: CUBIC with XNU's constants,
-the slot-structured schedule (OWL's idle sequence, an idle device on the
-channel for the first 48 TU of a shared slot unless the pair has traffic
-in it, excursions of 80 ms every 1.3 s, warm AWDL and a cached resolve as
-in the measured runs) and no Handoff payload
-coding in the measured scenarios (`protocol.coding` null):
-`calibrate --check` on copies of the two experiments with "seed" set to
-1..30.
+Measured 2026-11-28 with model v3: the fit made under the measured
+systems' behaviours (`measuredOn`: macOS 10.15.7 and iOS 14.0, so a SYN
+over AWDL waits 1 s; XNU's 556,032 B receive window in the AWDL
+calibration scenarios), its search averaging over seeds 1-8, and the
+link's rate a ceiling slowed by e^(-sigma|Z|) from trial to trial:
+`calibrate --check --seed S` for S = 1..30 on the two experiments.
 
-The AWDL request/response KS distance straddles the 5% critical value
-(0.046): the fit is close, not indistinguishable; the cable's and the
-upload's are further off (docs/calibration.md says why). The cable's
-figures did not move (its link has no schedule).
+The AWDL request/response KS distance is at the 5% critical value
+(0.046) on average and beyond it at a fifth of the seeds: the fit is
+close, not indistinguishable; the cable's and the upload's are further off
+(docs/calibration.md says why).
 
 - The report is the same for any --jobs.
 - The check can fail: the AWDL model against the cable's runs is far off
@@ -42,9 +41,10 @@ root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 failed = False
 
 
-def check(experiment, jobs="2"):
-    out = subprocess.run([sim, "calibrate", experiment, "--check", "--format", "json", "--no-progress", "--jobs", jobs],
-                         check=True, capture_output=True, text=True).stdout
+def check(experiment, jobs="2", seed=None):
+    extra = ["--seed", str(seed)] if seed is not None else []
+    out = subprocess.run([sim, "calibrate", experiment, "--check", "--format", "json", "--no-progress", "--jobs", jobs]
+                         + extra, check=True, capture_output=True, text=True).stdout
     return json.loads(out)["groups"]
 
 
@@ -66,16 +66,23 @@ awdl = check(os.path.join(root, "calibration/privatedrop-awdl.json"))
 expect(awdl == check(os.path.join(root, "calibration/privatedrop-awdl.json"), jobs="1"),
        "AWDL: the same groups, distances and quantiles on 1 thread as on 2")
 fetch, upload = awdl[0], awdl[1]
-expect(fetch["metric"] == "fetch" and fetch["ks"] <= 0.077,
-       f"AWDL request/response: KS {fetch['ks']:.3f} <= 0.077 ({fetch['simulated']} simulated, "
+expect(fetch["metric"] == "fetch" and fetch["ks"] <= 0.072,
+       f"AWDL request/response: KS {fetch['ks']:.3f} <= 0.072 ({fetch['simulated']} simulated, "
        f"{fetch['measured']} measured; 5% critical value {fetch['critical']:.3f})")
 measured_median, simulated_median = quantile(upload, 0.5)
 expect(upload["metric"] == "streamRound" and -0.035 <= simulated_median / measured_median - 1 <= 0.035,
        f"AWDL 10.49 MB upload: median {simulated_median:.1f} ms within -3.5% .. +3.5% of the measured {measured_median:.1f} ms")
 iqr = quantile(upload, 0.75)[1] - quantile(upload, 0.25)[1]
-expect(60 <= iqr <= 128, f"AWDL 10.49 MB upload: interquartile range {iqr:.1f} ms within 60-128 ms (measured 81 ms)")
-expect(upload["ks"] <= 0.23, f"AWDL 10.49 MB upload: KS {upload['ks']:.3f} <= 0.23 "
+expect(50 <= iqr <= 128, f"AWDL 10.49 MB upload: interquartile range {iqr:.1f} ms within 50-128 ms (measured 81 ms)")
+expect(upload["ks"] <= 0.18, f"AWDL 10.49 MB upload: KS {upload['ks']:.3f} <= 0.18 "
        f"(5% critical value {upload['critical']:.3f})")
+
+# The fetch's KS distance averaged over seeds 1-10: at most 0.046, the 5%
+# critical value (a fixed set of seeds, so a fixed figure for a given model).
+distances = [check(os.path.join(root, "calibration/privatedrop-awdl.json"), seed=seed)[0]["ks"] for seed in range(1, 11)]
+mean_distance = sum(distances) / len(distances)
+expect(mean_distance <= 0.046, f"AWDL request/response: KS mean over seeds 1-10 {mean_distance:.4f} <= 0.046 "
+       f"(max {max(distances):.3f})")
 
 cable = check(os.path.join(root, "calibration/privatedrop-cable.json"))[0]
 expect(cable["ks"] <= 0.12, f"cable request/response: KS {cable['ks']:.3f} <= 0.12 "

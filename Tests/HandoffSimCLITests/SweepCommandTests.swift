@@ -209,20 +209,20 @@ struct SweepCommandTests {
     @Test("advise --sensitivity skips a range end the file does not admit and says so in text, JSON and HTML")
     func sensitivitySkipsConflictingEnds() throws {
         let directory = try Self.directory()
-        // An excursion may last two thirds of its interval: at 150ms, the
-        // excursion duration's high end (108.9 ms) breaks the rule, and the
+        // An excursion may last two thirds of its interval: at 140ms, the
+        // excursion duration's high end (98.84 ms) breaks the rule, and the
         // interval's own range is not varied (the file sets it).
         let text = try String(contentsOfFile: scenario, encoding: .utf8).replacingOccurrences(
-            of: #""trials": 20,"#, with: #""trials": 3, "network": {"wifiPeerToPeer": {"schedule": {"excursionInterval": "150ms"}}},"#)
-        let file = directory + "/interval-150ms.json"
+            of: #""trials": 20,"#, with: #""trials": 3, "network": {"wifiPeerToPeer": {"schedule": {"excursionInterval": "140ms"}}},"#)
+        let file = directory + "/interval-140ms.json"
         try text.write(toFile: file, atomically: true, encoding: .utf8)
         let common = ["advise", file, "--p95", "5s", "--resolution", "32KiB", "--sensitivity"]
         let words = try ProductRunner.run("handoff-sim", common + ["--html", directory + "/advice.html"])
         #expect(words.status == 0, "\(words.standardError)")
-        let sentence = "Not tried: AWDL excursions (idle pair) at the high end of its plausible range (duration 108.9 ms): "
+        let sentence = "Not tried: AWDL excursions (idle pair) at the high end of its plausible range (duration 98.84 ms): "
             + "it conflicts with a value the file sets (\(file), $.network.wifiPeerToPeer.schedule: "
         #expect(words.standardOutput.contains(sentence), "\(words.standardOutput)")
-        #expect(words.standardOutput.contains("two thirds of the excursion interval (150ms)"), "\(words.standardOutput)")
+        #expect(words.standardOutput.contains("two thirds of the excursion interval (140ms)"), "\(words.standardOutput)")
         let page = try String(contentsOfFile: directory + "/advice.html", encoding: .utf8)
         #expect(page.contains("Not tried: AWDL excursions (idle pair) at the high end"))
         let json = try ProductRunner.run("handoff-sim", common + ["--format", "json"])
@@ -233,7 +233,7 @@ struct SweepCommandTests {
         #expect(skipped.count == 1, "\(skipped)")
         #expect(skipped.first?["parameter"] as? String == "AWDL excursions (idle pair)")
         #expect(skipped.first?["end"] as? String == "high")
-        #expect(skipped.first?["endValue"] as? String == "108.9ms")
+        #expect(skipped.first?["endValue"] as? String == "98.84ms")
         #expect(skipped.first?["path"] as? String == "$.network.wifiPeerToPeer.schedule")
         // The schema's keys, required and allowed, for the answer and its
         // sensitivity rows.

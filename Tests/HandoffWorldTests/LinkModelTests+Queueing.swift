@@ -179,7 +179,7 @@ extension LinkModelTests {
 
     // MARK: Bandwidth spread
 
-    @Test("bandwidthSpread: each trial's rate is the bandwidth times a log-normal factor of that σ, the same in every trial without one")
+    @Test("bandwidthSpread: each trial's rate is the bandwidth slowed by e^(−σ|Z|), never faster; the same in every trial without one")
     func bandwidthSpreadDrawsOneRatePerTrial() throws {
         // 960 B + 40 B at 8 Mbit/s: exactly 1 ms on the wire at the nominal rate.
         let bandwidth = try Bandwidth(bitsPerSecond: 8_000_000)
@@ -202,10 +202,13 @@ extension LinkModelTests {
         let logs = try wireTimes(spread: sigma, seeds: 1...600).map { PortableMath.log(1_000_000 / Double($0)) }
         let mean = logs.reduce(0, +) / Double(logs.count)
         let deviation = (logs.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(logs.count - 1)).squareRoot()
-        // 600 draws: the sample mean's standard error is σ/√600 ≈ 0.008 and
-        // the standard deviation's about σ/√1200 ≈ 0.006; 3 of each.
-        #expect(abs(mean) < 0.025, "mean log factor \(mean)")
-        #expect(abs(deviation - sigma) < 0.018, "σ of the log factor \(deviation)")
+        // The log factor is −σ|Z|: never above 0 (to the nanosecond's
+        // rounding), mean −σ√(2/π) ≈ −0.160, standard deviation
+        // σ√(1 − 2/π) ≈ 0.121. 600 draws: the mean's standard error is
+        // 0.121/√600 ≈ 0.005 and the deviation's about 0.004; 4 of each.
+        #expect(logs.allSatisfy { $0 <= 1e-6 }, "a run faster than the ceiling")
+        #expect(abs(mean + sigma * (2 / Double.pi).squareRoot()) < 0.02, "mean log factor \(mean)")
+        #expect(abs(deviation - sigma * (1 - 2 / Double.pi).squareRoot()) < 0.016, "σ of the log factor \(deviation)")
         #expect(throws: WorldError.self) {
             try LinkParameters(latency: .zero, bandwidth: bandwidth, bandwidthSpread: 1.5).validate()
         }

@@ -12,7 +12,8 @@ public enum CalibrationReport {
         var lines = ["\(result.name) (\(result.file)): "
             + (result.fitted ? "fitted in \(result.evaluations) simulations of at most \(result.trials) trials per group (\(result.trialsSimulated) trials in all)"
                 : "checked with \(result.trials) trials per group")
-            + ", seed \(result.seed)"]
+            + ", seed \(result.seed)"
+            + (result.seedCount > 1 ? " (the search's objective averaged over seeds \(result.seed)–\(result.seed &+ UInt64(result.seedCount - 1)))" : "")]
         if !result.parameters.isEmpty {
             lines.append("")
             for fitted in result.parameters {
@@ -56,6 +57,7 @@ public enum CalibrationReport {
             ("experiment", .string(result.name)),
             ("file", .string(result.file)),
             ("seed", .int(Int64(bitPattern: result.seed))),
+            ("seeds", .int(Int64(result.seedCount))),
             ("trials", .int(Int64(result.trials))),
             ("fitted", .bool(result.fitted)),
             ("evaluations", .int(Int64(result.evaluations))),

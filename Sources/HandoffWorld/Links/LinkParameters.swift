@@ -206,11 +206,14 @@ public struct LinkParameters: Hashable, Sendable {
     public var jitter: SimDuration
     /// The rate at which bits go on the wire; `nil` serialises instantly.
     public var bandwidth: Bandwidth?
-    /// How much the rate varies from trial to trial: σ of the logarithm of
-    /// a factor that scales ``bandwidth``, drawn for each direction when
-    /// the link starts (each trial) or its parameters are replaced, as
-    /// Wi-Fi's rate adaptation settles on different rates from run to run;
-    /// 0, the default, keeps the bandwidth as given. At most 1.
+    /// How much the rate falls short of ``bandwidth`` from trial to trial:
+    /// each direction runs at ``bandwidth`` · e^(−σ·|Z|), Z standard normal,
+    /// drawn when the link starts (each trial) or its parameters are
+    /// replaced. The bandwidth is the ceiling (the rate the radio's
+    /// modulation allows); contention and retries only slow a transfer, so
+    /// a run is never faster than it, and half of the runs are within
+    /// e^(−0.674σ) of it. 0, the default, keeps the bandwidth as given. At
+    /// most 1.
     public var bandwidthSpread: Double
     /// How packets are lost.
     public var loss: LossModel

@@ -158,8 +158,10 @@ struct LinkState: Sendable {
             serialisation = SerialisationTimes(bandwidth)
             return
         }
+        // A slowdown only: the bandwidth is the ceiling (see
+        // `LinkParameters.bandwidthSpread`).
         let factor = PortableMath.exp(
-            parameters.bandwidthSpread * NormalDistribution.standardSample(using: &jitterGenerator))
+            -parameters.bandwidthSpread * abs(NormalDistribution.standardSample(using: &jitterGenerator)))
         let scaled = (Double(bandwidth.bitsPerSecond) * factor).rounded()
         let rate = (try? Bandwidth(bitsPerSecond: Int64(min(max(scaled, 1), 1e15)))) ?? bandwidth
         serialisation = SerialisationTimes(rate)
