@@ -115,6 +115,29 @@ struct ExperimentTests {
         #expect(problems.problems[0].position != nil)
     }
 
+    @Test("seeds: the search's objective averages over that many seeds, from 1 to 16; the report is at the seed alone")
+    func seeds() throws {
+        let one = try Self.decode(Self.experiment()).get()
+        #expect(one.seedCount == 1)
+        let three = try Self.decode(Self.experiment().replacingOccurrences(of: #""trials": 50"#, with: #""trials": 50, "seeds": 3"#)).get()
+        #expect(three.seedCount == 3)
+        #expect(three.overriding(seed: 9).seedCount == 3)
+        for bad in ["0", "17", "2.5", "\"4\""] {
+            let problems = Self.problems(Self.experiment().replacingOccurrences(of: #""trials": 50"#, with: #""trials": 50, "seeds": \#(bad)"#))
+            #expect(problems.contains { $0.contains("$.seeds") && $0.contains("from 1 to 16") }, "\(bad): \(problems)")
+        }
+        // A fit over 3 seeds scores each candidate on seeds 1, 2 and 3: it
+        // simulates three times as many trials as one over a single seed.
+        let parameters = #"[{"path": "network.wifiPeerToPeer.latency", "min": "1ms", "max": "4ms"}]"#
+        let single = try Self.decode(Self.experiment(parameters: parameters)).get()
+        let triple = try Self.decode(Self.experiment(parameters: parameters)
+            .replacingOccurrences(of: #""trials": 50"#, with: #""trials": 50, "seeds": 3"#)).get()
+        let a = try Calibrator(jobs: 2, maximumEvaluations: 6).run(single, read: Self.read)
+        let b = try Calibrator(jobs: 2, maximumEvaluations: 6).run(triple, read: Self.read)
+        #expect(b.seedCount == 3 && a.seedCount == 1)
+        #expect(b.trialsSimulated > 2 * a.trialsSimulated, "\(a.trialsSimulated) against \(b.trialsSimulated)")
+    }
+
     /// An experiment over the shipped AWDL request/response scenario,
     /// measured on `era` (JSON text of `measuredOn`).
     static func awdlExperiment(era: String) -> String {
