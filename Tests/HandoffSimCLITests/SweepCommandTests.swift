@@ -206,6 +206,29 @@ struct SweepCommandTests {
         #expect((answer["smallestTried"] as? [String: Any])?["bytes"] as? Int == 32)
     }
 
+    @Test("a profile axis over a device with its own internet is refused naming it, in sweep (every format, the chart too) and advise; varying that device's link works")
+    func profileAxisOverOwnInternet() throws {
+        let relay = root + "/scenarios/paths/relay.json"
+        let directory = try Self.directory()
+        for format in ["text", "svg", "csv"] {
+            let result = try ProductRunner.run(
+                "handoff-sim", ["sweep", relay, "--profile", "WiFi,LTE,3G", "--payload", "1KiB", "--format", format,
+                                "--output", directory + "/chart.\(format)"])
+            #expect(result.status == 64, "\(format): \(result.standardError)")
+            #expect(result.standardError.contains("device \"iphone\" sets its own internet (LTE) at $.devices[1].internet"))
+            #expect(!FileManager.default.fileExists(atPath: directory + "/chart.\(format)"), "nothing half-written")
+        }
+        let advice = try ProductRunner.run("handoff-sim", ["advise", relay, "--p95", "4s", "--profile", "WiFi"])
+        #expect(advice.status == 64 && advice.standardError.contains("sweep --vary devices[1].internet=WiFi,LTE"), "\(advice.standardError)")
+        // The device's own link, varied, labels each series with what it ran.
+        let varied = try ProductRunner.run(
+            "handoff-sim", ["sweep", relay, "--vary", "devices[1].internet=WiFi,LTE", "--payload", "1KiB", "--trials", "20",
+                            "--no-intervals", "--format", "svg", "--output", directory + "/varied.svg"])
+        #expect(varied.status == 0, "\(varied.standardError)")
+        let chart = try String(contentsOfFile: directory + "/varied.svg", encoding: .utf8)
+        #expect(chart.contains("WiFi") && chart.contains("LTE"))
+    }
+
     @Test("advise --sensitivity skips a range end the file does not admit and says so in text, JSON and HTML")
     func sensitivitySkipsConflictingEnds() throws {
         let directory = try Self.directory()

@@ -190,6 +190,10 @@ public struct SweepRunner: Sendable {
             }
             device = receivers[0]
         }
+        if !profiles.isEmpty {
+            try Self.checkProfileAxis(
+                root: root, devices: [base.activities[activityIndex].device, device], file: file)
+        }
         let activityPath = root.member("activity") != nil ? "activity" : "activities[\(activityIndex)]"
         let payloadPath = ParameterPath(activityPath + ".payloadSize")!
         let specification: SweepSpecification
@@ -521,6 +525,25 @@ extension ScenarioError {
 }
 
 extension SweepRunner {
+    /// Refuses a profile axis when the activity's source or the measured
+    /// device sets its own `internet`: `network.profile` does not reach
+    /// that device, so the axis would label one series with profiles its
+    /// link never had.
+    static func checkProfileAxis(root: JSONNode, devices: [String], file: String) throws(ScenarioError) {
+        guard case let .array(list)? = root.member("devices")?.value.value else { return }
+        for (index, node) in list.enumerated() {
+            guard case let .string(name)? = node.member("name")?.value.value, devices.contains(name),
+                  let internet = node.member("internet")?.value
+            else { continue }
+            let own: String
+            if case let .string(profile) = internet.value { own = " (\(profile))" } else { own = "" }
+            throw ScenarioError(
+                .badValue,
+                "the profile axis sets network.profile, but device \"\(name)\" sets its own internet\(own) at $.devices[\(index)].internet, which the axis does not reach: its rows would be labelled with profiles its link never had; vary that device's link instead (sweep --vary devices[\(index)].internet=WiFi,LTE, or set it in the file), or remove its internet",
+                file: file, argument: .profiles)
+        }
+    }
+
     /// A warning when network profiles are varied but the scenario does not
     /// fetch over the internet: the profiles shape each device's internet
     /// link, which only the cloud relay path uses, so every point would
