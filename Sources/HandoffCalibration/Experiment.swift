@@ -55,7 +55,11 @@ public struct Experiment: Sendable {
 
     /// The scenario files the datasets are simulated with, each once, in
     /// the order datasets first name them.
-    package var scenarioFiles: [String] {
+    package var scenarioFiles: [String] { Self.scenarioFiles(of: datasets) }
+
+    /// The scenario files `datasets` are simulated with, each once, in the
+    /// order they first name them.
+    static func scenarioFiles(of datasets: [MeasuredDataset]) -> [String] {
         var files: [String] = []
         for dataset in datasets where !files.contains(dataset.scenarioFile) { files.append(dataset.scenarioFile) }
         return files

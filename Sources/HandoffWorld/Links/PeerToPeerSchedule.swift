@@ -163,9 +163,13 @@ public struct PeerToPeerSchedule: Hashable, Sendable {
     /// infrastructure channel: ``infrastructureAbsences`` of them, slot
     /// ⌊i · slotsPerSequence / n⌋ for i from 0 to n − 1.
     public var infrastructureAbsentSlots: Slots {
+        // Built bit by bit: a frame over the Wi-Fi network asks for it, so
+        // it allocates nothing.
+        var slots = Slots([])
         let count = infrastructureAbsences
-        guard count > 0, count < slotsPerSequence else { return Slots([]) }
-        return Slots((0..<count).map { $0 * slotsPerSequence / count })
+        guard count > 0, count < slotsPerSequence else { return slots }
+        for index in 0..<count { slots.mask |= 1 << UInt64(index * slotsPerSequence / count) }
+        return slots
     }
 
     /// The length of one channel sequence.
