@@ -50,12 +50,19 @@ public struct Advisor: Sendable {
         public let path: String
         /// Whether ``profile`` shapes the path (the cloud relay's).
         public let profileApplies: Bool
-        /// The largest payload in bytes that meets the target, or nil when
-        /// even the smallest size tried does not.
+        /// What kind of answer this is: a size, every size, no size, or
+        /// undecided.
+        public let kind: AnswerKind
+        /// The largest payload in bytes decided to meet the target, or nil
+        /// when no size tried is.
         public let largestPayload: Int?
         /// Whether the largest size tried (the `userInfo` limit) met the
         /// target, so the limit, not the target, is what binds.
         public let limitBinds: Bool
+        /// The smallest size decided to fail the target, or nil when no
+        /// size tried is: between ``largestPayload`` and it the decision
+        /// turns (sizes there are a near tie or were not tried).
+        public let firstFailing: Int?
         /// The figures at ``largestPayload``: the percentile and the
         /// success rate.
         public let latencyAtLargest: SimDuration?
@@ -63,6 +70,17 @@ public struct Advisor: Sendable {
         public let successAtLargest: Double?
         /// The smallest size tried and its percentile.
         public let smallestTried: Figure
+        /// Every size tried, smallest first, with its trials, intervals
+        /// and decision.
+        public let tried: [Probe]
+        /// The confidence of each look at a size (95% over all of a size's
+        /// looks; see ``Advisor/maximumTrials``).
+        public let confidence: Double
+        /// The most trials a size was allowed.
+        public let maximumTrials: Int
+        /// How far the size moves the percentile from the smallest size
+        /// tried to the largest, against its sampling interval.
+        public let sizeEffect: SizeEffect?
         /// The answer's interval over the bootstrap replicates of the
         /// overlay's fit (nil without replicates).
         public let interval: AnswerInterval?
@@ -81,7 +99,8 @@ public struct Advisor: Sendable {
         /// sooner (p50) than `userInfo`, or nil when they are never sooner
         /// up to the limit.
         public let streamsSoonerFrom: Int?
-        /// How many sizes were tried.
+        /// How many runs of trials were made (each look at a size, and the
+        /// streams' and sensitivity's runs).
         package let probes: Int
         /// What a reader must know before acting on the answer, decided
         /// here so that every report says the same (none without
@@ -184,6 +203,11 @@ public struct Advisor: Sendable {
         public let parameter: String
         /// What the default rests on.
         public let evidence: Evidence
+        /// Who set the value the answer was found with, when not the
+        /// default (`set by the scenario (FILE)`, `set by overlay FILE`):
+        /// an assumption too, varied across the default's range. Nil where
+        /// the default stands.
+        public let setBy: String?
         /// The range varied over.
         public let range: PlausibleRange
         /// The size the percentile is read at: the answer, or the smallest
@@ -205,6 +229,14 @@ public struct Advisor: Sendable {
         /// ``Advice/skippedEnds``): their percentile and answer are nil.
         public let skipped: [RangeEnd]
 
+        /// The evidence in a table's words: the default's (`assumed`,
+        /// `sourced`, `measured`), or `set by file` / `set by overlay` for
+        /// a value written over it.
+        public var evidenceLabel: String {
+            guard let setBy else { return evidence.kind }
+            return setBy.hasPrefix("set by overlay") ? "set by overlay" : "set by file"
+        }
+
         /// How far the percentile moves across the range (zero with an end
         /// skipped or not reached).
         var span: SimDuration {
@@ -213,8 +245,30 @@ public struct Advisor: Sendable {
         }
     }
 
+    /// The outcome of one search over the sizes.
+    struct Search {
+        /// The answer's kind.
+        let kind: AnswerKind
+        /// The largest size decided to meet the target.
+        let lastMeets: (probe: Probe, aggregate: PointAggregate)?
+        /// The smallest size decided to fail it.
+        let firstFails: Int?
+        /// Every size tried, smallest first.
+        let tried: [(probe: Probe, aggregate: PointAggregate)]
+        /// The smallest size tried.
+        let smallest: (probe: Probe, aggregate: PointAggregate)
+        /// The largest size tried (the `userInfo` limit).
+        let largest: (probe: Probe, aggregate: PointAggregate)
+    }
+
     /// Threads per probe.
     var jobs: Int
+    /// The most trials a size may run before its comparison is called
+    /// undecided (at least the file's trials).
+    var maximumTrials: Int
+    /// The default of ``maximumTrials``: enough to decide all but a near
+    /// tie (a p95 within a few milliseconds of the bound).
+    public static let defaultMaximumTrials = 100_000
     /// Sizes are found to within this many bytes.
     var resolution: Int
     /// The smallest size tried (the file's `userInfo` limit when that is
@@ -229,8 +283,16 @@ public struct Advisor: Sendable {
     /// An advisor; with `sensitivity`, each answer is read again with every
     /// default the scenario does not set moved to both ends of its
     /// plausible range.
-    public init(jobs: Int = 1, resolution: Int = 64, minimum: Int = 64, sensitivity: Bool = false) {
+    ///
+    /// At each size it adds trials (doubling from the file's) until the
+    /// comparison with the target is decided at 95% confidence or
+    /// `maximumTrials` are run.
+    public init(
+        jobs: Int = 1, resolution: Int = 64, minimum: Int = 64, sensitivity: Bool = false,
+        maximumTrials: Int = Advisor.defaultMaximumTrials
+    ) {
         self.jobs = max(1, jobs)
+        self.maximumTrials = max(1, maximumTrials)
         self.resolution = max(1, resolution)
         self.minimum = max(1, minimum)
         self.sensitivity = sensitivity
@@ -267,20 +329,25 @@ public struct Advisor: Sendable {
         // is the search's floor as well as its ceiling.
         let minimum = min(self.minimum, limit)
         let runner = SweepRunner(jobs: jobs)
-        let trials = options.shard?.trials(of: probe.trials) ?? 0..<probe.trials
+        // The file's trials (or its shard's) first; without a shard, more
+        // at a size until its comparison is decided or the cap is reached.
+        let firstTrials = options.shard?.trials(of: probe.trials) ?? 0..<probe.trials
+        let cap = options.shard == nil ? max(firstTrials.count, maximumTrials) : firstTrials.count
+        let confidence = Self.lookConfidence(initial: firstTrials.count, maximum: cap)
         let (pathWords, profileApplies) = probe.base.fetchPath(activity: probe.activity, device: probe.device)
         let varied = sensitivity ? try Self.variedParameters(bytes, file: file, overlay: options.overlay) : []
         var results: [Advice] = []
         // Profiles shape only the internet links: off the cloud relay they
         // cannot change the answer, which is given once, for the path.
         for profile in profiles.isEmpty || !profileApplies ? [nil] : profiles.map(Optional.some) {
-            var probes = 0
-            /// The aggregate at `size`, sent as userInfo or over streams,
-            /// with `extra` values written over the file.
+            var runs = 0
+            /// The aggregate of `trials` at `size`, sent as userInfo or over
+            /// streams, with `extra` values written over the file.
             func measure(
-                _ size: Int, streams: Bool, extra: [(path: String, values: [String])] = [], overlay: Overlay? = nil
+                _ size: Int, streams: Bool, extra: [(path: String, values: [String])] = [], overlay: Overlay? = nil,
+                trials: Range<Int>? = nil
             ) throws(ScenarioError) -> PointAggregate {
-                probes += 1
+                runs += 1
                 var parameters: [(path: String, values: [String])] = extra
                 if streams {
                     parameters.append((probe.activityPath + ".supportsContinuationStreams", ["true"]))
@@ -295,7 +362,7 @@ public struct Advisor: Sendable {
                     bytes, file: file, payloads: [String(payload)], profiles: profile.map { [$0] } ?? [],
                     parameters: parameters, options: overlay.map { options.replacingOverlay($0) } ?? options)
                 switch runner.runPoint(
-                    prepared.points[0], activity: prepared.activity, device: prepared.device, trials: trials,
+                    prepared.points[0], activity: prepared.activity, device: prepared.device, trials: trials ?? firstTrials,
                     seed: prepared.seed)
                 {
                 case let .success(aggregate): return aggregate
@@ -305,43 +372,95 @@ public struct Advisor: Sendable {
             func value(_ aggregate: PointAggregate) -> SimDuration? {
                 aggregate.histogram(target.metric).value(atPercentile: target.percentile).map(SimDuration.nanoseconds)
             }
-            func meets(_ aggregate: PointAggregate) -> Bool {
-                guard aggregate.successRate >= target.success, let value = value(aggregate) else { return false }
-                return value <= target.latency
-            }
-            /// The largest size meeting the target with `extra` written:
-            /// bisection between a size that meets it and one that does not.
-            func largestMeeting(
-                _ extra: [(path: String, values: [String])], overlay: Overlay? = nil
-            ) throws(ScenarioError) -> (largest: (size: Int, aggregate: PointAggregate)?, limitBinds: Bool, atMinimum: PointAggregate?) {
-                let atLimit = try measure(limit, streams: false, extra: extra, overlay: overlay)
-                if meets(atLimit) { return ((limit, atLimit), true, nil) }
-                let atMinimum = try measure(minimum, streams: false, extra: extra, overlay: overlay)
-                guard meets(atMinimum) else { return (nil, false, atMinimum) }
-                var low = (size: minimum, aggregate: atMinimum)
-                var high = limit
-                while high - low.size > resolution {
-                    let middle = low.size + (high - low.size) / 2
-                    let aggregate = try measure(middle, streams: false, extra: extra, overlay: overlay)
-                    if meets(aggregate) { low = (middle, aggregate) } else { high = middle }
+            typealias Tried = (probe: Probe, aggregate: PointAggregate)
+            /// The comparison at `size`: the file's trials, then twice as
+            /// many at each look until it is decided or the cap is reached.
+            /// Trial k is the same trial at every look, so the answer does
+            /// not depend on when a look is made.
+            func compare(
+                _ size: Int, extra: [(path: String, values: [String])], overlay: Overlay?
+            ) throws(ScenarioError) -> Tried {
+                var aggregate = try measure(size, streams: false, extra: extra, overlay: overlay)
+                var run = firstTrials.count
+                while true {
+                    let tried = Self.probe(bytes: size, aggregate, target: target, confidence: confidence)
+                    guard tried.decision == .undecided, run < cap else { return (tried, aggregate) }
+                    let next = min(cap, run * 2)
+                    aggregate.merge(try measure(
+                        size, streams: false, extra: extra, overlay: overlay,
+                        trials: (firstTrials.lowerBound + run)..<(firstTrials.lowerBound + next)))
+                    run = next
                 }
-                return (low, false, atMinimum)
             }
-            let answer = try largestMeeting([])
+            /// The search with `extra` written: the largest size decided to
+            /// meet the target and the smallest decided to fail it, each by
+            /// bisection (sizes assumed monotone: meets, then undecided,
+            /// then fails), and every size tried.
+            func search(
+                _ extra: [(path: String, values: [String])], overlay: Overlay? = nil
+            ) throws(ScenarioError) -> Search {
+                var tried: [Int: Tried] = [:]
+                func at(_ size: Int) throws(ScenarioError) -> Tried {
+                    if let known = tried[size] { return known }
+                    let result = try compare(size, extra: extra, overlay: overlay)
+                    tried[size] = result
+                    return result
+                }
+                let top = try at(limit)
+                let bottom = try at(minimum)
+                var lastMeets: Int?
+                var firstFails: Int?
+                if top.probe.decision == .meets {
+                    lastMeets = limit
+                } else if bottom.probe.decision == .fails {
+                    firstFails = minimum
+                } else {
+                    if bottom.probe.decision == .meets {
+                        var low = minimum
+                        var high = limit
+                        while high - low > resolution {
+                            let middle = low + (high - low) / 2
+                            if try at(middle).probe.decision == .meets { low = middle } else { high = middle }
+                        }
+                        lastMeets = low
+                    }
+                    if top.probe.decision == .fails {
+                        var low = lastMeets ?? minimum
+                        var high = limit
+                        while high - low > resolution {
+                            let middle = low + (high - low) / 2
+                            if try at(middle).probe.decision == .fails { high = middle } else { low = middle }
+                        }
+                        firstFails = high
+                    }
+                }
+                let kind: AnswerKind = if lastMeets == limit {
+                    .everySize
+                } else if firstFails == minimum {
+                    .noSize
+                } else if lastMeets != nil, firstFails != nil {
+                    .size
+                } else {
+                    .undecided
+                }
+                return Search(
+                    kind: kind, lastMeets: lastMeets.flatMap { tried[$0] }, firstFails: firstFails,
+                    tried: tried.keys.sorted().compactMap { tried[$0] }, smallest: bottom, largest: top)
+            }
+            let answer = try search([])
             // The fit's uncertainty: the answer again under each bootstrap
-            // replicate of the overlay, on the same random numbers.
+            // replicate of the overlay, on the same random numbers, each
+            // decided as the answer is (the largest size decided to meet
+            // the target), so the spread holds the sampling's too.
             var interval: AnswerInterval?
             if !replicates.isEmpty {
                 var answers: [Int?] = []
-                for replicate in replicates { answers.append(try largestMeeting([], overlay: replicate).largest?.size) }
+                for replicate in replicates {
+                    answers.append(try search([], overlay: replicate).lastMeets?.probe.bytes)
+                }
                 interval = AnswerInterval(answers)
             }
-            let smallest: PointAggregate
-            if let atMinimum = answer.atMinimum {
-                smallest = atMinimum
-            } else {
-                smallest = try measure(minimum, streams: false)
-            }
+            let smallest = answer.smallest.aggregate
             // Where streams overtake userInfo (p50 accept → restored).
             func streamsSooner(_ size: Int) throws(ScenarioError) -> Bool {
                 let direct = try measure(size, streams: false)
@@ -366,9 +485,9 @@ public struct Advisor: Sendable {
             }
             // Sensitivity: each parameter at both ends, read at the answer's
             // size; the answer itself again for those that move it most.
-            let reference = answer.largest?.size ?? minimum
+            let reference = answer.lastMeets?.probe.bytes ?? minimum
             // The percentile at the reference size as the file stands.
-            let standing = value(answer.largest?.aggregate ?? smallest)
+            let standing = answer.lastMeets?.probe.value ?? answer.smallest.probe.value
             /// The file's problem with `extra` written over it, or nil when
             /// it takes them: a range end the file does not admit.
             func conflict(_ extra: [(path: String, values: [String])]) throws(ScenarioError) -> ScenarioProblem? {
@@ -421,27 +540,35 @@ public struct Advisor: Sendable {
                 var highAnswer: Int??
                 if rank < Self.answeredParameters {
                     if !entry.skipped.contains(.low) {
-                        lowAnswer = .some(try largestMeeting(entry.parameter.edits(entry.parameter.range.low)).largest?.size)
+                        lowAnswer = .some(try search(entry.parameter.edits(entry.parameter.range.low)).lastMeets?.probe.bytes)
                     }
                     if !entry.skipped.contains(.high) {
-                        highAnswer = .some(try largestMeeting(entry.parameter.edits(entry.parameter.range.high)).largest?.size)
+                        highAnswer = .some(try search(entry.parameter.edits(entry.parameter.range.high)).lastMeets?.probe.bytes)
                     }
                 }
                 items.append(Sensitivity(
-                    parameter: entry.parameter.name, evidence: entry.parameter.evidence, range: entry.parameter.range,
+                    parameter: entry.parameter.name, evidence: entry.parameter.evidence, setBy: entry.parameter.setBy,
+                    range: entry.parameter.range,
                     bytes: reference, low: entry.low, high: entry.high, lowAnswer: lowAnswer, highAnswer: highAnswer,
                     skipped: entry.skipped))
             }
             let profileName = profile ?? probe.points[0].scenario.setup.devices.first { $0.name == probe.device }?.internet.name ?? ""
-            let budgetAggregate = answer.largest?.aggregate ?? smallest
+            let budgetAggregate = answer.lastMeets?.aggregate ?? smallest
+            let budget = budgetAggregate.budget.summary()
             results.append(Advice(
                 profile: profileName, path: pathWords, profileApplies: profileApplies,
-                largestPayload: answer.largest?.size, limitBinds: answer.limitBinds,
-                latencyAtLargest: answer.largest.flatMap { value($0.aggregate) },
-                successAtLargest: answer.largest?.aggregate.successRate,
-                smallestTried: Figure(bytes: minimum, value: value(smallest)), interval: interval, budget: budgetAggregate.budget.summary(),
-                sensitivity: items, skippedEnds: skippedEnds, streamsSoonerFrom: crossover, probes: probes,
-                warnings: Self.warnings(items, meets: answer.largest != nil, target: target)))
+                kind: answer.kind, largestPayload: answer.lastMeets?.probe.bytes, limitBinds: answer.kind == .everySize,
+                firstFailing: answer.firstFails,
+                latencyAtLargest: answer.lastMeets?.probe.value,
+                successAtLargest: answer.lastMeets?.probe.success,
+                smallestTried: Figure(bytes: minimum, value: value(smallest)), tried: answer.tried.map(\.probe),
+                confidence: confidence, maximumTrials: cap,
+                sizeEffect: Self.sizeEffect(
+                    smallest: answer.smallest.probe, largest: answer.largest.probe,
+                    budget: answer.smallest.aggregate.budget.summary()),
+                interval: interval, budget: budget,
+                sensitivity: items, skippedEnds: skippedEnds, streamsSoonerFrom: crossover, probes: runs,
+                warnings: Self.warnings(items, meets: answer.lastMeets != nil, target: target)))
         }
         return results
     }
@@ -449,7 +576,9 @@ public struct Advisor: Sendable {
     /// The first assumed default, in the sensitivity's order, that alone
     /// moves the answer across the target (at either end of its range).
     static func warnings(_ sensitivity: [Sensitivity], meets: Bool, target: Target) -> [Warning] {
-        for entry in sensitivity where entry.evidence == .assumed {
+        // A value the file sets is an assumption too, whatever the
+        // default's own evidence.
+        for entry in sensitivity where entry.evidence == .assumed || entry.setBy != nil {
             let ends: [(RangeEnd, SimDuration?, Double)] = [(.low, entry.low, entry.range.low), (.high, entry.high, entry.range.high)]
             for (end, value, endValue) in ends {
                 guard let value, (value <= target.latency) != meets else { continue }
@@ -465,6 +594,9 @@ public struct Advisor: Sendable {
         let name: String
         let evidence: Evidence
         let range: PlausibleRange
+        /// Who set the value the file runs with (`set by the scenario
+        /// (FILE)`), nil where the default stands.
+        let setBy: String?
 
         /// The values that set the number to `value` at every path.
         func edits(_ value: Double) -> [(path: String, values: [String])] {
@@ -472,9 +604,12 @@ public struct Advisor: Sendable {
         }
     }
 
-    /// The defaults to vary: every range with scenario paths that neither
-    /// the scenario nor an overlay writes (a value the team wrote, or a
-    /// fit's, is theirs, not an assumption to vary).
+    /// The values to vary: every range with scenario paths, whether the
+    /// default stands there or the file (or an overlay) writes its own
+    /// value (a value the team wrote, even the default's, is still an
+    /// assumption), except where the value written is measured: a fit's
+    /// (an overlay from `calibrate`), or one the file marks measured (its
+    /// `"measured"` list, with a source).
     static func variedParameters(_ bytes: [UInt8], file: String, overlay: Overlay?) throws(ScenarioError) -> [VariedParameter] {
         let table = HandoffDefaults.table
         let set: [[DefaultOverride]]
@@ -484,18 +619,19 @@ public struct Advisor: Sendable {
         }
         var parameters: [VariedParameter] = []
         for (index, row) in table.enumerated() {
-            // A number the file or an overlay writes (at its path, or at a
-            // path above it) is theirs; the row's other numbers still vary.
-            let written = set[index].map(\.path)
-            func isWritten(_ path: String) -> Bool {
-                written.contains { $0 == path || path.hasPrefix($0 + ".") || path.hasPrefix($0 + "[") }
+            // Who wrote a number (at its path, or at a path above it): a
+            // measured value is not varied; another is, marked as set.
+            func writer(_ path: String) -> DefaultOverride? {
+                set[index].last { $0.path == path || path.hasPrefix($0.path + ".") || path.hasPrefix($0.path + "[") }
             }
             // The userInfo limit bounds the search itself: varying it moves
             // the ceiling of the answer, not the latency.
-            for range in row.parameters
-            where range.low < range.high && !range.paths.contains(where: { $0.hasSuffix("userInfoLimit") || isWritten($0) }) {
+            for range in row.parameters where range.low < range.high && !range.paths.contains(where: { $0.hasSuffix("userInfoLimit") }) {
+                let writers = range.paths.compactMap(writer)
+                if writers.contains(where: { $0.evidence == "measured" }) { continue }
                 let name = row.parameters.count > 1 ? "\(row.setting): \(range.quantity)" : row.setting
-                parameters.append(VariedParameter(name: name, evidence: row.evidence, range: range))
+                parameters.append(VariedParameter(
+                    name: name, evidence: row.evidence, range: range, setBy: writers.first.map(\.wording)))
             }
         }
         return parameters

@@ -21,16 +21,21 @@ extension CommandSpec {
             .p50, .p90, .p95, .p99, .success, .chartMetric.helping("The latency bounded."),
             .advisedProfiles,
             .resolution,
-            .trials.helping("Trials at every size tried instead of the file's \"trials\"."),
+            .trials.helping("Trials at every size first, instead of the file's \"trials\"."),
+            .maximumTrials,
             .seed, .activity, .device,
             .jobs.helping("Spread the trials over N threads. The advice never depends on N."),
             .reportFormat.helping("The advice's format."),
             .sensitivity, .output, .html, .overlay, .noIntervals,
         ],
         notes: """
-            Each answer is found by bisection over the payload size, running the \
-            scenario's trials at every size tried; the figures assume latency grows \
-            with size (it does in the transfer model). Like sweep, advise warns when \
+            Each answer is found by bisection over the payload size. At every size \
+            tried, advise runs the scenario's trials, then twice as many at each look, \
+            until the percentile's sampling interval and the success rate's lie on one \
+            side of the target (95% confidence over all of a size's looks) or \
+            --max-trials is reached: the answer is the largest size decided to meet the \
+            target, with the sizes where the decision turns, or says it is undecided. \
+            The search assumes latency grows with size (it does in the transfer model). Like sweep, advise warns when \
             the profiles it is given cannot matter because the scenario does not \
             fetch over the cloud relay. See docs/sweeps.md.
             """,
@@ -76,7 +81,8 @@ func adviseCommand(_ parsed: ParsedArguments, _ context: CommandContext) throws(
     let options = SweepRunner.Options(
         trials: trials, seed: seed, activity: parsed[.activity], device: parsed[.device], overlay: overlay,
         runsReplicates: !parsed[.noIntervals])
-    let advisor = Advisor(jobs: jobs, resolution: resolution, sensitivity: parsed[.sensitivity])
+    let advisor = Advisor(
+        jobs: jobs, resolution: resolution, sensitivity: parsed[.sensitivity], maximumTrials: parsed[.maximumTrials])
     switch Result(catching: { () throws(ScenarioError) in
         try advisor.advise(Array(data), file: file, profiles: profiles, target: target, options: options)
     }) {

@@ -1,4 +1,5 @@
 import Handoff
+import HandoffAdvice
 import HandoffReport
 import HandoffScenario
 import SimKernel
@@ -203,5 +204,13 @@ extension CommandOption where Self == Option<Int> {
             return bytes
         }
         return .option(name: "--resolution", syntax, default: 64, help: "Find sizes to within SIZE.")
+    }
+
+    /// `advise --max-trials N`.
+    static var maximumTrials: Option<Int> {
+        .option(
+            name: "--max-trials", .integer("N", in: 1...ScenarioDecoder.maximumTrials),
+            default: Advisor.defaultMaximumTrials,
+            help: "The most trials at one size: trials are added (doubling from the file's or --trials) until the size's comparison with the target is decided at 95% confidence; beyond N it is reported undecided, with about how many trials would decide it.")
     }
 }

@@ -12,7 +12,7 @@ struct AdviceWarningTests {
 
     static func row(_ name: String, _ evidence: Evidence, low: Int64?, high: Int64?) -> Advisor.Sensitivity {
         Advisor.Sensitivity(
-            parameter: name, evidence: evidence, range: PlausibleRange(name, 200, 1500, "ms"), bytes: 1024,
+            parameter: name, evidence: evidence, setBy: nil, range: PlausibleRange(name, 200, 1500, "ms"), bytes: 1024,
             low: low.map { .milliseconds($0) }, high: high.map { .milliseconds($0) }, lowAnswer: nil, highAnswer: nil,
             skipped: [])
     }

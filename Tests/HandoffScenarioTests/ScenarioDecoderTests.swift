@@ -88,7 +88,7 @@ struct ScenarioDecoderTests {
             expect: #"[{ "outcome": "continude" }, { "latency": "acceptToContinue", "percentile": 95, "below": "fast" }]"#,
             iphone: #""position": [1.5, 0], "acceptance": { "after": "1s" }, "blutooth": false"#)
         #expect(problems(text) == [
-            #"test.json:3:3: error: $.trails: unknown key "trails" in a scenario object; expected one of $schema, name, description, seed, trials, duration, limits, network, protocol, apps, siteAssociations, devices, activity, activities, timeline, expect, sweep, overlay (did you mean "trials"?)"#,
+            #"test.json:3:3: error: $.trails: unknown key "trails" in a scenario object; expected one of $schema, name, description, seed, trials, duration, limits, network, protocol, apps, siteAssociations, devices, activity, activities, timeline, expect, sweep, overlay, measured (did you mean "trials"?)"#,
             #"test.json:3:25: error: $.seed: expected a whole number ≥ 0, found -1"#,
             #"test.json:9:129: error: $.devices[1].blutooth: unknown key "blutooth" in a device object; expected one of name, kind, os, account, apps, position, handoff, bluetooth, wifi, screen, lowPowerMode, idle, internet, internetAccess, wifiNetwork, acceptance, inUse (did you mean "bluetooth"?)"#,
             #"test.json:13:27: error: $.expect[0].outcome: unknown outcome "continude"; expected one of continued, continuedInBrowser, failed, notOffered, withdrawn, notAccepted, unfinished (did you mean "continued"?)"#,

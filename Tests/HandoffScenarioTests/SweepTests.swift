@@ -1,6 +1,7 @@
 import Foundation
 import Handoff
 @testable import HandoffAdvice
+import HandoffReport
 import HandoffWorld
 @testable import HandoffScenario
 import SimKernel
@@ -224,6 +225,53 @@ struct AdvisorTests {
         #expect(impossible[0].largestPayload == nil)
     }
 
+    @Test("a size is decided only when its interval lies on one side: too few trials is undecided, with the trials that would decide it")
+    func undecided() throws {
+        // Every trial takes the same time, far under a 60 s bound; but with
+        // 20 trials, then 40, no value is high enough to bound the p95 at
+        // 95% (0.95^40 > α/2), so no size is decided either way.
+        let text = SweepTests.lossFree().replacingOccurrences(of: #""trials": 20"#, with: #""trials": 20"#)
+        let target = Advisor.Target(latency: .seconds(60), success: 1)
+        let capped = try Advisor(resolution: 4096, maximumTrials: 40).advise(
+            Array(text.utf8), file: "a.json", profiles: [], target: target, options: SweepRunner.Options())
+        let answer = try #require(capped.first)
+        #expect(answer.kind == .undecided && answer.largestPayload == nil && answer.firstFailing == nil)
+        #expect(answer.tried.map(\.bytes) == [64, 65_536])
+        #expect(answer.tried.allSatisfy { $0.decision == .undecided && $0.trials == 40 && !$0.latencyDecided && $0.successDecided })
+        // Two looks (20, 40): each at α = 2.5%, so α/2 = 1.25%, and
+        // ⌈ln 0.0125 / ln 0.95⌉ = 86 values bring the largest high enough.
+        #expect(answer.confidence == 1 - 0.05 / 2)
+        #expect(answer.tried.allSatisfy { $0.trialsToDecide == 86 })
+        let words = AdviceReport.text(capped, target: target)
+        #expect(words.contains("undecided: no size is decided to keep"), "\(words)")
+        #expect(words.contains("about 86 trials a size would decide it"), "\(words)")
+        // Allowed more, the same file is decided: every size.
+        let decided = try Advisor(resolution: 4096).advise(
+            Array(text.utf8), file: "a.json", profiles: [], target: target, options: SweepRunner.Options())
+        #expect(decided[0].kind == .everySize && decided[0].largestPayload == 65_536)
+        #expect(decided[0].tried.allSatisfy { $0.decision == .meets && $0.trials > 40 })
+    }
+
+    @Test("the answer, its sizes, trials and decisions are the same for 1 and 2 threads; a size between decided ones is where it turns")
+    func threadsAndTurningRange() throws {
+        let text = SweepTests.lossFree(rate: "1Mbit/s").replacingOccurrences(of: #""trials": 20"#, with: #""trials": 10"#)
+        let target = Advisor.Target(latency: .milliseconds(400), success: 1)
+        let one = try Advisor(jobs: 1, resolution: 512).advise(
+            Array(text.utf8), file: "a.json", profiles: [], target: target, options: SweepRunner.Options())
+        let two = try Advisor(jobs: 2, resolution: 512).advise(
+            Array(text.utf8), file: "a.json", profiles: [], target: target, options: SweepRunner.Options())
+        #expect(one == two)
+        let answer = try #require(one.first)
+        #expect(answer.kind == .size)
+        let largest = try #require(answer.largestPayload), failing = try #require(answer.firstFailing)
+        #expect(failing > largest && failing - largest <= 512)
+        #expect(answer.tried.first { $0.bytes == largest }?.decision == .meets)
+        #expect(answer.tried.first { $0.bytes == failing }?.decision == .fails)
+        // Sizes tried are in order, and decided sizes are monotone.
+        #expect(answer.tried.map(\.bytes) == answer.tried.map(\.bytes).sorted())
+        #expect(answer.tried.allSatisfy { ($0.decision == .meets) == ($0.bytes <= largest) })
+    }
+
     @Test("the work is cut so that every trial of every point runs once, in order, with the run's last pieces finer")
     func chunking() {
         for (points, trials, workers) in [(24, 0..<10_000, 2), (3, 5..<1_005, 4), (1, 0..<7, 2), (5, 0..<100, 1), (2, 0..<64, 3)] {
@@ -287,15 +335,41 @@ struct AdvisorSensitivityTests {
         #expect(advice.sensitivity.prefix(Advisor.answeredParameters).allSatisfy { $0.lowAnswer != nil && $0.highAnswer != nil })
     }
 
-    @Test("a value the file sets is the team's own: it is not varied")
-    func fileValuesAreNotVaried() throws {
+    @Test("a value the file sets is still an assumption: varied and marked set by the file, even the default's own; one it marks measured is not varied")
+    func fileValuesAreVariedUnlessMeasured() throws {
         let file = packageRoot() + "/sweeps/guidance/same-lan.json"
         let text = try String(contentsOfFile: file, encoding: .utf8)
-        let edited = text.replacingOccurrences(
-            of: #""activityTypes": ["#, with: #""coldLaunch": "300ms", "activityTypes": ["#)
-        #expect(edited != text)
-        let advice = try #require(try Self.advice(jobs: 2, text: edited).first)
-        #expect(!advice.sensitivity.contains { $0.parameter.hasPrefix("app launch") })
+        // The default launch, spelled out as docs/calibration.md asks before a fit.
+        let pinned = text.replacingOccurrences(
+            of: #""activityTypes": ["#,
+            with: #""coldLaunch": {"logNormal": {"median": "400ms", "sigma": 0.35}}, "activityTypes": ["#)
+        #expect(pinned != text)
+        let advice = try #require(try Self.advice(jobs: 2, text: pinned).first)
+        let launch = try #require(advice.sensitivity.first { $0.parameter.hasPrefix("app launch") })
+        #expect(launch.setBy?.hasPrefix("set by the scenario") == true && launch.evidenceLabel == "set by file")
+        #expect(try #require(launch.high) > #require(launch.low))
+        let words = AdviceReport.text([advice], target: Advisor.Target(latency: .seconds(1), success: 0.9))
+        #expect(words.contains("set by file"), "\(words)")
+        // Marked measured, with its source: the team's own number, not varied.
+        let measured = pinned.replacingOccurrences(
+            of: #""seed":"#,
+            with: #""measured": [{"path": "apps[0].coldLaunch", "source": "MetricKit payloads, 1,234 launches"}], "seed":"#)
+        #expect(measured != pinned)
+        let kept = try #require(try Self.advice(jobs: 2, text: measured).first)
+        #expect(!kept.sensitivity.contains { $0.parameter.hasPrefix("app launch") })
+    }
+
+    @Test("a measured mark names a value the file sets and a source: anything else is a clear error at its path", arguments: [
+        (#"[{"path": "apps[0].warmLaunch", "source": "MetricKit"}]"#, "$.measured[0].path", "does not set"),
+        (#"[{"path": "apps[0].coldLaunch"}]"#, "$.measured[0]", "\"source\""),
+        (#"[{"path": "apps[0].coldLaunch", "source": ""}]"#, "$.measured[0].source", "measured in"),
+        (#"[{"path": "apps[0..coldLaunch", "source": "x"}]"#, "$.measured[0].path", "JSON path"),
+        (#"{"path": "apps[0].coldLaunch"}"#, "$.measured", "array"),
+    ])
+    func badMarks(marks: String, path: String, mentions: String) {
+        let text = scenarioText(#""measured": \#(marks)"#, app: #", "coldLaunch": "300ms""#)
+        let found = problems(text)
+        #expect(found.count == 1 && found.first?.contains(path) == true && found.first?.contains(mentions) == true, "\(found)")
     }
 }
 

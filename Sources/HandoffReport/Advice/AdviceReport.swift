@@ -42,22 +42,65 @@ public enum AdviceReport {
         let percentile = Format.percentile(target.percentile)
         let goal = goal(target)
         var line = ""
-        if let largest = item.largestPayload {
-            if item.limitBinds {
-                line += "every userInfo up to the \(Format.sizeWithBytes(largest)) limit keeps \(goal)"
-            } else {
-                line += "the largest userInfo that keeps \(goal) is \(Format.sizeWithBytes(largest))"
+        func figures(_ probe: Advisor.Probe?) -> String {
+            guard let probe, let value = probe.value else { return "" }
+            return " (\(percentile) \(value.rounded(toSignificantDigits: 4))\(intervalText(probe.interval)), "
+                + "\(Format.percentOneDecimal(probe.success)) succeed, \(Format.groupedDigits(probe.trials)) trials)"
+        }
+        let atLargest = item.tried.first { $0.bytes == item.largestPayload }
+        let atFirstFailing = item.tried.first { $0.bytes == item.firstFailing }
+        switch item.kind {
+        case .everySize:
+            line += "every userInfo up to the \(Format.sizeWithBytes(item.largestPayload ?? 0)) limit keeps \(goal)"
+                + figures(atLargest) + "."
+        case .size:
+            line += "the largest userInfo decided to keep \(goal) is \(Format.sizeWithBytes(item.largestPayload ?? 0))"
+                + figures(atLargest) + "; "
+            let undecided = item.tried.filter { $0.decision == .undecided }
+            if let first = item.firstFailing {
+                line += "from \(Format.sizeWithBytes(first)) it is decided not to\(figures(atFirstFailing))"
             }
-            if let latency = item.latencyAtLargest, let success = item.successAtLargest {
-                line += " (\(percentile) \(latency.rounded(toSignificantDigits: 3)), \(Format.percentOneDecimal(success)) succeed there)"
+            if !undecided.isEmpty {
+                line += "; between them \(undecided.count == 1 ? "one size tried is" : "\(undecided.count) sizes tried are") "
+                    + "a near tie at \(Format.groupedDigits(item.maximumTrials)) trials"
             }
             line += "."
-        } else {
+        case .noSize:
             line += "no userInfo size keeps \(goal), not even the smallest tried"
             if let value = item.smallestTried.value {
-                line += ": at \(Format.sizeWithBytes(item.smallestTried.bytes)) \(percentile) is \(value.rounded(toSignificantDigits: 3))"
+                line += ": at \(Format.sizeWithBytes(item.smallestTried.bytes)) \(percentile) is \(value.rounded(toSignificantDigits: 4))"
+                    + intervalText(item.tried.first?.interval)
             }
             line += "."
+        case .undecided:
+            line += "undecided: "
+            if let largest = item.largestPayload {
+                line += "up to \(Format.sizeWithBytes(largest)) userInfo is decided to keep \(goal)\(figures(atLargest)), "
+            } else {
+                line += "no size is decided to keep \(goal), "
+            }
+            if let first = item.firstFailing {
+                line += "from \(Format.sizeWithBytes(first)) it is decided not to\(figures(atFirstFailing)), "
+            } else {
+                line += "no size up to the limit is decided not to, "
+            }
+            let undecided = item.tried.filter { $0.decision == .undecided }
+            line += "and between them the comparison is a near tie at \(Format.groupedDigits(item.maximumTrials)) trials"
+            if let nearest = undecided.first, let value = nearest.value {
+                line += " (at \(Format.sizeWithBytes(nearest.bytes)) \(percentile) \(value.rounded(toSignificantDigits: 4))"
+                    + intervalText(nearest.interval) + ")"
+            }
+            let needed = undecided.compactMap(\.trialsToDecide).max()
+            let onLatency = undecided.contains { !$0.latencyDecided }
+            let what = onLatency ? "the \(percentile) sits on the target" : "the success rate sits on the least share"
+            line += needed.map { "; about \(Format.groupedDigits($0)) trials a size would decide it (--max-trials)" }
+                ?? "; \(what), so no trial count would decide it"
+            line += "."
+        }
+        if let effect = item.sizeEffect, let decidedBy = effect.decidedBy {
+            line += " Size moves \(percentile) by \((effect.change < .zero ? .zero - effect.change : effect.change).rounded(toSignificantDigits: 2)) from \(Format.sizeWithBytes(effect.from)) to "
+                + "\(Format.sizeWithBytes(effect.to)), less than its sampling interval (\(effect.interval.rounded(toSignificantDigits: 2)) wide): "
+                + "\(decidedBy) decides it, not the size."
         }
         if let crossover = item.streamsSoonerFrom {
             line += " Beyond \(Format.sizeWithBytes(crossover)), continuation streams restore sooner than userInfo."
@@ -65,6 +108,14 @@ public enum AdviceReport {
             line += " Continuation streams are never sooner up to the userInfo limit; use them only above it (where userInfo fails with 4611)."
         }
         return line
+    }
+
+    /// A sampling interval in words: " [1.21s–1.32s]", or "" without one.
+    static func intervalText(_ interval: SamplingInterval?) -> String {
+        guard let interval else { return "" }
+        let low = interval.low.map { "\(SimDuration.nanoseconds($0).rounded(toSignificantDigits: 4))" } ?? "−∞"
+        let high = interval.high.map { "\(SimDuration.nanoseconds($0).rounded(toSignificantDigits: 4))" } ?? "∞"
+        return " [\(low)–\(high)]"
     }
 
     /// A warning in words.
@@ -107,7 +158,7 @@ public enum AdviceReport {
             let answered = entry.lowAnswer != nil || entry.highAnswer != nil
             let answers = answered ? "\(answer(entry.lowAnswer, .low)) … \(answer(entry.highAnswer, .high))" : ""
             return [
-                entry.parameter, entry.evidence.kind, entry.range.description,
+                entry.parameter, entry.evidenceLabel, entry.range.description,
                 "\(value(entry.low, .low)) … \(value(entry.high, .high))", answers,
             ]
         }
@@ -149,6 +200,124 @@ public enum AdviceReport {
             + "the file sets (\(skipped.problem.file), \(skipped.problem.path): \(skipped.problem.message))"
     }
 
+    /// One size tried, as JSON: its trials, percentile and interval,
+    /// success rate and interval, decision and trials to decide.
+    static func probeJSON(_ probe: Advisor.Probe) -> JSONOutput {
+        let value: JSONOutput = probe.value.map { .int($0.nanoseconds) } ?? .null
+        let low: JSONOutput = probe.interval?.low.map { .int($0) } ?? .null
+        let high: JSONOutput = probe.interval?.high.map { .int($0) } ?? .null
+        let toDecide: JSONOutput = probe.trialsToDecide.map { .int(Int64($0)) } ?? .null
+        return .object([
+            ("bytes", .int(Int64(probe.bytes))),
+            ("trials", .int(Int64(probe.trials))),
+            ("value", value),
+            ("low", low),
+            ("high", high),
+            ("success", .double(probe.success)),
+            ("successLow", .double((probe.successLow * 1e6).rounded(.down) / 1e6)),
+            ("successHigh", .double((probe.successHigh * 1e6).rounded(.up) / 1e6)),
+            ("decision", .string(probe.decision.rawValue)),
+            ("trialsToDecide", toDecide),
+        ])
+    }
+
+    /// The size effect, as JSON.
+    static func sizeEffectJSON(_ effect: Advisor.SizeEffect) -> JSONOutput {
+        let decidedBy: JSONOutput = effect.decidedBy.map(JSONOutput.string) ?? .null
+        return .object([
+            ("fromBytes", .int(Int64(effect.from))),
+            ("toBytes", .int(Int64(effect.to))),
+            ("changeNanoseconds", .int(effect.change.nanoseconds)),
+            ("intervalNanoseconds", .int(effect.interval.nanoseconds)),
+            ("decidedBy", decidedBy),
+        ])
+    }
+
+    /// One answer, as JSON.
+    static func answerJSON(_ item: Advisor.Advice, target: Advisor.Target) -> JSONOutput {
+        func nanoseconds(_ value: SimDuration?) -> JSONOutput { value.map { .int($0.nanoseconds) } ?? .null }
+        let head: [(String, JSONOutput)] = [
+            ("path", .string(item.path)),
+            ("profile", item.profileApplies ? .string(item.profile) : .null),
+            ("metric", .string(target.metric.rawValue)),
+            ("percentile", .double(target.percentile)),
+            ("target", .int(target.latency.nanoseconds)),
+            ("kind", .string(item.kind.rawValue)),
+            ("bytes", item.largestPayload.map { .int(Int64($0)) } ?? .null),
+            ("firstFailingBytes", item.firstFailing.map { .int(Int64($0)) } ?? .null),
+            ("limitBinds", .bool(item.limitBinds)),
+            ("value", nanoseconds(item.latencyAtLargest)),
+            ("success", item.successAtLargest.map(JSONOutput.double) ?? .null),
+            ("smallestTried", .object([
+                ("bytes", .int(Int64(item.smallestTried.bytes))), ("value", nanoseconds(item.smallestTried.value)),
+            ])),
+            ("confidencePerLook", .double(item.confidence)),
+            ("maximumTrials", .int(Int64(item.maximumTrials))),
+            ("tried", .array(item.tried.map(probeJSON))),
+            ("sizeEffect", item.sizeEffect.map(sizeEffectJSON) ?? .null),
+            ("interval", item.interval.map { interval in
+                .object([
+                    ("low", interval.low.map { .int(Int64($0)) } ?? .null),
+                    ("high", interval.high.map { .int(Int64($0)) } ?? .null),
+                    ("replicates", .int(Int64(interval.replicates))),
+                ])
+            } ?? .null),
+        ]
+        let sensitivity: [(String, JSONOutput)] = [
+            ("sensitivity", .array(item.sensitivity.map { entry in
+                func answer(_ bytes: Int??) -> JSONOutput {
+                    guard let bytes else { return .null }
+                    return bytes.map { .int(Int64($0)) } ?? .null
+                }
+                var members: [(String, JSONOutput)] = [
+                    ("parameter", .string(entry.parameter)),
+                    ("evidence", .string(entry.evidence.kind)),
+                    ("setBy", entry.setBy.map(JSONOutput.string) ?? .null),
+                    ("paths", .array(entry.range.paths.map(JSONOutput.string))),
+                    ("range", .object([
+                        ("low", .string(entry.range.text(entry.range.low))),
+                        ("high", .string(entry.range.text(entry.range.high))),
+                    ])),
+                    ("bytes", .int(Int64(entry.bytes))),
+                    ("low", nanoseconds(entry.low)),
+                    ("high", nanoseconds(entry.high)),
+                ]
+                if entry.lowAnswer != nil { members.append(("lowBytes", answer(entry.lowAnswer))) }
+                if entry.highAnswer != nil { members.append(("highBytes", answer(entry.highAnswer))) }
+                if !entry.skipped.isEmpty {
+                    members.append(("skipped", .array(entry.skipped.map { .string($0.rawValue) })))
+                }
+                return .object(members)
+            })),
+        ]
+        let tail: [(String, JSONOutput)] = [
+            ("skippedEnds", skippedEndsJSON(item)),
+            ("budget", .array((item.budget?.ranked ?? []).map { figure in
+                .object([
+                    ("phase", .string(figure.phase.description)),
+                    ("share", .double((figure.tailShare * 1e6).rounded() / 1e6)),
+                    ("meanNanoseconds", .int(figure.mean.nanoseconds)),
+                ])
+            })),
+            ("streamsSoonerFromBytes", item.streamsSoonerFrom.map { .int(Int64($0)) } ?? .null),
+            ("warnings", .array(item.warnings.map { warning in
+                switch warning {
+                case let .assumptionCrossesTarget(crossing):
+                    return .object([
+                        ("kind", .string("assumptionCrossesTarget")),
+                        ("parameter", .string(crossing.parameter.parameter)),
+                        ("end", .string(crossing.end.rawValue)),
+                        ("endValue", .string(crossing.parameter.range.text(crossing.endValue))),
+                        ("valueNanoseconds", .int(crossing.value.nanoseconds)),
+                        ("answerMeetsTarget", .bool(crossing.answerMeetsTarget)),
+                    ])
+                }
+            })),
+            ("probes", .int(Int64(item.probes))),
+        ]
+        return .object(head + sensitivity + tail)
+    }
+
     /// The advice as JSON: the target, then one answer per profile with
     /// its path, the size (null when none meets the target), the smallest
     /// size tried, the interval (null without replicates), the sensitivity
@@ -165,76 +334,7 @@ public enum AdviceReport {
                 ("latencyNanoseconds", .int(target.latency.nanoseconds)),
                 ("success", .double(target.success)),
             ])),
-            ("answers", .array(advice.map { item in
-                .object([
-                    ("path", .string(item.path)),
-                    ("profile", item.profileApplies ? .string(item.profile) : .null),
-                    ("metric", .string(target.metric.rawValue)),
-                    ("percentile", .double(target.percentile)),
-                    ("target", .int(target.latency.nanoseconds)),
-                    ("bytes", item.largestPayload.map { .int(Int64($0)) } ?? .null),
-                    ("limitBinds", .bool(item.limitBinds)),
-                    ("value", nanoseconds(item.latencyAtLargest)),
-                    ("success", item.successAtLargest.map(JSONOutput.double) ?? .null),
-                    ("smallestTried", .object([
-                        ("bytes", .int(Int64(item.smallestTried.bytes))), ("value", nanoseconds(item.smallestTried.value)),
-                    ])),
-                    ("interval", item.interval.map { interval in
-                        .object([
-                            ("low", interval.low.map { .int(Int64($0)) } ?? .null),
-                            ("high", interval.high.map { .int(Int64($0)) } ?? .null),
-                            ("replicates", .int(Int64(interval.replicates))),
-                        ])
-                    } ?? .null),
-                    ("sensitivity", .array(item.sensitivity.map { entry in
-                        func answer(_ bytes: Int??) -> JSONOutput {
-                            guard let bytes else { return .null }
-                            return bytes.map { .int(Int64($0)) } ?? .null
-                        }
-                        var members: [(String, JSONOutput)] = [
-                            ("parameter", .string(entry.parameter)),
-                            ("evidence", .string(entry.evidence.kind)),
-                            ("paths", .array(entry.range.paths.map(JSONOutput.string))),
-                            ("range", .object([
-                                ("low", .string(entry.range.text(entry.range.low))),
-                                ("high", .string(entry.range.text(entry.range.high))),
-                            ])),
-                            ("bytes", .int(Int64(entry.bytes))),
-                            ("low", nanoseconds(entry.low)),
-                            ("high", nanoseconds(entry.high)),
-                        ]
-                        if entry.lowAnswer != nil { members.append(("lowBytes", answer(entry.lowAnswer))) }
-                        if entry.highAnswer != nil { members.append(("highBytes", answer(entry.highAnswer))) }
-                        if !entry.skipped.isEmpty {
-                            members.append(("skipped", .array(entry.skipped.map { .string($0.rawValue) })))
-                        }
-                        return .object(members)
-                    })),
-                    ("skippedEnds", skippedEndsJSON(item)),
-                    ("budget", .array((item.budget?.ranked ?? []).map { figure in
-                        .object([
-                            ("phase", .string(figure.phase.description)),
-                            ("share", .double((figure.tailShare * 1e6).rounded() / 1e6)),
-                            ("meanNanoseconds", .int(figure.mean.nanoseconds)),
-                        ])
-                    })),
-                    ("streamsSoonerFromBytes", item.streamsSoonerFrom.map { .int(Int64($0)) } ?? .null),
-                    ("warnings", .array(item.warnings.map { warning in
-                        switch warning {
-                        case let .assumptionCrossesTarget(crossing):
-                            return .object([
-                                ("kind", .string("assumptionCrossesTarget")),
-                                ("parameter", .string(crossing.parameter.parameter)),
-                                ("end", .string(crossing.end.rawValue)),
-                                ("endValue", .string(crossing.parameter.range.text(crossing.endValue))),
-                                ("valueNanoseconds", .int(crossing.value.nanoseconds)),
-                                ("answerMeetsTarget", .bool(crossing.answerMeetsTarget)),
-                            ])
-                        }
-                    })),
-                    ("probes", .int(Int64(item.probes))),
-                ])
-            })),
+            ("answers", .array(advice.map { answerJSON($0, target: target) })),
         ])
         return report.render(pretty: true)
     }

@@ -53,7 +53,7 @@ enum SensitivityChart {
             + "\(Escape.xml("\(percentile) \(target.metric.label)"))</text>")
         for (index, entry) in entries.enumerated() {
             let y = top + Double(index) * rowHeight
-            let label = "\(entry.parameter) (\(entry.evidence.kind))"
+            let label = "\(entry.parameter) (\(entry.evidenceLabel))"
             lines.append("  <g class=\"parameter\" data-parameter=\"\(Escape.xml(entry.parameter))\" data-evidence=\"\(entry.evidence.kind)\">")
             lines.append("    <text x=\"\(Format.decimal(left - 8))\" y=\"\(Format.decimal(y + 15))\" text-anchor=\"end\">\(Escape.xml(label))</text>")
             let middle = reference.map { x($0.nanoseconds) }

@@ -58,9 +58,13 @@ extension HTMLReport {
             + (target.success < 1 ? " with at least \(Format.percentOneDecimal(target.success)) succeeding" : " with every handoff succeeding") + "?")
         page.facts = [("file", file)]
         for item in advice {
-            let status = item.largestPayload == nil ? "fail" : "pass"
+            let status = switch item.kind {
+            case .everySize, .size: "pass"
+            case .noSize: "fail"
+            case .undecided: "fragile"
+            }
             page.body.append("<section class=\"answer\" data-path=\"\(html(item.path))\" data-profile=\"\(html(item.profileApplies ? item.profile : ""))\" "
-                + "data-bytes=\"\(item.largestPayload.map(String.init) ?? "")\" data-status=\"\(status)\">")
+                + "data-bytes=\"\(item.largestPayload.map(String.init) ?? "")\" data-kind=\"\(item.kind.rawValue)\" data-status=\"\(status)\">")
             page.body.append("<h2>\(html(item.label))</h2>")
             // The heading names the path (and profile) already.
             let answer = AdviceReport.answerSentence(item, target: target)
@@ -70,6 +74,8 @@ extension HTMLReport {
                     + "<strong>\(html(interval.low.map(Format.sizeWithBytes) ?? "none"))</strong> and "
                     + "<strong>\(html(interval.high.map(Format.sizeWithBytes) ?? "none"))</strong> (95%).</p>")
             }
+            page.body.append("<h3>Sizes tried</h3>")
+            page.body += probeTable(item, target: target)
             if let budget = item.budget {
                 let at = item.largestPayload ?? item.smallestTried.bytes
                 page.body.append("<h3>Where the time goes at \(html(Format.sizeWithBytes(at)))</h3>")
@@ -93,7 +99,7 @@ extension HTMLReport {
                         return bytes.map { Format.size($0) } ?? "none"
                     }
                     let answered = entry.lowAnswer != nil || entry.highAnswer != nil
-                    return [entry.parameter, entry.evidence.kind, entry.range.description, value(entry.low, .low), value(entry.high, .high),
+                    return [entry.parameter, entry.evidenceLabel, entry.range.description, value(entry.low, .low), value(entry.high, .high),
                             answered ? "\(answer(entry.lowAnswer, .low)) … \(answer(entry.highAnswer, .high))" : ""]
                 }
                 if !rows.isEmpty {
@@ -119,6 +125,31 @@ extension HTMLReport {
 
     /// A latency budget as a table: each phase's share of the tail trials'
     /// time (with a bar) and its mean.
+    /// Every size an answer tried: its trials, the percentile and its
+    /// sampling interval, the success rate and the decision.
+    static func probeTable(_ item: Advisor.Advice, target: Advisor.Target) -> [String] {
+        let percentile = "p\(Format.number(target.percentile))"
+        var table = ["<div class=\"scroll\"><table class=\"probes\">",
+                     "<thead><tr><th scope=\"col\" class=\"number\">userInfo</th><th scope=\"col\" class=\"number\">trials</th>"
+                         + "<th scope=\"col\" class=\"number\">\(percentile)</th><th scope=\"col\">interval</th>"
+                         + "<th scope=\"col\" class=\"number\">success</th><th scope=\"col\">decision</th></tr></thead>", "<tbody>"]
+        for probe in item.tried {
+            let value = probe.value.map { $0.rounded(toSignificantDigits: 4).description } ?? "—"
+            let interval = String(AdviceReport.intervalText(probe.interval).dropFirst())
+            table.append("<tr data-decision=\"\(probe.decision.rawValue)\"><td class=\"number\">\(html(Format.size(probe.bytes)))</td>"
+                + "<td class=\"number\">\(html(Format.groupedDigits(probe.trials)))</td>"
+                + "<td class=\"number\">\(html(value))</td><td>\(html(interval))</td>"
+                + "<td class=\"number\">\(html(Format.percentOneDecimal(probe.success)))</td>"
+                + "<td>\(html(probe.decision.rawValue))</td></tr>")
+        }
+        table.append("</tbody></table></div>")
+        table.append("<p class=\"note\">Each size ran the file's trials, then twice as many at each look until its "
+            + "comparison with the target was decided or \(html(Format.groupedDigits(item.maximumTrials))) trials ran; "
+            + "the interval is the \(percentile)'s distribution-free sampling interval (order statistics) at "
+            + "\(html(Format.percent(item.confidence, decimals: 2))) per look, 95% over a size's looks.</p>")
+        return table
+    }
+
     static func budgetTable(_ budget: BudgetSummary) -> [String] {
         let percentile = Int(budget.tailPercentile)
         var table = ["<div class=\"scroll\"><table class=\"budget\">",

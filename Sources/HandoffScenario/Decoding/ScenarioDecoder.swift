@@ -72,7 +72,9 @@ enum ScenarioKeys {
     static let top = [
         "$schema", "name", "description", "seed", "trials", "duration", "limits", "network", "protocol", "apps",
         "siteAssociations", "devices", "activity", "activities", "timeline", "expect", "sweep", "overlay",
+        "measured",
     ]
+    static let measuredMark = ["path", "source"]
     static let sweep = ["payload", "profile", "vary"]
     static let limits = ["maxEvents", "maxSimulatedTime"]
     static let network = ["profile", "fetchPath"] + NetworkReader.pairLinks.map(\.key) + ["internetPath", "transport"]
@@ -283,6 +285,7 @@ struct ScenarioReader {
         // The overlay file the scenario names is read and applied before
         // decoding (ScenarioSuite.load, SweepRunner.prepare); here only its form.
         _ = top.optional("overlay") { context.nonEmptyString($0, $1, expected: "the path of an overlay file, relative to this file") }
+        _ = top.optional("measured") { readMeasuredMarks($0, $1, root: root) }
 
         var devices: [DeviceDescription] = []
         for draft in drafts {

@@ -33,11 +33,22 @@ package struct DefaultOverride: Sendable, Equatable {
     package let value: String
     /// Who wrote it.
     package let origin: Origin
+    /// For a value the scenario marks measured (its `"measured"` list),
+    /// the source it names; nil otherwise.
+    package var measuredSource: String? = nil
+
+    /// A value written at `path` by `origin`.
+    package init(path: String, value: String, origin: Origin, measuredSource: String? = nil) {
+        self.path = path
+        self.value = value
+        self.origin = origin
+        self.measuredSource = measuredSource
+    }
 
     /// `"measured"` for a fit's value, `"scenario"` or `"overlay"` otherwise.
     package var evidence: String {
         switch origin {
-        case .scenario: "scenario"
+        case .scenario: measuredSource == nil ? "scenario" : "measured"
         case let .overlay(_, _, experiment): experiment == nil ? "overlay" : "measured"
         }
     }
@@ -47,7 +58,8 @@ package struct DefaultOverride: Sendable, Equatable {
     package var wording: String {
         switch origin {
         case let .scenario(file):
-            return "set by the scenario (\(file))"
+            guard let measuredSource else { return "set by the scenario (\(file))" }
+            return "measured (set by the scenario (\(file)): \(measuredSource))"
         case let .overlay(file, description, experiment):
             guard let experiment else {
                 return "set by overlay \(file)" + (description.isEmpty ? "" : " (\"\(description)\")")
@@ -123,6 +135,7 @@ package enum DefaultsAttribution {
             }
         }
         overlays += [overlay].compactMap { $0 }
+        let marks = tree.map(measuredMarks) ?? []
         let settings: [(setting: Overlay.Setting, origin: DefaultOverride.Origin)] = overlays.flatMap { overlay in
             let origin = Self.origin(of: overlay, experimentName: experimentName)
             return overlay.settings.map { ($0, origin) }
@@ -135,8 +148,10 @@ package enum DefaultsAttribution {
                 guard let path = ParameterPath(text) else { continue }
                 if let tree, let file {
                     for (components, node) in values(in: tree, at: path.components[...], prefix: []) {
+                        let source = marks.last { isPrefix($0.components, of: components) }?.source
                         found.append((components, DefaultOverride(
-                            path: ParameterPath.written(components), value: rendered(node), origin: .scenario(file: file))))
+                            path: ParameterPath.written(components), value: rendered(node), origin: .scenario(file: file),
+                            measuredSource: source)))
                     }
                 }
                 for (index, entry) in settings.enumerated()
@@ -162,6 +177,18 @@ package enum DefaultsAttribution {
                             origin: settings[index].origin)
         }
         return .success((rows, unmatched))
+    }
+
+    /// The values a scenario marks measured: its `"measured"` list, each
+    /// entry's path and source (the decoder has checked their form).
+    static func measuredMarks(_ root: JSONNode) -> [(components: [ParameterPath.Component], source: String)] {
+        guard case let .array(entries)? = root.member("measured")?.value.value else { return [] }
+        return entries.compactMap { entry in
+            guard case let .string(text)? = entry.member("path")?.value.value, let path = ParameterPath(text),
+                  case let .string(source)? = entry.member("source")?.value.value
+            else { return nil }
+            return (path.components, source)
+        }
     }
 
     /// Who wrote `overlay`'s values, with the experiment a fit names (its

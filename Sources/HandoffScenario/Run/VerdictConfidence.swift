@@ -192,7 +192,7 @@ public struct VerdictConfidence: Hashable, Sendable {
     /// settles it; A within 10⁻⁹ of it counts as equal, so that
     /// `atLeast 99%` allows 1 % however 1 − 0.99 rounds) or N would exceed
     /// ``maximumTrialsToSettle``.
-    static func trialsToSettle(exceptions x: Int, trials n: Int, allowed: Double) -> Int? {
+    package static func trialsToSettle(exceptions x: Int, trials n: Int, allowed: Double) -> Int? {
         guard n > 0, allowed > 0 else { return nil }
         if allowed >= 1 { return nil }
         let rate = Double(x) / Double(n)
@@ -224,7 +224,7 @@ public struct VerdictConfidence: Hashable, Sendable {
     /// shrinks as 1/√N, so with point estimate v, that end e and bound b,
     /// N = ⌈n·((e − v)/(b − v))²⌉ values, scaled by trials/values when not
     /// every trial reached the latency's end.
-    static func trialsToSettle(values: Int, trials: Int, point: Int64, end: Int64, bound: Int64) -> Int? {
+    package static func trialsToSettle(values: Int, trials: Int, point: Int64, end: Int64, bound: Int64) -> Int? {
         let width = Double(end - point).magnitude
         let margin = Double(bound - point).magnitude
         guard values > 0, width > 0, margin > 0 else { return nil }

@@ -100,7 +100,7 @@ public struct PointAggregate: Sendable, Equatable {
     }
 
     /// Adds every trial of `other`.
-    mutating func merge(_ other: PointAggregate) {
+    package mutating func merge(_ other: PointAggregate) {
         trials += other.trials
         events += other.events
         continued += other.continued
