@@ -178,4 +178,45 @@ extension Advisor {
             from: smallest.bytes, to: largest.bytes, change: change, interval: .nanoseconds(width),
             decidedBy: decides ? (top ?? "something other than the size") : nil)
     }
+
+    /// One value an answer rests on: a row of the defaults table, with the
+    /// values the file or an overlay writes over it.
+    public struct Assumption: Hashable, Sendable {
+        /// The setting (the defaults table's first column).
+        public let setting: String
+        /// The default's value, in words.
+        public let value: String
+        /// What the default rests on: `measured`, `sourced` or `assumed`.
+        public let evidence: String
+        /// The values written over the default, each in the defaults
+        /// table's words (`set by the scenario (FILE)`, `measured
+        /// (overlay FIT, …)`, `measured (set by the scenario (FILE):
+        /// SOURCE)`) with its path and value; empty where the default
+        /// stands.
+        public let written: [String]
+
+        /// What the answer runs with rests on: the default's evidence
+        /// where it stands; `measured` when every value written over it is
+        /// measured; else `set by file` (an assumption too).
+        public var standing: String {
+            guard !written.isEmpty else { return evidence }
+            return written.allSatisfy { $0.hasPrefix("measured") } ? "measured" : "set by file"
+        }
+    }
+
+    /// Every row of the defaults table with what the file and `overlay`
+    /// write over it.
+    static func assumptions(_ bytes: [UInt8], file: String, overlay: Overlay?) throws(ScenarioError) -> [Assumption] {
+        let table = HandoffDefaults.table
+        let rows: [[DefaultOverride]]
+        switch DefaultsAttribution.overrides(of: table, bytes: bytes, file: file, overlay: overlay) {
+        case let .success(found): rows = found.rows
+        case let .failure(error): throw error
+        }
+        return zip(table, rows).map { row, written in
+            Assumption(
+                setting: row.setting, value: row.value, evidence: row.evidence.kind,
+                written: written.map { "\($0.wording): \($0.path) = \($0.value)" })
+        }
+    }
 }

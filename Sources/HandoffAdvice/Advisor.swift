@@ -81,6 +81,10 @@ public struct Advisor: Sendable {
         /// How far the size moves the percentile from the smallest size
         /// tried to the largest, against its sampling interval.
         public let sizeEffect: SizeEffect?
+        /// Every value the answer rests on, in the defaults table's order:
+        /// each default with its evidence and the values the file or an
+        /// overlay writes over it.
+        public let assumptions: [Assumption]
         /// The answer's interval over the bootstrap replicates of the
         /// overlay's fit (nil without replicates).
         public let interval: AnswerInterval?
@@ -336,6 +340,7 @@ public struct Advisor: Sendable {
         let confidence = Self.lookConfidence(initial: firstTrials.count, maximum: cap)
         let (pathWords, profileApplies) = probe.base.fetchPath(activity: probe.activity, device: probe.device)
         let varied = sensitivity ? try Self.variedParameters(bytes, file: file, overlay: options.overlay) : []
+        let assumptions = try Self.assumptions(bytes, file: file, overlay: options.overlay)
         var results: [Advice] = []
         // Profiles shape only the internet links: off the cloud relay they
         // cannot change the answer, which is given once, for the path.
@@ -566,6 +571,7 @@ public struct Advisor: Sendable {
                 sizeEffect: Self.sizeEffect(
                     smallest: answer.smallest.probe, largest: answer.largest.probe,
                     budget: answer.smallest.aggregate.budget.summary()),
+                assumptions: assumptions,
                 interval: interval, budget: budget,
                 sensitivity: items, skippedEnds: skippedEnds, streamsSoonerFrom: crossover, probes: runs,
                 warnings: Self.warnings(items, meets: answer.lastMeets != nil, target: target)))

@@ -41,6 +41,31 @@ struct ScheduleDecodingTests {
         #expect(found.first?.contains(mentions) == true, "\(found)")
     }
 
+    @Test("bandwidthSpread: a number is a half-normal σ; a logNormal object keeps a left-out member of a log-normal default, and is an error without one")
+    func rateSpread() throws {
+        let half = try validScenario(scenarioText(#""network": { "wifiPeerToPeer": { "bandwidthSpread": 0.2 } }"#))
+        #expect(half.setup.world.wifiPeerToPeer.bandwidthSpread == .halfNormal(0.2))
+        let log = try validScenario(scenarioText(
+            #""network": { "wifiPeerToPeer": { "bandwidthSpread": { "logNormal": { "median": 0.1, "sigma": 0.6 } } } }"#))
+        #expect(log.setup.world.wifiPeerToPeer.bandwidthSpread == .logNormal(median: 0.1, sigma: 0.6))
+        let defaultSpread = LinkParameters.wifiPeerToPeer.bandwidthSpread
+        let partial = decode(scenarioText(#""network": { "wifiPeerToPeer": { "bandwidthSpread": { "logNormal": { "median": 0.3 } } } }"#))
+        if case let .logNormal(_, sigma) = defaultSpread {
+            #expect(try partial.get().setup.world.wifiPeerToPeer.bandwidthSpread == .logNormal(median: 0.3, sigma: sigma))
+        }
+        // The LAN's default has no spread: a left-out σ has nothing to keep.
+        let lan = problems(scenarioText(#""network": { "localNetwork": { "bandwidthSpread": { "logNormal": { "median": 0.3 } } } }"#))
+        #expect(lan.count == 1)
+        #expect(lan.first?.contains("$.network.localNetwork.bandwidthSpread.logNormal") == true, "\(lan)")
+        #expect(lan.first?.contains("\"sigma\"") == true, "\(lan)")
+        for (bad, path) in [(#"1.5"#, "bandwidthSpread"), (#""wide""#, "bandwidthSpread"),
+                            (#"{ "logNormal": { "median": 0.1, "sigma": 1.5 } }"#, "bandwidthSpread.logNormal.sigma"),
+                            (#"{ "normal": 0.1 }"#, "bandwidthSpread.normal")] {
+            let found = problems(scenarioText(#""network": { "wifiPeerToPeer": { "bandwidthSpread": \#(bad) } }"#))
+            #expect(found.count == 1 && found.first?.contains("$.network.wifiPeerToPeer.\(path)") == true, "\(bad): \(found)")
+        }
+    }
+
     @Test("the Bonjour cache: resolveCached and cachedResolveTime, bounded")
     func cachedResolve() throws {
         let cached = try validScenario(scenarioText(

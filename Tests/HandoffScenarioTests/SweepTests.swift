@@ -350,6 +350,13 @@ struct AdvisorSensitivityTests {
         #expect(try #require(launch.high) > #require(launch.low))
         let words = AdviceReport.text([advice], target: Advisor.Target(latency: .seconds(1), success: 0.9))
         #expect(words.contains("set by file"), "\(words)")
+        // Every value the answer rests on is listed, the launch as set by the file.
+        #expect(advice.assumptions.count == HandoffDefaults.table.count)
+        let listed = try #require(advice.assumptions.first { $0.setting == "app launch" })
+        #expect(listed.standing == "set by file" && listed.evidence == "assumed")
+        #expect(listed.written.first?.contains("apps[0].coldLaunch") == true, "\(listed.written)")
+        let setByFile = advice.assumptions.filter { $0.standing == "set by file" }.count
+        #expect(setByFile >= 1 && words.contains("\(setByFile) set by the file"), "\(words)")
         // Marked measured, with its source: the team's own number, not varied.
         let measured = pinned.replacingOccurrences(
             of: #""seed":"#,
@@ -357,6 +364,8 @@ struct AdvisorSensitivityTests {
         #expect(measured != pinned)
         let kept = try #require(try Self.advice(jobs: 2, text: measured).first)
         #expect(!kept.sensitivity.contains { $0.parameter.hasPrefix("app launch") })
+        let marked = try #require(kept.assumptions.first { $0.setting == "app launch" })
+        #expect(marked.standing == "measured" && marked.written.first?.contains("MetricKit payloads, 1,234 launches") == true)
     }
 
     @Test("a measured mark names a value the file sets and a source: anything else is a clear error at its path", arguments: [

@@ -233,8 +233,9 @@ struct SweepCommandTests {
     func sensitivitySkipsConflictingEnds() throws {
         let directory = try Self.directory()
         // An excursion may last two thirds of its interval: at 140ms, the
-        // excursion duration's high end (98.84 ms) breaks the rule, and the
-        // interval's own range is not varied (the file sets it).
+        // excursion duration's high end (101 ms) breaks the rule (the
+        // interval the file sets is varied too, from 0.6 s up, which the
+        // default duration fits).
         let text = try String(contentsOfFile: scenario, encoding: .utf8).replacingOccurrences(
             of: #""trials": 20,"#, with: #""trials": 3, "network": {"wifiPeerToPeer": {"schedule": {"excursionInterval": "140ms"}}},"#)
         let file = directory + "/interval-140ms.json"
@@ -242,7 +243,7 @@ struct SweepCommandTests {
         let common = ["advise", file, "--p95", "5s", "--resolution", "32KiB", "--sensitivity"]
         let words = try ProductRunner.run("handoff-sim", common + ["--html", directory + "/advice.html"])
         #expect(words.status == 0, "\(words.standardError)")
-        let sentence = "Not tried: AWDL excursions (idle pair) at the high end of its plausible range (duration 98.84 ms): "
+        let sentence = "Not tried: AWDL excursions (idle pair) at the high end of its plausible range (duration 101 ms): "
             + "it conflicts with a value the file sets (\(file), $.network.wifiPeerToPeer.schedule: "
         #expect(words.standardOutput.contains(sentence), "\(words.standardOutput)")
         #expect(words.standardOutput.contains("two thirds of the excursion interval (140ms)"), "\(words.standardOutput)")
@@ -256,7 +257,7 @@ struct SweepCommandTests {
         #expect(skipped.count == 1, "\(skipped)")
         #expect(skipped.first?["parameter"] as? String == "AWDL excursions (idle pair)")
         #expect(skipped.first?["end"] as? String == "high")
-        #expect(skipped.first?["endValue"] as? String == "98.84ms")
+        #expect(skipped.first?["endValue"] as? String == "101ms")
         #expect(skipped.first?["path"] as? String == "$.network.wifiPeerToPeer.schedule")
         // The schema's keys, required and allowed, for the answer and its
         // sensitivity rows.
@@ -305,7 +306,7 @@ struct SweepCommandTests {
         #expect(Array(strip(text.standardOutput).prefix(4)).dropFirst(2) == Array(strip(skipped.standardOutput).prefix(4)).dropFirst(2))
         let advice = try ProductRunner.run(
             "handoff-sim",
-            ["advise", guidance, "--overlay", fit, "--p95", "1.3s", "--trials", "6", "--resolution", "16KiB", "--format", "json"])
+            ["advise", guidance, "--overlay", fit, "--p95", "1.3s", "--trials", "6", "--max-trials", "12", "--resolution", "16KiB", "--format", "json"])
         #expect(advice.status == 0, "\(advice.standardError)")
         let object = try #require(JSONSerialization.jsonObject(with: Data(advice.standardOutput.utf8)) as? [String: Any])
         let answer = try #require((object["answers"] as? [[String: Any]])?.first)
@@ -313,7 +314,7 @@ struct SweepCommandTests {
         #expect(interval["replicates"] as? Int == 20)
         let bare = try ProductRunner.run(
             "handoff-sim",
-            ["advise", guidance, "--overlay", fit, "--p95", "1.3s", "--trials", "6", "--resolution", "16KiB", "--format", "json",
+            ["advise", guidance, "--overlay", fit, "--p95", "1.3s", "--trials", "6", "--max-trials", "12", "--resolution", "16KiB", "--format", "json",
              "--no-intervals"])
         let bareAnswer = try #require(
             ((try JSONSerialization.jsonObject(with: Data(bare.standardOutput.utf8)) as? [String: Any])?["answers"] as? [[String: Any]])?.first)

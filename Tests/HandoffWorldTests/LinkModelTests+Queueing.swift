@@ -179,11 +179,11 @@ extension LinkModelTests {
 
     // MARK: Bandwidth spread
 
-    @Test("bandwidthSpread: each trial's rate is the bandwidth slowed by e^(−σ|Z|), never faster; the same in every trial without one")
+    @Test("bandwidthSpread: each trial's rate is the bandwidth slowed by e^(−σ|Z|) or divided by 1 + a log-normal Y, never faster; the same in every trial without one")
     func bandwidthSpreadDrawsOneRatePerTrial() throws {
         // 960 B + 40 B at 8 Mbit/s: exactly 1 ms on the wire at the nominal rate.
         let bandwidth = try Bandwidth(bitsPerSecond: 8_000_000)
-        func wireTimes(spread: Double, seeds: ClosedRange<UInt64>) throws -> [Int64] {
+        func wireTimes(spread: RateSpread, seeds: ClosedRange<UInt64>) throws -> [Int64] {
             try seeds.map { seed in
                 let link = LinkParameters(latency: .zero, bandwidth: bandwidth, bandwidthSpread: spread)
                 var simulation = Simulation(model: WorldSimulation(world: try makeWorld(wifi: link, seed: seed)))
@@ -199,7 +199,7 @@ extension LinkModelTests {
         }
         #expect(try wireTimes(spread: 0, seeds: 1...20).allSatisfy { $0 == 1_000_000 })
         let sigma = 0.2
-        let logs = try wireTimes(spread: sigma, seeds: 1...600).map { PortableMath.log(1_000_000 / Double($0)) }
+        let logs = try wireTimes(spread: .halfNormal(sigma), seeds: 1...600).map { PortableMath.log(1_000_000 / Double($0)) }
         let mean = logs.reduce(0, +) / Double(logs.count)
         let deviation = (logs.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(logs.count - 1)).squareRoot()
         // The log factor is −σ|Z|: never above 0 (to the nanosecond's
@@ -211,6 +211,23 @@ extension LinkModelTests {
         #expect(abs(deviation - sigma * (1 - 2 / Double.pi).squareRoot()) < 0.016, "σ of the log factor \(deviation)")
         #expect(throws: WorldError.self) {
             try LinkParameters(latency: .zero, bandwidth: bandwidth, bandwidthSpread: 1.5).validate()
+        }
+
+        // Log-normal: the extra time Y = wire time / 1 ms − 1 has log Y
+        // normal with mean log 0.12 and σ 0.5, so every run is slower than
+        // the ceiling. 600 draws: the mean of log Y has standard error
+        // 0.5/√600 ≈ 0.020 and its deviation about 0.015; 4 of each.
+        let extra = try wireTimes(spread: .logNormal(median: 0.12, sigma: 0.5), seeds: 1...600)
+            .map { Double($0) / 1_000_000 - 1 }
+        #expect(extra.allSatisfy { $0 > 0 }, "a run at the ceiling")
+        let logX = extra.map { PortableMath.log($0) }
+        let logMean = logX.reduce(0, +) / Double(logX.count)
+        let logDeviation = (logX.map { ($0 - logMean) * ($0 - logMean) }.reduce(0, +) / Double(logX.count - 1)).squareRoot()
+        #expect(abs(logMean - PortableMath.log(0.12)) < 0.08, "mean log Y \(logMean)")
+        #expect(abs(logDeviation - 0.5) < 0.06, "σ of log Y \(logDeviation)")
+        #expect(throws: WorldError.self) {
+            try LinkParameters(latency: .zero, bandwidth: bandwidth,
+                               bandwidthSpread: .logNormal(median: 0.1, sigma: 1.5)).validate()
         }
     }
 }

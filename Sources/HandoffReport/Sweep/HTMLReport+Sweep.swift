@@ -76,6 +76,7 @@ extension HTMLReport {
             }
             page.body.append("<h3>Sizes tried</h3>")
             page.body += probeTable(item, target: target)
+            page.body += assumptionsTable(item)
             if let budget = item.budget {
                 let at = item.largestPayload ?? item.smallestTried.bytes
                 page.body.append("<h3>Where the time goes at \(html(Format.sizeWithBytes(at)))</h3>")
@@ -125,6 +126,22 @@ extension HTMLReport {
 
     /// A latency budget as a table: each phase's share of the tail trials'
     /// time (with a bar) and its mean.
+    /// Every value an answer rests on, folded: each default with its
+    /// evidence and what the file or an overlay writes over it.
+    static func assumptionsTable(_ item: Advisor.Advice) -> [String] {
+        var table = ["<details class=\"assumptions\"><summary>What this answer rests on: \(html(AdviceReport.assumptionCounts(item)))</summary>",
+                     "<div class=\"scroll\"><table class=\"assumptions\">",
+                     "<thead><tr><th scope=\"col\">setting</th><th scope=\"col\">default</th><th scope=\"col\">evidence</th>"
+                         + "<th scope=\"col\">written over it</th></tr></thead>", "<tbody>"]
+        for assumption in item.assumptions {
+            table.append("<tr data-standing=\"\(html(assumption.standing))\"><td>\(html(assumption.setting))</td>"
+                + "<td>\(html(assumption.value))</td><td>\(html(assumption.standing))</td>"
+                + "<td>\(assumption.written.map(html).joined(separator: "<br>"))</td></tr>")
+        }
+        table.append("</tbody></table></div></details>")
+        return table
+    }
+
     /// Every size an answer tried: its trials, the percentile and its
     /// sampling interval, the success rate and the decision.
     static func probeTable(_ item: Advisor.Advice, target: Advisor.Target) -> [String] {

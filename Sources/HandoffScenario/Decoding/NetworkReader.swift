@@ -97,6 +97,45 @@ struct NetworkReader {
         return try? NetworkProfile.named(name)
     }
 
+    /// A link's rate spread: a number (σ of a half-normal slowdown) or
+    /// `{"logNormal": {"median": m, "sigma": s}}`, where a member left out
+    /// keeps `base`'s when `base` is log-normal (so a calibration or a
+    /// sensitivity run can set one of them) and is an error otherwise.
+    func readRateSpread(_ node: JSONNode, _ path: JSONPath, base: RateSpread) -> RateSpread? {
+        let expected = "a σ from 0 to 1 (the rate slowed by e^(−σ|Z|) each trial) or "
+            + "{\"logNormal\": {\"median\": 0.12, \"sigma\": 0.5}} (each transfer's extra time over the bandwidth, log-normal)"
+        if case .number = node.value {
+            return context.number(node, path, in: 0...1, expected: expected).map { .halfNormal($0) }
+        }
+        guard case .object = node.value,
+              let outer = context.object(node, path, what: "a rate spread", allowed: ["logNormal"]) else {
+            if case .object = node.value {} else { context.mismatch(node, path, expected: expected) }
+            return nil
+        }
+        // Another key alone was reported as unknown (with "did you mean").
+        if !outer.has("logNormal"), !outer.members.isEmpty { return nil }
+        return outer.required("logNormal", what: "{\"median\": 0.12, \"sigma\": 0.5}") { node, path in
+            guard let inner = context.object(node, path, what: "a log-normal slowdown", allowed: ["median", "sigma"]) else {
+                return nil
+            }
+            var kept: (median: Double, sigma: Double)?
+            if case let .logNormal(median, sigma) = base { kept = (median, sigma) }
+            func value(_ key: String, _ range: ClosedRange<Double>, _ what: String, _ fallback: Double?) -> Double? {
+                if inner.has(key) {
+                    return inner.optional(key) { context.number($0, $1, in: range, expected: what) }
+                }
+                if let fallback { return fallback }
+                context.report(path, at: node.position,
+                               "missing required key \"\(key)\" (\(what); this link has no log-normal spread by default to keep it from)")
+                return nil
+            }
+            let median = value("median", 0...1, "the median extra time over the bandwidth's, from 0 to 1", kept?.median)
+            let sigma = value("sigma", 0...1, "σ of the extra time's logarithm, from 0 to 1", kept?.sigma)
+            guard let median, let sigma else { return nil }
+            return .logNormal(median: median, sigma: sigma)
+        }
+    }
+
     /// Link parameters: `base` with the object's values replacing its own
     /// (`schedule` only where `allowsSchedule`: the peer-to-peer link).
     func readLink(_ node: JSONNode, _ path: JSONPath, base: LinkParameters, allowsSchedule: Bool = false) -> LinkParameters? {
@@ -122,9 +161,7 @@ struct NetworkReader {
                                  expected: "a rate such as \"54Mbit/s\" or \"256kbit/s\" (units bit/s, kbit/s, Mbit/s, Gbit/s), or null for no limit")
             }
         }
-        if let spread = object.optional("bandwidthSpread", {
-            context.number($0, $1, in: 0...1, expected: "a σ from 0 to 1 (the spread of the logarithm of each trial's rate)")
-        }) {
+        if let spread = object.optional("bandwidthSpread", { readRateSpread($0, $1, base: base.bandwidthSpread) }) {
             link.bandwidthSpread = spread
         }
         if let loss = object.optional("loss", { readLoss($0, $1, base: base) }) { link.loss = loss }

@@ -206,15 +206,12 @@ public struct LinkParameters: Hashable, Sendable {
     public var jitter: SimDuration
     /// The rate at which bits go on the wire; `nil` serialises instantly.
     public var bandwidth: Bandwidth?
-    /// How much the rate falls short of ``bandwidth`` from trial to trial:
-    /// each direction runs at ``bandwidth`` · e^(−σ·|Z|), Z standard normal,
-    /// drawn when the link starts (each trial) or its parameters are
-    /// replaced. The bandwidth is the ceiling (the rate the radio's
-    /// modulation allows); contention and retries only slow a transfer, so
-    /// a run is never faster than it, and half of the runs are within
-    /// e^(−0.674σ) of it. 0, the default, keeps the bandwidth as given. At
-    /// most 1.
-    public var bandwidthSpread: Double
+    /// How much the rate falls short of ``bandwidth`` from trial to trial
+    /// (``RateSpread``): the bandwidth is the ceiling, and each trial each
+    /// direction runs at ``bandwidth`` · e^(−X) for a slowdown X drawn
+    /// when the link starts or its parameters are replaced. The default,
+    /// ``RateSpread/none``, keeps the bandwidth as given.
+    public var bandwidthSpread: RateSpread
     /// How packets are lost.
     public var loss: LossModel
     /// The most packets that may wait behind the one being sent.
@@ -235,7 +232,7 @@ public struct LinkParameters: Hashable, Sendable {
     public init(
         latency: SimDuration, jitter: SimDuration = .zero, bandwidth: Bandwidth? = nil, loss: LossModel = .none,
         queueLimit: Int = 50, mtu: Int = 1500, headerBytes: Int = 40, outages: [TimeWindow] = [],
-        schedule: PeerToPeerSchedule? = nil, bandwidthSpread: Double = 0
+        schedule: PeerToPeerSchedule? = nil, bandwidthSpread: RateSpread = .none
     ) {
         self.latency = latency
         self.jitter = jitter
@@ -256,8 +253,8 @@ public struct LinkParameters: Hashable, Sendable {
     ///
     /// - Throws: ``WorldError/invalidParameter(name:value:expected:)`` for a
     ///   negative latency or jitter, a queue limit below 0, an MTU not larger
-    ///   than the header, a negative header, a bandwidth spread outside
-    ///   0…1, or an invalid loss probability.
+    ///   than the header, a negative header, a bandwidth spread out of its
+    ///   bounds (``RateSpread``), or an invalid loss probability.
     public func validate() throws(WorldError) {
         guard latency >= .zero else {
             throw .invalidParameter(name: "latency", value: "\(latency)", expected: "a duration ≥ 0")
@@ -265,9 +262,7 @@ public struct LinkParameters: Hashable, Sendable {
         guard jitter >= .zero else {
             throw .invalidParameter(name: "jitter", value: "\(jitter)", expected: "a duration ≥ 0")
         }
-        guard bandwidthSpread >= 0, bandwidthSpread <= 1 else {
-            throw .invalidParameter(name: "bandwidthSpread", value: "\(bandwidthSpread)", expected: "a σ from 0 to 1")
-        }
+        try bandwidthSpread.validate()
         guard queueLimit >= 0 else {
             throw .invalidParameter(name: "queueLimit", value: "\(queueLimit) packets", expected: "a count ≥ 0")
         }

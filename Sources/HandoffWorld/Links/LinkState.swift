@@ -154,14 +154,13 @@ struct LinkState: Sendable {
             serialisation = nil
             return
         }
-        guard parameters.bandwidthSpread > 0 else {
+        guard !parameters.bandwidthSpread.isNone else {
             serialisation = SerialisationTimes(bandwidth)
             return
         }
         // A slowdown only: the bandwidth is the ceiling (see
         // `LinkParameters.bandwidthSpread`).
-        let factor = PortableMath.exp(
-            -parameters.bandwidthSpread * abs(NormalDistribution.standardSample(using: &jitterGenerator)))
+        let factor = parameters.bandwidthSpread.factor(z: NormalDistribution.standardSample(using: &jitterGenerator))
         let scaled = (Double(bandwidth.bitsPerSecond) * factor).rounded()
         let rate = (try? Bandwidth(bitsPerSecond: Int64(min(max(scaled, 1), 1e15)))) ?? bandwidth
         serialisation = SerialisationTimes(rate)

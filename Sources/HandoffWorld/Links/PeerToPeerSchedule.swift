@@ -141,7 +141,7 @@ public struct PeerToPeerSchedule: Hashable, Sendable {
         idlePresence: SimDuration = .nanoseconds(49_152_000),
         syncInterval: SimDuration = .nanoseconds(112_640_000), start: Start = .cold,
         activation: SimDuration = .milliseconds(50), excursionInterval: SimDuration = .milliseconds(1_300),
-        excursionDuration: SimDuration = .milliseconds(77), awaySlots: Int = 1, idleAfter: SimDuration = .seconds(1),
+        excursionDuration: SimDuration = .milliseconds(81), awaySlots: Int = 0, idleAfter: SimDuration = .seconds(1),
         infrastructureAbsences: Int = 2
     ) {
         self.infrastructureAbsences = infrastructureAbsences

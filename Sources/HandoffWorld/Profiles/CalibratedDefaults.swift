@@ -220,7 +220,7 @@ public enum CalibratedDefaults {
 
     static func describe(_ link: LinkParameters) -> String {
         var text = link.bandwidth.map(\.description) ?? "unlimited"
-        if link.bandwidthSpread > 0 { text += " at most (slowed by e^(−σ|Z|) from trial to trial, σ \(link.bandwidthSpread))" }
+        if !link.bandwidthSpread.isNone { text += " at most (slowed from trial to trial by \(link.bandwidthSpread))" }
         text += ", \(link.latency)"
         if link.jitter > .zero { text += " + up to \(link.jitter) of jitter" }
         if case let .bernoulli(loss) = link.loss { text += ", \(percent(loss)) loss" }
@@ -251,8 +251,10 @@ public enum CalibratedDefaults {
     }
 
     static func describeActive(_ schedule: PeerToPeerSchedule) -> String {
-        "from the next sync frame until \(schedule.idleAfter) after the last unicast frame: apart "
-            + "\(schedule.awaySlots) slot\(schedule.awaySlots == 1 ? "" : "s") per sequence"
+        "from the next sync frame until \(schedule.idleAfter) after the last unicast frame: "
+            + (schedule.awaySlots == 0
+                ? "on AWDL in every slot"
+                : "apart \(schedule.awaySlots) slot\(schedule.awaySlots == 1 ? "" : "s") per sequence")
     }
 
     static func list(_ slots: [Int]) -> String { slots.map(String.init).joined(separator: ", ") }

@@ -94,15 +94,16 @@ public struct NetworkProfile: Hashable, Sendable, CustomStringConvertible {
 
 extension LinkParameters {
     /// Wi-Fi peer-to-peer (AWDL) between two devices, one direction: at
-    /// most 116 Mbit/s (slowed from trial to trial by e^(−σ|Z|), σ 0.116)
-    /// and 2.53 ms while the pair meets, AWDL's channel schedule
+    /// most 112 Mbit/s (each transfer 1 + Y times as long as at that rate,
+    /// the extra time Y log-normal with median 0.108 and σ 0.663, drawn
+    /// per trial) and 2.33 ms while the pair meets, AWDL's channel schedule
     /// (``PeerToPeerSchedule``, cold by default), lossy by distance through
     /// ``RadioPropagation/wifi``. The latency, rate, spread and the
     /// schedule's excursions are fitted to measured runs between a Mac and
     /// an iPhone; its slots are OWL's (see the defaults table).
     public static let wifiPeerToPeer = LinkParameters(
-        latency: .microseconds(2530), bandwidth: .megabitsPerSecond(116), loss: .distance(.wifi),
-        schedule: PeerToPeerSchedule(), bandwidthSpread: 0.116)
+        latency: .microseconds(2330), bandwidth: .megabitsPerSecond(112), loss: .distance(.wifi),
+        schedule: PeerToPeerSchedule(), bandwidthSpread: .logNormal(median: 0.108, sigma: 0.663))
 
     /// Two devices on the same infrastructure Wi-Fi network, one direction
     /// (device → access point → device, two hops over the air): 3 ms with
