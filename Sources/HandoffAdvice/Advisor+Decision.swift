@@ -120,21 +120,19 @@ extension Advisor {
         let rate = RateInterval(events: continued, trials: trials, confidence: confidence)
         let bound = target.latency.nanoseconds
         // The success share: decided when its interval lies on one side
-        // (a share of 0 is met by any run). "Every handoff" promises that
-        // no failure is seen, as `run`'s "in every trial" does, not a rate
-        // (whose interval would never lie at or above 100%).
-        let everyTrial = target.success >= 1
-        let successMeets = everyTrial ? continued == trials
-            : target.success <= 0 || rate.low >= target.success - 1e-12
-        let successFails = everyTrial ? continued < trials
-            : target.success > 0 && rate.high < target.success - 1e-12
+        // (a share of 0 is met by any run). A share of 100% is a rate too:
+        // no number of trials shows it met (the interval's low end stays
+        // below 1), so it can only fail; were it met by "no failure seen",
+        // the answer would turn on how many trials a size happened to need.
+        let successMeets = target.success <= 0 || (target.success < 1 && rate.low >= target.success - 1e-12)
+        let successFails = target.success > 0 && rate.high < target.success - 1e-12
         let latencyMeets = interval?.high.map { $0 <= bound } ?? false
         let latencyFails = histogram.count == 0 || (interval?.low.map { $0 > bound } ?? false)
         let decision: Decision = successFails || latencyFails ? .fails : (successMeets && latencyMeets ? .meets : .undecided)
         var needed: [Int?] = []
         if decision == .undecided {
             if !successMeets {
-                needed.append(VerdictConfidence.trialsToSettle(
+                needed.append(target.success >= 1 ? nil : VerdictConfidence.trialsToSettle(
                     exceptions: trials - continued, trials: trials, allowed: 1 - target.success))
             }
             if !latencyMeets, let value, let interval {

@@ -187,8 +187,8 @@ extension CommandOption where Self == Option<Double> {
             return value
         }
         return .option(
-            name: "--success", syntax, default: 1, shownAs: "100%",
-            help: "The least share of trials that must continue, e.g. 99%.")
+            name: "--success", syntax, default: 0.99, shownAs: "99%",
+            help: "The least share of trials that must continue, e.g. 99.9% (decided by its Clopper–Pearson interval; 100% can only be shown missed).")
     }
 }
 

@@ -198,7 +198,7 @@ struct AdvisorTests {
         let at1024 = try #require(aggregate[.acceptToContinue].value(atPercentile: 95))
         let constant = at1024 - SweepTests.messageSerialisation(1024 + envelope, rate: 1_000_000)
         let bound = constant + SweepTests.messageSerialisation(20_000 + envelope, rate: 1_000_000)
-        let target = Advisor.Target(latency: .nanoseconds(bound), success: 1)
+        let target = Advisor.Target(latency: .nanoseconds(bound), success: 0.9)
         let advice = try Advisor(resolution: 1).advise(
             Array(text.utf8), file: "advise.json", profiles: [], target: target, options: SweepRunner.Options()
         )
@@ -216,11 +216,11 @@ struct AdvisorTests {
     func extremes() throws {
         let text = SweepTests.lossFree().replacingOccurrences(of: #""trials": 20"#, with: #""trials": 3"#)
         let generous = try Advisor(resolution: 4096).advise(
-            Array(text.utf8), file: "a.json", profiles: [], target: Advisor.Target(latency: .seconds(60), success: 1),
+            Array(text.utf8), file: "a.json", profiles: [], target: Advisor.Target(latency: .seconds(60), success: 0.9),
             options: SweepRunner.Options())
         #expect(generous[0].largestPayload == 65_536 && generous[0].limitBinds)
         let impossible = try Advisor(resolution: 4096).advise(
-            Array(text.utf8), file: "a.json", profiles: [], target: Advisor.Target(latency: .milliseconds(1), success: 1),
+            Array(text.utf8), file: "a.json", profiles: [], target: Advisor.Target(latency: .milliseconds(1), success: 0.9),
             options: SweepRunner.Options())
         #expect(impossible[0].largestPayload == nil)
     }
@@ -231,7 +231,7 @@ struct AdvisorTests {
         // 20 trials, then 40, no value is high enough to bound the p95 at
         // 95% (0.95^40 > α/2), so no size is decided either way.
         let text = SweepTests.lossFree().replacingOccurrences(of: #""trials": 20"#, with: #""trials": 20"#)
-        let target = Advisor.Target(latency: .seconds(60), success: 1)
+        let target = Advisor.Target(latency: .seconds(60), success: 0.5)
         let capped = try Advisor(resolution: 4096, maximumTrials: 40).advise(
             Array(text.utf8), file: "a.json", profiles: [], target: target, options: SweepRunner.Options())
         let answer = try #require(capped.first)
@@ -255,7 +255,7 @@ struct AdvisorTests {
     @Test("the answer, its sizes, trials and decisions are the same for 1 and 2 threads; a size between decided ones is where it turns")
     func threadsAndTurningRange() throws {
         let text = SweepTests.lossFree(rate: "1Mbit/s").replacingOccurrences(of: #""trials": 20"#, with: #""trials": 10"#)
-        let target = Advisor.Target(latency: .milliseconds(400), success: 1)
+        let target = Advisor.Target(latency: .milliseconds(400), success: 0.9)
         let one = try Advisor(jobs: 1, resolution: 512).advise(
             Array(text.utf8), file: "a.json", profiles: [], target: target, options: SweepRunner.Options())
         let two = try Advisor(jobs: 2, resolution: 512).advise(
@@ -398,7 +398,7 @@ struct AdvisorIntervalTests {
     }
 
     static func advise(_ overlay: Overlay, jobs: Int = 1) throws -> Advisor.Advice {
-        let target = Advisor.Target(latency: .milliseconds(400), success: 1)
+        let target = Advisor.Target(latency: .milliseconds(400), success: 0.9)
         let advice = try Advisor(jobs: jobs, resolution: 256).advise(
             Array(text.utf8), file: "advise.json", profiles: [], target: target, options: SweepRunner.Options(overlay: overlay))
         return try #require(advice.first)

@@ -37,7 +37,7 @@ struct InputRobustnessTests {
             ["run", scenario, "--trials", "2", "--overlay", overlay],
             ["replay", scenario, "--seed", "1", "--trial", "0", "--overlay", overlay],
             ["sweep", scenario, "--payload", "1KiB", "--trials", "2", "--overlay", overlay, "--no-progress"],
-            ["advise", scenario, "--p95", "1s", "--trials", "2", "--overlay", overlay],
+            ["advise", scenario, "--p95", "1s", "--trials", "2", "--max-trials", "4", "--overlay", overlay],
             ["baseline", "update", scenario, "--output", directory + "/b.json", "--overlay", overlay],
             ["baseline", "check", directory + "/b.json", scenario, "--overlay", overlay],
         ]
@@ -258,7 +258,7 @@ struct InputRobustnessTests {
         ["run", scenario, "--trials", "2"],
         ["replay", scenario, "--seed", "1", "--trial", "0"],
         ["sweep", scenario, "--payload", "1KiB", "--trials", "2", "--no-progress"],
-        ["advise", scenario, "--p95", "1s", "--trials", "2"],
+        ["advise", scenario, "--p95", "1s", "--trials", "2", "--max-trials", "4"],
         ["baseline", "update", scenario, "--output", NSTemporaryDirectory() + "never.json"],
     ])
     func missingOverlay(arguments: [String]) throws {

@@ -55,7 +55,7 @@ struct PipeInputTests {
         ["run", "FIFO", "--no-progress", "--trials", "3"],
         ["run", "FIFO", "--no-progress", "--trials", "3", "--seeds", "1-2", "--check-determinism"],
         ["sweep", "FIFO", "--payload", "1KiB", "--trials", "3", "--no-progress"],
-        ["advise", "FIFO", "--p95", "5s", "--trials", "3", "--resolution", "16KiB"],
+        ["advise", "FIFO", "--p95", "5s", "--trials", "3", "--max-trials", "6", "--resolution", "16KiB"],
     ])
     func scenarioFromFIFO(arguments: [String]) throws {
         let run = try Self.run(arguments, source: scenario, name: "scenario.json", in: try Self.directory())

@@ -71,7 +71,7 @@ struct SweepCommandTests {
         #expect(sweep.status == 0)
         #expect(sweep.standardError == warning)
         let advise = try ProductRunner.run(
-            "handoff-sim", ["advise", scenario, "--p95", "2s", "--profile", "WiFi", "--trials", "4"])
+            "handoff-sim", ["advise", scenario, "--p95", "2s", "--profile", "WiFi", "--trials", "4", "--max-trials", "8"])
         #expect(advise.standardError.hasPrefix(warning), "\(advise.standardError)")
         let relay = try ProductRunner.run(
             "handoff-sim", ["sweep", root + "/sweeps/guidance/relay.json", "--trials", "2", "--no-progress"])

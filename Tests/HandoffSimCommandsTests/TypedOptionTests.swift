@@ -143,7 +143,7 @@ struct TypedOptionTests {
         #expect(abs(advise[.success] - 0.99) < 1e-12)
         #expect(advise[.resolution] == 1024)
         let defaults = try Self.parse(["advise"], [])
-        #expect(defaults[.success] == 1 && defaults[.resolution] == 64)
+        #expect(defaults[.success] == 0.99 && defaults[.resolution] == 64)
         let sweep = try Self.parse(
             ["sweep"],
             ["--payload", "1KiB, 3KiB", "--profile=WiFi,Very Bad Network", "--vary", "a.b=1,2", "--vary=c=x", "--shard", "1/4"])

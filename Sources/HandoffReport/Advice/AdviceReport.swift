@@ -93,9 +93,11 @@ public enum AdviceReport {
             }
             let needed = undecided.compactMap(\.trialsToDecide).max()
             let onLatency = undecided.contains { !$0.latencyDecided }
-            let what = onLatency ? "the \(percentile) sits on the target" : "the success rate sits on the least share"
+            let what = onLatency ? "the \(percentile) sits on the target"
+                : target.success >= 1 ? "no number of trials shows that every handoff succeeds (give --success below 100%)"
+                : "the success rate sits on the least share"
             line += needed.map { "; about \(Format.groupedDigits($0)) trials a size would decide it (--max-trials)" }
-                ?? "; \(what), so no trial count would decide it"
+                ?? "; \(what)\(onLatency || target.success < 1 ? ", so no trial count would decide it" : "")"
             line += "."
         }
         if let effect = item.sizeEffect, let decidedBy = effect.decidedBy {
