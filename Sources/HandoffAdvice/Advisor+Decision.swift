@@ -13,7 +13,7 @@ extension Advisor {
         /// rate's below the share (or no trial reached the latency).
         case fails
         /// Neither, at the most trials a size may run
-        /// (``Advisor/maximumTrials``): a near tie.
+        /// (``Advice/maximumTrials``): a near tie.
         case undecided
     }
 

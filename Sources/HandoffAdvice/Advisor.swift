@@ -74,7 +74,7 @@ public struct Advisor: Sendable {
         /// and decision.
         public let tried: [Probe]
         /// The confidence of each look at a size (95% over all of a size's
-        /// looks; see ``Advisor/maximumTrials``).
+        /// looks; see ``Advice/maximumTrials``).
         public let confidence: Double
         /// The most trials a size was allowed.
         public let maximumTrials: Int
@@ -270,7 +270,7 @@ public struct Advisor: Sendable {
     /// The most trials a size may run before its comparison is called
     /// undecided (at least the file's trials).
     var maximumTrials: Int
-    /// The default of ``maximumTrials``: enough to decide all but a near
+    /// The default of `init`'s `maximumTrials`: enough to decide all but a near
     /// tie (a p95 within a few milliseconds of the bound).
     public static let defaultMaximumTrials = 100_000
     /// Sizes are found to within this many bytes.
